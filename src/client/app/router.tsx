@@ -1,0 +1,61 @@
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { ErrorPage } from '../components/error-page';
+import { lazyChunk } from './lazy';
+import { FOLDER_ROUTES } from './nav';
+
+// Staff and customer areas are separate lazy chunks: a customer never downloads staff code.
+const staffRoot = lazyChunk('staff', () => import('../staff/staff-root'));
+const folderPage = lazyChunk('orders', () => import('../orders/folder-page'));
+
+const staffChildren: RouteObject[] = [
+  { index: true, lazy: folderPage, handle: { folder: FOLDER_ROUTES[0] } },
+  ...FOLDER_ROUTES.map((r) => ({ path: r.path, lazy: folderPage, handle: { folder: r } })),
+  { path: 'future-order', lazy: lazyChunk('future', () => import('../orders/future-page')) },
+  { path: 'chargeback', lazy: lazyChunk('chargeback', () => import('../orders/chargeback-page')) },
+  {
+    path: 'view-order/:orderId',
+    lazy: lazyChunk('order-detail', () => import('../order-detail/order-detail-page')),
+  },
+  { path: 'send-invoice', lazy: lazyChunk('invoices', () => import('../invoices/send-invoice-page')) },
+  {
+    path: 'country-order-list',
+    lazy: lazyChunk('country-report', () => import('../reports/country-report-page')),
+  },
+  {
+    path: 'processed-order',
+    lazy: lazyChunk('processed-report', () => import('../reports/processed-report-page')),
+  },
+  { path: 'manage-team', lazy: lazyChunk('team', () => import('../team/manage-team-page')) },
+  { path: 'manage-team/:teamMemberId', lazy: lazyChunk('team', () => import('../team/manage-team-page')) },
+  { path: 'gateway-setting', lazy: lazyChunk('gateways', () => import('../gateways/gateway-page')) },
+  { path: 'change-password', lazy: lazyChunk('password', () => import('../password/change-password-page')) },
+];
+
+export const routes: RouteObject[] = [
+  { path: '/', element: <Navigate to="/admin" replace />, errorElement: <ErrorPage /> },
+  {
+    path: '/logout',
+    lazy: lazyChunk('logout', () => import('../staff/logout-page')),
+    errorElement: <ErrorPage />,
+  },
+  { path: '/admin', lazy: staffRoot, errorElement: <ErrorPage />, children: staffChildren },
+  {
+    path: '/track-order/:orderId?',
+    lazy: lazyChunk('customer', () => import('../customer/track-page')),
+    errorElement: <ErrorPage />,
+  },
+  {
+    path: '/get-new-order-details/:orderId',
+    lazy: lazyChunk('customer', () => import('../customer/order-details-page')),
+    errorElement: <ErrorPage />,
+  },
+  {
+    path: '*',
+    errorElement: <ErrorPage />,
+    loader: () => {
+      throw new Response('', { status: 404, statusText: 'Not Found' });
+    },
+  },
+];
+
+export const router = createBrowserRouter(routes);

@@ -1,0 +1,4 @@
+/** Placeholder until its issue lands. */
+export function Component() {
+  return <h1 className="h4 p-3">Download your Aruba Embarkation Disembarkation Card</h1>;
+}

@@ -1,0 +1,44 @@
+import { jwtVerify, SignJWT } from 'jose';
+
+/** A shift: staff tokens live 12 hours (DESIGN §6). */
+export const STAFF_TOKEN_TTL = '12h';
+
+export interface StaffTokenClaims {
+  user: { id: number; name: string; type: string };
+  /** Token version: a password change or delete bumps the user's version and kills older tokens. */
+  tv: number;
+}
+
+function key(secret: string): Uint8Array {
+  return new TextEncoder().encode(secret);
+}
+
+export async function signStaffToken(secret: string, claims: StaffTokenClaims, ttl = STAFF_TOKEN_TTL) {
+  return new SignJWT({ ...claims })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt()
+    .setSubject(String(claims.user.id))
+    .setAudience('staff')
+    .setExpirationTime(ttl)
+    .sign(key(secret));
+}
+
+/** Verifies signature, algorithm (HS256 only), audience and expiry; returns null for any bad token. */
+export async function verifyStaffToken(secret: string, token: string): Promise<StaffTokenClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, key(secret), { algorithms: ['HS256'], audience: 'staff' });
+    const user = payload.user as StaffTokenClaims['user'] | undefined;
+    if (!user || typeof user.id !== 'number' || typeof payload.tv !== 'number') return null;
+    return { user, tv: payload.tv };
+  } catch {
+    return null;
+  }
+}
+
+/** `Authorization` carries the raw token (spec §7); `Bearer <token>` is accepted too. */
+export function tokenFromHeader(header: string | undefined): string | null {
+  if (!header) return null;
+  const value = header.trim();
+  const token = value.toLowerCase().startsWith('bearer ') ? value.slice(7).trim() : value;
+  return token.length > 0 && token.length < 4096 ? token : null;
+}

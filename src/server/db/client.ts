@@ -1,0 +1,139 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import lockfile from 'proper-lockfile';
+import * as schema from './schema.js';
+
+export type Db = NodePgDatabase<typeof schema>;
+/** A transaction or the database itself: query modules accept either. */
+export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** A raw SQL runner shared by the job queue and the benchmark's direct-SQL reference. */
+export interface SqlRunner {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
+}
+
+export interface Database {
+  db: Db;
+  /** The embedded instance (tests dump it as a template); absent on PostgreSQL. */
+  pglite?: PGlite;
+  kind: 'pglite' | 'postgres';
+  sql: SqlRunner;
+  /** Cheap liveness probe for /api/health. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
+
+export class DataDirLockedError extends Error {}
+
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+  /** Load a migrated data dir dump (tests clone a template this way). */
+  loadDataDir?: Blob | File | undefined;
+  /** Skip the folder lock (in-memory databases have nothing to lock). */
+  memory?: boolean;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10);
+  return openPglite(opts);
+}
+
+async function openPostgres(url: string, max: number): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: 3000,
+    statement_timeout: 15_000,
+    idle_in_transaction_session_timeout: 30_000,
+  });
+  // A pool error (server restart) must not crash the process; requests fail fast and reconnect.
+  pool.on('error', () => {});
+  const db = drizzlePg(pool, { schema });
+  return {
+    db,
+    kind: 'postgres',
+    sql: { query: async (text, params) => pool.query(text, params as unknown[]) as never },
+    ping: async () => {
+      await pool.query('select 1');
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(opts: OpenOptions): Promise<Database> {
+  let release: (() => Promise<void>) | undefined;
+  let dataDir: string | undefined;
+  if (!opts.memory) {
+    if (!opts.dataDir) throw new Error('dataDir is required for an on-disk PGlite database');
+    dataDir = path.join(path.resolve(opts.dataDir), 'pglite');
+    mkdirSync(dataDir, { recursive: true });
+    release = await lockDataDir(dataDir);
+  }
+  try {
+    const client = await PGlite.create({
+      dataDir,
+      extensions: { pg_trgm },
+      loadDataDir: opts.loadDataDir,
+    });
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    return {
+      db,
+      pglite: client,
+      kind: 'pglite',
+      sql: { query: (text, params) => client.query(text, params) as never },
+      ping: async () => {
+        await client.query('select 1');
+      },
+      close: async () => {
+        await client.close();
+        await release?.();
+      },
+    };
+  } catch (err) {
+    await release?.();
+    throw err;
+  }
+}
+
+/** PGlite has no lock between processes: two servers on one folder lose writes silently. */
+async function lockDataDir(dir: string): Promise<() => Promise<void>> {
+  try {
+    return await lockfile.lock(dir, {
+      stale: 15_000,
+      update: 5_000,
+      retries: 0,
+      realpath: false,
+      onCompromised: (err) => {
+        console.error(`The PGlite data folder lock was lost (${err.message}); stopping to protect the data.`);
+        process.exit(1);
+      },
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
+      throw new DataDirLockedError(
+        `The data folder ${dir} is in use by another ED-Card process. Stop it first, or set DATA_DIR to another folder (or DATABASE_URL to use PostgreSQL).`,
+      );
+    }
+    throw err;
+  }
+}
+
+export async function migrateDatabase(database: Database): Promise<void> {
+  if (database.kind === 'postgres') {
+    await migratePg(database.db, { migrationsFolder: MIGRATIONS_DIR });
+  } else {
+    await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
+  }
+}

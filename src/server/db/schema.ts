@@ -1,0 +1,254 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  char,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgSequence,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+/** Staff accounts. `token_version` bumps on password change or delete so every older token dies. */
+export const staffUsers = pgTable(
+  'staff_users',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role').notNull(),
+    tokenVersion: integer('token_version').notNull().default(0),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('staff_users_email_live_uq').on(sql`lower(${t.email})`).where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+/** Order ids are numeric from 100001 (DESIGN §3). */
+export const orderIdSeq = pgSequence('order_id_seq', { startWith: 100001 });
+
+export const orders = pgTable(
+  'orders',
+  {
+    orderId: bigint('order_id', { mode: 'number' }).primaryKey().default(sql`nextval('order_id_seq')`),
+    clientReference: text('client_reference'),
+    transactionId: text('transaction_id'),
+    merchantName: text('merchant_name'),
+    email: text('email').notNull(),
+    reEnterEmail: text('re_enter_email'),
+    processingMode: text('processing_mode').notNull().default('Standard'),
+    processStatus: text('process_status').notNull().default('New'),
+    landingDomain: text('landing_domain'),
+    arrivalDate: date('arrival_date', { mode: 'string' }),
+    residentCheck: text('resident_check'),
+    passportNumber: text('passport_number'),
+    passportExpiration: date('passport_expiration', { mode: 'string' }),
+    lastName: text('last_name').notNull().default(''),
+    firstName: text('first_name').notNull().default(''),
+    nationality: text('nationality'),
+    dateOfBirth: date('date_of_birth', { mode: 'string' }),
+    sex: text('sex'),
+    countryOfBirth: text('country_of_birth'),
+    countryOfDeparture: text('country_of_departure'),
+    travelMode: text('travel_mode'),
+    airline: text('airline'),
+    flightNumber: text('flight_number'),
+    departureDate: date('departure_date', { mode: 'string' }),
+    vesselName: text('vessel_name'),
+    countryOfResidence: text('country_of_residence'),
+    zipCode: text('zip_code'),
+    state: text('state'),
+    city: text('city'),
+    address: text('address'),
+    residenceNumber: text('residence_number'),
+    occupation: text('occupation'),
+    purposeOfVisit: text('purpose_of_visit'),
+    dualCitizenship: text('dual_citizenship'),
+    phoneCode: text('phone_code'),
+    telephoneNumber: text('telephone_number'),
+    priorVisits: text('prior_visits'),
+    placeOfStay: text('place_of_stay'),
+    nameOfPlaceOfStay: text('name_of_place_of_stay'),
+    otherHotelName: text('other_hotel_name'),
+    localAddress: text('local_address'),
+    houseNumber: text('house_number'),
+    assignedTo: integer('assigned_to').references(() => staffUsers.id),
+    processingDate: date('processing_date', { mode: 'string' }).notNull(),
+    refundDate: timestamp('refund_date', { withTimezone: true, mode: 'date' }),
+    amount: numeric('amount', { precision: 10, scale: 2 }).notNull().default('0'),
+    currency: text('currency').notNull().default('USD'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('orders_client_reference_uq').on(t.clientReference),
+    index('orders_created_idx').on(t.createdAt.desc(), t.orderId.desc()),
+    index('orders_status_created_idx').on(t.processStatus, t.createdAt.desc(), t.orderId.desc()),
+    index('orders_assigned_idx').on(t.assignedTo, t.createdAt.desc(), t.orderId.desc()),
+    index('orders_email_lower_idx').on(sql`lower(${t.email})`),
+  ],
+);
+
+const flag = (name: string) => char(name, { length: 1 }).notNull().default('N');
+
+export const orderRemarks = pgTable(
+  'order_remarks',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    authorId: integer('author_id').references(() => staffUsers.id),
+    remark: text('remark').notNull(),
+    whatsapp: flag('whatsapp'),
+    telephone: flag('telephone'),
+    statusRefund: flag('status_refund'),
+    voided: flag('voided'),
+    chargeback: flag('chargeback'),
+    reportError: flag('report_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('order_remarks_order_idx').on(t.orderId, t.createdAt)],
+);
+
+/** Uploaded approved documents; files live outside any public folder under `storage_key`. */
+export const documents = pgTable(
+  'documents',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    storageKey: text('storage_key').notNull(),
+    originalName: text('original_name').notNull(),
+    mimeType: text('mime_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    mailServiceProvider: text('mail_service_provider'),
+    uploadedBy: integer('uploaded_by').references(() => staffUsers.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('documents_order_idx').on(t.orderId, t.createdAt)],
+);
+
+/** Every mail attempt: kind approval | resend | reminder | refund | invoice. */
+export const mailLog = pgTable(
+  'mail_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    kind: text('kind').notNull(),
+    toEmail: text('to_email').notNull(),
+    provider: text('provider').notNull(),
+    documentId: bigint('document_id', { mode: 'number' }).references(() => documents.id),
+    isReminder: boolean('is_reminder').notNull().default(false),
+    status: text('status').notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    messageId: text('message_id'),
+    error: text('error'),
+    requestedBy: integer('requested_by').references(() => staffUsers.id),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('mail_log_order_idx').on(t.orderId, t.createdAt)],
+);
+
+/** One row per delivery attempt of a mail_log entry. */
+export const mailAttempts = pgTable(
+  'mail_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    mailId: bigint('mail_id', { mode: 'number' })
+      .notNull()
+      .references(() => mailLog.id),
+    attempt: integer('attempt').notNull(),
+    provider: text('provider').notNull(),
+    ok: boolean('ok').notNull(),
+    messageId: text('message_id'),
+    error: text('error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mail_attempts_mail_idx').on(t.mailId, t.attempt)],
+);
+
+export const downloadLog = pgTable(
+  'download_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    documentId: bigint('document_id', { mode: 'number' }).references(() => documents.id),
+    fileName: text('file_name'),
+    ip: text('ip').notNull(),
+    userAgent: text('user_agent'),
+    device: text('device'),
+    deviceType: text('device_type'),
+    browser: text('browser'),
+    os: text('os'),
+    location: text('location'),
+    timezone: text('timezone'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('download_log_order_idx').on(t.orderId, t.createdAt)],
+);
+
+export const paymentGateways = pgTable('payment_gateways', {
+  id: serial('id').primaryKey(),
+  gatewayName: text('gateway_name').notNull().unique(),
+  isActive: boolean('is_active').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** Append-only order history: who did what, when, from -> to (status, assign, remark, upload, mail…). */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    actorId: integer('actor_id').references(() => staffUsers.id),
+    action: text('action').notNull(),
+    fromValue: text('from_value'),
+    toValue: text('to_value'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('order_events_order_idx').on(t.orderId, t.createdAt),
+    index('order_events_action_created_idx').on(t.action, t.toValue, t.createdAt),
+  ],
+);
+
+/** Audit log for staff-access writes (logins, team, gateways, passwords). */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorId: integer('actor_id').references(() => staffUsers.id),
+    actorEmail: text('actor_email'),
+    action: text('action').notNull(),
+    target: text('target'),
+    fromValue: jsonb('from_value'),
+    toValue: jsonb('to_value'),
+    ip: text('ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_created_idx').on(t.createdAt)],
+);

@@ -1,0 +1,91 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { MSG } from '../../shared/messages.js';
+import { HttpError } from './errors.js';
+
+const SPEC_MESSAGES = new Set<string>(Object.values(MSG));
+
+interface FieldError {
+  field: string;
+  message: string;
+}
+
+function bodyStatus(code: number): 0 | 401 {
+  return code === 401 ? 401 : 0;
+}
+
+/** Postgres/PGlite errors that mean "the database is not reachable right now". */
+function isDatabaseDown(err: unknown): boolean {
+  const code = (err as { code?: string }).code ?? '';
+  return (
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'EPIPE',
+      'ETIMEDOUT',
+      '57P01',
+      '57P02',
+      '57P03',
+      '08006',
+      '08001',
+      '08003',
+    ].includes(code) ||
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+      (err as Error).message ?? '',
+    )
+  );
+}
+
+/**
+ * The one error handler: validation errors become 400 naming the field; HttpErrors keep their status;
+ * anything else is logged and answered as a bare 500 (no stack, no internals).
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const errors: FieldError[] = err.validation.map((v) => {
+        const field =
+          (v.instancePath || '').replace(/^\//, '').replaceAll('/', '.') || err.validationContext || 'body';
+        const raw = v.message ?? 'Invalid value';
+        return { field, message: SPEC_MESSAGES.has(raw) ? raw : `${field}: ${raw}` };
+      });
+      return reply
+        .code(400)
+        .send({ status: 0, message: errors[0]?.message ?? 'Invalid request', data: { errors } });
+    }
+    if (err instanceof HttpError) {
+      return reply
+        .code(err.statusCode)
+        .send({
+          status: bodyStatus(err.statusCode),
+          message: err.message,
+          ...(err.data ? { data: err.data } : {}),
+        });
+    }
+    if (isResponseSerializationError(err)) {
+      request.log.error({ err }, 'response did not match its schema');
+      return reply.code(500).send({ status: 0, message: 'Internal server error' });
+    }
+    const statusCode = err.statusCode ?? 500;
+    if (statusCode >= 400 && statusCode < 500) {
+      // Fastify's own client errors: malformed JSON, body too large, unsupported media type…
+      const message =
+        err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+          ? 'Malformed JSON body'
+          : err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.code === 'FST_REQ_FILE_TOO_LARGE'
+            ? 'Request body is too large'
+            : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+              ? 'Unsupported content type'
+              : err.message;
+      return reply.code(statusCode).send({ status: bodyStatus(statusCode), message });
+    }
+    if (isDatabaseDown(err)) {
+      request.log.warn({ err }, 'database unavailable');
+      return reply
+        .code(503)
+        .send({ status: 0, message: 'Service temporarily unavailable. Please try again.' });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ status: 0, message: 'Internal server error' });
+  });
+}

@@ -1,0 +1,67 @@
+import { timingSafeEqual } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { intakeOrderBody } from '../../shared/contracts/intake.js';
+import { orderEvents, orders } from '../db/schema.js';
+import { notFound, unauthorized } from '../http/errors.js';
+import { orderValuesFromSnake } from '../orders/columns.js';
+
+function keyMatches(expected: string, given: string | undefined): boolean {
+  if (!given) return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Orders arrive from the public application site (DESIGN §9); off when INTAKE_API_KEY is unset. */
+export const intakeRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/intake/orders',
+    {
+      config: { public: true, rateLimit: { max: 600, timeWindow: '1 minute' } },
+      // The key is checked before the body is validated, so a stranger learns nothing about the contract.
+      onRequest: async (request) => {
+        const key = app.ctx.config.INTAKE_API_KEY;
+        if (!key) throw notFound('Not found');
+        const given = request.headers['x-intake-key'];
+        if (!keyMatches(key, Array.isArray(given) ? given[0] : given))
+          throw unauthorized('Invalid intake key');
+      },
+      schema: {
+        tags: ['intake'],
+        headers: z.object({ 'x-intake-key': z.string().optional() }).loose(),
+        body: intakeOrderBody,
+        response: {
+          200: z.object({
+            status: z.literal(1),
+            message: z.string(),
+            data: z.object({ order_id: z.number() }),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const orderId = await app.ctx.db.transaction(async (tx) => {
+        const [created] = await tx
+          .insert(orders)
+          .values({ ...orderValuesFromSnake(body), processStatus: 'New' })
+          .onConflictDoNothing({ target: orders.clientReference })
+          .returning({ orderId: orders.orderId });
+        if (created) {
+          await tx
+            .insert(orderEvents)
+            .values({ orderId: created.orderId, action: 'created', toValue: 'New' });
+          return created.orderId;
+        }
+        const [existing] = await tx
+          .select({ orderId: orders.orderId })
+          .from(orders)
+          .where(eq(orders.clientReference, body.client_reference));
+        return existing!.orderId;
+      });
+      return { status: 1 as const, message: 'Order received', data: { order_id: orderId } };
+    },
+  );
+};

@@ -1,0 +1,119 @@
+/** Staff roles, as stored in the token's `user.type` (spec §6). */
+export const ROLES = ['Admin', 'Manager', 'Team', 'Telecaller', 'Night Staff'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Every process status an order can hold (DESIGN §4). `New` covers the new/priority/pending/future queues. */
+export const ORDER_STATUSES = [
+  'New',
+  'Awaiting',
+  'AwaitingGovt',
+  'Customer Called',
+  'Contact Customer',
+  'Completed',
+  'Deleted',
+  'Refunds',
+  'Refunded',
+  'ChargeBack',
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Statuses a staff member can move an order to from the detail screen (spec §2 status buttons). */
+export const MOVABLE_STATUSES = [
+  'Awaiting',
+  'Refunded',
+  'Completed',
+  'Deleted',
+  'Contact Customer',
+  'AwaitingGovt',
+  'Customer Called',
+  'ChargeBack',
+] as const satisfies readonly OrderStatus[];
+
+/** Detail-screen button label for each movable status (spec §2). */
+export const STATUS_BUTTON_LABELS: Record<(typeof MOVABLE_STATUSES)[number], string> = {
+  Awaiting: 'Move to Awaiting Response',
+  Refunded: 'Move to Completed Refunds',
+  Completed: 'Move to Completed Orders',
+  Deleted: 'Move to Delete',
+  'Contact Customer': 'Move to Contact Customer',
+  AwaitingGovt: 'Move to Awaiting Govt',
+  'Customer Called': 'Move to Customer Called',
+  ChargeBack: 'Move to ChargeBack',
+};
+
+export const PROCESSING_MODES = ['Standard', 'Priority'] as const;
+export type ProcessingMode = (typeof PROCESSING_MODES)[number];
+
+/** Folder names used by the list and count calls (spec §2 "Order lists"). */
+export const FOLDERS = [
+  'newOrder',
+  'priorityOrder',
+  'pendingOrder',
+  'myOrder',
+  'futureOrder',
+  'awaitingOrder',
+  'awaitingGovtOrder',
+  'customerCalledOrder',
+  'contactCustomerOrder',
+  'completedOrder',
+  'deletedOrder',
+  'refundOrder',
+  'chargeBack',
+  'allOrder',
+] as const;
+export type Folder = (typeof FOLDERS)[number];
+
+/** Folder -> key of the counts response (spec §3 "Folder counts"). */
+export const FOLDER_COUNT_KEYS = {
+  myOrder: 'myOrdersCount',
+  newOrder: 'newOrdersCount',
+  priorityOrder: 'priorityOrdersCount',
+  pendingOrder: 'pendingOrdersCount',
+  completedOrder: 'completedOrdersCount',
+  awaitingOrder: 'awaitingOrdersCount',
+  awaitingGovtOrder: 'awaitingGovtCount',
+  customerCalledOrder: 'customerCalledCount',
+  contactCustomerOrder: 'contactCustomerOrdersCount',
+  allOrder: 'allOrdersCount',
+  futureOrder: 'futureOrdersCount',
+  deletedOrder: 'deletedOrdersCount',
+  refundOrder: 'refundOrdersCount',
+  chargeBack: 'chargeBackCount',
+} as const satisfies Record<Folder, string>;
+export type FolderCountKey = (typeof FOLDER_COUNT_KEYS)[Folder];
+export type FolderCounts = Record<FolderCountKey, number>;
+
+export const MAIL_PROVIDERS = ['AWS', 'Sendgrid'] as const;
+export type MailProvider = (typeof MAIL_PROVIDERS)[number];
+
+export const DEFENCE_PACK_TYPES = [1, 2] as const;
+
+export const PAGE_SIZES = [10, 25, 50, 100, 500] as const;
+export const DEFAULT_PAGE_SIZE = 10;
+/** Hard ceiling for one list response ("All" included); a request above it is refused, not attempted. */
+export const MAX_PAGE_SIZE = 100_000;
+
+export const MONTHS = [
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'May',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sep',
+  'Oct',
+  'Nov',
+  'Dec',
+] as const;
+
+export const SEARCH_DEBOUNCE_MS = 500;
+export const DOWNLOAD_DELAY_MS = 1000;
+export const MIN_PASSWORD_LENGTH = 6;
+export const MIN_INVOICE_ORDER_ID_LENGTH = 6;
+export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
+export const SESSION_STORAGE_KEY = 'user';
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** Service time zone for report day boundaries and US date/time columns (spec: history tables in EST). */
+export const SERVICE_TIME_ZONE = 'America/New_York';

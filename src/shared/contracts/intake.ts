@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { PROCESSING_MODES } from '../constants.js';
+import { isoDate } from './common.js';
+
+const t = (max = 200) => z.string().trim().max(max);
+const opt = (max = 200) => t(max).nullish();
+const optDate = isoDate.nullish();
+
+/**
+ * Intake body (DESIGN §9): the order fields of spec §3 with their snake_case names (order_id and
+ * process_status are assigned by the server), plus processing_date, amount, currency, client_reference.
+ */
+export const intakeOrderBody = z
+  .object({
+    client_reference: t(120).min(1),
+    transaction_id: opt(120),
+    merchant_name: opt(120),
+    email: z.email().max(254),
+    re_enter_email: z.email().max(254).nullish(),
+    processing_mode: z.enum(PROCESSING_MODES),
+    landing_domain: opt(253),
+    arrival_date: isoDate,
+    resident_check: opt(20),
+    passport_number: t(40).min(1),
+    passport_expiration: optDate,
+    last_name: t(100).min(1),
+    first_name: t(100).min(1),
+    nationality: t(100).min(1),
+    date_of_birth: optDate,
+    sex: opt(20),
+    country_of_birth: opt(100),
+    country_of_departure: opt(100),
+    travel_mode: opt(40),
+    airline: opt(100),
+    flight_number: opt(20),
+    departure_date: optDate,
+    vessel_name: opt(100),
+    country_of_residence: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z]{3}$/, 'country_of_residence: must be a 3-letter country code')
+      .transform((v) => v.toUpperCase())
+      .nullish(),
+    zip_code: opt(20),
+    state: opt(100),
+    city: opt(100),
+    address: opt(300),
+    residence_number: opt(40),
+    occupation: opt(100),
+    purpose_of_visit: opt(100),
+    dual_citizenship: opt(20),
+    phone_code: z
+      .string()
+      .trim()
+      .regex(/^\+?\d{1,4}$/, 'phone_code: digits only')
+      .transform((v) => v.replace(/^\+/, ''))
+      .nullish(),
+    telephone_number: z
+      .string()
+      .trim()
+      .regex(/^[\d\s()-]{4,20}$/, 'telephone_number: digits only')
+      .nullish(),
+    prior_visits: opt(20),
+    place_of_stay: opt(100),
+    name_of_place_of_stay: opt(200),
+    other_hotel_name: opt(200),
+    local_address: opt(300),
+    house_number: opt(40),
+    processing_date: isoDate,
+    amount: z.coerce.number().nonnegative().max(100_000),
+    currency: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z]{3}$/, 'currency: must be a 3-letter code')
+      .transform((v) => v.toUpperCase()),
+  })
+  .strict();
+export type IntakeOrderBody = z.infer<typeof intakeOrderBody>;

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatDate,
+  formatEstDateTime,
+  formatLongDate,
+  formatUtcDateTime,
+  serviceToday,
+  usDateTime,
+} from './dates.js';
+
+describe('date formats', () => {
+  it('formats calendar dates as DD/MM/YYYY', () => {
+    expect(formatDate('2026-03-07')).toBe('07/03/2026');
+    expect(formatDate(null)).toBe('');
+    expect(formatDate('garbage')).toBe('');
+  });
+  it('formats list times in UTC', () => {
+    expect(formatUtcDateTime('2026-03-07T23:04:05Z')).toBe('07/03/2026 23:04:05');
+  });
+  it('formats history times in US Eastern time (EST and EDT)', () => {
+    expect(formatEstDateTime('2026-01-15T17:00:00Z')).toBe('01-15-2026 12:00:00 PM');
+    expect(formatEstDateTime('2026-07-15T17:00:00Z')).toBe('07-15-2026 1:00:00 PM');
+  });
+  it('formats long dates and remark date/time', () => {
+    expect(formatLongDate('2026-03-07')).toBe('07/March/2026');
+    expect(usDateTime('2026-01-15T04:30:00Z')).toEqual({ us_date: '01-14-2026', us_time: '11:30:00 PM' });
+  });
+  it('gives the service-day of an instant', () => {
+    expect(serviceToday(new Date('2026-01-15T03:00:00Z'))).toBe('2026-01-14');
+  });
+});

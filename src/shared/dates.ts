@@ -1,0 +1,51 @@
+import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone.js';
+import utc from 'dayjs/plugin/utc.js';
+import { SERVICE_TIME_ZONE } from './constants.js';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+type DateInput = string | number | Date | null | undefined;
+
+function valid(value: DateInput): dayjs.Dayjs | null {
+  if (value === null || value === undefined || value === '') return null;
+  const d = dayjs.utc(value);
+  return d.isValid() ? d : null;
+}
+
+/** Arrival and other calendar dates in lists: DD/MM/YYYY (spec §3). */
+export function formatDate(value: DateInput): string {
+  return valid(value)?.format('DD/MM/YYYY') ?? '';
+}
+
+/** List date-time in UTC, DD/MM/YYYY HH:mm:ss (spec §3; 24-hour clock, see docs/decisions). */
+export function formatUtcDateTime(value: DateInput): string {
+  return valid(value)?.format('DD/MM/YYYY HH:mm:ss') ?? '';
+}
+
+/** History tables in US Eastern time, MM-DD-YYYY h:mm:ss A (spec §9). */
+export function formatEstDateTime(value: DateInput): string {
+  return valid(value)?.tz(SERVICE_TIME_ZONE).format('MM-DD-YYYY h:mm:ss A') ?? '';
+}
+
+/** Long calendar date, DD/MMMM/YYYY (spec §9). */
+export function formatLongDate(value: DateInput): string {
+  return valid(value)?.format('DD/MMMM/YYYY') ?? '';
+}
+
+/** us_date / us_time of a remark: the moment in US Eastern time (spec §3 remark list). */
+export function usDateTime(value: DateInput): { us_date: string; us_time: string } {
+  const d = valid(value)?.tz(SERVICE_TIME_ZONE);
+  return { us_date: d?.format('MM-DD-YYYY') ?? '', us_time: d?.format('h:mm:ss A') ?? '' };
+}
+
+/** Today's calendar date (YYYY-MM-DD) in the service time zone. */
+export function serviceToday(now: Date = new Date()): string {
+  return dayjs(now).tz(SERVICE_TIME_ZONE).format('YYYY-MM-DD');
+}
+
+/** Start of a calendar day in the service time zone, as an instant. */
+export function serviceDayStart(day: string): Date {
+  return dayjs.tz(day, SERVICE_TIME_ZONE).toDate();
+}

@@ -1,0 +1,70 @@
+import type { Folder, Role } from './constants.js';
+import { ROLES } from './constants.js';
+
+/**
+ * The one permission table (DESIGN §5). The API guards and the UI both read it; the UI only mirrors it.
+ */
+const ALL: readonly Role[] = ROLES;
+const ADMIN_MANAGER: readonly Role[] = ['Admin', 'Manager'];
+const NOT_TELECALLER: readonly Role[] = ['Admin', 'Manager', 'Team', 'Night Staff'];
+const NOT_NIGHT_STAFF: readonly Role[] = ['Admin', 'Manager', 'Team', 'Telecaller'];
+
+export const PERMISSIONS = {
+  /** Signed in at all: user info, own password. */
+  'session.self': ALL,
+  'orders.read': ALL,
+  /** The Order History (allOrder) list and search. */
+  'orders.readAll': NOT_TELECALLER,
+  'orders.assign': ALL,
+  'orders.move': ALL,
+  /** Bulk or per-row delete in the new, priority, default and refund queues and on the chargeback list. */
+  'orders.delete': ADMIN_MANAGER,
+  /** Bulk delete in the my-orders queue. */
+  'orders.deleteMyOrders': ['Admin'],
+  /** Delete on the future order list. */
+  'orders.deleteFuture': ALL,
+  'orders.refund': ALL,
+  'orders.remark': ALL,
+  'orders.documents': ALL,
+  'orders.transaction': ALL,
+  'orders.defencePack': ALL,
+  'orders.invoice': ALL,
+  'reports.country': ALL,
+  'reports.processedBy': ADMIN_MANAGER,
+  'team.read': NOT_NIGHT_STAFF,
+  'team.write': ADMIN_MANAGER,
+  'gateways.read': NOT_NIGHT_STAFF,
+  'gateways.write': ADMIN_MANAGER,
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export function can(role: string | null | undefined, permission: Permission): boolean {
+  return !!role && (PERMISSIONS[permission] as readonly string[]).includes(role);
+}
+
+/** Which delete permission applies to a bulk delete coming from a folder (spec §6). */
+export function deletePermissionFor(folder: Folder): Permission {
+  if (folder === 'myOrder') return 'orders.deleteMyOrders';
+  if (folder === 'futureOrder') return 'orders.deleteFuture';
+  return 'orders.delete';
+}
+
+/** The permission needed to read a folder's list and search. */
+export function readPermissionFor(folder: Folder): Permission {
+  return folder === 'allOrder' ? 'orders.readAll' : 'orders.read';
+}
+
+/** Sidebar links and who sees them (spec §6). */
+export const SIDEBAR_VISIBILITY = {
+  'order-history': NOT_TELECALLER,
+  'manage-team': NOT_NIGHT_STAFF,
+  'processed-order': ADMIN_MANAGER,
+  'gateway-setting': NOT_NIGHT_STAFF,
+  'change-password': NOT_NIGHT_STAFF,
+} as const satisfies Record<string, readonly Role[]>;
+
+export function sidebarVisible(role: string | null | undefined, link: string): boolean {
+  const roles = (SIDEBAR_VISIBILITY as Record<string, readonly string[]>)[link];
+  return roles ? !!role && roles.includes(role) : !!role;
+}
