@@ -54,13 +54,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
         .send({ status: 0, message: errors[0]?.message ?? 'Invalid request', data: { errors } });
     }
     if (err instanceof HttpError) {
-      return reply
-        .code(err.statusCode)
-        .send({
-          status: bodyStatus(err.statusCode),
-          message: err.message,
-          ...(err.data ? { data: err.data } : {}),
-        });
+      return reply.code(err.statusCode).send({
+        status: bodyStatus(err.statusCode),
+        message: err.message,
+        ...(err.data ? { data: err.data } : {}),
+      });
     }
     if (isResponseSerializationError(err)) {
       request.log.error({ err }, 'response did not match its schema');

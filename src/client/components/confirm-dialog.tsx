@@ -1,0 +1,29 @@
+import Button from 'react-bootstrap/Button';
+import Modal from 'react-bootstrap/Modal';
+
+interface Props {
+  show: boolean;
+  message: string;
+  onYes: () => void;
+  onNo: () => void;
+  busy?: boolean;
+}
+
+/** Yes/No confirmation (spec §8 confirmations). */
+export function ConfirmDialog({ show, message, onYes, onNo, busy }: Props) {
+  return (
+    <Modal show={show} onHide={onNo} centered>
+      <Modal.Body className="py-4 text-center">
+        <p className="mb-0 fs-5">{message}</p>
+      </Modal.Body>
+      <Modal.Footer className="justify-content-center">
+        <Button variant="primary" onClick={onYes} disabled={busy}>
+          Yes
+        </Button>
+        <Button variant="secondary" onClick={onNo} disabled={busy}>
+          No
+        </Button>
+      </Modal.Footer>
+    </Modal>
+  );
+}
