@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../app.js';
@@ -19,7 +19,7 @@ export interface TestApp {
   /** A valid staff token for a demo user of that role. */
   tokenFor(role: DemoRole): Promise<string>;
   /** app.inject with the token of a role. */
-  as(role: DemoRole, opts: InjectOptions): ReturnType<FastifyInstance['inject']>;
+  as(role: DemoRole, opts: InjectOptions): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
