@@ -33,12 +33,14 @@ export default defineConfig({
     trace: 'off',
   },
   webServer: {
-    command: `rm -rf ${dataDir} && node dist/server/main.js`,
+    // The server runs from source (tsx) so parallel runs need only their own client build (E2E_CLIENT_DIST).
+    command: `rm -rf ${dataDir} && npx tsx src/server/main.ts`,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
     env: {
       PORT: String(port),
+      CLIENT_DIST_DIR: process.env.E2E_CLIENT_DIST ?? 'dist/client',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       NODE_ENV: 'test',

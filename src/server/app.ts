@@ -23,7 +23,10 @@ import type { Database } from './db/client.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { areaRoutes } from './routes.js';
 
-export const CLIENT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client');
+/** The built SPA; CLIENT_DIST_DIR lets a test run serve its own build. */
+export const CLIENT_DIST = process.env.CLIENT_DIST_DIR
+  ? path.resolve(process.env.CLIENT_DIST_DIR)
+  : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
 
 export interface BuildOptions {
   config: Config;
