@@ -1,0 +1,380 @@
+import { z } from 'zod';
+import {
+  DEFENCE_PACK_TYPES,
+  MAIL_PROVIDERS,
+  MIN_INVOICE_ORDER_ID_LENGTH,
+  MOVABLE_STATUSES,
+} from '../constants.js';
+import { MSG } from '../messages.js';
+import { envelope, orderIdField } from './common.js';
+
+/**
+ * Contracts of the order detail area (issue 5): spec §3 "Order details" and §7 calls
+ * get-orders-details, move-order-status, add-new-remark, save-transaction-details, upload-visa-document,
+ * resend-mail, get-defence-pack-pdf, defence-pack-details, send-invoice. Used by the routes, the forms
+ * and the tests. Dates/times in responses are ISO 8601 instants (the client formats them, EST for history).
+ */
+
+const nullableText = z.string().nullable();
+const isoInstant = z.string();
+
+/* ------------------------------------------------------------------ requests */
+
+/** "AWS" | "Sendgrid", accepted in any letter case (the buttons read "SendGrid"). */
+export const mailProviderField = z.preprocess(
+  (v) =>
+    typeof v === 'string' ? (MAIL_PROVIDERS.find((p) => p.toLowerCase() === v.trim().toLowerCase()) ?? v) : v,
+  z.enum(MAIL_PROVIDERS, { error: 'must be AWS or Sendgrid' }),
+);
+
+const requiredEmail = (requiredMessage: string) =>
+  z
+    .string({ error: requiredMessage })
+    .trim()
+    .min(1, requiredMessage)
+    .max(254, MSG.emailInvalid)
+    .pipe(z.email(MSG.emailInvalid));
+
+/** PUT /api/admin/move-order-status */
+export const moveOrderStatusBody = z.object({
+  orderId: orderIdField,
+  updatingStatus: z.enum(MOVABLE_STATUSES, {
+    error: 'not a status you can move an order to',
+  }),
+});
+export type MoveOrderStatusBody = z.infer<typeof moveOrderStatusBody>;
+
+/** A remark flag: "Y" when ticked; "N", "", false, null or absent mean not ticked. Stored as Y/N. */
+export const remarkFlag = z
+  .union([
+    z.literal('Y'),
+    z.literal('N'),
+    z.literal('y'),
+    z.literal('n'),
+    z.literal(''),
+    z.boolean(),
+    z.null(),
+  ])
+  .optional()
+  .transform((v): 'Y' | 'N' => (v === true || v === 'Y' || v === 'y' ? 'Y' : 'N'));
+
+/** POST /api/admin/add-new-remark (spec §3 remark payload). remarkerName is accepted and ignored. */
+export const addRemarkBody = z.object({
+  orderId: orderIdField,
+  remark: z
+    .string({ error: MSG.remarkRequired })
+    .trim()
+    .min(1, MSG.remarkRequired)
+    .max(5000, 'at most 5000 characters'),
+  remarkerName: z.string().max(200).optional().nullable(),
+  whatsapp: remarkFlag,
+  telephone: remarkFlag,
+  statusRefund: remarkFlag,
+  voided: remarkFlag,
+  chargeBack: remarkFlag,
+  reportError: remarkFlag,
+});
+export type AddRemarkBody = z.input<typeof addRemarkBody>;
+
+/** The 'Add Comment Below' form (checkboxes as booleans; mapped to Y/N by the schema above). */
+export const addRemarkForm = z.object({
+  remark: z.string().trim().min(1, MSG.remarkRequired).max(5000, 'at most 5000 characters'),
+  whatsapp: z.boolean(),
+  telephone: z.boolean(),
+  statusRefund: z.boolean(),
+  voided: z.boolean(),
+  chargeBack: z.boolean(),
+  reportError: z.boolean(),
+});
+export type AddRemarkForm = z.infer<typeof addRemarkForm>;
+
+/** POST /api/admin/save-transaction-details (path not shown in the spec). */
+export const saveTransactionBody = z.object({
+  orderId: orderIdField,
+  transactionId: z
+    .string({ error: MSG.transactionIdRequired })
+    .trim()
+    .min(1, MSG.transactionIdRequired)
+    .max(120, 'at most 120 characters'),
+  merchantName: z
+    .string({ error: MSG.merchantNameRequired })
+    .trim()
+    .min(1, MSG.merchantNameRequired)
+    .max(120, 'at most 120 characters'),
+});
+export type SaveTransactionBody = z.infer<typeof saveTransactionBody>;
+export const saveTransactionForm = saveTransactionBody.omit({ orderId: true });
+export type SaveTransactionForm = z.infer<typeof saveTransactionForm>;
+
+/** POST /api/admin/resend-mail */
+export const resendMailBody = z.object({
+  orderId: orderIdField,
+  email: requiredEmail(MSG.uploadEmailRequired),
+  mailServiceProvider: mailProviderField,
+});
+export type ResendMailBody = z.infer<typeof resendMailBody>;
+
+/**
+ * POST /api/admin/upload-visa-document, multipart/form-data: these text fields plus the file part
+ * `uploadVisaDoc` (PDF, PNG, JPEG or WebP by content; at most MAX_UPLOAD_BYTES).
+ */
+export const uploadDocumentFields = z.object({
+  orderId: orderIdField,
+  email: requiredEmail(MSG.uploadEmailRequired),
+  mailServiceProvider: mailProviderField,
+});
+export type UploadDocumentFields = z.infer<typeof uploadDocumentFields>;
+export const UPLOAD_FILE_FIELD = 'uploadVisaDoc';
+export const UPLOAD_ACCEPT = 'application/pdf,image/png,image/jpeg,image/webp';
+
+/** The upload form on the client (the file is checked by the server by content). */
+export const uploadDocumentForm = z.object({
+  email: requiredEmail(MSG.uploadEmailRequired),
+  fileUpload: z.custom<Blob>((v) => v != null && typeof v === 'object' && 'size' in v, {
+    error: MSG.fileRequired,
+  }),
+});
+
+/** POST /api/admin/get-defence-pack-pdf → application/pdf */
+export const defencePackBody = z.object({
+  orderId: orderIdField,
+  defencePackType: z.coerce.number({ error: 'must be 1 or 2' }).pipe(
+    z.union([z.literal(DEFENCE_PACK_TYPES[0]), z.literal(DEFENCE_PACK_TYPES[1])], {
+      error: 'must be 1 or 2',
+    }),
+  ),
+});
+export type DefencePackBody = z.input<typeof defencePackBody>;
+
+/** POST /api/admin/defence-pack-details → the evidence as JSON. defencePackType defaults to 2 (everything). */
+export const defencePackDetailsBody = z.object({
+  orderId: orderIdField,
+  defencePackType: defencePackBody.shape.defencePackType.optional(),
+});
+
+/** POST /api/admin/send-invoice. The id is text so the spec's minimum-length message applies. */
+export const sendInvoiceBody = z.object({
+  orderId: z
+    .union([z.string(), z.number()], { error: MSG.invoiceOrderIdRequired })
+    .transform((v) => String(v).trim())
+    .pipe(
+      z
+        .string()
+        .min(1, MSG.invoiceOrderIdRequired)
+        .min(MIN_INVOICE_ORDER_ID_LENGTH, MSG.invoiceOrderIdMin)
+        .max(20, 'at most 20 characters'),
+    ),
+});
+export type SendInvoiceBody = z.input<typeof sendInvoiceBody>;
+/** The Send Invoice screen form (field invoiceOrderId, spec §5). */
+export const sendInvoiceForm = z.object({
+  invoiceOrderId: z
+    .string()
+    .trim()
+    .min(1, MSG.invoiceOrderIdRequired)
+    .min(MIN_INVOICE_ORDER_ID_LENGTH, MSG.invoiceOrderIdMin),
+});
+export type SendInvoiceForm = z.infer<typeof sendInvoiceForm>;
+
+/* ----------------------------------------------------------------- responses */
+
+/** uploadDoc entry: file1 is the stored document's original file name. */
+export const uploadDocItem = z.object({
+  id: z.number(),
+  order_id: z.number(),
+  file1: z.string(),
+  mail_service_provider: nullableText,
+  mime_type: z.string(),
+  size_bytes: z.number(),
+  create_ts: isoInstant,
+  uploaded_by: nullableText,
+  /** GET with the staff token: the file itself (also answers HEAD). */
+  download_url: z.string(),
+});
+export type UploadDocItem = z.infer<typeof uploadDocItem>;
+
+export const MAIL_KINDS = ['approval', 'resend', 'reminder', 'refund', 'invoice'] as const;
+export const MAIL_STATUSES = ['queued', 'sending', 'sent', 'retrying', 'failed'] as const;
+
+/** mailHistory entry; remainder_mail 1 means Yes (spec §3). */
+export const mailHistoryItem = z.object({
+  id: z.number(),
+  order_id: z.number(),
+  create_ts: isoInstant,
+  /** File name of the attached document, or null (invoice, refund mails). */
+  uploadDoc: nullableText,
+  remainder_mail: z.union([z.literal(0), z.literal(1)]),
+  mail_service_provider: z.string(),
+  kind: z.string(),
+  to_email: z.string(),
+  status: z.string(),
+  attempts: z.number(),
+  message_id: nullableText,
+  error: nullableText,
+  sent_ts: isoInstant.nullable(),
+  requested_by: nullableText,
+});
+export type MailHistoryItem = z.infer<typeof mailHistoryItem>;
+
+/** downloadHistory entry (written by the customer area on each download). */
+export const downloadHistoryItem = z.object({
+  id: z.number(),
+  order_id: z.number(),
+  create_ts: isoInstant,
+  file_name: nullableText,
+  ip: z.string(),
+  timezone: nullableText,
+  /** Dash-separated parts, e.g. "Chrome-126.0.0.0". */
+  browser: nullableText,
+  os: nullableText,
+  device: nullableText,
+  device_type: nullableText,
+  location: nullableText,
+});
+export type DownloadHistoryItem = z.infer<typeof downloadHistoryItem>;
+
+const yn = z.enum(['Y', 'N']);
+export const remarkItem = z.object({
+  id: z.number(),
+  order_id: z.number(),
+  us_date: z.string(),
+  us_time: z.string(),
+  remark_name: z.string(),
+  remark: z.string(),
+  whatsapp: yn,
+  telephone: yn,
+  status_refund: yn,
+  voided: yn,
+  chargeback: yn,
+  report_error: yn,
+  create_ts: isoInstant,
+});
+export type RemarkItem = z.infer<typeof remarkItem>;
+
+/** Status timeline entry: who did what, when (action: created | status | assign | remark | upload | mail | transaction …). */
+export const orderEventItem = z.object({
+  id: z.number(),
+  action: z.string(),
+  from_value: nullableText,
+  to_value: nullableText,
+  actor_name: nullableText,
+  create_ts: isoInstant,
+});
+export type OrderEventItem = z.infer<typeof orderEventItem>;
+
+/** Every order field of spec §3 "Order details" with its spec name, plus the bookkeeping columns. */
+export const orderFields = z.object({
+  order_id: z.number(),
+  transaction_id: nullableText,
+  merchant_name: nullableText,
+  email: z.string(),
+  re_enter_email: nullableText,
+  processing_mode: z.string(),
+  process_status: z.string(),
+  landing_domain: nullableText,
+  arrival_date: nullableText,
+  resident_check: nullableText,
+  passport_number: nullableText,
+  passport_expiration: nullableText,
+  last_name: z.string(),
+  first_name: z.string(),
+  nationality: nullableText,
+  date_of_birth: nullableText,
+  sex: nullableText,
+  country_of_birth: nullableText,
+  country_of_departure: nullableText,
+  travel_mode: nullableText,
+  airline: nullableText,
+  flight_number: nullableText,
+  departure_date: nullableText,
+  vessel_name: nullableText,
+  country_of_residence: nullableText,
+  zip_code: nullableText,
+  state: nullableText,
+  city: nullableText,
+  address: nullableText,
+  residence_number: nullableText,
+  occupation: nullableText,
+  purpose_of_visit: nullableText,
+  dual_citizenship: nullableText,
+  phone_code: nullableText,
+  telephone_number: nullableText,
+  prior_visits: nullableText,
+  place_of_stay: nullableText,
+  name_of_place_of_stay: nullableText,
+  other_hotel_name: nullableText,
+  local_address: nullableText,
+  house_number: nullableText,
+  /** {order_id}@{APP_MAIL_DOMAIN} (spec §2 "Application Email Address"). */
+  application_email: z.string(),
+  processing_date: z.string(),
+  process_month: z.string(),
+  refund_date: isoInstant.nullable(),
+  assign_to: nullableText,
+  amount: z.string(),
+  currency: z.string(),
+  created_at: isoInstant,
+  updated_at: isoInstant,
+});
+export type OrderFields = z.infer<typeof orderFields>;
+
+export const orderDetails = orderFields.extend({
+  uploadDoc: z.array(uploadDocItem),
+  mailHistory: z.array(mailHistoryItem),
+  downloadHistory: z.array(downloadHistoryItem),
+  remarks: z.array(remarkItem),
+  events: z.array(orderEventItem),
+});
+export type OrderDetails = z.infer<typeof orderDetails>;
+export const orderDetailsResponse = envelope(orderDetails);
+
+/** GET /api/admin/get-email-content/{orderId}: the approval notice for the "View Email Content" modal. */
+export const emailContent = z.object({
+  subject: z.string(),
+  html: z.string(),
+  text: z.string(),
+  /** The short message for "Send Whatsapp Message" and the wa.me link to the customer's number (null without one). */
+  whatsappText: z.string(),
+  whatsappUrl: z.string().nullable(),
+});
+export type EmailContent = z.infer<typeof emailContent>;
+export const emailContentResponse = envelope(emailContent);
+
+/** move-order-status answer: the order's new status (counts are queries, so they follow at once). */
+export const moveOrderStatusResponse = envelope(
+  z.object({ order_id: z.number(), from: z.string(), process_status: z.string() }),
+);
+export const addRemarkResponse = envelope(z.object({ remark: remarkItem, process_status: z.string() }));
+export const saveTransactionResponse = envelope(
+  z.object({ order_id: z.number(), transaction_id: z.string(), merchant_name: z.string() }),
+);
+/** upload / resend / send-invoice answer: the queued mail (delivery happens in the background). */
+export const queuedMailResponse = envelope(
+  z.object({ mailId: z.number(), documentId: z.number().nullable(), status: z.string() }),
+);
+
+/** defence-pack-details: the evidence the PDFs are built from, sections in time order. */
+export const defencePackDetails = z.object({
+  defencePackType: z.union([z.literal(1), z.literal(2)]),
+  generated_at: isoInstant,
+  order: orderFields,
+  document: uploadDocItem.nullable(),
+  mails: z.array(mailHistoryItem),
+  mailAttempts: z.array(
+    z.object({
+      mail_id: z.number(),
+      attempt: z.number(),
+      provider: z.string(),
+      ok: z.boolean(),
+      message_id: nullableText,
+      error: nullableText,
+      create_ts: isoInstant,
+    }),
+  ),
+  downloads: z.array(downloadHistoryItem),
+  /** Pack 2 only (empty for Pack 1). */
+  remarks: z.array(remarkItem),
+  events: z.array(orderEventItem),
+});
+export type DefencePackDetails = z.infer<typeof defencePackDetails>;
+export const defencePackDetailsResponse = envelope(defencePackDetails);
