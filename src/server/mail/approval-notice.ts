@@ -62,12 +62,9 @@ export function escapeHtml(value: string): string {
     .replaceAll("'", '&#39;');
 }
 
-/** Link to the customer's track-order page with the order id filled in. */
-export function trackOrderUrl(orderId: number, opts: ApprovalNoticeOptions, landingDomain?: string | null) {
-  return `${trimSlash(opts.siteUrl)}/track-order/${orderId}`.replace(
-    trimSlash(opts.siteUrl),
-    brandFor(landingDomain, opts).siteUrl,
-  );
+/** Link to the customer's track-order page (served by this service for both brands). */
+export function trackOrderUrl(orderId: number, opts: Pick<ApprovalNoticeOptions, 'siteUrl'>): string {
+  return `${trimSlash(opts.siteUrl)}/track-order/${orderId}`;
 }
 
 export const VALIDITY_TEXT =
@@ -76,7 +73,7 @@ export const VALIDITY_TEXT =
 
 export function renderApprovalNotice(order: ApprovalNoticeOrder, opts: ApprovalNoticeOptions): RenderedMail {
   const brand = brandFor(order.landing_domain, opts);
-  const track = trackOrderUrl(order.order_id, opts, order.landing_domain);
+  const track = trackOrderUrl(order.order_id, opts);
   const name = `${order.first_name} ${order.last_name}`.trim();
   const subject = opts.reminder
     ? `Reminder: your Aruba ED Card is ready to download (order ${order.order_id})`
