@@ -14,6 +14,7 @@ import {
   serial,
   text,
   timestamp,
+  unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
@@ -251,4 +252,25 @@ export const auditLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('audit_log_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Exact folder counts, kept by statement-level triggers on orders (drizzle/0002_order_queues.sql), so
+ * get-folder-count sums a few thousand rows instead of counting a million. `due_date` is the
+ * processing date for status New (the date-dependent folders) and null otherwise.
+ */
+export const orderFolderCounts = pgTable(
+  'order_folder_counts',
+  {
+    processStatus: text('process_status').notNull(),
+    processingMode: text('processing_mode').notNull(),
+    assignedTo: integer('assigned_to'),
+    dueDate: date('due_date', { mode: 'string' }),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    unique('order_folder_counts_key')
+      .on(t.processStatus, t.processingMode, t.assignedTo, t.dueDate)
+      .nullsNotDistinct(),
+  ],
 );
