@@ -60,6 +60,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   });
   // A pool error (server restart) must not crash the process; requests fail fast and reconnect.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg(pool, { schema });
   return {
     db,

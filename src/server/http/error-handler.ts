@@ -16,6 +16,14 @@ function bodyStatus(code: number): 0 | 401 {
 
 /** Postgres/PGlite errors that mean "the database is not reachable right now". */
 function isDatabaseDown(err: unknown): boolean {
+  // Drizzle wraps driver errors: look through the cause chain.
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (isConnectionError(e)) return true;
+  }
+  return false;
+}
+
+function isConnectionError(err: unknown): boolean {
   const code = (err as { code?: string }).code ?? '';
   return (
     [

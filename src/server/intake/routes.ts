@@ -19,7 +19,7 @@ export const intakeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/intake/orders',
     {
-      config: { public: true, rateLimit: { max: 600, timeWindow: '1 minute' } },
+      config: { public: true, rateLimit: { max: 3000, timeWindow: '1 minute' } },
       // The key is checked before the body is validated, so a stranger learns nothing about the contract.
       onRequest: async (request) => {
         const key = app.ctx.config.INTAKE_API_KEY;

@@ -44,9 +44,7 @@ interface Operation {
   multipart: boolean;
 }
 
-function operations(doc: {
-  paths: Record<string, Record<string, Record<string, unknown>>>;
-}): Operation[] {
+function operations(doc: { paths: Record<string, Record<string, Record<string, unknown>>> }): Operation[] {
   const ops: Operation[] = [];
   for (const [path, methods] of Object.entries(doc.paths)) {
     if (path.startsWith('/api/docs')) continue;
@@ -103,7 +101,8 @@ describe('OpenAPI fuzzer', () => {
       const url = op.pathParams.reduce((p, name) => p.replace(`{${name}}`, String(orderId)), op.path);
       const cases: { label: string; body?: unknown; query?: Record<string, string>; url?: string }[] = [];
       for (const field of op.bodyFields) {
-        for (const value of HOSTILE) cases.push({ label: `body.${field}=${String(value).slice(0, 20)}`, body: { [field]: value } });
+        for (const value of HOSTILE)
+          cases.push({ label: `body.${field}=${String(value).slice(0, 20)}`, body: { [field]: value } });
       }
       if (op.bodyFields.length > 0 || ['POST', 'PUT', 'PATCH'].includes(op.method)) {
         cases.push({ label: 'deep json', body: deep(2000) });
@@ -139,11 +138,15 @@ describe('OpenAPI fuzzer', () => {
         sent += 1;
         const where = `${op.method} ${op.path} [${c.label}] -> ${res.statusCode}`;
         if (res.statusCode >= 500) failures.push(`${where}: ${res.body.slice(0, 200)}`);
-        if (/\bat [\w.<>]+ \(|node_modules|\.ts:\d+/.test(res.body)) failures.push(`${where}: stack trace leaked`);
+        if (/\bat [\w.<>]+ \(|node_modules|\.ts:\d+/.test(res.body))
+          failures.push(`${where}: stack trace leaked`);
         const type = String(res.headers['content-type'] ?? '');
         if (type.includes('application/json')) {
           const body = res.json();
-          if (!Array.isArray(body) && (typeof body.message !== 'string' || ![0, 1, 401].includes(body.status))) {
+          if (
+            !Array.isArray(body) &&
+            (typeof body.message !== 'string' || ![0, 1, 401].includes(body.status))
+          ) {
             failures.push(`${where}: body outside the envelope`);
           }
         }
