@@ -16,6 +16,8 @@ export const PERMISSIONS = {
   /** The Order History (allOrder) list and search. */
   'orders.readAll': NOT_TELECALLER,
   'orders.assign': ALL,
+  /** Move another staff member's orders back to the original folder (supervisors). */
+  'orders.releaseAny': ADMIN_MANAGER,
   'orders.move': ALL,
   /** Bulk or per-row delete in the new, priority, default and refund queues and on the chargeback list. */
   'orders.delete': ADMIN_MANAGER,
