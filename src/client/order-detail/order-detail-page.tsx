@@ -1,4 +1,122 @@
-/** Placeholder until its issue lands. */
+import { useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Spinner from 'react-bootstrap/Spinner';
+import { useParams } from 'react-router';
+import type { OrderDetails } from '../../shared/contracts/order-detail';
+import { decodeOrderId } from '../../shared/order-id';
+import { errorMessage } from '../app/api';
+import { AddCommentSection } from './add-comment-section';
+import { ArrivalDetailsSection } from './arrival-details-section';
+import { ArrivalSection } from './arrival-section';
+import { CommentHistorySection } from './comment-history-section';
+import { DefencePackButtons } from './defence-pack-buttons';
+import { DownloadHistorySection } from './download-history-section';
+import { EmailContentModal } from './email-content-modal';
+import { EmailHistorySection } from './email-history-section';
+import { useGetOrderDetailsQuery } from './order-detail-api';
+import { OrderDetailsSection } from './order-details-section';
+import { PassportSection } from './passport-section';
+import { PersonalInfoSection } from './personal-info-section';
+import { StatusButtons } from './status-buttons';
+import { StatusTimelineSection } from './status-timeline-section';
+import { TransactionDetailsModal } from './transaction-details-modal';
+import { TripInfoSection } from './trip-info-section';
+import { UploadDocumentSection } from './upload-document-section';
+
+export const ORDER_NOT_FOUND = 'Order not found';
+/** Statuses that show Defence Packs and Enter Transaction Details (spec §2 bottom buttons). */
+const EVIDENCE_STATUSES = new Set(['Completed', 'Customer Called']);
+const PENDING_MAIL = new Set(['queued', 'sending', 'retrying']);
+const MAIL_POLL_MS = 3000;
+
+/** /admin/view-order/:orderId — the encoded id (spec codec) of one order and every section of spec §2. */
 export function Component() {
-  return <h1 className="h4 p-3">Order detail</h1>;
+  const { orderId: encoded = '' } = useParams();
+  const orderId = decodeOrderId(encoded);
+  if (orderId === null) {
+    return (
+      <Alert variant="warning" className="m-3" role="alert">
+        {ORDER_NOT_FOUND}
+      </Alert>
+    );
+  }
+  return <OrderDetailView orderId={orderId} />;
+}
+
+function OrderDetailView({ orderId }: { orderId: number }) {
+  const [pollMail, setPollMail] = useState(false);
+  const { data, error, isLoading } = useGetOrderDetailsQuery(orderId, {
+    // While a mail waits in the queue, follow it until it is sent or failed.
+    pollingInterval: pollMail ? MAIL_POLL_MS : 0,
+  });
+  const pending = !!data?.mailHistory.some((m) => PENDING_MAIL.has(m.status));
+  if (pending !== pollMail) setPollMail(pending);
+
+  if (isLoading) {
+    return (
+      <div className="p-4 text-center">
+        <Spinner animation="border" role="status" aria-label="Loading order" />
+      </div>
+    );
+  }
+  if (error || !data) {
+    const status = (error as { status?: unknown } | undefined)?.status;
+    return (
+      <Alert variant={status === 404 ? 'warning' : 'danger'} className="m-3" role="alert">
+        {status === 404 ? ORDER_NOT_FOUND : errorMessage(error)}
+      </Alert>
+    );
+  }
+  return <OrderDetail key={data.order_id} order={data} />;
+}
+
+function OrderDetail({ order }: { order: OrderDetails }) {
+  const [modal, setModal] = useState<'email' | 'transaction' | null>(null);
+  const evidence = EVIDENCE_STATUSES.has(order.process_status);
+
+  return (
+    <div className="p-3">
+      <header className="d-flex flex-wrap align-items-center gap-2 mb-3">
+        <h1 className="h4 mb-0">
+          Order {order.order_id} — {order.first_name} {order.last_name}
+        </h1>
+        <Badge bg="secondary" data-testid="process-status">
+          {order.process_status}
+        </Badge>
+        {order.assign_to && <span className="small text-muted">Assigned to {order.assign_to}</span>}
+      </header>
+      <EmailHistorySection order={order} />
+      <UploadDocumentSection order={order} />
+      <OrderDetailsSection order={order} />
+      <ArrivalSection order={order} />
+      <PassportSection order={order} />
+      <ArrivalDetailsSection order={order} />
+      <PersonalInfoSection order={order} />
+      <TripInfoSection order={order} />
+      <DownloadHistorySection order={order} />
+      <CommentHistorySection order={order} />
+      <AddCommentSection order={order} />
+      <StatusButtons order={order} />
+      <StatusTimelineSection order={order} />
+      <div className="d-flex flex-wrap gap-2">
+        <Button variant="primary" onClick={() => setModal('email')}>
+          View Email Content
+        </Button>
+        {evidence && (
+          <>
+            <DefencePackButtons orderId={order.order_id} />
+            <Button variant="outline-primary" onClick={() => setModal('transaction')}>
+              Enter Transaction Details
+            </Button>
+          </>
+        )}
+      </div>
+      <EmailContentModal order={order} show={modal === 'email'} onHide={() => setModal(null)} />
+      {evidence && (
+        <TransactionDetailsModal order={order} show={modal === 'transaction'} onHide={() => setModal(null)} />
+      )}
+    </div>
+  );
 }

@@ -1,0 +1,54 @@
+import type {
+  AddRemarkBody,
+  EmailContent,
+  MoveOrderStatusBody,
+  OrderDetails,
+  ResendMailBody,
+  SaveTransactionBody,
+} from '../../shared/contracts/order-detail';
+import { api, type ApiEnvelope } from '../app/api';
+
+type Message = ApiEnvelope<unknown>;
+const orderTag = (orderId: number) => [{ type: 'Order' as const, id: orderId }];
+
+/** The order detail screen's calls (spec §7); every write refreshes the order, moves also the queues. */
+export const orderDetailApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getOrderDetails: build.query<OrderDetails, number>({
+      query: (orderId) => ({ url: `admin/get-orders-details/${orderId}` }),
+      transformResponse: (body: ApiEnvelope<OrderDetails>) => body.data as OrderDetails,
+      providesTags: (_result, _error, orderId) => orderTag(orderId),
+    }),
+    getEmailContent: build.query<EmailContent, number>({
+      query: (orderId) => ({ url: `admin/get-email-content/${orderId}` }),
+      transformResponse: (body: ApiEnvelope<EmailContent>) => body.data as EmailContent,
+      providesTags: (_result, _error, orderId) => orderTag(orderId),
+    }),
+    moveOrderStatus: build.mutation<Message, MoveOrderStatusBody>({
+      query: (body) => ({ url: 'admin/move-order-status', method: 'PUT', body }),
+      invalidatesTags: (_r, error, { orderId }) => (error ? [] : [...orderTag(orderId), 'Counts', 'Orders']),
+    }),
+    addNewRemark: build.mutation<Message, AddRemarkBody & { orderId: number }>({
+      query: (body) => ({ url: 'admin/add-new-remark', method: 'POST', body }),
+      // The Refund and Chargeback flags move the order, so the queues refresh too.
+      invalidatesTags: (_r, error, { orderId }) => (error ? [] : [...orderTag(orderId), 'Counts', 'Orders']),
+    }),
+    resendMail: build.mutation<Message, ResendMailBody>({
+      query: (body) => ({ url: 'admin/resend-mail', method: 'POST', body }),
+      invalidatesTags: (_r, error, { orderId }) => (error ? [] : orderTag(orderId)),
+    }),
+    saveTransactionDetails: build.mutation<Message, SaveTransactionBody>({
+      query: (body) => ({ url: 'admin/save-transaction-details', method: 'POST', body }),
+      invalidatesTags: (_r, error, { orderId }) => (error ? [] : orderTag(orderId)),
+    }),
+  }),
+});
+
+export const {
+  useGetOrderDetailsQuery,
+  useGetEmailContentQuery,
+  useMoveOrderStatusMutation,
+  useAddNewRemarkMutation,
+  useResendMailMutation,
+  useSaveTransactionDetailsMutation,
+} = orderDetailApi;

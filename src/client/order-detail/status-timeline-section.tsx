@@ -1,0 +1,56 @@
+import Table from 'react-bootstrap/Table';
+import type { OrderDetails } from '../../shared/contracts/order-detail';
+import { formatEstDateTime } from '../../shared/dates';
+import { MSG } from '../../shared/messages';
+import { Section } from './section';
+
+/** Readable names of the order event actions; an unknown action shows as stored. */
+const ACTIONS: Record<string, string> = {
+  created: 'Order received',
+  status: 'Status changed',
+  assign: 'Assignment changed',
+  remark: 'Remark added',
+  upload: 'Document uploaded',
+  mail: 'Mail',
+  transaction: 'Transaction details saved',
+  refund: 'Refund completed',
+  delete: 'Deleted',
+};
+
+/** The audit trail of the order: who did what, when (EST), from → to. */
+export function StatusTimelineSection({ order }: { order: OrderDetails }) {
+  return (
+    <Section title="Status Timeline">
+      <Table responsive bordered size="sm" className="align-middle mb-0">
+        <thead>
+          <tr>
+            <th>Date &amp; Time</th>
+            <th>By</th>
+            <th>Action</th>
+            <th>From</th>
+            <th>To</th>
+          </tr>
+        </thead>
+        <tbody>
+          {order.events.length === 0 ? (
+            <tr>
+              <td colSpan={5} className="text-center text-muted">
+                {MSG.noRecord}
+              </td>
+            </tr>
+          ) : (
+            order.events.map((event) => (
+              <tr key={event.id}>
+                <td>{formatEstDateTime(event.create_ts)} EST</td>
+                <td>{event.actor_name ?? 'System'}</td>
+                <td>{ACTIONS[event.action] ?? event.action}</td>
+                <td>{event.from_value ?? '-'}</td>
+                <td>{event.to_value ?? '-'}</td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </Table>
+    </Section>
+  );
+}

@@ -1,0 +1,123 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import ProgressBar from 'react-bootstrap/ProgressBar';
+import { toast } from 'react-toastify';
+import { MAX_UPLOAD_BYTES, type MailProvider } from '../../shared/constants';
+import { type OrderDetails, UPLOAD_ACCEPT, uploadDocumentForm } from '../../shared/contracts/order-detail';
+import { api } from '../app/api';
+import { useAppDispatch } from '../app/store';
+import { downloadWithToken } from './authorized-files';
+import { toastFailure } from './notify';
+import { Section } from './section';
+import { uploadVisaDocument } from './upload-document';
+
+const TOO_LARGE = `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`;
+
+/** Upload the approved document and mail it through the chosen provider (spec §2, §5). */
+export function UploadDocumentSection({ order }: { order: OrderDetails }) {
+  const dispatch = useAppDispatch();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    setError,
+    resetField,
+    formState: { errors },
+  } = useForm({
+    resolver: zodResolver(uploadDocumentForm),
+    defaultValues: { email: order.email, fileUpload: undefined },
+  });
+  const latest = order.uploadDoc[0];
+  const busy = progress !== null;
+
+  const submit = (provider: MailProvider) =>
+    handleSubmit(async ({ email, fileUpload }) => {
+      const file = fileUpload as File;
+      if (file.size > MAX_UPLOAD_BYTES) {
+        setError('fileUpload', { message: TOO_LARGE });
+        return;
+      }
+      setProgress(0);
+      const { httpStatus, body } = await uploadVisaDocument(
+        { orderId: order.order_id, email, file, mailServiceProvider: provider },
+        setProgress,
+      );
+      setProgress(null);
+      if (body.status !== 1) {
+        toastFailure(httpStatus, body.message);
+        return;
+      }
+      toast.success(body.message);
+      resetField('fileUpload');
+      if (fileInput.current) fileInput.current.value = '';
+      dispatch(api.util.invalidateTags([{ type: 'Order', id: order.order_id }]));
+    });
+
+  const download = async () => {
+    if (!latest) return;
+    const failure = await downloadWithToken(latest.download_url, latest.file1);
+    if (failure) toastFailure(failure.httpStatus, failure.message);
+  };
+
+  return (
+    <Section title="Upload Document">
+      <Form noValidate onSubmit={(e) => e.preventDefault()}>
+        <div className="row g-2">
+          <Form.Group className="col-md-4" controlId="upload-order-id">
+            <Form.Label>Order ID</Form.Label>
+            <Form.Control value={order.order_id} disabled readOnly />
+          </Form.Group>
+          <Form.Group className="col-md-4" controlId="upload-email">
+            <Form.Label>Email</Form.Label>
+            <Form.Control type="email" {...register('email')} isInvalid={!!errors.email} disabled={busy} />
+            <Form.Control.Feedback type="invalid">{errors.email?.message}</Form.Control.Feedback>
+          </Form.Group>
+          <Form.Group className="col-md-4" controlId="upload-file">
+            <Form.Label>PDF or image</Form.Label>
+            <Form.Control
+              ref={fileInput}
+              type="file"
+              accept={UPLOAD_ACCEPT}
+              disabled={busy}
+              isInvalid={!!errors.fileUpload}
+              onChange={(e) => {
+                const file = (e.target as HTMLInputElement).files?.[0];
+                setValue('fileUpload', file as File, { shouldValidate: true });
+                if (file && file.size > MAX_UPLOAD_BYTES) setError('fileUpload', { message: TOO_LARGE });
+              }}
+            />
+            <Form.Control.Feedback type="invalid">{errors.fileUpload?.message}</Form.Control.Feedback>
+          </Form.Group>
+        </div>
+        {busy && (
+          <ProgressBar
+            className="mt-3"
+            now={progress}
+            label={`${progress}%`}
+            animated={progress === 100}
+            aria-label="Upload progress"
+          />
+        )}
+        <div className="d-flex gap-2 flex-wrap mt-3 align-items-center">
+          <Button type="button" disabled={busy} onClick={submit('AWS')}>
+            Submit (AWS)
+          </Button>
+          <Button type="button" variant="outline-primary" disabled={busy} onClick={submit('Sendgrid')}>
+            Submit (SendGrid)
+          </Button>
+          {latest && (
+            <Button type="button" variant="link" onClick={download}>
+              Download File
+            </Button>
+          )}
+          {latest && <span className="small text-muted">{latest.file1}</span>}
+        </div>
+      </Form>
+    </Section>
+  );
+}
