@@ -1,0 +1,305 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone.js';
+import utc from 'dayjs/plugin/utc.js';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_TIME_ZONE } from '../../shared/constants.js';
+import type { CountryReportRow, ProcessedByRow } from '../../shared/contracts/reports.js';
+import { serviceToday } from '../../shared/dates.js';
+import { orderEvents, orders, staffUsers } from '../db/schema.js';
+import { seedDemo } from '../db/seed.js';
+import { createTestApp, type DemoRole, type TestApp } from '../test/app.js';
+import { createOrder } from '../test/factories.js';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
+
+const COUNTRY = '/api/admin/get-country-order-count';
+const PROCESSED = '/api/admin/get-processed-by-count';
+
+let t: TestApp;
+let seedDir: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  seedDir = mkdtempSync(path.join(os.tmpdir(), 'edcard-reports-seed-'));
+  await seedDemo(t.database, { orders: 1500, seed: 7, documents: 0, dataDir: seedDir });
+}, 120_000);
+afterAll(async () => {
+  await t.close();
+  rmSync(seedDir, { recursive: true, force: true });
+});
+
+const post = (url: string, body: unknown, role: DemoRole = 'Admin') =>
+  t.as(role, { method: 'POST', url, payload: body as Record<string, unknown> });
+
+async function country(fromDate: string, toDate: string): Promise<CountryReportRow[]> {
+  const res = await post(COUNTRY, { fromDate, toDate });
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.json().status).toBe(1);
+  return res.json().data;
+}
+
+async function processed(fromDate: string, toDate: string): Promise<ProcessedByRow[]> {
+  const res = await post(PROCESSED, { fromDate, toDate });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data;
+}
+
+/** The service-time-zone calendar day of an instant, computed here independently of the SQL. */
+const serviceDay = (at: Date | string) => dayjs(at).tz(SERVICE_TIME_ZONE).format('YYYY-MM-DD');
+
+/** A direct tally of the stored orders, in JS, for a range of service days. */
+async function tallyCountry(fromDate: string, toDate: string) {
+  const rows = await t.database.db
+    .select({
+      nationality: orders.nationality,
+      mode: orders.processingMode,
+      status: orders.processStatus,
+      processingDate: orders.processingDate,
+      createdAt: orders.createdAt,
+    })
+    .from(orders);
+  const today = serviceToday();
+  const byNat = new Map<string, CountryReportRow>();
+  for (const r of rows) {
+    const day = serviceDay(r.createdAt);
+    if (day < fromDate || day > toDate || r.status === 'Deleted') continue;
+    const key = r.nationality ?? 'Unknown';
+    const row = byNat.get(key) ?? {
+      nationality: key,
+      count: 0,
+      standard_count: 0,
+      priority_count: 0,
+      future_count: 0,
+    };
+    row.count += 1;
+    if (r.mode === 'Priority') row.priority_count += 1;
+    else row.standard_count += 1;
+    if (r.status === 'New' && r.processingDate > today) row.future_count += 1;
+    byNat.set(key, row);
+  }
+  return byNat;
+}
+
+async function tallyProcessed(fromDate: string, toDate: string) {
+  const events = await t.database.db
+    .select({
+      orderId: orderEvents.orderId,
+      actorId: orderEvents.actorId,
+      action: orderEvents.action,
+      toValue: orderEvents.toValue,
+      createdAt: orderEvents.createdAt,
+    })
+    .from(orderEvents);
+  const staff = await t.database.db.select({ id: staffUsers.id, name: staffUsers.name }).from(staffUsers);
+  const names = new Map(staff.map((s) => [s.id, s.name]));
+  const perActor = new Map<string, Set<number>>();
+  for (const e of events) {
+    if (e.action !== 'status' || e.toValue !== 'Completed') continue;
+    const day = serviceDay(e.createdAt);
+    if (day < fromDate || day > toDate) continue;
+    const name = (e.actorId !== null && names.get(e.actorId)) || 'System';
+    const set = perActor.get(name) ?? new Set<number>();
+    set.add(e.orderId);
+    perActor.set(name, set);
+  }
+  return new Map([...perActor].map(([name, set]) => [name, set.size]));
+}
+
+const daysAgo = (n: number) => dayjs().tz(SERVICE_TIME_ZONE).subtract(n, 'day').format('YYYY-MM-DD');
+
+describe('country order report', () => {
+  const ranges: [string, string][] = [
+    [daysAgo(500), daysAgo(0)],
+    [daysAgo(365), daysAgo(0)],
+    [daysAgo(90), daysAgo(30)],
+    [daysAgo(7), daysAgo(7)],
+    [daysAgo(200), daysAgo(199)],
+  ];
+
+  it.each(ranges)('equals a direct tally of the seeded orders for %s .. %s', async (from, to) => {
+    const rows = await country(from, to);
+    const expected = await tallyCountry(from, to);
+    expect(new Map(rows.map((r) => [r.nationality, r]))).toEqual(expected);
+    // The whole history must actually hold orders, or the comparison proves nothing.
+    if (from === daysAgo(500)) expect(rows.reduce((s, r) => s + r.count, 0)).toBeGreaterThan(1000);
+  });
+
+  it('splits every row by mode so that standard + priority = count, sorted by count', async () => {
+    const rows = await country(daysAgo(500), daysAgo(0));
+    expect(rows.length).toBeGreaterThan(5);
+    for (const r of rows) {
+      expect(r.standard_count + r.priority_count).toBe(r.count);
+      expect(r.future_count).toBeLessThanOrEqual(r.count);
+    }
+    expect(rows.some((r) => r.priority_count > 0 && r.standard_count > 0)).toBe(true);
+    const counts = rows.map((r) => r.count);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+  });
+
+  it('counts future orders as the Future Orders folder does (status New, processing date after today)', async () => {
+    const rows = await country(daysAgo(500), daysAgo(0));
+    const { rows: folder } = await t.database.sql.query<{ n: number }>(
+      `select count(*)::int n from orders where process_status = 'New' and processing_date > $1::date`,
+      [serviceToday()],
+    );
+    expect(folder[0]!.n).toBeGreaterThan(0);
+    expect(rows.reduce((s, r) => s + r.future_count, 0)).toBe(folder[0]!.n);
+  });
+
+  it('reads days in the service time zone (America/New_York), both ends included', async () => {
+    const nat = 'Boundaryland';
+    // 2024-03-10 03:30 UTC is still 2024-03-09 in New York; 2024-03-11 03:59 UTC is 2024-03-10 23:59 EDT.
+    await createOrder(t.database, { nationality: nat, created_at: new Date('2024-03-09T05:00:00Z') });
+    await createOrder(t.database, { nationality: nat, created_at: new Date('2024-03-10T03:30:00Z') });
+    await createOrder(t.database, { nationality: nat, created_at: new Date('2024-03-11T03:59:59Z') });
+    await createOrder(t.database, {
+      nationality: nat,
+      processing_mode: 'Priority',
+      created_at: new Date('2024-03-11T04:00:00Z'),
+    });
+    const pick = async (from: string, to: string) =>
+      (await country(from, to)).find((r) => r.nationality === nat);
+    expect((await pick('2024-03-09', '2024-03-09'))?.count).toBe(2);
+    expect((await pick('2024-03-10', '2024-03-10'))?.count).toBe(1);
+    expect(await pick('2024-03-11', '2024-03-11')).toMatchObject({
+      count: 1,
+      priority_count: 1,
+      standard_count: 0,
+    });
+    expect((await pick('2024-03-09', '2024-03-11'))?.count).toBe(4);
+    expect(await pick('2024-03-12', '2024-03-20')).toBeUndefined();
+  });
+
+  it('drops an order from the report once it is deleted, and counts a new future order', async () => {
+    const nat = 'Deletia';
+    const today = serviceToday();
+    const tomorrow = dayjs(today).add(1, 'day').format('YYYY-MM-DD');
+    const a = await createOrder(t.database, { nationality: nat });
+    await createOrder(t.database, { nationality: nat, processing_date: tomorrow });
+    await createOrder(t.database, { nationality: nat, processing_date: today });
+    const row = async () => (await country(today, today)).find((r) => r.nationality === nat);
+    expect(await row()).toEqual({
+      nationality: nat,
+      count: 3,
+      standard_count: 3,
+      priority_count: 0,
+      future_count: 1,
+    });
+    await t.database.db.transaction(async (tx) => {
+      await tx.update(orders).set({ processStatus: 'Deleted' }).where(eq(orders.orderId, a.orderId));
+      await tx
+        .insert(orderEvents)
+        .values({ orderId: a.orderId, action: 'status', fromValue: 'New', toValue: 'Deleted' });
+    });
+    expect((await row())?.count).toBe(2);
+  });
+
+  it('lets every staff role read it, and nobody without a token', async () => {
+    for (const role of ['Admin', 'Manager', 'Team', 'Telecaller', 'Night Staff'] as const) {
+      const res = await post(COUNTRY, { fromDate: daysAgo(10), toDate: daysAgo(0) }, role);
+      expect(res.statusCode, role).toBe(200);
+    }
+    const anon = await t.app.inject({
+      method: 'POST',
+      url: COUNTRY,
+      payload: { fromDate: daysAgo(10), toDate: daysAgo(0) },
+    });
+    expect(anon.statusCode).toBe(401);
+    expect(anon.json().status).toBe(401);
+  });
+});
+
+describe('processed-by report', () => {
+  const ranges: [string, string][] = [
+    [daysAgo(500), daysAgo(0)],
+    [daysAgo(120), daysAgo(60)],
+    [daysAgo(3), daysAgo(3)],
+  ];
+
+  it.each(ranges)('equals a direct tally of the Completed events for %s .. %s', async (from, to) => {
+    const rows = await processed(from, to);
+    const expected = await tallyProcessed(from, to);
+    expect(new Map(rows.map((r) => [r.processed_by, r.count]))).toEqual(expected);
+    if (from === daysAgo(500)) expect(rows.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('shows a move to Completed for the person who made it, once per order', async () => {
+    const [manager] = await t.database.db
+      .select({ id: staffUsers.id, name: staffUsers.name })
+      .from(staffUsers)
+      .where(eq(staffUsers.role, 'Manager'));
+    const today = serviceToday();
+    const before = (await processed(today, today)).find((r) => r.processed_by === manager!.name)?.count ?? 0;
+    const order = await createOrder(t.database);
+    const complete = () =>
+      t.database.db.transaction(async (tx) => {
+        await tx.update(orders).set({ processStatus: 'Completed' }).where(eq(orders.orderId, order.orderId));
+        await tx.insert(orderEvents).values({
+          orderId: order.orderId,
+          actorId: manager!.id,
+          action: 'status',
+          fromValue: 'New',
+          toValue: 'Completed',
+        });
+      });
+    await complete();
+    const after = (await processed(today, today)).find((r) => r.processed_by === manager!.name)?.count;
+    expect(after).toBe(before + 1);
+    // Moved away and completed again by the same person: still one order.
+    await complete();
+    expect((await processed(today, today)).find((r) => r.processed_by === manager!.name)?.count).toBe(
+      before + 1,
+    );
+    const yesterday = dayjs(today).subtract(1, 'day').format('YYYY-MM-DD');
+    const past = (await processed(yesterday, yesterday)).find((r) => r.processed_by === manager!.name);
+    const tallied = (await tallyProcessed(yesterday, yesterday)).get(manager!.name);
+    expect(past?.count).toBe(tallied);
+  });
+
+  it('is for Admin and Manager only', async () => {
+    const body = { fromDate: daysAgo(10), toDate: daysAgo(0) };
+    expect((await post(PROCESSED, body, 'Admin')).statusCode).toBe(200);
+    expect((await post(PROCESSED, body, 'Manager')).statusCode).toBe(200);
+    for (const role of ['Team', 'Telecaller', 'Night Staff'] as const) {
+      const res = await post(PROCESSED, body, role);
+      expect(res.statusCode, role).toBe(403);
+      expect(res.json()).toMatchObject({ status: 0 });
+    }
+  });
+});
+
+describe('range validation', () => {
+  const cases: [string, unknown, RegExp][] = [
+    ['To before From', { fromDate: '2025-02-02', toDate: '2025-02-01' }, /toDate.*on or after the From date/],
+    ['more than 3 years', { fromDate: '2021-01-01', toDate: '2024-01-01' }, /toDate.*at most 3 years/],
+    ['a bad date', { fromDate: '2025-02-30', toDate: '2025-03-01' }, /fromDate/],
+    ['another format', { fromDate: '02/01/2025', toDate: '2025-03-01' }, /fromDate/],
+    ['a missing To', { fromDate: '2025-02-01' }, /toDate.*Please select the To date/],
+    ['an empty From', { fromDate: '', toDate: '2025-03-01' }, /fromDate.*Please select the From date/],
+    ['an unknown field', { fromDate: '2025-02-01', toDate: '2025-03-01', userName: 'x' }, /userName|key/i],
+    ['no body', undefined, /body|fromDate/],
+  ];
+
+  for (const url of [COUNTRY, PROCESSED]) {
+    it.each(cases)(`${url} refuses %s with a clear 400`, async (_name, body, message) => {
+      const res = await t.as('Admin', {
+        method: 'POST',
+        url,
+        ...(body === undefined ? {} : { payload: body as Record<string, unknown> }),
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().status).toBe(0);
+      expect(res.json().message).toMatch(message);
+    });
+  }
+
+  it('accepts exactly three years, and a single day', async () => {
+    expect((await post(COUNTRY, { fromDate: '2021-01-01', toDate: '2023-12-31' })).statusCode).toBe(200);
+    expect((await post(PROCESSED, { fromDate: '2021-01-01', toDate: '2023-12-31' })).statusCode).toBe(200);
+    expect((await post(COUNTRY, { fromDate: '2024-02-29', toDate: '2024-02-29' })).statusCode).toBe(200);
+  });
+});
