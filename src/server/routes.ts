@@ -1,7 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { authRoutes } from './auth/routes.js';
+import { gatewayRoutes } from './gateways/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { intakeRoutes } from './intake/routes.js';
+import { orderRoutes } from './orders/routes.js';
 import { reportRoutes } from './reports/routes.js';
+import { teamRoutes } from './team/routes.js';
 
 /** Every area's routes, registered under /api by app.ts. One line per area. */
-export const areaRoutes: FastifyPluginAsync[] = [healthRoutes, intakeRoutes, reportRoutes];
+export const areaRoutes: FastifyPluginAsync[] = [
+  healthRoutes,
+  intakeRoutes,
+  reportRoutes,
+  authRoutes,
+  teamRoutes,
+  gatewayRoutes,
+  orderRoutes,
+];

@@ -1,0 +1,169 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Role } from '../../shared/constants.js';
+import {
+  AUTH_MSG,
+  changePasswordBody,
+  loginBody,
+  loginResponse,
+  userInfoResponse,
+} from '../../shared/contracts/auth.js';
+import { messageOnly } from '../../shared/contracts/common.js';
+import { recentLoginFailures, recordAudit } from '../audit/audit.js';
+import { staffUsers } from '../db/schema.js';
+import { done } from '../http/envelope.js';
+import { badRequest, tooManyRequests, unauthorized } from '../http/errors.js';
+import { staffOf } from './guard.js';
+import { dummyHash, hashPassword, verifyPassword } from './passwords.js';
+import { signStaffToken } from './tokens.js';
+
+/** Per-account throttle: this many failed sign-ins inside the window answer 429 until it passes. */
+export const LOGIN_FAILURE_LIMIT = 10;
+export const LOGIN_FAILURE_WINDOW_MINUTES = 15;
+/** Per-IP throttle of the login route (an office behind one NAT still fits comfortably). */
+export const LOGIN_IP_LIMIT = { max: 60, timeWindow: '1 minute' } as const;
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.ctx;
+  // Hash the dummy once at start, so the first unknown-e-mail login is not slower than the others.
+  app.addHook('onReady', async () => {
+    await dummyHash();
+  });
+
+  app.post(
+    '/admin/admin-login',
+    {
+      config: { public: true, rateLimit: LOGIN_IP_LIMIT },
+      schema: {
+        tags: ['auth'],
+        summary: 'Staff sign-in: a JWT for the Authorization header',
+        body: loginBody,
+        response: { 200: loginResponse, 401: messageOnly, 429: messageOnly },
+      },
+    },
+    async (request) => {
+      const email = request.body.email.toLowerCase();
+      const ip = request.ip;
+      const { failures, oldest } = await recentLoginFailures(db, email, LOGIN_FAILURE_WINDOW_MINUTES);
+      if (failures >= LOGIN_FAILURE_LIMIT) {
+        await recordAudit(db, { action: 'login.throttled', actorEmail: email, ip });
+        const freeAt = (oldest?.getTime() ?? Date.now()) + LOGIN_FAILURE_WINDOW_MINUTES * 60_000;
+        throw tooManyRequests(
+          AUTH_MSG.accountThrottled(Math.max(1, Math.ceil((freeAt - Date.now()) / 60_000))),
+        );
+      }
+      const [user] = await db
+        .select({
+          id: staffUsers.id,
+          name: staffUsers.name,
+          email: staffUsers.email,
+          role: staffUsers.role,
+          passwordHash: staffUsers.passwordHash,
+          tokenVersion: staffUsers.tokenVersion,
+        })
+        .from(staffUsers)
+        .where(and(sql`lower(${staffUsers.email}) = ${email}`, isNull(staffUsers.deletedAt)))
+        .limit(1);
+      // Unknown e-mails verify against a dummy hash: same answer, about the same time.
+      const passwordOk = await verifyPassword(
+        user?.passwordHash ?? (await dummyHash()),
+        request.body.password,
+      );
+      if (!user || !passwordOk) {
+        await recordAudit(db, { action: 'login.failure', actorId: user?.id ?? null, actorEmail: email, ip });
+        throw unauthorized(AUTH_MSG.invalidCredentials);
+      }
+      const jwtToken = await signStaffToken(app.ctx.config.JWT_SECRET, {
+        user: { id: user.id, name: user.name, type: user.role },
+        tv: user.tokenVersion,
+      });
+      await recordAudit(db, { action: 'login.success', actorId: user.id, actorEmail: email, ip });
+      return {
+        status: 1 as const,
+        message: AUTH_MSG.loginSuccess,
+        jwtToken,
+        data: { name: user.name, type: user.role as Role, email: user.email },
+      };
+    },
+  );
+
+  app.get(
+    '/user_info',
+    {
+      config: { permission: 'session.self' },
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in staff member',
+        security: [{ staffToken: [] }],
+        response: { 200: userInfoResponse },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      return {
+        status: 1 as const,
+        message: 'Success',
+        data: { id: staff.id, name: staff.name, email: staff.email, type: staff.type as Role },
+      };
+    },
+  );
+
+  app.post(
+    '/admin/change-password',
+    {
+      config: {
+        permission: 'session.self',
+        // Guessing the current password with a stolen token is throttled per account.
+        rateLimit: {
+          max: 10,
+          timeWindow: '15 minutes',
+          keyGenerator: (req) => `pw:${req.staff?.id ?? req.ip}`,
+        },
+      },
+      schema: {
+        tags: ['auth'],
+        summary: 'Change own password; every token of the user dies',
+        security: [{ staffToken: [] }],
+        body: changePasswordBody,
+        response: { 200: messageOnly },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const { currentPassword, newPassword } = request.body;
+      const [row] = await db
+        .select({ passwordHash: staffUsers.passwordHash })
+        .from(staffUsers)
+        .where(and(eq(staffUsers.id, staff.id), isNull(staffUsers.deletedAt)));
+      if (!row) throw unauthorized();
+      if (!(await verifyPassword(row.passwordHash, currentPassword))) {
+        await recordAudit(db, {
+          action: 'password.change',
+          actorId: staff.id,
+          actorEmail: staff.email,
+          target: `staff:${staff.id}`,
+          to: { result: 'refused: wrong current password' },
+          ip: request.ip,
+        });
+        throw badRequest(AUTH_MSG.currentPasswordWrong);
+      }
+      if (newPassword === currentPassword) throw badRequest(AUTH_MSG.newPasswordSame);
+      const passwordHash = await hashPassword(newPassword);
+      await db.transaction(async (tx) => {
+        await tx
+          .update(staffUsers)
+          .set({ passwordHash, tokenVersion: sql`${staffUsers.tokenVersion} + 1`, updatedAt: new Date() })
+          .where(eq(staffUsers.id, staff.id));
+        await recordAudit(tx, {
+          action: 'password.change',
+          actorId: staff.id,
+          actorEmail: staff.email,
+          target: `staff:${staff.id}`,
+          to: { result: 'changed', tokensRevoked: true },
+          ip: request.ip,
+        });
+      });
+      return done(AUTH_MSG.passwordChanged);
+    },
+  );
+};

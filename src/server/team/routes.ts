@@ -1,0 +1,193 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ROLES } from '../../shared/constants.js';
+import { envelope, messageOnly } from '../../shared/contracts/common.js';
+import {
+  addTeamMemberBody,
+  deleteTeamMemberBody,
+  TEAM_MSG,
+  teamMember,
+  teamMemberParams,
+  updateTeamMemberBody,
+} from '../../shared/contracts/team.js';
+import { MSG } from '../../shared/messages.js';
+import { recordAudit } from '../audit/audit.js';
+import { staffOf } from '../auth/guard.js';
+import { hashPassword } from '../auth/passwords.js';
+import { done, ok } from '../http/envelope.js';
+import { badRequest, conflict, forbidden, notFound } from '../http/errors.js';
+import {
+  emailTaken,
+  findMember,
+  insertMember,
+  isUniqueViolation,
+  listMembers,
+  softDeleteMember,
+  updateMember,
+} from './queries.js';
+
+const security = [{ staffToken: [] }];
+
+/** Only an Admin may touch an Admin account (DESIGN §5). */
+function assertMayManage(actorType: string, targetType: string): void {
+  if (targetType === 'Admin' && actorType !== 'Admin') throw forbidden(TEAM_MSG.adminOnly);
+}
+
+const audited = (m: { name: string; email: string; type: string }) => ({
+  name: m.name,
+  email: m.email,
+  type: m.type,
+});
+
+export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.ctx;
+
+  app.get(
+    '/admin/get-team-member-list',
+    {
+      config: { permission: 'team.read' },
+      schema: { tags: ['team'], security, response: { 200: envelope(z.array(teamMember)) } },
+    },
+    async () => ok(await listMembers(db)),
+  );
+
+  app.get(
+    '/admin/get-team-member-type',
+    {
+      config: { permission: 'team.read' },
+      schema: { tags: ['team'], security, response: { 200: envelope(z.array(z.enum(ROLES))) } },
+    },
+    async () => ok([...ROLES]),
+  );
+
+  app.get(
+    '/admin/team-member-info/:id',
+    {
+      config: { permission: 'team.read' },
+      schema: {
+        tags: ['team'],
+        security,
+        params: teamMemberParams,
+        response: { 200: envelope(teamMember) },
+      },
+    },
+    async (request) => {
+      const member = await findMember(db, request.params.id);
+      if (!member) throw notFound(TEAM_MSG.notFound);
+      return ok(member);
+    },
+  );
+
+  app.post(
+    '/admin/add-team-member',
+    {
+      config: { permission: 'team.write' },
+      schema: {
+        tags: ['team'],
+        security,
+        body: addTeamMemberBody,
+        response: { 200: envelope(teamMember) },
+      },
+    },
+    async (request) => {
+      const actor = staffOf(request);
+      const { name, email, password, type } = request.body;
+      assertMayManage(actor.type, type);
+      if (await emailTaken(db, email)) throw conflict(TEAM_MSG.emailTaken);
+      const passwordHash = await hashPassword(password);
+      try {
+        const member = await db.transaction(async (tx) => {
+          const created = await insertMember(tx, { name, email, role: type, passwordHash });
+          await recordAudit(tx, {
+            action: 'team.add',
+            actorId: actor.id,
+            actorEmail: actor.email,
+            target: `staff:${created.id}`,
+            to: audited(created),
+            ip: request.ip,
+          });
+          return created;
+        });
+        return ok(member, TEAM_MSG.added);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(TEAM_MSG.emailTaken);
+        throw err;
+      }
+    },
+  );
+
+  app.post(
+    '/admin/update-team-member',
+    {
+      config: { permission: 'team.write' },
+      schema: {
+        tags: ['team'],
+        security,
+        body: updateTeamMemberBody,
+        response: { 200: envelope(teamMember) },
+      },
+    },
+    async (request) => {
+      const actor = staffOf(request);
+      const { tmId, name, email, password, type } = request.body;
+      // Hash before the transaction: argon2 is slow and must not hold the row lock.
+      const passwordHash = password ? await hashPassword(password) : undefined;
+      try {
+        const member = await db.transaction(async (tx) => {
+          const before = await findMember(tx, tmId, true);
+          if (!before) throw notFound(TEAM_MSG.notFound);
+          assertMayManage(actor.type, before.type);
+          assertMayManage(actor.type, type);
+          if (before.id === actor.id && before.type !== type) throw badRequest(TEAM_MSG.changeOwnType);
+          if (await emailTaken(tx, email, tmId)) throw conflict(TEAM_MSG.emailTaken);
+          // A new password or a new type ends their sessions: the token carries the type.
+          const revoke = !!passwordHash || before.type !== type;
+          const after = await updateMember(tx, tmId, { name, email, role: type, passwordHash }, revoke);
+          await recordAudit(tx, {
+            action: 'team.update',
+            actorId: actor.id,
+            actorEmail: actor.email,
+            target: `staff:${tmId}`,
+            from: audited(before),
+            to: { ...audited(after), passwordChanged: !!passwordHash, tokensRevoked: revoke },
+            ip: request.ip,
+          });
+          return after;
+        });
+        return ok(member, TEAM_MSG.updated);
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict(TEAM_MSG.emailTaken);
+        throw err;
+      }
+    },
+  );
+
+  app.put(
+    '/admin/delete-team-member',
+    {
+      config: { permission: 'team.write' },
+      schema: { tags: ['team'], security, body: deleteTeamMemberBody, response: { 200: messageOnly } },
+    },
+    async (request) => {
+      const actor = staffOf(request);
+      const id = request.body.teamMemberId;
+      if (id === actor.id) throw badRequest(TEAM_MSG.deleteSelf);
+      await db.transaction(async (tx) => {
+        const before = await findMember(tx, id, true);
+        if (!before) throw notFound(TEAM_MSG.notFound);
+        assertMayManage(actor.type, before.type);
+        await softDeleteMember(tx, id);
+        await recordAudit(tx, {
+          action: 'team.delete',
+          actorId: actor.id,
+          actorEmail: actor.email,
+          target: `staff:${id}`,
+          from: audited(before),
+          to: { deleted: true, tokensRevoked: true },
+          ip: request.ip,
+        });
+      });
+      return done(MSG.teamDeleted);
+    },
+  );
+};

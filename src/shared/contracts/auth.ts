@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { MIN_PASSWORD_LENGTH, ROLES } from '../constants.js';
+import { MSG } from '../messages.js';
+
+/** Passwords are capped so that nobody can make the server hash megabytes. */
+export const MAX_PASSWORD_LENGTH = 1024;
+export const MAX_EMAIL_LENGTH = 254;
+
+/** Texts of this area that the spec does not word (decision 010). */
+export const AUTH_MSG = {
+  invalidCredentials: 'Invalid email or password.',
+  loginSuccess: 'Login successful.',
+  currentPasswordRequired: 'Please enter your Current Password.',
+  currentPasswordWrong: 'Your current password is incorrect.',
+  newPasswordSame: 'New Password must be different from the current one.',
+  passwordChanged: 'Password changed successfully. Please sign in again.',
+  passwordTooLong: `Password must be at most ${MAX_PASSWORD_LENGTH} characters.`,
+  emailTooLong: `Email must be at most ${MAX_EMAIL_LENGTH} characters.`,
+  accountThrottled: (minutes: number) =>
+    `Too many failed sign-in attempts for this account. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+} as const;
+
+/** A required text: a missing field and an empty one give the same spec message. */
+export const requiredString = (required: string) =>
+  z.string({
+    error: (issue) => (issue.input === undefined || issue.input === null ? required : 'must be text'),
+  });
+
+/** POST /api/admin/admin-login (spec §5 Login). */
+export const loginBody = z.object({
+  email: requiredString(MSG.emailRequired)
+    .trim()
+    .min(1, MSG.emailRequired)
+    .max(MAX_EMAIL_LENGTH, AUTH_MSG.emailTooLong)
+    .email(MSG.emailInvalid),
+  password: requiredString(MSG.passwordRequired)
+    .min(1, MSG.passwordRequired)
+    .max(MAX_PASSWORD_LENGTH, AUTH_MSG.passwordTooLong),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+
+/** The signed-in user as the API shows it (never a password or hash). */
+export const staffUser = z.object({
+  id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  type: z.enum(ROLES),
+});
+export type StaffUser = z.infer<typeof staffUser>;
+
+export const loginResponse = z.object({
+  status: z.literal(1),
+  message: z.string(),
+  jwtToken: z.string(),
+  data: z.object({ name: z.string(), type: z.enum(ROLES), email: z.string() }),
+});
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+export const userInfoResponse = z.object({
+  status: z.literal(1),
+  message: z.string(),
+  data: staffUser,
+});
+
+/** The new password rule of spec §5, shared by change-password and the team form. */
+export const newPasswordField = requiredString(MSG.newPasswordRequired)
+  .min(1, MSG.newPasswordRequired)
+  .min(MIN_PASSWORD_LENGTH, MSG.newPasswordMin)
+  .max(MAX_PASSWORD_LENGTH, AUTH_MSG.passwordTooLong);
+
+/** POST /api/admin/change-password; deliberate change: the current password is asked too (DESIGN §5). */
+export const changePasswordBody = z.object({
+  currentPassword: requiredString(AUTH_MSG.currentPasswordRequired)
+    .min(1, AUTH_MSG.currentPasswordRequired)
+    .max(MAX_PASSWORD_LENGTH, AUTH_MSG.passwordTooLong),
+  newPassword: newPasswordField,
+});
+export type ChangePasswordBody = z.infer<typeof changePasswordBody>;

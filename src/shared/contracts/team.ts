@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { MIN_PASSWORD_LENGTH, ROLES } from '../constants.js';
+import { MSG } from '../messages.js';
+import { AUTH_MSG, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, requiredString } from './auth.js';
+
+/** Texts of the team area that the spec does not word (decision 012). */
+export const TEAM_MSG = {
+  passwordMin: `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`,
+  nameTooLong: 'Name must be at most 100 characters.',
+  emailTaken: 'A team member with this email already exists.',
+  added: 'Team member added successfully.',
+  updated: 'Team member updated successfully.',
+  notFound: 'Team member not found.',
+  adminOnly: 'Only an Admin can create, edit or delete an Admin account.',
+  deleteSelf: 'You cannot delete your own account.',
+  changeOwnType: 'You cannot change your own type.',
+  badId: 'Please choose a valid team member.',
+} as const;
+
+/** A positive integer id given as a number or a digit string (forms send strings); nothing else. */
+export const idField = (message: string) =>
+  z.union(
+    [
+      z.number().int(message).min(1, message).max(2_147_483_647, message),
+      z
+        .string()
+        .trim()
+        .regex(/^[1-9]\d{0,8}$/, message)
+        .transform(Number),
+    ],
+    { error: message },
+  );
+
+const name = requiredString(MSG.teamNameRequired)
+  .trim()
+  .min(1, MSG.teamNameRequired)
+  .max(100, TEAM_MSG.nameTooLong);
+const email = requiredString(MSG.teamEmailRequired)
+  .trim()
+  .min(1, MSG.teamEmailRequired)
+  .max(MAX_EMAIL_LENGTH, AUTH_MSG.emailTooLong)
+  .email(MSG.emailInvalid);
+const type = z.enum(ROLES, { error: MSG.teamTypeRequired });
+const password = requiredString(MSG.teamPasswordRequired)
+  .min(1, MSG.teamPasswordRequired)
+  .min(MIN_PASSWORD_LENGTH, TEAM_MSG.passwordMin)
+  .max(MAX_PASSWORD_LENGTH, AUTH_MSG.passwordTooLong);
+/** On edit an empty password keeps the old one. */
+const optionalPassword = z
+  .string({ error: 'must be text' })
+  .max(MAX_PASSWORD_LENGTH, AUTH_MSG.passwordTooLong)
+  .refine((p) => p.length === 0 || p.length >= MIN_PASSWORD_LENGTH, TEAM_MSG.passwordMin)
+  .optional();
+
+/** POST /api/admin/add-team-member and the add form. */
+export const addTeamMemberBody = z.object({ name, email, password, type });
+export type AddTeamMemberBody = z.infer<typeof addTeamMemberBody>;
+
+/** The edit form: like add, but the password may stay empty. */
+export const editTeamMemberForm = z.object({ name, email, password: optionalPassword, type });
+export type EditTeamMemberForm = z.infer<typeof editTeamMemberForm>;
+
+/** POST /api/admin/update-team-member. */
+export const updateTeamMemberBody = editTeamMemberForm.extend({ tmId: idField(TEAM_MSG.badId) });
+export type UpdateTeamMemberBody = z.infer<typeof updateTeamMemberBody>;
+
+/** PUT /api/admin/delete-team-member. */
+export const deleteTeamMemberBody = z.object({ teamMemberId: idField(TEAM_MSG.badId) });
+
+export const teamMemberParams = z.object({ id: idField(TEAM_MSG.badId) });
+
+/** A team member as every response shows it: `memberRole` is the type, as the list displays it. */
+export const teamMember = z.object({
+  id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  type: z.enum(ROLES),
+  memberRole: z.enum(ROLES),
+});
+export type TeamMember = z.infer<typeof teamMember>;
