@@ -167,7 +167,13 @@ export const mailLog = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('mail_log_order_idx').on(t.orderId, t.createdAt)],
+  (t) => [
+    index('mail_log_order_idx').on(t.orderId, t.createdAt),
+    // The delivery dispatcher scans only rows not yet handed to the job queue.
+    index('mail_log_queued_idx').on(t.id).where(sql`${t.status} = 'queued'`),
+    // At most one reminder per approved document, even with several instances running the scan.
+    uniqueIndex('mail_log_reminder_uq').on(t.documentId).where(sql`${t.isReminder}`),
+  ],
 );
 
 /** One row per delivery attempt of a mail_log entry. */

@@ -1,0 +1,2 @@
+CREATE INDEX "mail_log_queued_idx" ON "mail_log" USING btree ("id") WHERE "mail_log"."status" = 'queued';--> statement-breakpoint
+CREATE UNIQUE INDEX "mail_log_reminder_uq" ON "mail_log" USING btree ("document_id") WHERE "mail_log"."is_reminder";
