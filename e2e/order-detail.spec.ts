@@ -1,0 +1,152 @@
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFParse } from 'pdf-parse';
+import { encodeOrderId } from '../src/shared/order-id.js';
+import { expect, loginAs, test } from './fixtures.js';
+
+const INTAKE_KEY = 'e2e-intake-key-0123456789';
+
+const SECTIONS = [
+  'Upload Document',
+  'Order Details',
+  'Arrival/Departure Date',
+  'Passport details',
+  'Arrival details',
+  'Personal Information',
+  'Trip Information',
+  'Download History',
+  'Comment History',
+  'Add Comment Below',
+  'Status Timeline',
+];
+
+async function approvedCardPdf(orderId: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([595, 842]);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  page.drawText(`Approved ED card ${orderId}`, { x: 60, y: 760, size: 18, font });
+  return Buffer.from(await doc.save());
+}
+
+test('staff open an order from a list and work it: remark, move, upload, both Defence Packs', async ({
+  page,
+}) => {
+  // A fresh order of our own, so that the test does not depend on the demo set's state.
+  const intake = await page.request.post('/api/intake/orders', {
+    headers: { 'X-Intake-Key': INTAKE_KEY },
+    data: {
+      client_reference: `e2e-order-detail-${Date.now()}`,
+      email: 'e2e.detail@example.com',
+      re_enter_email: 'e2e.detail@example.com',
+      processing_mode: 'Standard',
+      arrival_date: '2030-01-15',
+      passport_number: 'E2E1234567',
+      last_name: 'Detail',
+      first_name: 'Edith',
+      nationality: 'Netherlands',
+      country_of_residence: 'NLD',
+      phone_code: '31',
+      telephone_number: '612345678',
+      processing_date: new Date().toISOString().slice(0, 10),
+      amount: 59,
+      currency: 'USD',
+    },
+  });
+  expect(intake.ok()).toBeTruthy();
+  const orderId = (await intake.json()).data.order_id as number;
+  const token = await loginAs(page, 'Admin');
+  const counts = async () =>
+    (
+      await (
+        await page.request.get('/api/admin/get-folder-count', { headers: { Authorization: token } })
+      ).json()
+    ).data as Record<string, number>;
+
+  // Open it from the Order History list.
+  await page.goto('/admin/order-history');
+  await page
+    .locator(`a[href="/admin/view-order/${encodeOrderId(orderId)}"]`)
+    .first()
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/admin/view-order/${encodeOrderId(orderId)}$`));
+  await expect(page.getByRole('heading', { level: 1, name: new RegExp(`Order ${orderId}`) })).toBeVisible();
+  for (const title of SECTIONS) {
+    await expect(page.getByRole('heading', { level: 2, name: title, exact: true })).toBeVisible();
+  }
+  await expect(page.getByRole('heading', { name: 'Email History' })).toHaveCount(0);
+  const personal = page.getByRole('region', { name: 'Personal Information' });
+  await expect(personal.getByText('Netherlands')).toBeVisible();
+  await expect(personal.getByText('E2E.DETAIL@EXAMPLE.COM')).toHaveCount(2);
+  await expect(personal.getByText('+31 612345678')).toBeVisible();
+
+  // Add a remark: the author is the signed-in user.
+  const addComment = page.getByRole('region', { name: 'Add Comment Below' });
+  await addComment.getByPlaceholder('Enter your remark').fill('Called the customer about the flight');
+  await addComment.getByLabel('Whatsapp').check();
+  await addComment.getByRole('button', { name: 'Submit' }).click();
+  const comments = page.getByRole('region', { name: 'Comment History' });
+  await expect(comments.getByRole('cell', { name: 'Demo Admin' })).toBeVisible();
+  await comments.getByRole('button', { name: 'Show' }).click();
+  await expect(comments.getByText('Called the customer about the flight')).toBeVisible();
+  await expect(comments.getByText('Whatsapp: Y')).toBeVisible();
+  await expect(comments.getByText('Refund: N')).toBeVisible();
+
+  // Move it: the badge, the buttons and the counts follow.
+  const before = await counts();
+  const moves = page.getByRole('navigation', { name: 'Move order' });
+  await moves.getByRole('button', { name: 'Move to Awaiting Govt' }).click();
+  await expect(page.getByTestId('process-status')).toHaveText('AwaitingGovt');
+  await expect(moves.getByRole('button', { name: 'Move to Awaiting Govt' })).toHaveCount(0);
+  await expect(moves.getByRole('button')).toHaveCount(7);
+  expect((await counts()).awaitingGovtCount).toBe(before.awaitingGovtCount! + 1);
+  await expect(
+    page.getByRole('region', { name: 'Status Timeline' }).getByRole('cell', { name: 'AwaitingGovt' }),
+  ).toBeVisible();
+
+  // Upload the approved card with AWS: the mail shows up in Email History.
+  const upload = page.getByRole('region', { name: 'Upload Document' });
+  await upload.getByLabel('PDF or image').setInputFiles({
+    name: 'approved-card.pdf',
+    mimeType: 'application/pdf',
+    buffer: await approvedCardPdf(orderId),
+  });
+  await upload.getByRole('button', { name: 'Submit (AWS)' }).click();
+  const mails = page.getByRole('region', { name: 'Email History' });
+  await expect(mails.getByRole('cell', { name: 'approved-card.pdf' })).toBeVisible();
+  await expect(mails.getByRole('cell', { name: 'AWS', exact: true })).toBeVisible();
+  await expect(mails.getByRole('cell', { name: /^sent/ })).toBeVisible({ timeout: 30_000 });
+  await expect(upload.getByRole('button', { name: 'Download File' })).toBeVisible();
+
+  // Defence Packs are offered once the order is Completed; each opens as a PDF in a new window.
+  await expect(page.getByRole('button', { name: 'Defence Pack 1' })).toHaveCount(0);
+  await moves.getByRole('button', { name: 'Move to Completed Orders' }).click();
+  await expect(page.getByTestId('process-status')).toHaveText('Completed');
+  for (const pack of [1, 2]) {
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      page.getByRole('button', { name: `Defence Pack ${pack}` }).click(),
+    ]);
+    await popup.waitForURL(/^blob:/);
+    const bytes = await popup.evaluate(async () =>
+      Array.from(new Uint8Array(await (await fetch(location.href)).arrayBuffer())),
+    );
+    const pdf = Buffer.from(bytes);
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const { text } = await new PDFParse({ data: new Uint8Array(pdf) }).getText();
+    expect(text).toContain(String(orderId));
+    await popup.close();
+  }
+});
+
+test('a malformed order id in the URL shows not found', async ({ page }) => {
+  await loginAs(page, 'Admin');
+  await page.goto('/admin/view-order/bad-id!');
+  await expect(page.getByRole('alert')).toHaveText('Order not found');
+});
+
+test('Send Invoice refuses a short order id with the spec message', async ({ page }) => {
+  await loginAs(page, 'Admin');
+  await page.goto('/admin/send-invoice');
+  await page.getByLabel('Order ID').fill('123');
+  await page.getByRole('button', { name: 'Send Invoice' }).click();
+  await expect(page.getByText('Order Id must be at least 6 characters.')).toBeVisible();
+});
