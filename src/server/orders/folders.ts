@@ -1,0 +1,81 @@
+import { type SQL, sql } from 'drizzle-orm';
+import { type Folder, MONTHS } from '../../shared/constants.js';
+
+/** Who is asking and what "today" is: the date-dependent folders and My Orders need both. */
+export interface FolderScope {
+  /** YYYY-MM-DD in the service time zone (serviceToday()). */
+  today: string;
+  staffId: number;
+  /** Future orders only: 1…12, the process month of a tile. */
+  month?: number | undefined;
+}
+
+/** Statuses that end work on an order: they leave My Orders (DESIGN §4). */
+const CLOSED = sql.raw(`('Completed', 'Deleted', 'Refunded')`);
+
+const STATUS_FOLDERS: Partial<Record<Folder, string>> = {
+  awaitingOrder: 'Awaiting',
+  awaitingGovtOrder: 'AwaitingGovt',
+  customerCalledOrder: 'Customer Called',
+  contactCustomerOrder: 'Contact Customer',
+  completedOrder: 'Completed',
+  deletedOrder: 'Deleted',
+  refundOrder: 'Refunds',
+  chargeBack: 'ChargeBack',
+};
+
+/**
+ * The folder meanings of DESIGN §4 over the orders table (unqualified columns). Written to match the
+ * partial indexes of drizzle/0002_order_queues.sql, so each folder reads one small index.
+ */
+export function folderWhere(folder: Folder, scope: FolderScope): SQL {
+  const status = STATUS_FOLDERS[folder];
+  if (status) return sql`process_status = ${status}`;
+  switch (folder) {
+    case 'newOrder':
+      return sql`process_status = 'New' and assigned_to is null and processing_mode <> 'Priority' and processing_date <= ${scope.today}`;
+    case 'priorityOrder':
+      return sql`process_status = 'New' and assigned_to is null and processing_mode = 'Priority' and processing_date <= ${scope.today}`;
+    case 'pendingOrder':
+      return sql`process_status = 'New' and assigned_to is not null`;
+    case 'myOrder':
+      return sql`assigned_to = ${scope.staffId} and process_status not in ${CLOSED}`;
+    case 'futureOrder':
+      return scope.month
+        ? sql`process_status = 'New' and processing_date > ${scope.today} and extract(month from processing_date) = ${scope.month}`
+        : sql`process_status = 'New' and processing_date > ${scope.today}`;
+    case 'allOrder':
+      return sql`process_status <> 'Deleted'`;
+    default:
+      throw new Error(`unknown folder ${folder}`);
+  }
+}
+
+/** The same meanings over order_folder_counts (due_date = processing_date for status New). */
+export function counterWhere(folder: Folder, scope: FolderScope): SQL {
+  const status = STATUS_FOLDERS[folder];
+  if (status) return sql`process_status = ${status}`;
+  switch (folder) {
+    case 'newOrder':
+      return sql`process_status = 'New' and assigned_to is null and processing_mode <> 'Priority' and due_date <= ${scope.today}`;
+    case 'priorityOrder':
+      return sql`process_status = 'New' and assigned_to is null and processing_mode = 'Priority' and due_date <= ${scope.today}`;
+    case 'pendingOrder':
+      return sql`process_status = 'New' and assigned_to is not null`;
+    case 'myOrder':
+      return sql`assigned_to = ${scope.staffId} and process_status not in ${CLOSED}`;
+    case 'futureOrder':
+      return scope.month
+        ? sql`process_status = 'New' and due_date > ${scope.today} and extract(month from due_date) = ${scope.month}`
+        : sql`process_status = 'New' and due_date > ${scope.today}`;
+    case 'allOrder':
+      return sql`process_status <> 'Deleted'`;
+    default:
+      throw new Error(`unknown folder ${folder}`);
+  }
+}
+
+/** 'Jan'…'Dec' -> 1…12. */
+export function monthNumber(month: (typeof MONTHS)[number] | undefined): number | undefined {
+  return month ? MONTHS.indexOf(month) + 1 : undefined;
+}

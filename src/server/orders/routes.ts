@@ -1,0 +1,191 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { FOLDERS, type Folder } from '../../shared/constants.js';
+import { envelope } from '../../shared/contracts/common.js';
+import {
+  assignOrderBody,
+  changedIds,
+  changeOrderStatusBody,
+  completeRefundBody,
+  countsQuery,
+  folderCounts,
+  futureMonthCounts,
+  orderListRow,
+  ordersListParams,
+  ordersListQuery,
+  searchOrderBody,
+} from '../../shared/contracts/orders.js';
+import { serviceToday } from '../../shared/dates.js';
+import { MSG } from '../../shared/messages.js';
+import { can, deletePermissionFor, readPermissionFor } from '../../shared/permissions.js';
+import { staffOf } from '../auth/guard.js';
+import { ok } from '../http/envelope.js';
+import { forbidden, notFound } from '../http/errors.js';
+import { monthNumber } from './folders.js';
+import {
+  assignOrders,
+  completeRefunds,
+  deleteOrders,
+  folderCounts as countFolders,
+  futureMonthCounts as countFutureMonths,
+  listFolder,
+  searchFolder,
+} from './queries.js';
+
+const isFolder = (name: string): name is Folder => (FOLDERS as readonly string[]).includes(name);
+const security = [{ staffToken: [] }];
+
+/** Order queues (issue 4): counts, folder lists, search and the bulk actions of spec §4. */
+export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = app.ctx.db;
+
+  app.get(
+    '/admin/get-folder-count',
+    {
+      config: { permission: 'orders.read' },
+      schema: {
+        tags: ['orders'],
+        summary: 'All fourteen folder counts for the signed-in user (userName is ignored)',
+        security,
+        querystring: countsQuery,
+        response: { 200: envelope(folderCounts) },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      return ok(await countFolders(db, { today: serviceToday(), staffId: staff.id }), 'Folder counts');
+    },
+  );
+
+  app.get(
+    '/admin/get-future-month-count',
+    {
+      config: { permission: 'orders.read' },
+      schema: {
+        tags: ['orders'],
+        summary: 'Future orders per process month (Jan…Dec) for the Future Orders tiles',
+        security,
+        response: { 200: envelope(futureMonthCounts) },
+      },
+    },
+    async () => ok(await countFutureMonths(db, serviceToday()), 'Future order months'),
+  );
+
+  app.get(
+    '/admin/get-orders-list/:orderName',
+    {
+      config: { permission: 'orders.read' },
+      schema: {
+        tags: ['orders'],
+        summary: 'One page of a folder, newest first (month narrows futureOrder to one process month)',
+        security,
+        params: ordersListParams,
+        querystring: ordersListQuery,
+        response: { 200: envelope(z.array(orderListRow)) },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const folder = request.params.orderName;
+      if (!isFolder(folder)) throw notFound(`Unknown folder: ${folder}`);
+      if (!can(staff.type, readPermissionFor(folder))) throw forbidden();
+      const { page, limit, month } = request.query;
+      const scope = { today: serviceToday(), staffId: staff.id, month: monthNumber(month) };
+      const rows = await listFolder(db, folder, scope, page, limit);
+      return ok(rows, rows.length ? 'Orders' : MSG.noRecords);
+    },
+  );
+
+  app.post(
+    '/admin/search-order',
+    {
+      config: { permission: 'orders.read' },
+      schema: {
+        tags: ['orders'],
+        summary:
+          'Search a folder: exact order id, or name / e-mail / phone (substring for 3+ characters); rows [start, end)',
+        security,
+        body: searchOrderBody,
+        response: {
+          200: envelope(z.array(orderListRow)).extend({
+            total: z.number().int().describe('How many orders of the folder match'),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const { folderName, searchVal, start, end, month } = request.body;
+      if (!can(staff.type, readPermissionFor(folderName))) throw forbidden();
+      const scope = { today: serviceToday(), staffId: staff.id, month: monthNumber(month) };
+      const { rows, total } = await searchFolder(db, folderName, scope, searchVal, start, end);
+      return { ...ok(rows, total ? 'Orders' : MSG.noRecords), total };
+    },
+  );
+
+  app.put(
+    '/admin/change-order-status',
+    {
+      // Everyone may delete in the future queue; every other queue is checked against the table below.
+      config: { permission: 'orders.deleteFuture' },
+      schema: {
+        tags: ['orders'],
+        summary: 'Soft delete (status Deleted); folderName is the queue the request comes from',
+        security,
+        body: changeOrderStatusBody,
+        response: { 200: envelope(changedIds) },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const { orderId, folderName = 'newOrder' } = request.body;
+      if (!can(staff.type, deletePermissionFor(folderName))) throw forbidden();
+      const changed = await deleteOrders(db, staff, orderId, folderName, serviceToday());
+      return ok({ orderId: changed }, MSG.deleted);
+    },
+  );
+
+  app.put(
+    '/admin/assign-order-status',
+    {
+      config: { permission: 'orders.assign' },
+      schema: {
+        tags: ['orders'],
+        summary:
+          'Assign to the signed-in user; assignto empty or null moves the orders back (clears the assignee)',
+        security,
+        body: assignOrderBody,
+        response: { 200: envelope(changedIds) },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const { orderId, assignto } = request.body;
+      const assign = !!assignto?.trim();
+      const changed = await assignOrders(db, staff, orderId, assign, can(staff.type, 'orders.releaseAny'));
+      return ok(
+        { orderId: changed },
+        assign ? MSG.assigned : 'Order has been moved to the original folder successfully',
+      );
+    },
+  );
+
+  app.put(
+    '/admin/move-to-complete-refund',
+    {
+      config: { permission: 'orders.refund' },
+      schema: {
+        tags: ['orders'],
+        summary: 'Status Refunded, refund date now, refund confirmation mail queued to the customer',
+        security,
+        body: completeRefundBody,
+        response: { 200: envelope(changedIds) },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const changed = await completeRefunds(db, staff, request.body.orderId);
+      return ok({ orderId: changed }, 'Order has been refunded successfully');
+    },
+  );
+};

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { FOLDER_COUNT_KEYS, FOLDERS, MAX_PAGE_SIZE, MONTHS } from '../constants.js';
+import { orderIdField } from './common.js';
+
+/** Folder counts of spec §3, all fourteen. */
+export const folderCounts = z.object(
+  Object.fromEntries(Object.values(FOLDER_COUNT_KEYS).map((k) => [k, z.number().int()])) as Record<
+    (typeof FOLDER_COUNT_KEYS)[keyof typeof FOLDER_COUNT_KEYS],
+    z.ZodNumber
+  >,
+);
+
+export const folderName = z.enum(FOLDERS, { error: 'folderName: must be one of the folder names' });
+
+/** `userName` is accepted for compatibility only: identity always comes from the token (DESIGN §5). */
+export const countsQuery = z.object({ userName: z.string().max(200).optional() }).strict();
+
+/** Query of get-orders-list (spec §7): page from 1, a page size (10…500, or the folder total for All). */
+export const ordersListQuery = z
+  .object({
+    page: z.coerce
+      .number({ error: 'page: must be a number' })
+      .int('page: must be a whole number')
+      .min(1, 'page: must be 1 or more')
+      .max(10_000_000, 'page: is too large')
+      .default(1),
+    limit: z.coerce
+      .number({ error: 'limit: must be a number' })
+      .int('limit: must be a whole number')
+      .min(1, 'limit: must be 1 or more')
+      .max(MAX_PAGE_SIZE, `limit: can be at most ${MAX_PAGE_SIZE}`)
+      .default(10),
+    /** Fixed at 1 by the client (spec §9); accepted and ignored. */
+    delay: z.string().max(20).optional(),
+    userName: z.string().max(200).optional(),
+    /** Future orders only: the process month (Jan…Dec) of the tile that was opened. */
+    month: z.enum(MONTHS, { error: 'month: must be Jan to Dec' }).optional(),
+  })
+  .strict();
+export type OrdersListQuery = z.infer<typeof ordersListQuery>;
+
+export const ordersListParams = z.object({ orderName: z.string().max(50) });
+
+/** The list row the server sends (spec §3 "Order list row from the server"). */
+export const orderListRow = z.object({
+  order_id: z.number().int(),
+  process_status: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  arrival_date: z.string().nullable(),
+  email: z.string(),
+  telephone_number: z.string().nullable(),
+  phone_code: z.string().nullable(),
+  created_at: z.string(),
+  refund_date: z.string().nullable(),
+  processing_date: z.string(),
+  process_month: z.string(),
+  assign_to: z.string(),
+});
+export type OrderListRow = z.infer<typeof orderListRow>;
+
+/** Search (spec §7 search-order): rows [start, end) of the folder's matches, newest first. */
+export const searchOrderBody = z
+  .object({
+    start: z.coerce
+      .number({ error: 'start: must be a number' })
+      .int('start: must be a whole number')
+      .min(0, 'start: must be 0 or more')
+      .default(0),
+    end: z.coerce
+      .number({ error: 'end: must be a number' })
+      .int('end: must be a whole number')
+      .min(1, 'end: must be 1 or more')
+      .default(10),
+    searchVal: z
+      .string({ error: 'searchVal: is required' })
+      .trim()
+      .min(1, 'searchVal: is required')
+      .max(100, 'searchVal: can be at most 100 characters'),
+    folderName,
+    month: z.enum(MONTHS, { error: 'month: must be Jan to Dec' }).optional(),
+  })
+  .strict()
+  .refine((v) => v.end > v.start, { path: ['end'], message: 'end: must be greater than start' })
+  .refine((v) => v.end - v.start <= MAX_PAGE_SIZE, {
+    path: ['end'],
+    message: `end: at most ${MAX_PAGE_SIZE} rows at once`,
+  });
+export type SearchOrderBody = z.infer<typeof searchOrderBody>;
+
+const orderIds = z
+  .union([orderIdField, z.array(orderIdField)], { error: 'orderId: must be an order id or a list of them' })
+  .transform((v) => (Array.isArray(v) ? v : [v]))
+  .pipe(
+    z
+      .array(z.number())
+      .min(1, 'orderId: select at least one order')
+      .max(1000, 'orderId: at most 1000 orders at once'),
+  );
+
+/** Bulk delete (spec §7 change-order-status). `folderName` says which queue the request comes from. */
+export const changeOrderStatusBody = z
+  .object({
+    orderId: orderIds,
+    permanentDeletedFlag: z
+      .literal(false, { error: 'permanentDeletedFlag: only soft delete is supported' })
+      .default(false),
+    updatingStatus: z.literal('Deleted', { error: 'updatingStatus: must be Deleted' }),
+    folderName: folderName.optional(),
+  })
+  .strict();
+export type ChangeOrderStatusBody = z.infer<typeof changeOrderStatusBody>;
+
+/** Assign to me (`assignto` non-empty) or Move to Original Folder (`assignto` empty or null). */
+export const assignOrderBody = z
+  .object({
+    orderId: orderIds,
+    assignto: z.string().max(200).nullable().optional(),
+  })
+  .strict();
+export type AssignOrderBody = z.infer<typeof assignOrderBody>;
+
+/** 'Refunded it' / Move to Completed Refunds: one id or a list. */
+export const completeRefundBody = z.object({ orderId: orderIds }).strict();
+
+/** Result of every bulk action: the ids it changed (unchanged ones were already in that state). */
+export const changedIds = z.object({ orderId: z.array(z.number().int()) });
+
+/** Future order tiles: count per process month, Jan…Dec. */
+export const futureMonthCounts = z.object(
+  Object.fromEntries(MONTHS.map((m) => [m, z.number().int()])) as Record<
+    (typeof MONTHS)[number],
+    z.ZodNumber
+  >,
+);
+export type FutureMonthCounts = z.infer<typeof futureMonthCounts>;
