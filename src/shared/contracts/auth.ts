@@ -30,11 +30,11 @@ export const requiredString = (required: string) =>
 export const loginBody = z.object({
   email: requiredString(MSG.emailRequired)
     .trim()
-    .min(1, MSG.emailRequired)
+    .min(1, { error: MSG.emailRequired, abort: true })
     .max(MAX_EMAIL_LENGTH, AUTH_MSG.emailTooLong)
     .email(MSG.emailInvalid),
   password: requiredString(MSG.passwordRequired)
-    .min(1, MSG.passwordRequired)
+    .min(1, { error: MSG.passwordRequired, abort: true })
     .max(MAX_PASSWORD_LENGTH, AUTH_MSG.passwordTooLong),
 });
 export type LoginBody = z.infer<typeof loginBody>;
@@ -64,14 +64,14 @@ export const userInfoResponse = z.object({
 
 /** The new password rule of spec §5, shared by change-password and the team form. */
 export const newPasswordField = requiredString(MSG.newPasswordRequired)
-  .min(1, MSG.newPasswordRequired)
+  .min(1, { error: MSG.newPasswordRequired, abort: true })
   .min(MIN_PASSWORD_LENGTH, MSG.newPasswordMin)
   .max(MAX_PASSWORD_LENGTH, AUTH_MSG.passwordTooLong);
 
 /** POST /api/admin/change-password; deliberate change: the current password is asked too (DESIGN §5). */
 export const changePasswordBody = z.object({
   currentPassword: requiredString(AUTH_MSG.currentPasswordRequired)
-    .min(1, AUTH_MSG.currentPasswordRequired)
+    .min(1, { error: AUTH_MSG.currentPasswordRequired, abort: true })
     .max(MAX_PASSWORD_LENGTH, AUTH_MSG.passwordTooLong),
   newPassword: newPasswordField,
 });

@@ -33,16 +33,16 @@ export const idField = (message: string) =>
 
 const name = requiredString(MSG.teamNameRequired)
   .trim()
-  .min(1, MSG.teamNameRequired)
+  .min(1, { error: MSG.teamNameRequired, abort: true })
   .max(100, TEAM_MSG.nameTooLong);
 const email = requiredString(MSG.teamEmailRequired)
   .trim()
-  .min(1, MSG.teamEmailRequired)
+  .min(1, { error: MSG.teamEmailRequired, abort: true })
   .max(MAX_EMAIL_LENGTH, AUTH_MSG.emailTooLong)
   .email(MSG.emailInvalid);
 const type = z.enum(ROLES, { error: MSG.teamTypeRequired });
 const password = requiredString(MSG.teamPasswordRequired)
-  .min(1, MSG.teamPasswordRequired)
+  .min(1, { error: MSG.teamPasswordRequired, abort: true })
   .min(MIN_PASSWORD_LENGTH, TEAM_MSG.passwordMin)
   .max(MAX_PASSWORD_LENGTH, AUTH_MSG.passwordTooLong);
 /** On edit an empty password keeps the old one. */
