@@ -144,3 +144,18 @@ describe('PGlite folder lock', () => {
     rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 });
+
+describe('PGlite folder lock after a crash', () => {
+  it('takes over a lock whose owner process is gone', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'edcard-stale-'));
+    mkdirSync(path.join(dir, 'pglite.lock'), { recursive: true });
+    // A pid that certainly is not running any more: a child that has exited.
+    const dead = spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid!;
+    writeFileSync(path.join(dir, 'pglite.owner-pid'), String(dead));
+    const db = await openDatabase({ dataDir: dir });
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+});

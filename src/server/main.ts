@@ -2,12 +2,14 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError, migrateDatabase, openDatabase } from './db/client.js';
 import { DEMO_PASSWORD, DEMO_USERS, isEmpty, seedDemo } from './db/seed.js';
+import { cleanPartials } from './documents/storage.js';
 import { backgroundJobs } from './jobs.js';
 
 async function main() {
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   await migrateDatabase(database);
+  await cleanPartials(config.DATA_DIR);
   if (config.NODE_ENV !== 'production' && (await isEmpty(database))) {
     console.log('Empty database: seeding the demo set (first start only)…');
     await seedDemo(database, { orders: 3000, dataDir: config.DATA_DIR, log: (l) => console.log(l) });

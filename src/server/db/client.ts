@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -108,26 +108,54 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
   }
 }
 
-/** PGlite has no lock between processes: two servers on one folder lose writes silently. */
+/**
+ * PGlite has no lock between processes: two servers on one folder lose writes silently. The lock is a
+ * directory beside the data folder, with the owner's pid in a file beside it, so a lock left by a killed process is taken
+ * over at once instead of blocking the next start.
+ */
 async function lockDataDir(dir: string): Promise<() => Promise<void>> {
+  const options = {
+    stale: 15_000,
+    update: 5_000,
+    retries: 0,
+    realpath: false,
+    onCompromised: (err: Error) => {
+      console.error(`The PGlite data folder lock was lost (${err.message}); stopping to protect the data.`);
+      process.exit(1);
+    },
+  };
+  const pidFile = `${dir}.owner-pid`;
   try {
-    return await lockfile.lock(dir, {
-      stale: 15_000,
-      update: 5_000,
-      retries: 0,
-      realpath: false,
-      onCompromised: (err) => {
-        console.error(`The PGlite data folder lock was lost (${err.message}); stopping to protect the data.`);
-        process.exit(1);
-      },
-    });
+    const release = await lockfile.lock(dir, options);
+    writeFileSync(pidFile, String(process.pid));
+    return release;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
-      throw new DataDirLockedError(
-        `The data folder ${dir} is in use by another ED-Card process. Stop it first, or set DATA_DIR to another folder (or DATABASE_URL to use PostgreSQL).`,
-      );
+    if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+    if (ownerIsGone(pidFile)) {
+      rmSync(`${dir}.lock`, { recursive: true, force: true });
+      const release = await lockfile.lock(dir, options);
+      writeFileSync(pidFile, String(process.pid));
+      return release;
     }
-    throw err;
+    throw new DataDirLockedError(
+      `The data folder ${dir} is in use by another ED-Card process. Stop it first, or set DATA_DIR to another folder (or DATABASE_URL to use PostgreSQL).`,
+    );
+  }
+}
+
+function ownerIsGone(pidFile: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(pidFile, 'utf8'));
+  } catch {
+    return false; // no pid yet: the owner is still starting
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 

@@ -73,3 +73,8 @@ export async function storedExists(dataDir: string, key: string): Promise<boolea
 export async function removeStored(dataDir: string, key: string): Promise<void> {
   await rm(storedPath(dataDir, key), { force: true });
 }
+
+/** Removes uploads a crash interrupted: they never got a real name, so nothing refers to them. */
+export async function cleanPartials(dataDir: string): Promise<void> {
+  await rm(path.join(documentsDir(dataDir), '.partial'), { recursive: true, force: true });
+}
