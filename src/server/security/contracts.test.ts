@@ -11,7 +11,10 @@ describe('request contracts', () => {
 
   it('declares every JSON body as a closed object (additionalProperties: false)', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
-      paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: unknown }> } }>>;
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { content?: Record<string, { schema?: unknown }> } }>
+      >;
     };
     const open: string[] = [];
     let bodies = 0;
@@ -23,7 +26,8 @@ describe('request contracts', () => {
         if (!schema) continue;
         bodies += 1;
         const variants = schema.anyOf ?? [schema];
-        if (variants.some((v) => v.additionalProperties !== false)) open.push(`${method.toUpperCase()} ${path}`);
+        if (variants.some((v) => v.additionalProperties !== false))
+          open.push(`${method.toUpperCase()} ${path}`);
       }
     }
     expect(bodies).toBeGreaterThan(0);
