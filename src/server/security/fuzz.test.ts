@@ -140,6 +140,7 @@ describe('OpenAPI fuzzer', () => {
         if (res.statusCode >= 500) failures.push(`${where}: ${res.body.slice(0, 200)}`);
         if (/\bat [\w.<>]+ \(|node_modules|\.ts:\d+/.test(res.body))
           failures.push(`${where}: stack trace leaked`);
+        if (/\$argon2|password_?hash|jwt-secret/i.test(res.body)) failures.push(`${where}: secret leaked`);
         const type = String(res.headers['content-type'] ?? '');
         if (type.includes('application/json')) {
           const body = res.json();
