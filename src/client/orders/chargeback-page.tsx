@@ -1,4 +1,16 @@
-/** Placeholder until its issue lands. */
+import { CHARGEBACK_COLUMNS } from './columns';
+import { useGetFolderCountQuery } from './counts-api';
+import { OrderQueue } from './order-queue';
+
+/** Chargeback list (spec §2): titled 'New Orders' as the spec has it; Delete for Manager and Admin. */
 export function Component() {
-  return <h1 className="h4 p-3">New Orders</h1>;
+  const counts = useGetFolderCountQuery(undefined, { refetchOnMountOrArgChange: true });
+  return (
+    <OrderQueue
+      folder="chargeBack"
+      title="New Orders"
+      columns={CHARGEBACK_COLUMNS}
+      folderTotal={counts.data?.chargeBackCount}
+    />
+  );
 }

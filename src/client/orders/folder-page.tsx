@@ -1,4 +1,28 @@
-/** Placeholder until its issue lands. */
+import { useLocation, useMatches } from 'react-router';
+import { FOLDER_ROUTES, type FolderRoute } from '../app/nav';
+import { CONTACT_CUSTOMER_COLUMNS, FOLDER_COLUMNS } from './columns';
+import { useGetFolderCountQuery } from './counts-api';
+import { OrderQueue } from './order-queue';
+
+/** Every folder route of spec §2 (`/admin`, `/admin/recent-order`, … `/admin/refund-order`). */
 export function Component() {
-  return <h1 className="h4 p-3">Orders</h1>;
+  const matches = useMatches();
+  const handle = matches.at(-1)?.handle as { folder?: FolderRoute } | undefined;
+  const route = handle?.folder ?? FOLDER_ROUTES[0]!;
+  const { pathname } = useLocation();
+  // Keyed by route: the list, selection and search box start empty on every route change.
+  return <FolderQueue key={pathname} route={route} />;
+}
+
+function FolderQueue({ route }: { route: FolderRoute }) {
+  // Counts are fetched again whenever a queue screen opens (spec §2).
+  const counts = useGetFolderCountQuery(undefined, { refetchOnMountOrArgChange: true });
+  return (
+    <OrderQueue
+      folder={route.folder}
+      title={route.title}
+      columns={route.folder === 'contactCustomerOrder' ? CONTACT_CUSTOMER_COLUMNS : FOLDER_COLUMNS}
+      folderTotal={counts.data?.[route.countKey]}
+    />
+  );
 }

@@ -1,4 +1,68 @@
-/** Placeholder until its issue lands. */
+import Card from 'react-bootstrap/Card';
+import { useSearchParams } from 'react-router';
+import { MONTHS } from '../../shared/constants';
+import { FUTURE_COLUMNS } from './columns';
+import { useGetFolderCountQuery } from './counts-api';
+import { OrderQueue } from './order-queue';
+import { useGetFutureMonthCountQuery } from './orders-api';
+
+type Month = (typeof MONTHS)[number];
+const isMonth = (m: string | null): m is Month => !!m && (MONTHS as readonly string[]).includes(m);
+
+/** Future Orders (spec §2): month tiles Jan–Dec with counts -> the month's table -> Back. */
 export function Component() {
-  return <h1 className="h4 p-3">Future Orders</h1>;
+  const [params, setParams] = useSearchParams();
+  const month = params.get('month');
+  useGetFolderCountQuery(undefined, { refetchOnMountOrArgChange: true });
+  const months = useGetFutureMonthCountQuery(undefined, { refetchOnMountOrArgChange: true });
+
+  if (isMonth(month)) {
+    return (
+      <OrderQueue
+        key={month}
+        folder="futureOrder"
+        title="Future Orders"
+        month={month}
+        columns={FUTURE_COLUMNS}
+        folderTotal={months.data?.[month]}
+        onBack={() => setParams({})}
+      />
+    );
+  }
+  return (
+    <section className="p-3" aria-labelledby="future-title">
+      <div className="d-flex align-items-center justify-content-between mb-3">
+        <h1 id="future-title" className="h4 mb-0">
+          Future Orders
+        </h1>
+        <button
+          type="button"
+          className="btn btn-outline-primary btn-sm"
+          onClick={() => window.location.reload()}
+        >
+          Refresh
+        </button>
+      </div>
+      <div className="row row-cols-2 row-cols-sm-3 row-cols-lg-4 row-cols-xl-6 g-3">
+        {MONTHS.map((m) => (
+          <div className="col" key={m}>
+            <Card
+              as="button"
+              type="button"
+              className="w-100 text-center shadow-sm"
+              aria-label={`${m}: ${months.data?.[m] ?? 0} orders`}
+              onClick={() => setParams({ month: m })}
+            >
+              <Card.Body>
+                <div className="fw-semibold">{m}</div>
+                <div className="fs-3" data-testid={`month-count-${m}`}>
+                  {months.data ? months.data[m] : '…'}
+                </div>
+              </Card.Body>
+            </Card>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
 }

@@ -1,0 +1,291 @@
+import { useCallback, useEffect, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import { useSearchParams } from 'react-router';
+import { toast } from 'react-toastify';
+import { type Folder, MAX_PAGE_SIZE, PAGE_SIZES, SEARCH_DEBOUNCE_MS } from '../../shared/constants';
+import type { OrderListRow } from '../../shared/contracts/orders';
+import { toCsv } from '../../shared/csv';
+import { MSG } from '../../shared/messages';
+import { can, deletePermissionFor } from '../../shared/permissions';
+import { errorMessage } from '../app/api';
+import { sessionUser } from '../app/session';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { downloadText } from '../components/download';
+import { PaginationBar, type PageSize } from '../components/pagination-bar';
+import { type Column, cellText } from './columns';
+import { OrderTable } from './order-table';
+import {
+  useAssignOrdersMutation,
+  useCompleteRefundMutation,
+  useDeleteOrdersMutation,
+  useGetOrdersListQuery,
+  useSearchOrdersQuery,
+} from './orders-api';
+
+type Action = 'delete' | 'assign' | 'moveBack' | 'refund';
+
+const CONFIRM: Record<Action, string> = {
+  delete: MSG.confirmDelete,
+  assign: MSG.confirmAssign,
+  moveBack: MSG.confirmMoveBack,
+  refund: 'Are you sure want to mark the selected orders as refunded? The customers will be mailed.',
+};
+
+/** Queues whose bulk bar offers Delete (spec §6: new, priority, default queues, refunds, my orders). */
+const NO_BULK_DELETE: readonly Folder[] = ['deletedOrder', 'futureOrder', 'chargeBack'];
+/** Per-row Delete: the future list, the chargeback list and the refund queue (spec §6). */
+const ROW_DELETE: readonly Folder[] = ['futureOrder', 'chargeBack', 'refundOrder'];
+
+interface Props {
+  folder: Folder;
+  title: string;
+  columns: Column[];
+  /** Rows in the folder (from the counts) — the pagination total when not searching. */
+  folderTotal: number | undefined;
+  /** Future orders: the process month tile that was opened. */
+  month?: string | undefined;
+  onBack?: (() => void) | undefined;
+}
+
+/** Page, size and search live in the URL (shareable links, back button). */
+function useListParams() {
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
+  const rawSize = params.get('size');
+  const size: PageSize =
+    rawSize === 'All'
+      ? 'All'
+      : (PAGE_SIZES as readonly number[]).includes(Number(rawSize))
+        ? Number(rawSize)
+        : 10;
+  const search = params.get('search') ?? '';
+  const update = useCallback(
+    (changes: Record<string, string | null>) =>
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          for (const [k, v] of Object.entries(changes)) {
+            if (v === null || v === '') next.delete(k);
+            else next.set(k, v);
+          }
+          return next;
+        },
+        { replace: false },
+      ),
+    [setParams],
+  );
+  return { page, size, search, update };
+}
+
+/** One queue screen: title bar, search, bulk actions, the order table, pagination and CSV export. */
+export function OrderQueue({ folder, title, columns, folderTotal, month, onBack }: Props) {
+  const role = sessionUser()?.type ?? null;
+  const userName = sessionUser()?.name ?? '';
+  const { page, size, search, update } = useListParams();
+  const [typed, setTyped] = useState(search);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [pending, setPending] = useState<{ action: Action; ids: number[] } | null>(null);
+
+  // 500 ms after the last keystroke the search text goes to the URL (and back to page 1).
+  useEffect(() => {
+    if (typed.trim() === search) return;
+    const timer = setTimeout(() => update({ search: typed.trim(), page: null }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [typed, search, update]);
+  // The URL wins when it changes from outside (back button, a shared link).
+  useEffect(() => setTyped((t) => (t.trim() === search ? t : search)), [search]);
+
+  const searching = search !== '';
+  const allLimit = Math.min(Math.max(folderTotal ?? 0, 1), MAX_PAGE_SIZE);
+  const limit = size === 'All' ? (searching ? MAX_PAGE_SIZE : allLimit) : size;
+  const list = useGetOrdersListQuery(
+    { folder, page, limit, month },
+    { skip: searching || (size === 'All' && folderTotal === undefined), refetchOnMountOrArgChange: true },
+  );
+  const found = useSearchOrdersQuery(
+    { folderName: folder, searchVal: search, start: (page - 1) * limit, end: page * limit, month },
+    { skip: !searching, refetchOnMountOrArgChange: true },
+  );
+  const rows: OrderListRow[] = (searching ? found.currentData?.rows : list.currentData) ?? [];
+  const total = searching ? (found.currentData?.total ?? 0) : (folderTotal ?? 0);
+  const loading = searching ? found.isFetching : list.isFetching;
+  const failed = searching ? found.error : list.error;
+
+  useEffect(() => {
+    if (failed) toast.error(errorMessage(failed));
+  }, [failed]);
+  // A new page, size, search or data set starts with nothing selected.
+  const source = searching ? found.currentData : list.currentData;
+  const [selectionFor, setSelectionFor] = useState(source);
+  if (selectionFor !== source) {
+    setSelectionFor(source);
+    setSelected(new Set());
+  }
+
+  const [deleteOrders, del] = useDeleteOrdersMutation();
+  const [assignOrders, asg] = useAssignOrdersMutation();
+  const [completeRefund, ref] = useCompleteRefundMutation();
+  const busy = del.isLoading || asg.isLoading || ref.isLoading;
+
+  const canDelete = can(role, deletePermissionFor(folder)) && folder !== 'deletedOrder';
+  const bulk: { action: Action; label: string; variant: string }[] = [];
+  if (folder === 'newOrder' || folder === 'priorityOrder') {
+    bulk.push({ action: 'assign', label: 'Assign to me', variant: 'primary' });
+  }
+  if (folder === 'myOrder')
+    bulk.push({ action: 'moveBack', label: 'Move to Original Folder', variant: 'primary' });
+  if (folder === 'refundOrder' && can(role, 'orders.refund')) {
+    bulk.push({ action: 'refund', label: 'Refunded it', variant: 'success' });
+  }
+  if (canDelete && !NO_BULK_DELETE.includes(folder)) {
+    bulk.push({ action: 'delete', label: 'Delete Order', variant: 'danger' });
+  }
+
+  const run = async (action: Action, ids: number[]) => {
+    try {
+      if (action === 'delete') {
+        await deleteOrders({ orderId: ids, folderName: folder }).unwrap();
+        toast.success(MSG.deleted);
+      } else if (action === 'assign') {
+        await assignOrders({ orderId: ids, assignto: userName || 'me' }).unwrap();
+        toast.success(MSG.assigned);
+      } else if (action === 'moveBack') {
+        const res = await assignOrders({ orderId: ids, assignto: '' }).unwrap();
+        toast.success(res.message);
+      } else {
+        const res = await completeRefund({ orderId: ids }).unwrap();
+        toast.success(res.message);
+      }
+      setSelected(new Set());
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setPending(null);
+    }
+  };
+  const ask = (action: Action, ids: number[]) => {
+    if (ids.length) setPending({ action, ids });
+  };
+
+  const exportCsv = () => {
+    const csv = toCsv(
+      columns.map((c) => c.label),
+      rows.map((r) => columns.map((c) => cellText(r, c.key))),
+    );
+    const suffix = [folder, month, searching ? 'search' : null, `p${page}`].filter(Boolean).join('-');
+    downloadText(`orders-${suffix}.csv`, csv);
+  };
+
+  const showRowDelete = canDelete && ROW_DELETE.includes(folder);
+  const showRefund = folder === 'refundOrder' && can(role, 'orders.refund');
+  const rowActions =
+    showRowDelete || showRefund
+      ? (row: OrderListRow) => (
+          <>
+            {showRefund ? (
+              <Button
+                size="sm"
+                variant="success"
+                disabled={busy}
+                onClick={() => ask('refund', [row.order_id])}
+              >
+                Refund
+              </Button>
+            ) : null}
+            {showRowDelete ? (
+              <Button
+                size="sm"
+                variant="danger"
+                disabled={busy}
+                onClick={() => ask('delete', [row.order_id])}
+              >
+                Delete
+              </Button>
+            ) : null}
+          </>
+        )
+      : undefined;
+
+  return (
+    <section className="p-3" aria-labelledby="queue-title">
+      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
+        <h1 id="queue-title" className="h4 mb-0">
+          {title}
+          {month ? ` — ${month}` : ''}
+        </h1>
+        <div className="d-flex gap-2">
+          {onBack ? (
+            <Button variant="outline-secondary" size="sm" onClick={onBack}>
+              Back
+            </Button>
+          ) : null}
+          <Button variant="outline-primary" size="sm" onClick={() => window.location.reload()}>
+            Refresh
+          </Button>
+        </div>
+      </div>
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
+        <input
+          type="search"
+          className="form-control form-control-sm"
+          style={{ maxWidth: 320 }}
+          placeholder="Search by order id, name, e-mail or phone"
+          aria-label="Search"
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+        />
+        {bulk.map((b) => (
+          <Button
+            key={b.action}
+            size="sm"
+            variant={b.variant}
+            disabled={busy || selected.size === 0}
+            onClick={() => ask(b.action, [...selected])}
+          >
+            {b.label}
+          </Button>
+        ))}
+        <Button
+          size="sm"
+          variant="outline-secondary"
+          className="ms-auto"
+          onClick={exportCsv}
+          disabled={!rows.length}
+        >
+          Export CSV
+        </Button>
+      </div>
+      <OrderTable
+        rows={rows}
+        columns={columns}
+        loading={loading}
+        selectable={bulk.length > 0}
+        selected={selected}
+        onToggle={(id) =>
+          setSelected((prev) => {
+            const next = new Set(prev);
+            if (!next.delete(id)) next.add(id);
+            return next;
+          })
+        }
+        onToggleAll={(checked) => setSelected(checked ? new Set(rows.map((r) => r.order_id)) : new Set())}
+        rowActions={rowActions}
+      />
+      <PaginationBar
+        page={page}
+        pageSize={size}
+        total={total}
+        allowAll={total <= MAX_PAGE_SIZE}
+        onPage={(p) => update({ page: p > 1 ? String(p) : null })}
+        onPageSize={(s) => update({ size: s === 10 ? null : String(s), page: null })}
+      />
+      <ConfirmDialog
+        show={pending !== null}
+        message={pending ? CONFIRM[pending.action] : ''}
+        busy={busy}
+        onYes={() => pending && run(pending.action, pending.ids)}
+        onNo={() => setPending(null)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+import type { Folder } from '../../shared/constants';
+import type { FutureMonthCounts, OrderListRow } from '../../shared/contracts/orders';
+import { type ApiEnvelope, api } from '../app/api';
+
+export interface ListArgs {
+  folder: Folder;
+  page: number;
+  limit: number;
+  month?: string | undefined;
+}
+
+export interface SearchArgs {
+  folderName: Folder;
+  searchVal: string;
+  start: number;
+  end: number;
+  month?: string | undefined;
+}
+
+type Changed = ApiEnvelope<{ orderId: number[] }>;
+
+/** Folder lists, search and the bulk actions of spec §4; every action refreshes counts and lists. */
+export const ordersApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getOrdersList: build.query<OrderListRow[], ListArgs>({
+      query: ({ folder, page, limit, month }) => ({
+        url: `admin/get-orders-list/${folder}`,
+        params: { page, limit, delay: 1, ...(month ? { month } : {}) },
+      }),
+      transformResponse: (body: ApiEnvelope<OrderListRow[]>) => body.data ?? [],
+      providesTags: ['Orders'],
+    }),
+    searchOrders: build.query<{ rows: OrderListRow[]; total: number }, SearchArgs>({
+      query: (body) => ({ url: 'admin/search-order', method: 'POST', body }),
+      transformResponse: (body: ApiEnvelope<OrderListRow[]> & { total?: number }) => ({
+        rows: body.data ?? [],
+        total: body.total ?? 0,
+      }),
+      providesTags: ['Orders'],
+    }),
+    getFutureMonthCount: build.query<FutureMonthCounts, void>({
+      query: () => ({ url: 'admin/get-future-month-count' }),
+      transformResponse: (body: ApiEnvelope<FutureMonthCounts>) => body.data as FutureMonthCounts,
+      providesTags: ['Counts'],
+    }),
+    deleteOrders: build.mutation<Changed, { orderId: number[]; folderName: Folder }>({
+      query: ({ orderId, folderName }) => ({
+        url: 'admin/change-order-status',
+        method: 'PUT',
+        body: { orderId, permanentDeletedFlag: false, updatingStatus: 'Deleted', folderName },
+      }),
+      invalidatesTags: ['Counts', 'Orders', 'Order'],
+    }),
+    assignOrders: build.mutation<Changed, { orderId: number[]; assignto: string }>({
+      query: (body) => ({ url: 'admin/assign-order-status', method: 'PUT', body }),
+      invalidatesTags: ['Counts', 'Orders', 'Order'],
+    }),
+    completeRefund: build.mutation<Changed, { orderId: number[] }>({
+      query: (body) => ({ url: 'admin/move-to-complete-refund', method: 'PUT', body }),
+      invalidatesTags: ['Counts', 'Orders', 'Order'],
+    }),
+  }),
+});
+
+export const {
+  useGetOrdersListQuery,
+  useSearchOrdersQuery,
+  useGetFutureMonthCountQuery,
+  useDeleteOrdersMutation,
+  useAssignOrdersMutation,
+  useCompleteRefundMutation,
+} = ordersApi;
