@@ -11,6 +11,7 @@ import {
   numeric,
   pgSequence,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -279,4 +280,50 @@ export const orderFolderCounts = pgTable(
       .on(t.processStatus, t.processingMode, t.assignedTo, t.dueDate)
       .nullsNotDistinct(),
   ],
+);
+
+/**
+ * Report rollups (docs/decisions/061), kept by statement-level triggers (drizzle/*_report_rollups.sql):
+ * the reports sum a few thousand day rows instead of aggregating a million orders. Days are calendar days
+ * of the service time zone (America/New_York).
+ */
+export const reportCountryDaily = pgTable(
+  'report_country_daily',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    nationality: text('nationality').notNull(),
+    /** 'Priority' or 'Standard' (every other mode counts as Standard). */
+    processingMode: text('processing_mode').notNull(),
+    /** Orders created that day, not Deleted. */
+    orders: integer('orders').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.nationality, t.processingMode] })],
+);
+
+/** Orders created that day that are future orders as of `report_future_state.as_of` (status New, processing date after it). */
+export const reportFutureDaily = pgTable(
+  'report_future_daily',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    nationality: text('nationality').notNull(),
+    orders: integer('orders').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.nationality] })],
+);
+
+/** The one day report_future_daily is computed for; the report refreshes it when the service day turns. */
+export const reportFutureState = pgTable('report_future_state', {
+  id: integer('id').primaryKey().default(1),
+  asOf: date('as_of', { mode: 'string' }).notNull(),
+});
+
+/** Moves to Completed per service day and actor (0 = no actor). */
+export const reportProcessedDaily = pgTable(
+  'report_processed_daily',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    actorId: integer('actor_id').notNull(),
+    completions: integer('completions').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.actorId] })],
 );
