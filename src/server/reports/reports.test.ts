@@ -4,7 +4,7 @@ import path from 'node:path';
 import dayjs from 'dayjs';
 import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
-import { eq } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_TIME_ZONE } from '../../shared/constants.js';
 import type { CountryReportRow, ProcessedByRow } from '../../shared/contracts/reports.js';
@@ -13,6 +13,7 @@ import { orderEvents, orders, staffUsers } from '../db/schema.js';
 import { seedDemo } from '../db/seed.js';
 import { createTestApp, type DemoRole, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
+import { countryReport } from './queries.js';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -96,17 +97,15 @@ async function tallyProcessed(fromDate: string, toDate: string) {
     .from(orderEvents);
   const staff = await t.database.db.select({ id: staffUsers.id, name: staffUsers.name }).from(staffUsers);
   const names = new Map(staff.map((s) => [s.id, s.name]));
-  const perActor = new Map<string, Set<number>>();
+  const perActor = new Map<string, number>();
   for (const e of events) {
     if (e.action !== 'status' || e.toValue !== 'Completed') continue;
     const day = serviceDay(e.createdAt);
     if (day < fromDate || day > toDate) continue;
     const name = (e.actorId !== null && names.get(e.actorId)) || 'System';
-    const set = perActor.get(name) ?? new Set<number>();
-    set.add(e.orderId);
-    perActor.set(name, set);
+    perActor.set(name, (perActor.get(name) ?? 0) + 1);
   }
-  return new Map([...perActor].map(([name, set]) => [name, set.size]));
+  return perActor;
 }
 
 const daysAgo = (n: number) => dayjs().tz(SERVICE_TIME_ZONE).subtract(n, 'day').format('YYYY-MM-DD');
@@ -227,7 +226,7 @@ describe('processed-by report', () => {
     if (from === daysAgo(500)) expect(rows.length).toBeGreaterThanOrEqual(3);
   });
 
-  it('shows a move to Completed for the person who made it, once per order', async () => {
+  it('shows a move to Completed for the person who made it', async () => {
     const [manager] = await t.database.db
       .select({ id: staffUsers.id, name: staffUsers.name })
       .from(staffUsers)
@@ -249,10 +248,10 @@ describe('processed-by report', () => {
     await complete();
     const after = (await processed(today, today)).find((r) => r.processed_by === manager!.name)?.count;
     expect(after).toBe(before + 1);
-    // Moved away and completed again by the same person: still one order.
+    // Reopened and completed again: each completion is work done, so it counts again.
     await complete();
     expect((await processed(today, today)).find((r) => r.processed_by === manager!.name)?.count).toBe(
-      before + 1,
+      before + 2,
     );
     const yesterday = dayjs(today).subtract(1, 'day').format('YYYY-MM-DD');
     const past = (await processed(yesterday, yesterday)).find((r) => r.processed_by === manager!.name);
@@ -301,5 +300,96 @@ describe('range validation', () => {
     expect((await post(COUNTRY, { fromDate: '2021-01-01', toDate: '2023-12-31' })).statusCode).toBe(200);
     expect((await post(PROCESSED, { fromDate: '2021-01-01', toDate: '2023-12-31' })).statusCode).toBe(200);
     expect((await post(COUNTRY, { fromDate: '2024-02-29', toDate: '2024-02-29' })).statusCode).toBe(200);
+  });
+});
+
+describe('rollups stay exact', () => {
+  it('after a mix of edits, moves, deletes and event removals', async () => {
+    const today = serviceToday();
+    const ids = (
+      await t.database.sql.query<{ order_id: number }>(
+        'select order_id from orders order by order_id desc limit 60',
+      )
+    ).rows.map((r) => r.order_id);
+    const slice = (i: number) => ids.slice(i * 10, i * 10 + 10);
+    await t.database.db
+      .update(orders)
+      .set({ nationality: 'Renamedia' })
+      .where(inArray(orders.orderId, slice(0)));
+    await t.database.db
+      .update(orders)
+      .set({ processingMode: 'Priority', createdAt: sql`${orders.createdAt} - interval '20 days'` })
+      .where(inArray(orders.orderId, slice(1)));
+    await t.database.db
+      .update(orders)
+      .set({ processStatus: 'Deleted' })
+      .where(inArray(orders.orderId, slice(2)));
+    await t.database.db
+      .update(orders)
+      .set({ processStatus: 'New' })
+      .where(inArray(orders.orderId, slice(2).slice(0, 4)));
+    await t.database.db
+      .update(orders)
+      .set({ processStatus: 'New', processingDate: dayjs(today).add(30, 'day').format('YYYY-MM-DD') })
+      .where(inArray(orders.orderId, slice(3)));
+    await t.database.db
+      .update(orders)
+      .set({ processStatus: 'Completed' })
+      .where(inArray(orders.orderId, slice(3).slice(0, 3)));
+    await t.database.db
+      .update(orders)
+      .set({ updatedAt: new Date() })
+      .where(inArray(orders.orderId, slice(4)));
+    const completedEvents = await t.database.sql.query<{ id: number }>(
+      `select id from order_events where action = 'status' and to_value = 'Completed' order by id limit 25`,
+    );
+    await t.database.db.delete(orderEvents).where(
+      inArray(
+        orderEvents.id,
+        completedEvents.rows.map((r) => r.id),
+      ),
+    );
+    await t.database.db
+      .update(orderEvents)
+      .set({ toValue: 'Completed' })
+      .where(
+        sql`${orderEvents.id} in (select id from order_events where action = 'status' and to_value = 'Refunds' order by id limit 15)`,
+      );
+
+    for (const [from, to] of [
+      [daysAgo(500), daysAgo(0)],
+      [daysAgo(40), daysAgo(0)],
+    ] as const) {
+      expect(new Map((await country(from, to)).map((r) => [r.nationality, r]))).toEqual(
+        await tallyCountry(from, to),
+      );
+      expect(new Map((await processed(from, to)).map((r) => [r.processed_by, r.count]))).toEqual(
+        await tallyProcessed(from, to),
+      );
+    }
+  });
+
+  it('moves the future counts on when the service day turns', async () => {
+    const nat = 'Tomorrowland';
+    const today = serviceToday();
+    const tomorrow = dayjs(today).add(1, 'day').format('YYYY-MM-DD');
+    await createOrder(t.database, { nationality: nat, processing_date: tomorrow });
+    await createOrder(t.database, {
+      nationality: nat,
+      processing_date: dayjs(today).add(2, 'day').format('YYYY-MM-DD'),
+    });
+    const range = { fromDate: today, toDate: today };
+    const mine = (rows: CountryReportRow[]) => rows.find((r) => r.nationality === nat);
+    expect(mine(await countryReport(t.database.sql, range))?.future_count).toBe(2);
+    // Tomorrow (service time zone noon) the first order is due, so only one is still a future order.
+    const noonTomorrow = dayjs.tz(`${tomorrow} 12:00`, SERVICE_TIME_ZONE).toDate();
+    expect(mine(await countryReport(t.database.sql, range, noonTomorrow))?.future_count).toBe(1);
+    // The rollup is now a day ahead of this clock: the report still answers for today, from the orders.
+    expect(mine(await country(today, today))?.future_count).toBe(2);
+    expect(new Map((await country(daysAgo(500), today)).map((r) => [r.nationality, r]))).toEqual(
+      await tallyCountry(daysAgo(500), today),
+    );
+    await t.database.sql.query(`update report_future_state set as_of = '2000-01-01'`);
+    expect(mine(await country(today, today))?.future_count).toBe(2);
   });
 });
