@@ -11,6 +11,13 @@ export function makeStore() {
 }
 
 export type AppStore = ReturnType<typeof makeStore>;
+
+let staffStore: AppStore | undefined;
+/** The one store of the staff area (staff shell, logout page); created on first use, in the staff chunk. */
+export function getStore(): AppStore {
+  staffStore ??= makeStore();
+  return staffStore;
+}
 export type RootState = ReturnType<AppStore['getState']>;
 export type AppDispatch = AppStore['dispatch'];
 export const useAppDispatch: () => AppDispatch = useDispatch;

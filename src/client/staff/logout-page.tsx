@@ -1,4 +1,13 @@
-/** Placeholder until its issue lands. */
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router';
+import { signOut } from '../auth/sign-out';
+
+/** /logout (spec §2 sidebar): clears the session and the auth state, then goes to /. */
 export function Component() {
-  return <h1 className="h4 p-3">Logout</h1>;
+  const navigate = useNavigate();
+  useEffect(() => {
+    signOut();
+    navigate('/', { replace: true });
+  }, [navigate]);
+  return null;
 }

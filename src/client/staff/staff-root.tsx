@@ -1,11 +1,57 @@
-import { Outlet } from 'react-router';
+import 'bootstrap/dist/css/bootstrap.min.css';
+import 'react-toastify/dist/ReactToastify.css';
+import './staff.css';
+import { useEffect } from 'react';
+import { Provider } from 'react-redux';
+import { useNavigate } from 'react-router';
+import { ToastContainer, toast } from 'react-toastify';
+import { setUnauthorizedHandler } from '../app/api';
+import { clearSession, getAccessToken, sessionUser } from '../app/session';
+import { getStore, useAppSelector } from '../app/store';
+import { LoginPage } from '../auth/login-page';
+import { signOut } from '../auth/sign-out';
+import { StaffLayout } from './staff-layout';
 
-/** Placeholder: the staff-access issue renders the login screen or the staff layout here. */
+// An expired or unreadable token is no session: the login screen shows instead of a failing layout.
+if (getAccessToken() && !sessionUser()) clearSession();
+
+/** Toasts of the staff screens (spec §9): top-right, 5 s, pause on hover and focus loss, drag 80 %. */
+export const STAFF_TOASTS = {
+  position: 'top-right',
+  autoClose: 5000,
+  pauseOnHover: true,
+  pauseOnFocusLoss: true,
+  draggable: true,
+  draggablePercent: 80,
+} as const;
+
+/** Any 401 on a staff screen: toast the server message, clear the session, go to / (spec §6, §8). */
+function UnauthorizedHandler() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    setUnauthorizedHandler((message) => {
+      // Signed out already (a failed sign-in answers 401 too): the login form shows its own toast.
+      if (!getStore().getState().auth.isAuth) return;
+      toast.error(message, { toastId: 'unauthorized' });
+      signOut();
+      navigate('/', { replace: true });
+    });
+  }, [navigate]);
+  return null;
+}
+
+function StaffArea() {
+  const isAuth = useAppSelector((s) => s.auth.isAuth);
+  return isAuth ? <StaffLayout /> : <LoginPage />;
+}
+
+/** /admin: the login screen when signed out, the staff layout otherwise. */
 export function Component() {
   return (
-    <div>
-      <h1 className="h4 p-3">ED-Card</h1>
-      <Outlet />
-    </div>
+    <Provider store={getStore()}>
+      <UnauthorizedHandler />
+      <StaffArea />
+      <ToastContainer {...STAFF_TOASTS} />
+    </Provider>
   );
 }

@@ -1,0 +1,21 @@
+import type { ChangePasswordBody, LoginBody, LoginResponse, StaffUser } from '../../shared/contracts/auth';
+import { type ApiEnvelope, api } from '../app/api';
+
+/** Sign-in, the signed-in user and the own-password change (spec §7). */
+export const authApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    login: build.mutation<LoginResponse, LoginBody>({
+      query: (body) => ({ url: 'admin/admin-login', method: 'POST', body }),
+    }),
+    getUserInfo: build.query<StaffUser, void>({
+      query: () => ({ url: 'user_info' }),
+      transformResponse: (body: ApiEnvelope<StaffUser>) => body.data as StaffUser,
+      providesTags: ['User'],
+    }),
+    changePassword: build.mutation<ApiEnvelope, ChangePasswordBody>({
+      query: (body) => ({ url: 'admin/change-password', method: 'POST', body }),
+    }),
+  }),
+});
+
+export const { useLoginMutation, useGetUserInfoQuery, useChangePasswordMutation } = authApi;

@@ -1,0 +1,19 @@
+import type { GatewaySettingBody, PaymentGateway } from '../../shared/contracts/gateways';
+import { type ApiEnvelope, api } from '../app/api';
+
+/** Gateway Setting calls (spec §7). */
+export const gatewaysApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getPaymentGateways: build.query<PaymentGateway[], void>({
+      query: () => ({ url: 'admin/payment-gateways' }),
+      transformResponse: (body: ApiEnvelope<PaymentGateway[]>) => body.data ?? [],
+      providesTags: ['Gateways'],
+    }),
+    setActiveGateway: build.mutation<ApiEnvelope, GatewaySettingBody>({
+      query: (body) => ({ url: 'admin/payment-gateway-setting', method: 'POST', body }),
+      invalidatesTags: ['Gateways'],
+    }),
+  }),
+});
+
+export const { useGetPaymentGatewaysQuery, useSetActiveGatewayMutation } = gatewaysApi;

@@ -1,0 +1,44 @@
+import type { Role } from '../../shared/constants';
+import type { AddTeamMemberBody, TeamMember, UpdateTeamMemberBody } from '../../shared/contracts/team';
+import { type ApiEnvelope, api } from '../app/api';
+
+/** Manage Team calls (spec §7); every write refreshes the list and the member. */
+export const teamApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getTeamMembers: build.query<TeamMember[], void>({
+      query: () => ({ url: 'admin/get-team-member-list' }),
+      transformResponse: (body: ApiEnvelope<TeamMember[]>) => body.data ?? [],
+      providesTags: ['Team'],
+    }),
+    getTeamMemberTypes: build.query<Role[], void>({
+      query: () => ({ url: 'admin/get-team-member-type' }),
+      transformResponse: (body: ApiEnvelope<Role[]>) => body.data ?? [],
+    }),
+    getTeamMember: build.query<TeamMember, number>({
+      query: (id) => ({ url: `admin/team-member-info/${id}` }),
+      transformResponse: (body: ApiEnvelope<TeamMember>) => body.data as TeamMember,
+      providesTags: (_r, _e, id) => [{ type: 'Team', id }],
+    }),
+    addTeamMember: build.mutation<ApiEnvelope<TeamMember>, AddTeamMemberBody>({
+      query: (body) => ({ url: 'admin/add-team-member', method: 'POST', body }),
+      invalidatesTags: ['Team'],
+    }),
+    updateTeamMember: build.mutation<ApiEnvelope<TeamMember>, UpdateTeamMemberBody>({
+      query: (body) => ({ url: 'admin/update-team-member', method: 'POST', body }),
+      invalidatesTags: ['Team'],
+    }),
+    deleteTeamMember: build.mutation<ApiEnvelope, number>({
+      query: (teamMemberId) => ({ url: 'admin/delete-team-member', method: 'PUT', body: { teamMemberId } }),
+      invalidatesTags: ['Team'],
+    }),
+  }),
+});
+
+export const {
+  useGetTeamMembersQuery,
+  useGetTeamMemberTypesQuery,
+  useGetTeamMemberQuery,
+  useAddTeamMemberMutation,
+  useUpdateTeamMemberMutation,
+  useDeleteTeamMemberMutation,
+} = teamApi;

@@ -1,0 +1,109 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Spinner from 'react-bootstrap/Spinner';
+import Table from 'react-bootstrap/Table';
+import { Link } from 'react-router';
+import { toast } from 'react-toastify';
+import type { TeamMember } from '../../shared/contracts/team';
+import { MSG } from '../../shared/messages';
+import { errorMessage } from '../app/api';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { useDeleteTeamMemberMutation } from './team-api';
+
+interface Props {
+  members: TeamMember[] | undefined;
+  loading: boolean;
+  /** Edit and Delete are shown only with team.write. */
+  canWrite: boolean;
+  actor: { id: number; type: string };
+}
+
+/** Team Member List (spec §2): type shown as memberRole; Edit and Delete with a confirmation. */
+export function TeamList({ members, loading, canWrite, actor }: Props) {
+  const [pending, setPending] = useState<TeamMember | null>(null);
+  const [deleteMember, { isLoading: deleting }] = useDeleteTeamMemberMutation();
+  // Mirrors the server: nobody deletes themselves, only an Admin touches an Admin.
+  const mayTouch = (m: TeamMember) => m.type !== 'Admin' || actor.type === 'Admin';
+
+  const confirmDelete = async () => {
+    if (!pending) return;
+    try {
+      await deleteMember(pending.id).unwrap();
+      toast.success(MSG.teamDeleted);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setPending(null);
+    }
+  };
+
+  return (
+    <Card className="shadow-sm">
+      <Card.Header as="h2" className="h6 mb-0">
+        Team Member List
+      </Card.Header>
+      <Card.Body className="p-0">
+        <Table striped hover responsive className="mb-0 align-middle" aria-label="Team Member List">
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>Name</th>
+              <th>Email</th>
+              <th>Type</th>
+              {canWrite ? <th>Action</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {loading ? (
+              <tr>
+                <td colSpan={5} className="text-center py-4">
+                  <Spinner size="sm" animation="border" /> Loading…
+                </td>
+              </tr>
+            ) : !members || members.length === 0 ? (
+              <tr>
+                <td colSpan={5} className="text-center py-4">
+                  {MSG.noData}
+                </td>
+              </tr>
+            ) : (
+              members.map((m, i) => (
+                <tr key={m.id}>
+                  <td>{i + 1}</td>
+                  <td>{m.name}</td>
+                  <td>{m.email}</td>
+                  <td>{m.memberRole}</td>
+                  {canWrite ? (
+                    <td className="text-nowrap">
+                      {mayTouch(m) ? (
+                        <Link
+                          to={`/admin/manage-team/${m.id}`}
+                          className="btn btn-sm btn-outline-primary me-2"
+                        >
+                          Edit
+                        </Link>
+                      ) : null}
+                      {mayTouch(m) && m.id !== actor.id ? (
+                        <Button size="sm" variant="outline-danger" onClick={() => setPending(m)}>
+                          Delete
+                        </Button>
+                      ) : null}
+                    </td>
+                  ) : null}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </Table>
+      </Card.Body>
+      <ConfirmDialog
+        show={!!pending}
+        message={MSG.confirmDelete}
+        busy={deleting}
+        onYes={confirmDelete}
+        onNo={() => setPending(null)}
+      />
+    </Card>
+  );
+}
