@@ -19,6 +19,7 @@ import { MAX_UPLOAD_BYTES } from '../shared/constants.js';
 import { authGuard } from './auth/guard.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import { isCustomerPath, sendCustomerPage } from './customer/page.js';
 import type { Database } from './db/client.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { areaRoutes } from './routes.js';
@@ -115,6 +116,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
     if (!existsSync(path.join(CLIENT_DIST, 'index.html'))) {
       return reply.code(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
+    if (isCustomerPath(request.url)) return sendCustomerPage(request, reply, config, CLIENT_DIST);
     // History fallback: the SPA owns every non-API path.
     return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html', CLIENT_DIST);
   });

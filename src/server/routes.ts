@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authRoutes } from './auth/routes.js';
+import { customerRoutes } from './customer/routes.js';
 import { gatewayRoutes } from './gateways/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { intakeRoutes } from './intake/routes.js';
@@ -16,4 +17,5 @@ export const areaRoutes: FastifyPluginAsync[] = [
   teamRoutes,
   gatewayRoutes,
   orderRoutes,
+  customerRoutes,
 ];

@@ -1,0 +1,161 @@
+import { and, desc, eq, ne } from 'drizzle-orm';
+import type { CustomerOrderSummary, DownloadHistoryRow } from '../../shared/contracts/customer.js';
+import { formatEstDateTime } from '../../shared/dates.js';
+import type { DbOrTx } from '../db/client.js';
+import { documents, downloadLog, orderEvents, orders } from '../db/schema.js';
+
+/** Extensions of the stored kinds (documents/storage.ts keys end in one of these). */
+const EXTENSION: Record<string, string> = {
+  'application/pdf': 'pdf',
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+};
+
+export function extensionOf(mimeType: string, storageKey: string): string {
+  return EXTENSION[mimeType] ?? storageKey.split('.').pop() ?? 'pdf';
+}
+
+/** The public name of a document in the customer calls (`file1`): its id and extension, nothing else. */
+export function file1Of(doc: { id: number; mimeType: string; storageKey: string }): string {
+  return `${doc.id}.${extensionOf(doc.mimeType, doc.storageKey)}`;
+}
+
+/**
+ * The order a customer may track: any order not Deleted. One indexed lookup by primary key whatever
+ * the outcome, so a wrong id and a wrong e-mail cost the same.
+ */
+export async function findTrackableOrder(db: DbOrTx, orderId: number) {
+  const [row] = await db
+    .select({ orderId: orders.orderId, email: orders.email })
+    .from(orders)
+    .where(and(eq(orders.orderId, orderId), ne(orders.processStatus, 'Deleted')))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function orderSummary(
+  db: DbOrTx,
+  orderId: number,
+  altLandingHost: string,
+): Promise<Omit<CustomerOrderSummary, 'downloadable'> | null> {
+  const [row] = await db
+    .select({
+      order_id: orders.orderId,
+      first_name: orders.firstName,
+      last_name: orders.lastName,
+      process_status: orders.processStatus,
+      landing_domain: orders.landingDomain,
+    })
+    .from(orders)
+    .where(and(eq(orders.orderId, orderId), ne(orders.processStatus, 'Deleted')))
+    .limit(1);
+  if (!row) return null;
+  const { landing_domain, ...summary } = row;
+  return { ...summary, brand: brandKey(landing_domain, altLandingHost) };
+}
+
+export function brandKey(landingDomain: string | null | undefined, altLandingHost: string): 'main' | 'alt' {
+  return altLandingHost !== '' && landingDomain?.trim().toLowerCase() === altLandingHost.trim().toLowerCase()
+    ? 'alt'
+    : 'main';
+}
+
+/** The approved document a customer downloads: the latest upload of the order. */
+export async function latestDocument(db: DbOrTx, orderId: number) {
+  const [doc] = await db
+    .select()
+    .from(documents)
+    .where(eq(documents.orderId, orderId))
+    .orderBy(desc(documents.createdAt), desc(documents.id))
+    .limit(1);
+  return doc ?? null;
+}
+
+/** A document only if it belongs to that order. */
+export async function documentOfOrder(db: DbOrTx, orderId: number, documentId: number) {
+  const [doc] = await db
+    .select()
+    .from(documents)
+    .where(and(eq(documents.id, documentId), eq(documents.orderId, orderId)))
+    .limit(1);
+  return doc ?? null;
+}
+
+const orUnknown = (value: string | null) => (value && value.trim() !== '' ? value : 'Unknown');
+
+/** The Downloaded History of an order, newest first. */
+export async function downloadHistory(db: DbOrTx, orderId: number): Promise<DownloadHistoryRow[]> {
+  const rows = await db
+    .select()
+    .from(downloadLog)
+    .where(eq(downloadLog.orderId, orderId))
+    .orderBy(desc(downloadLog.createdAt), desc(downloadLog.id))
+    .limit(500);
+  return rows.map((r) => ({
+    order_id: r.orderId,
+    create_ts: r.createdAt.toISOString(),
+    date_time: formatEstDateTime(r.createdAt),
+    ip: r.ip,
+    device: orUnknown(r.device),
+    device_type: orUnknown(r.deviceType),
+    browser: orUnknown(r.browser),
+    os: orUnknown(r.os),
+    location: orUnknown(r.location),
+  }));
+}
+
+export interface DownloadRecord {
+  orderId: number;
+  documentId: number;
+  fileName: string;
+  ip: string;
+  userAgent: string | null;
+  device: string;
+  deviceType: string;
+  browser: string;
+  os: string;
+  location: string;
+}
+
+/** Records a customer download with its order event, in one transaction. */
+export async function recordDownload(db: DbOrTx, record: DownloadRecord): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(downloadLog)
+      .values({
+        orderId: record.orderId,
+        documentId: record.documentId,
+        fileName: record.fileName,
+        ip: record.ip,
+        userAgent: record.userAgent,
+        device: record.device,
+        deviceType: record.deviceType,
+        browser: record.browser,
+        os: record.os,
+        location: record.location,
+      })
+      .returning({ id: downloadLog.id });
+    await tx.insert(orderEvents).values({
+      orderId: record.orderId,
+      action: 'customer_download',
+      toValue: `download ${row!.id}: ${record.fileName}`,
+    });
+  });
+}
+
+/** What the approval notice needs of an order (mail/approval-notice.ts). */
+export async function noticeOrder(db: DbOrTx, orderId: number) {
+  const [row] = await db
+    .select({
+      order_id: orders.orderId,
+      first_name: orders.firstName,
+      last_name: orders.lastName,
+      email: orders.email,
+      landing_domain: orders.landingDomain,
+    })
+    .from(orders)
+    .where(and(eq(orders.orderId, orderId), ne(orders.processStatus, 'Deleted')))
+    .limit(1);
+  return row ?? null;
+}

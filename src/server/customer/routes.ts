@@ -1,0 +1,256 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  approvalNoticeResponse,
+  CUSTOMER_MSG,
+  downloadDocumentBody,
+  downloadDocumentResponse,
+  downloadHistoryBody,
+  downloadHistoryResponse,
+  FILE1_PATTERN,
+  trackOrderBody,
+  trackOrderResponse,
+} from '../../shared/contracts/customer.js';
+import { tokenFromHeader } from '../auth/tokens.js';
+import { openStored, storedExists } from '../documents/storage.js';
+import { locateIp } from '../geoip/lookup.js';
+import { notFound, tooManyRequests, unauthorized } from '../http/errors.js';
+import { renderApprovalNotice } from '../mail/approval-notice.js';
+import { parseUserAgent } from './device.js';
+import {
+  documentOfOrder,
+  downloadHistory,
+  extensionOf,
+  file1Of,
+  findTrackableOrder,
+  latestDocument,
+  noticeOrder,
+  orderSummary,
+  recordDownload,
+} from './queries.js';
+import {
+  CUSTOMER_TOKEN_TTL_SECONDS,
+  DOWNLOAD_TOKEN_TTL_SECONDS,
+  signCustomerToken,
+  signDownloadToken,
+  verifyCustomerToken,
+  verifyDownloadToken,
+} from './tokens.js';
+
+/** Every track-order answer takes at least this long, so a wrong id and a wrong e-mail look alike. */
+export const TRACK_MIN_RESPONSE_MS = 250;
+
+/** Rate limits (DESIGN §7); per IP honours TRUST_PROXY through request.ip. */
+export const LIMITS = {
+  trackPerIp: { max: 20, timeWindow: 10 * 60_000 },
+  trackPerOrder: { max: 10, timeWindow: 10 * 60_000 },
+  readPerIp: { max: 120, timeWindow: 60_000 },
+  fetchPerIp: { max: 60, timeWindow: 60_000 },
+} as const;
+
+const digest = (value: string) => createHash('sha256').update(value.trim().toLowerCase()).digest();
+
+/** Case-insensitive e-mail comparison in constant time. */
+function sameEmail(stored: string, given: string): boolean {
+  return timingSafeEqual(digest(stored), digest(given));
+}
+
+const ipKey = (prefix: string) => (request: FastifyRequest) => `${prefix}:${request.ip}`;
+
+/** The customer routes (spec §7 "Customer calls"): public, each checking the customer token itself. */
+export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { config } = app.ctx;
+  const secret = config.JWT_SECRET;
+  const trackPerOrder = app.createRateLimit({
+    ...LIMITS.trackPerOrder,
+    keyGenerator: (request) => `track-order:${String((request.body as { orderId?: unknown })?.orderId)}`,
+  });
+
+  // The order id a request's customer token was issued for, checked before the body is validated.
+  const tokenOrder = new WeakMap<FastifyRequest, number>();
+  const requireCustomerToken = async (request: FastifyRequest) => {
+    const token = tokenFromHeader(request.headers.authorization);
+    const orderId = token ? await verifyCustomerToken(secret, token) : null;
+    if (orderId === null) throw unauthorized(CUSTOMER_MSG.sessionExpired);
+    tokenOrder.set(request, orderId);
+  };
+  /** The token's order must be the order asked about: a token for order A never reads order B. */
+  const assertScope = (request: FastifyRequest, orderId: number) => {
+    if (tokenOrder.get(request) !== orderId) throw unauthorized(CUSTOMER_MSG.sessionExpired);
+  };
+
+  app.post(
+    '/front/track-order',
+    {
+      config: {
+        public: true,
+        rateLimit: { ...LIMITS.trackPerIp, keyGenerator: ipKey('track-ip') },
+      },
+      preHandler: async (request) => {
+        const limit = await trackPerOrder(request);
+        if (!limit.isAllowed && limit.isExceeded) {
+          throw tooManyRequests(
+            `Too many attempts for this order. Please try again in ${Math.ceil(limit.ttl / 1000)} seconds.`,
+          );
+        }
+      },
+      schema: {
+        tags: ['customer'],
+        summary: 'Track an order with its id and e-mail; answers a customer token scoped to that order',
+        body: trackOrderBody,
+        response: { 200: trackOrderResponse },
+      },
+    },
+    async (request) => {
+      const started = performance.now();
+      const orderId = Number(request.body.orderId);
+      const order = await findTrackableOrder(app.ctx.db, orderId);
+      // Compare against a dummy when the id is unknown: both failures do the same work.
+      const matches = sameEmail(order?.email ?? '\u0000no-order', request.body.email) && order !== null;
+      const token = matches ? await signCustomerToken(secret, orderId) : null;
+      const wait = TRACK_MIN_RESPONSE_MS - (performance.now() - started);
+      if (wait > 0) await sleep(wait);
+      if (!token) throw notFound(CUSTOMER_MSG.trackFailed);
+      return {
+        status: 1 as const,
+        message: CUSTOMER_MSG.trackSuccess,
+        data: { token, expiresIn: CUSTOMER_TOKEN_TTL_SECONDS },
+      };
+    },
+  );
+
+  app.post(
+    '/front/get-download-history',
+    {
+      config: { public: true, rateLimit: { ...LIMITS.readPerIp, keyGenerator: ipKey('customer-read') } },
+      onRequest: requireCustomerToken,
+      schema: {
+        tags: ['customer'],
+        summary: 'Downloaded History, order summary and the document name (customer token)',
+        body: downloadHistoryBody,
+        response: { 200: downloadHistoryResponse },
+      },
+    },
+    async (request) => {
+      const { orderId } = request.body;
+      assertScope(request, orderId);
+      const summary = await orderSummary(app.ctx.db, orderId, config.ALT_LANDING_HOST);
+      if (!summary) throw unauthorized(CUSTOMER_MSG.sessionExpired);
+      const [history, doc] = await Promise.all([
+        downloadHistory(app.ctx.db, orderId),
+        latestDocument(app.ctx.db, orderId),
+      ]);
+      return {
+        status: 1 as const,
+        message: history.length ? 'Download history loaded' : 'No record found',
+        data: history,
+        mainResult: { ...summary, downloadable: doc !== null },
+        path: { file1: doc ? file1Of(doc) : null },
+      };
+    },
+  );
+
+  app.post(
+    '/front/download-passport-doc-pdf',
+    {
+      config: { public: true, rateLimit: { ...LIMITS.readPerIp, keyGenerator: ipKey('customer-read') } },
+      onRequest: requireCustomerToken,
+      schema: {
+        tags: ['customer'],
+        summary: 'Record a download and answer a signed, short-lived download URL (customer token)',
+        body: downloadDocumentBody,
+        response: { 200: downloadDocumentResponse },
+      },
+    },
+    async (request) => {
+      const { orderId, file1 } = request.body;
+      assertScope(request, orderId);
+      const documentId = Number(FILE1_PATTERN.exec(file1)![1]);
+      const doc = await documentOfOrder(app.ctx.db, orderId, documentId);
+      if (!doc || file1Of(doc) !== file1 || !(await findTrackableOrder(app.ctx.db, orderId))) {
+        throw notFound('Not a document of this order');
+      }
+      if (!(await storedExists(config.DATA_DIR, doc.storageKey))) {
+        request.log.error({ orderId, documentId }, 'stored document file is missing');
+        throw notFound(CUSTOMER_MSG.noDocument);
+      }
+      const userAgent = request.headers['user-agent'] ?? null;
+      const device = parseUserAgent(userAgent);
+      await recordDownload(app.ctx.db, {
+        orderId,
+        documentId,
+        fileName: downloadName(orderId, extensionOf(doc.mimeType, doc.storageKey)),
+        ip: request.ip,
+        userAgent: userAgent?.slice(0, 1024) ?? null,
+        ...device,
+        location: await locateIp(request.ip),
+      });
+      const token = await signDownloadToken(secret, { orderId, documentId });
+      return {
+        status: 1 as const,
+        message: CUSTOMER_MSG.downloadRecorded,
+        data: { url: `/api/front/download?token=${token}`, expiresIn: DOWNLOAD_TOKEN_TTL_SECONDS },
+      };
+    },
+  );
+
+  app.get(
+    '/front/download',
+    {
+      config: { public: true, rateLimit: { ...LIMITS.fetchPerIp, keyGenerator: ipKey('customer-fetch') } },
+      schema: {
+        tags: ['customer'],
+        summary: 'The signed download URL: streams the approved document as an attachment',
+        querystring: z.object({ token: z.string().min(1).max(1024) }),
+      },
+    },
+    async (request, reply) => {
+      const grant = await verifyDownloadToken(secret, request.query.token);
+      if (!grant) throw unauthorized(CUSTOMER_MSG.linkExpired);
+      const doc = await documentOfOrder(app.ctx.db, grant.orderId, grant.documentId);
+      if (!doc || !(await findTrackableOrder(app.ctx.db, grant.orderId))) throw notFound('Not found');
+      if (!(await storedExists(config.DATA_DIR, doc.storageKey))) throw notFound('Not found');
+      const name = downloadName(grant.orderId, extensionOf(doc.mimeType, doc.storageKey));
+      return reply
+        .header('content-type', doc.mimeType)
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .header('content-length', String(doc.sizeBytes))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .send(openStored(config.DATA_DIR, doc.storageKey));
+    },
+  );
+
+  app.get(
+    '/front/approval-notice/:orderId',
+    {
+      config: { public: true, rateLimit: { ...LIMITS.readPerIp, keyGenerator: ipKey('customer-read') } },
+      onRequest: requireCustomerToken,
+      schema: {
+        tags: ['customer'],
+        summary: 'Preview of the approval notice mailed for this order (customer token)',
+        params: z.object({ orderId: z.string().regex(/^\d{1,15}$/, 'orderId: must be a number') }),
+        response: { 200: approvalNoticeResponse },
+      },
+    },
+    async (request) => {
+      const orderId = Number(request.params.orderId);
+      assertScope(request, orderId);
+      const order = await noticeOrder(app.ctx.db, orderId);
+      if (!order) throw unauthorized(CUSTOMER_MSG.sessionExpired);
+      const notice = renderApprovalNotice(order, {
+        siteUrl: config.PUBLIC_SITE_URL,
+        altLandingHost: config.ALT_LANDING_HOST,
+      });
+      return { status: 1 as const, message: 'Approval notice', data: notice };
+    },
+  );
+};
+
+/** The attachment name: built from the order id only, so no stored or customer text reaches the header. */
+export function downloadName(orderId: number, extension: string): string {
+  return `ed-card-${orderId}.${extension}`;
+}
