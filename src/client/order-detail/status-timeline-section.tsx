@@ -13,8 +13,7 @@ const ACTIONS: Record<string, string> = {
   upload: 'Document uploaded',
   mail: 'Mail',
   transaction: 'Transaction details saved',
-  refund: 'Refund completed',
-  delete: 'Deleted',
+  customer_download: 'Customer downloaded',
 };
 
 /** The audit trail of the order: who did what, when (EST), from → to. */
