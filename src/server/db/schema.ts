@@ -292,26 +292,17 @@ export const reportCountryDaily = pgTable(
   {
     day: date('day', { mode: 'string' }).notNull(),
     nationality: text('nationality').notNull(),
-    /** 'Priority' or 'Standard' (every other mode counts as Standard). */
-    processingMode: text('processing_mode').notNull(),
     /** Orders created that day, not Deleted. */
-    orders: integer('orders').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.day, t.nationality, t.processingMode] })],
-);
-
-/** Orders created that day that are future orders as of `report_future_state.as_of` (status New, processing date after it). */
-export const reportFutureDaily = pgTable(
-  'report_future_daily',
-  {
-    day: date('day', { mode: 'string' }).notNull(),
-    nationality: text('nationality').notNull(),
-    orders: integer('orders').notNull(),
+    orders: integer('orders').notNull().default(0),
+    /** Of those, processing mode Priority (every other mode counts as Standard). */
+    priorityOrders: integer('priority_orders').notNull().default(0),
+    /** Of those, future orders as of `report_future_state.as_of` (status New, processing date after it). */
+    futureOrders: integer('future_orders').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.day, t.nationality] })],
 );
 
-/** The one day report_future_daily is computed for; the report refreshes it when the service day turns. */
+/** The one day report_country_daily.future_orders is computed for; the report refreshes it when the service day turns. */
 export const reportFutureState = pgTable('report_future_state', {
   id: integer('id').primaryKey().default(1),
   asOf: date('as_of', { mode: 'string' }).notNull(),

@@ -1,0 +1,2 @@
+DROP TABLE "report_country_daily" CASCADE;--> statement-breakpoint
+DROP TABLE "report_future_daily" CASCADE;
