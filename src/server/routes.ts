@@ -1,9 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authRoutes } from './auth/routes.js';
 import { customerRoutes } from './customer/routes.js';
+import { documentRoutes } from './documents/routes.js';
 import { gatewayRoutes } from './gateways/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { intakeRoutes } from './intake/routes.js';
+import { invoiceRoutes } from './invoices/routes.js';
+import { defencePackRoutes } from './order-detail/defence-pack-routes.js';
+import { orderDetailRoutes } from './order-detail/routes.js';
 import { orderRoutes } from './orders/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { teamRoutes } from './team/routes.js';
@@ -18,4 +22,8 @@ export const areaRoutes: FastifyPluginAsync[] = [
   gatewayRoutes,
   orderRoutes,
   customerRoutes,
+  orderDetailRoutes,
+  documentRoutes,
+  defencePackRoutes,
+  invoiceRoutes,
 ];

@@ -1,0 +1,167 @@
+import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { MAX_UPLOAD_BYTES } from '../../shared/constants.js';
+import {
+  queuedMailResponse,
+  resendMailBody,
+  UPLOAD_FILE_FIELD,
+  uploadDocumentFields,
+} from '../../shared/contracts/order-detail.js';
+import { MSG } from '../../shared/messages.js';
+import { staffOf } from '../auth/guard.js';
+import { documents } from '../db/schema.js';
+import { ok } from '../http/envelope.js';
+import { badRequest, conflict, HttpError, payloadTooLarge, unsupportedMediaType } from '../http/errors.js';
+import { queueMail } from '../mail/outbox.js';
+import { nudgeMailQueue } from '../mail/queue.js';
+import { latestDocument, lockOrder, recordEvent } from '../order-detail/queries.js';
+import { removeStored } from './storage.js';
+import { type StoredUpload, sanitizeFileName, storeUpload } from './upload.js';
+
+const security = [{ staffToken: [] }];
+const TOO_LARGE = `The file is too large. The maximum size is ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`;
+
+/** Upload of the approved document with its approval mail, and resending that mail (issue 5). */
+export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app.ctx;
+
+  app.post(
+    '/admin/upload-visa-document',
+    {
+      config: { permission: 'orders.documents' },
+      schema: {
+        tags: ['order-detail'],
+        summary:
+          'multipart/form-data: orderId, email, mailServiceProvider (AWS | Sendgrid) and the file uploadVisaDoc (PDF/PNG/JPEG/WebP, ≤ 10 MB); stores it and mails the approval notice with it',
+        security,
+        consumes: ['multipart/form-data'],
+        response: { 200: queuedMailResponse },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      if (!request.isMultipart()) throw unsupportedMediaType('Send the document as multipart/form-data.');
+      const fields: Record<string, string> = {};
+      let upload: (StoredUpload & { originalName: string }) | null = null;
+      const discard = async () => {
+        if (upload) await removeStored(config.DATA_DIR, upload.key);
+        upload = null;
+      };
+      try {
+        for await (const part of request.parts()) {
+          if (part.type === 'field') {
+            fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+            continue;
+          }
+          const file = part as MultipartFile;
+          if (file.fieldname !== UPLOAD_FILE_FIELD || upload) {
+            file.file.resume();
+            throw badRequest(`Send exactly one file, in the field ${UPLOAD_FILE_FIELD}.`);
+          }
+          const stored = await storeUpload(config.DATA_DIR, file.file);
+          upload = { ...stored, originalName: '' };
+          if (file.file.truncated) throw payloadTooLarge(TOO_LARGE);
+          upload.originalName = sanitizeFileName(file.filename, stored.extension, 'document');
+        }
+      } catch (err) {
+        await discard();
+        const code = (err as { code?: string }).code;
+        if (code === 'FST_REQ_FILE_TOO_LARGE') throw payloadTooLarge(TOO_LARGE);
+        if (err instanceof HttpError) throw err;
+        if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+          throw badRequest(`Send exactly one file, in the field ${UPLOAD_FILE_FIELD}, and the three fields.`);
+        }
+        throw err;
+      }
+
+      const parsed = uploadDocumentFields.safeParse(fields);
+      if (!parsed.success) {
+        await discard();
+        const errors = parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
+        const first = errors[0]!;
+        const message = Object.values(MSG).includes(first.message as never)
+          ? first.message
+          : `${first.field}: ${first.message}`;
+        throw badRequest(message, { errors });
+      }
+      if (!upload) throw badRequest(MSG.fileRequired);
+      const file: StoredUpload & { originalName: string } = upload;
+      const { orderId, email, mailServiceProvider } = parsed.data;
+
+      let result: { mailId: number; documentId: number };
+      try {
+        result = await db.transaction(async (tx) => {
+          await lockOrder(tx, orderId);
+          const [doc] = await tx
+            .insert(documents)
+            .values({
+              orderId,
+              storageKey: file.key,
+              originalName: file.originalName,
+              mimeType: file.mimeType,
+              sizeBytes: file.size,
+              sha256: file.sha256,
+              mailServiceProvider,
+              uploadedBy: staff.id,
+            })
+            .returning({ id: documents.id });
+          await recordEvent(tx, { orderId, actorId: staff.id, action: 'upload', toValue: file.originalName });
+          const mailId = await queueMail(tx, {
+            orderId,
+            kind: 'approval',
+            toEmail: email,
+            provider: mailServiceProvider,
+            documentId: doc!.id,
+            requestedBy: staff.id,
+          });
+          return { mailId, documentId: doc!.id };
+        });
+      } catch (err) {
+        await discard();
+        throw err;
+      }
+      nudgeMailQueue(app);
+      return ok(
+        { ...result, status: 'queued' },
+        `Document has been uploaded. The mail to ${email} is on its way (${mailServiceProvider}).`,
+      );
+    },
+  );
+
+  app.post(
+    '/admin/resend-mail',
+    {
+      config: { permission: 'orders.documents' },
+      schema: {
+        tags: ['order-detail'],
+        summary: 'Send the approval notice with the latest document again, through the chosen provider',
+        security,
+        body: resendMailBody,
+        response: { 200: queuedMailResponse },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const { orderId, email, mailServiceProvider } = request.body;
+      const result = await db.transaction(async (tx) => {
+        await lockOrder(tx, orderId);
+        const doc = await latestDocument(tx, orderId);
+        if (!doc) throw conflict('No document has been uploaded for this order yet.');
+        const mailId = await queueMail(tx, {
+          orderId,
+          kind: 'resend',
+          toEmail: email,
+          provider: mailServiceProvider,
+          documentId: doc.id,
+          requestedBy: staff.id,
+        });
+        return { mailId, documentId: doc.id };
+      });
+      nudgeMailQueue(app);
+      return ok(
+        { ...result, status: 'queued' },
+        `The mail to ${email} is on its way (${mailServiceProvider}).`,
+      );
+    },
+  );
+};

@@ -1,0 +1,45 @@
+import type { MailProvider } from '../../shared/constants.js';
+import type { DbOrTx } from '../db/client.js';
+import { mailLog } from '../db/schema.js';
+import { recordEvent } from '../order-detail/queries.js';
+
+export type MailKind = 'approval' | 'resend' | 'reminder' | 'refund' | 'invoice';
+
+export interface QueueMailInput {
+  orderId: number;
+  kind: MailKind;
+  toEmail: string;
+  provider: MailProvider;
+  documentId?: number | null;
+  isReminder?: boolean;
+  /** The staff member who asked for it; null for the system (reminders). */
+  requestedBy: number | null;
+}
+
+/**
+ * The durable outbox (mail_log): call inside the transaction of the order change, so the mail exists
+ * exactly when the change does. The delivery worker picks up 'queued' rows.
+ */
+export async function queueMail(tx: DbOrTx, input: QueueMailInput): Promise<number> {
+  const [row] = await tx
+    .insert(mailLog)
+    .values({
+      orderId: input.orderId,
+      kind: input.kind,
+      toEmail: input.toEmail,
+      provider: input.provider,
+      documentId: input.documentId ?? null,
+      isReminder: input.isReminder ?? false,
+      status: 'queued',
+      requestedBy: input.requestedBy,
+    })
+    .returning({ id: mailLog.id });
+  await recordEvent(tx, {
+    orderId: input.orderId,
+    actorId: input.requestedBy,
+    action: 'mail',
+    fromValue: null,
+    toValue: `${input.kind} via ${input.provider} to ${input.toEmail}`,
+  });
+  return row!.id;
+}

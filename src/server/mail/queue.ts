@@ -1,0 +1,208 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import PgBoss from 'pg-boss';
+import { MAIL_PROVIDERS, type MailProvider } from '../../shared/constants.js';
+import type { Database } from '../db/client.js';
+import { mailAttempts, mailLog } from '../db/schema.js';
+import { composeMail, PermanentMailError } from './compose.js';
+import { queueDueReminders } from './reminders.js';
+import { createMailSender, type MailSender } from './transports.js';
+
+const DELIVER = 'mail-deliver';
+const REMINDERS = 'mail-reminders';
+
+export interface MailQueueOptions {
+  /** Retries after the first attempt (pg-boss retryLimit). */
+  retryLimit?: number;
+  /** First retry delay in seconds; doubles each time (pg-boss retryBackoff). */
+  retryDelaySeconds?: number;
+  /** How often queued mail_log rows written by any writer are handed to pg-boss. */
+  dispatchIntervalMs?: number;
+  /** pg-boss worker polling interval (seconds, ≥ 0.5). */
+  pollingIntervalSeconds?: number;
+  /** Cron of the reminder scan; null turns the schedule off (tests call scanReminders). */
+  reminderCron?: string | null;
+}
+
+export interface MailQueue {
+  /** Hands every queued mail_log row to the job queue now; returns how many. */
+  dispatch(): Promise<number>;
+  /** Runs the reminder scan now (the schedule does it every minute). */
+  scanReminders(now?: Date): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const running = new WeakMap<FastifyInstance, MailQueue>();
+
+/** Routes call this after committing a queued mail, so delivery starts without waiting for the next poll. */
+export function nudgeMailQueue(app: FastifyInstance): void {
+  const queue = running.get(app);
+  if (queue) queue.dispatch().catch((err) => app.log.warn({ err }, 'mail dispatch failed'));
+}
+
+/** pg-boss job ids are uuids; one fixed id per mail row makes a second dispatch of it a no-op. */
+export function jobIdOf(mailId: number): string {
+  return `00000000-0000-4000-8000-${mailId.toString(16).padStart(12, '0')}`;
+}
+
+/** pg-boss over our own connection: PGlite needs exec() for pg-boss's multi-statement migrations. */
+function bossDb(database: Database) {
+  const pglite = database.pglite;
+  return {
+    executeSql: async (text: string, values?: unknown[]) => {
+      if (pglite && (!values || values.length === 0)) {
+        const results = await pglite.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      }
+      return database.sql.query(text, values);
+    },
+  };
+}
+
+const shortError = (err: unknown) => String((err as Error)?.message ?? err).slice(0, 500);
+
+/**
+ * Mail delivery (DESIGN §8): mail_log is the durable outbox; a dispatcher hands queued rows to pg-boss
+ * (job id fixed per row), whose workers send through the provider with retries and exponential backoff.
+ * Every attempt lands in mail_attempts, the final status and message id in mail_log.
+ */
+export async function startMailQueue(app: FastifyInstance, opts: MailQueueOptions = {}): Promise<MailQueue> {
+  const { database, config } = app.ctx;
+  const db = database.db;
+  const retryLimit = opts.retryLimit ?? 6;
+  const retryDelay = opts.retryDelaySeconds ?? 30;
+  const sender: MailSender = createMailSender(config);
+
+  const boss = new PgBoss({ db: bossDb(database) as never, schema: 'pgboss', migrate: true });
+  boss.on('error', (err) => app.log.error({ err }, 'job queue error'));
+  await boss.start();
+  await boss.createQueue(DELIVER, {
+    name: DELIVER,
+    retryLimit,
+    retryDelay,
+    retryBackoff: true,
+    expireInSeconds: 300,
+  });
+  await boss.createQueue(REMINDERS, { name: REMINDERS, retryLimit: 0, expireInSeconds: 300 });
+
+  const deliver = async (mailId: number, isLastTry: boolean) => {
+    const [mail] = await db.select().from(mailLog).where(eq(mailLog.id, mailId)).limit(1);
+    if (!mail || mail.status === 'sent' || mail.status === 'failed') return;
+    const attempt = mail.attempts + 1;
+    const provider = (MAIL_PROVIDERS as readonly string[]).includes(mail.provider)
+      ? (mail.provider as MailProvider)
+      : 'AWS';
+    try {
+      const message = await composeMail(db, config, mail);
+      const result = await sender.send(provider, message);
+      await db.transaction(async (tx) => {
+        await tx
+          .insert(mailAttempts)
+          .values({ mailId, attempt, provider, ok: true, messageId: result.messageId, error: null });
+        await tx
+          .update(mailLog)
+          .set({
+            status: 'sent',
+            attempts: attempt,
+            messageId: result.messageId,
+            error: null,
+            updatedAt: sql`now()`,
+          })
+          .where(eq(mailLog.id, mailId));
+      });
+    } catch (err) {
+      const final = err instanceof PermanentMailError || isLastTry;
+      await db.transaction(async (tx) => {
+        await tx
+          .insert(mailAttempts)
+          .values({ mailId, attempt, provider, ok: false, error: shortError(err) });
+        await tx
+          .update(mailLog)
+          .set({
+            status: final ? 'failed' : 'retrying',
+            attempts: attempt,
+            error: shortError(err),
+            updatedAt: sql`now()`,
+          })
+          .where(eq(mailLog.id, mailId));
+      });
+      app.log.warn({ mailId, attempt, final, err: shortError(err) }, 'mail delivery attempt failed');
+      if (!final) throw err;
+    }
+  };
+
+  await boss.work<{ mailId: number }>(
+    DELIVER,
+    { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1 },
+    async ([job]) => {
+      if (job) await deliver(job.data.mailId, job.retryCount >= job.retryLimit);
+    },
+  );
+
+  let dispatching: Promise<number> | null = null;
+  const dispatchOnce = async () => {
+    const queued = await db
+      .select({ id: mailLog.id })
+      .from(mailLog)
+      .where(eq(mailLog.status, 'queued'))
+      .orderBy(mailLog.id)
+      .limit(200);
+    for (const { id } of queued) {
+      await boss.send(
+        DELIVER,
+        { mailId: id },
+        { id: jobIdOf(id), retryLimit, retryDelay, retryBackoff: true },
+      );
+      await db
+        .update(mailLog)
+        .set({ status: 'sending', updatedAt: sql`now()` })
+        .where(sql`${mailLog.id} = ${id} and ${mailLog.status} = 'queued'`);
+    }
+    return queued.length;
+  };
+  // One dispatch at a time per instance; a nudge during a run waits for it and runs again.
+  const dispatch = async (): Promise<number> => {
+    while (dispatching) await dispatching.catch(() => 0);
+    dispatching = dispatchOnce();
+    try {
+      return await dispatching;
+    } finally {
+      dispatching = null;
+    }
+  };
+
+  const scanReminders = async (now?: Date) => {
+    const n = await queueDueReminders(database, config.REMINDER_AFTER_HOURS, now);
+    if (n > 0) await dispatch();
+    return n;
+  };
+  await boss.work(REMINDERS, { pollingIntervalSeconds: 5 }, async () => {
+    await scanReminders();
+  });
+  const cron = opts.reminderCron === undefined ? '* * * * *' : opts.reminderCron;
+  if (cron) await boss.schedule(REMINDERS, cron);
+  else await boss.unschedule(REMINDERS).catch(() => {});
+
+  let stopped = false;
+  const timer = setInterval(() => {
+    if (!stopped) dispatch().catch((err) => app.log.warn({ err }, 'mail dispatch failed'));
+  }, opts.dispatchIntervalMs ?? 2000);
+  timer.unref();
+
+  const queue: MailQueue = {
+    dispatch,
+    scanReminders,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      running.delete(app);
+      await dispatching?.catch(() => 0);
+      await boss.stop({ graceful: true, wait: true, timeout: 5000, close: false });
+      sender.close();
+    },
+  };
+  running.set(app, queue);
+  await dispatch();
+  return queue;
+}

@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  defencePackBody,
+  defencePackDetailsBody,
+  defencePackDetailsResponse,
+} from '../../shared/contracts/order-detail.js';
+import { ok } from '../http/envelope.js';
+import { renderDefencePack } from '../pdf/defence-pack.js';
+import { documentBytes, gatherEvidence } from './evidence.js';
+import { contentDisposition } from './routes.js';
+
+const security = [{ staffToken: [] }];
+
+/** Defence Packs (DESIGN §8): the chargeback evidence as a PDF, and the same evidence as JSON. */
+export const defencePackRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app.ctx;
+
+  app.post(
+    '/admin/get-defence-pack-pdf',
+    {
+      config: { permission: 'orders.defencePack' },
+      schema: {
+        tags: ['order-detail'],
+        summary: 'Defence Pack 1 (proof of delivery) or 2 (full case file) as application/pdf',
+        security,
+        body: defencePackBody,
+      },
+    },
+    async (request, reply) => {
+      const { orderId, defencePackType } = request.body;
+      const evidence = await gatherEvidence(db, config, orderId, defencePackType);
+      const doc = await documentBytes(db, config, evidence.document?.id);
+      const pdf = await renderDefencePack(evidence, doc);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header(
+          'content-disposition',
+          contentDisposition(`defence-pack-${defencePackType}-${orderId}.pdf`, 'inline'),
+        )
+        .header('cache-control', 'private, no-store')
+        .send(Buffer.from(pdf));
+    },
+  );
+
+  app.post(
+    '/admin/defence-pack-details',
+    {
+      config: { permission: 'orders.defencePack' },
+      schema: {
+        tags: ['order-detail'],
+        summary: 'The evidence of a Defence Pack as JSON (defencePackType 1 or 2; default 2 = everything)',
+        security,
+        body: defencePackDetailsBody,
+        response: { 200: defencePackDetailsResponse },
+      },
+    },
+    async (request) => {
+      const { orderId, defencePackType } = request.body;
+      return ok(await gatherEvidence(db, config, orderId, defencePackType ?? 2), 'Defence pack details');
+    },
+  );
+};

@@ -1,0 +1,276 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderDetails } from '../../shared/contracts/order-detail.js';
+import { storeBuffer } from '../documents/storage.js';
+import { createOrder } from '../test/factories.js';
+import { createTestApp, type TestApp } from '../test/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ APP_MAIL_DOMAIN: 'apps.example' });
+});
+afterAll(() => t.close());
+
+const count = async (sqlText: string, params: unknown[] = []) =>
+  Number((await t.database.sql.query<{ n: string }>(sqlText, params)).rows[0]!.n);
+
+describe('get-orders-details', () => {
+  it('answers every spec field and each section in time order', async () => {
+    const order = await createOrder(t.database, { first_name: 'Ana', last_name: 'Lopez' });
+    const id = order.orderId;
+    const stored = await storeBuffer(t.config.DATA_DIR, Buffer.from('%PDF-1.4\n%%EOF\n'), 'pdf');
+    await t.database.sql.query(
+      `insert into documents (order_id, storage_key, original_name, mime_type, size_bytes, sha256, mail_service_provider)
+       values ($1, $2, 'card.pdf', 'application/pdf', $3, $4, 'AWS')`,
+      [id, stored.key, stored.size, stored.sha256],
+    );
+    await t.database.sql.query(
+      `insert into mail_log (order_id, kind, to_email, provider, document_id, is_reminder, status, message_id)
+       select $1, 'reminder', 'a@example.com', 'AWS', id, true, 'sent', '<m1@x>' from documents where order_id = $1`,
+      [id],
+    );
+    await t.database.sql.query(
+      `insert into download_log (order_id, ip, browser, os, timezone, created_at) values
+       ($1, '203.0.113.9', 'Chrome-126', 'Windows', 'America/New_York', now() - interval '1 hour'),
+       ($1, '203.0.113.10', 'Safari-17', 'iOS', 'America/New_York', now())`,
+      [id],
+    );
+    const res = await t.as('Team', { method: 'GET', url: `/api/admin/get-orders-details/${id}` });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.status).toBe(1);
+    const data = orderDetails.parse(body.data);
+    expect(data.order_id).toBe(id);
+    expect(data.first_name).toBe('Ana');
+    expect(data.application_email).toBe(`${id}@apps.example`);
+    expect(data.country_of_residence).toBe('USA');
+    expect(data.uploadDoc).toHaveLength(1);
+    expect(data.uploadDoc[0]!.file1).toBe('card.pdf');
+    expect(data.mailHistory[0]).toMatchObject({
+      remainder_mail: 1,
+      uploadDoc: 'card.pdf',
+      mail_service_provider: 'AWS',
+    });
+    expect(data.downloadHistory.map((d) => d.ip)).toEqual(['203.0.113.9', '203.0.113.10']);
+    expect(data.events[0]).toMatchObject({ action: 'created', to_value: 'New' });
+
+    const file = await t.as('Team', { method: 'GET', url: data.uploadDoc[0]!.download_url });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(file.headers['content-disposition']).toContain('card.pdf');
+    expect(file.body).toContain('%PDF-1.4');
+  });
+
+  it('404s for an unknown order and 400s for a bad id; 401 without a token', async () => {
+    expect(
+      (await t.as('Team', { method: 'GET', url: '/api/admin/get-orders-details/999999999' })).statusCode,
+    ).toBe(404);
+    expect((await t.as('Team', { method: 'GET', url: '/api/admin/get-orders-details/abc' })).statusCode).toBe(
+      400,
+    );
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/admin/get-orders-details/100001' })).statusCode,
+    ).toBe(401);
+  });
+});
+
+describe('move-order-status', () => {
+  it('moves, records the event, refuses the current status, and the counts follow', async () => {
+    const order = await createOrder(t.database);
+    const id = order.orderId;
+    const completedBefore = (
+      await t.as('Admin', { method: 'GET', url: '/api/admin/get-folder-count' })
+    ).json().data?.completedOrdersCount;
+    const res = await t.as('Telecaller', {
+      method: 'PUT',
+      url: '/api/admin/move-order-status',
+      payload: { orderId: String(id), updatingStatus: 'Completed' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 1, data: { from: 'New', process_status: 'Completed' } });
+    expect(
+      await count(
+        `select count(*) n from order_events where order_id = $1 and action = 'status' and to_value = 'Completed'`,
+        [id],
+      ),
+    ).toBe(1);
+    const after = (await t.as('Admin', { method: 'GET', url: '/api/admin/get-folder-count' })).json().data;
+    expect(after.completedOrdersCount).toBe(completedBefore + 1);
+
+    const again = await t.as('Telecaller', {
+      method: 'PUT',
+      url: '/api/admin/move-order-status',
+      payload: { orderId: id, updatingStatus: 'Completed' },
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().status).toBe(0);
+    expect(
+      await count(`select count(*) n from order_events where order_id = $1 and action = 'status'`, [id]),
+    ).toBe(1);
+  });
+
+  it('Move to Completed Refunds sets the refund date and queues the refund mail', async () => {
+    const order = await createOrder(t.database);
+    const res = await t.as('Team', {
+      method: 'PUT',
+      url: '/api/admin/move-order-status',
+      payload: { orderId: order.orderId, updatingStatus: 'Refunded' },
+    });
+    expect(res.statusCode).toBe(200);
+    const { rows } = await t.database.sql.query<{ refund_date: Date | null; process_status: string }>(
+      'select refund_date, process_status from orders where order_id = $1',
+      [order.orderId],
+    );
+    expect(rows[0]!.process_status).toBe('Refunded');
+    expect(rows[0]!.refund_date).not.toBeNull();
+    expect(
+      await count(
+        `select count(*) n from mail_log where order_id = $1 and kind = 'refund' and status = 'queued'`,
+        [order.orderId],
+      ),
+    ).toBe(1);
+  });
+
+  it('refuses statuses that are not on the detail screen and unknown orders', async () => {
+    const order = await createOrder(t.database);
+    const bad = await t.as('Team', {
+      method: 'PUT',
+      url: '/api/admin/move-order-status',
+      payload: { orderId: order.orderId, updatingStatus: 'New' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toContain('updatingStatus');
+    const missing = await t.as('Team', {
+      method: 'PUT',
+      url: '/api/admin/move-order-status',
+      payload: { orderId: 999999998, updatingStatus: 'Completed' },
+    });
+    expect(missing.statusCode).toBe(404);
+  });
+});
+
+describe('add-new-remark', () => {
+  it('stores the remark as the signed-in user with Y/N flags and US Eastern date/time', async () => {
+    const order = await createOrder(t.database);
+    const res = await t.as('Night Staff', {
+      method: 'POST',
+      url: '/api/admin/add-new-remark',
+      payload: {
+        orderId: order.orderId,
+        remark: 'Called, no answer',
+        remarkerName: 'Somebody Else',
+        whatsapp: 'Y',
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.message).toBe('Remark has been added successfully');
+    expect(body.data.remark).toMatchObject({
+      remark_name: 'Demo Night Staff',
+      whatsapp: 'Y',
+      telephone: 'N',
+      status_refund: 'N',
+      chargeback: 'N',
+    });
+    expect(body.data.remark.us_date).toMatch(/^\d{2}-\d{2}-\d{4}$/);
+    expect(body.data.process_status).toBe('New');
+    const detail = (
+      await t.as('Team', { method: 'GET', url: `/api/admin/get-orders-details/${order.orderId}` })
+    ).json();
+    expect(detail.data.remarks).toHaveLength(1);
+    expect(detail.data.remarks[0].remark_name).toBe('Demo Night Staff');
+  });
+
+  it('the Refund flag moves to Refunds, the Chargeback flag to ChargeBack, each with its event', async () => {
+    const a = await createOrder(t.database);
+    const b = await createOrder(t.database);
+    const r1 = await t.as('Team', {
+      method: 'POST',
+      url: '/api/admin/add-new-remark',
+      payload: { orderId: a.orderId, remark: 'Customer wants a refund', statusRefund: 'Y' },
+    });
+    expect(r1.json().data.process_status).toBe('Refunds');
+    const r2 = await t.as('Team', {
+      method: 'POST',
+      url: '/api/admin/add-new-remark',
+      payload: { orderId: b.orderId, remark: 'Bank dispute', chargeBack: 'Y' },
+    });
+    expect(r2.json().data.process_status).toBe('ChargeBack');
+    const { rows } = await t.database.sql.query<{ order_id: number; to_value: string }>(
+      `select order_id, to_value from order_events where action = 'status' and order_id in ($1, $2) order by order_id`,
+      [a.orderId, b.orderId],
+    );
+    expect(rows.map((r) => r.to_value)).toEqual(['Refunds', 'ChargeBack']);
+  });
+
+  it('requires the remark (spec message) and changes nothing', async () => {
+    const order = await createOrder(t.database);
+    const res = await t.as('Team', {
+      method: 'POST',
+      url: '/api/admin/add-new-remark',
+      payload: { orderId: order.orderId, remark: '   ', statusRefund: 'Y' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('Please enter your remark');
+    expect(await count('select count(*) n from order_remarks where order_id = $1', [order.orderId])).toBe(0);
+    expect(
+      await count(`select count(*) n from orders where order_id = $1 and process_status = 'New'`, [
+        order.orderId,
+      ]),
+    ).toBe(1);
+  });
+});
+
+describe('save-transaction-details', () => {
+  it('saves both fields with an event; spec messages when missing', async () => {
+    const order = await createOrder(t.database);
+    const missing = await t.as('Team', {
+      method: 'POST',
+      url: '/api/admin/save-transaction-details',
+      payload: { orderId: order.orderId, transactionId: '', merchantName: 'Stripe' },
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().message).toBe('Please enter your Transaction Id');
+    const noMerchant = await t.as('Team', {
+      method: 'POST',
+      url: '/api/admin/save-transaction-details',
+      payload: { orderId: order.orderId, transactionId: 'ch_1' },
+    });
+    expect(noMerchant.json().message).toBe('Please enter your Merchant Name');
+    const res = await t.as('Team', {
+      method: 'POST',
+      url: '/api/admin/save-transaction-details',
+      payload: { orderId: order.orderId, transactionId: 'ch_3Nx', merchantName: 'Adyen' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().status).toBe(1);
+    const { rows } = await t.database.sql.query<{ transaction_id: string; merchant_name: string }>(
+      'select transaction_id, merchant_name from orders where order_id = $1',
+      [order.orderId],
+    );
+    expect(rows[0]).toEqual({ transaction_id: 'ch_3Nx', merchant_name: 'Adyen' });
+    expect(
+      await count(`select count(*) n from order_events where order_id = $1 and action = 'transaction'`, [
+        order.orderId,
+      ]),
+    ).toBe(1);
+  });
+});
+
+describe('email content', () => {
+  it('renders the approval notice with the order data, escaped, and a wa.me link', async () => {
+    const order = await createOrder(t.database, {
+      first_name: '<b>Eve</b>',
+      phone_code: '1',
+      telephone_number: '2125550100',
+    });
+    const res = await t.as('Team', { method: 'GET', url: `/api/admin/get-email-content/${order.orderId}` });
+    expect(res.statusCode).toBe(200);
+    const data = res.json().data;
+    expect(data.html).toContain('&lt;b&gt;Eve&lt;/b&gt;');
+    expect(data.html).not.toContain('<b>Eve</b>');
+    expect(data.text).toContain(`Order ID: ${order.orderId}`);
+    expect(data.text).toContain(`Username: ${order.email}`);
+    expect(data.text).toContain(`/track-order/${order.orderId}`);
+    expect(data.whatsappUrl).toMatch(/^https:\/\/wa\.me\/12125550100\?text=/);
+  });
+});

@@ -1,0 +1,297 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { orderIdField } from '../../shared/contracts/common.js';
+import {
+  addRemarkBody,
+  addRemarkResponse,
+  emailContentResponse,
+  moveOrderStatusBody,
+  moveOrderStatusResponse,
+  orderDetailsResponse,
+  saveTransactionBody,
+  saveTransactionResponse,
+} from '../../shared/contracts/order-detail.js';
+import { staffOf } from '../auth/guard.js';
+import { orderRemarks, orders } from '../db/schema.js';
+import { openStored, storedExists } from '../documents/storage.js';
+import { ok } from '../http/envelope.js';
+import { conflict, notFound } from '../http/errors.js';
+import { renderApprovalNotice } from '../mail/approval-notice.js';
+import { queueMail } from '../mail/outbox.js';
+import { nudgeMailQueue } from '../mail/queue.js';
+import {
+  documentById,
+  loadDocuments,
+  loadDownloads,
+  loadEvents,
+  loadMailHistory,
+  loadOrder,
+  loadRemarks,
+  lockOrder,
+  recordEvent,
+  remarkItemOf,
+} from './queries.js';
+
+const security = [{ staffToken: [] }];
+const orderIdParams = z.object({ orderId: orderIdField });
+
+/** Where a remark flag moves the order (DESIGN §4); Chargeback wins over Refund when both are ticked. */
+export function statusFromRemarkFlags(flags: {
+  statusRefund: 'Y' | 'N';
+  chargeBack: 'Y' | 'N';
+}): string | null {
+  if (flags.chargeBack === 'Y') return 'ChargeBack';
+  if (flags.statusRefund === 'Y') return 'Refunds';
+  return null;
+}
+
+/** Attachment header with a safe ASCII fallback and the UTF-8 name (RFC 6266). */
+export function contentDisposition(fileName: string, kind: 'attachment' | 'inline' = 'attachment'): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/** Order detail (issue 5): the detail read, status moves, remarks, transaction details, document download. */
+export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app.ctx;
+
+  app.get(
+    '/admin/get-orders-details/:orderId',
+    {
+      config: { permission: 'orders.read' },
+      schema: {
+        tags: ['order-detail'],
+        summary:
+          'Every order field (spec §3 names) with uploadDoc, mailHistory, downloadHistory, remarks, events',
+        security,
+        params: orderIdParams,
+        response: { 200: orderDetailsResponse },
+      },
+    },
+    async (request) => {
+      const { orderId } = request.params;
+      const order = await loadOrder(db, orderId, config.APP_MAIL_DOMAIN);
+      if (!order) throw notFound('Order not found');
+      const [uploadDoc, mailHistory, downloadHistory, remarks, events] = await Promise.all([
+        loadDocuments(db, orderId),
+        loadMailHistory(db, orderId),
+        loadDownloads(db, orderId),
+        loadRemarks(db, orderId),
+        loadEvents(db, orderId),
+      ]);
+      return ok({ ...order, uploadDoc, mailHistory, downloadHistory, remarks, events }, 'Order details');
+    },
+  );
+
+  app.put(
+    '/admin/move-order-status',
+    {
+      config: { permission: 'orders.move' },
+      schema: {
+        tags: ['order-detail'],
+        summary:
+          'Move one order to a status of the detail screen (not its current one); Refunded mails the customer',
+        security,
+        body: moveOrderStatusBody,
+        response: { 200: moveOrderStatusResponse },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const { orderId, updatingStatus } = request.body;
+      const from = await db.transaction(async (tx) => {
+        const order = await lockOrder(tx, orderId);
+        if (order.processStatus === updatingStatus) {
+          throw conflict(`The order is already in ${updatingStatus}.`);
+        }
+        await tx
+          .update(orders)
+          .set({
+            processStatus: updatingStatus,
+            updatedAt: sql`now()`,
+            ...(updatingStatus === 'Refunded' ? { refundDate: sql`now()` } : {}),
+          })
+          .where(eq(orders.orderId, orderId));
+        await recordEvent(tx, {
+          orderId,
+          actorId: staff.id,
+          action: 'status',
+          fromValue: order.processStatus,
+          toValue: updatingStatus,
+        });
+        if (updatingStatus === 'Refunded') {
+          await queueMail(tx, {
+            orderId,
+            kind: 'refund',
+            toEmail: order.email,
+            provider: 'AWS',
+            requestedBy: staff.id,
+          });
+        }
+        return order.processStatus;
+      });
+      if (updatingStatus === 'Refunded') nudgeMailQueue(app);
+      return ok(
+        { order_id: orderId, from, process_status: updatingStatus },
+        `Order status has been changed to ${updatingStatus}`,
+      );
+    },
+  );
+
+  app.post(
+    '/admin/add-new-remark',
+    {
+      config: { permission: 'orders.remark' },
+      schema: {
+        tags: ['order-detail'],
+        summary:
+          'Add a remark as the signed-in user (remarkerName is ignored); Refund/Chargeback flags move the order',
+        security,
+        body: addRemarkBody,
+        response: { 200: addRemarkResponse },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const body = request.body;
+      const result = await db.transaction(async (tx) => {
+        const order = await lockOrder(tx, body.orderId);
+        const [remark] = await tx
+          .insert(orderRemarks)
+          .values({
+            orderId: body.orderId,
+            authorId: staff.id,
+            remark: body.remark,
+            whatsapp: body.whatsapp,
+            telephone: body.telephone,
+            statusRefund: body.statusRefund,
+            voided: body.voided,
+            chargeback: body.chargeBack,
+            reportError: body.reportError,
+          })
+          .returning();
+        await recordEvent(tx, {
+          orderId: body.orderId,
+          actorId: staff.id,
+          action: 'remark',
+          toValue: String(remark!.id),
+        });
+        const target = statusFromRemarkFlags(body);
+        let status = order.processStatus;
+        // An order already refunded is not sent back to the refund queue by a remark.
+        const moves = target && target !== status && !(target === 'Refunds' && status === 'Refunded');
+        if (target && moves) {
+          await tx
+            .update(orders)
+            .set({ processStatus: target, updatedAt: sql`now()` })
+            .where(eq(orders.orderId, body.orderId));
+          await recordEvent(tx, {
+            orderId: body.orderId,
+            actorId: staff.id,
+            action: 'status',
+            fromValue: status,
+            toValue: target,
+          });
+          status = target;
+        }
+        return { remark: remarkItemOf(remark!, staff.name), process_status: status };
+      });
+      return ok(result, 'Remark has been added successfully');
+    },
+  );
+
+  app.post(
+    '/admin/save-transaction-details',
+    {
+      config: { permission: 'orders.transaction' },
+      schema: {
+        tags: ['order-detail'],
+        summary: 'Save the transaction id and merchant name of an order (Enter Transaction Details)',
+        security,
+        body: saveTransactionBody,
+        response: { 200: saveTransactionResponse },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const { orderId, transactionId, merchantName } = request.body;
+      await db.transaction(async (tx) => {
+        const order = await lockOrder(tx, orderId);
+        await tx
+          .update(orders)
+          .set({ transactionId, merchantName, updatedAt: sql`now()` })
+          .where(eq(orders.orderId, orderId));
+        await recordEvent(tx, {
+          orderId,
+          actorId: staff.id,
+          action: 'transaction',
+          fromValue: `${order.transactionId ?? ''} / ${order.merchantName ?? ''}`,
+          toValue: `${transactionId} / ${merchantName}`,
+        });
+      });
+      return ok(
+        { order_id: orderId, transaction_id: transactionId, merchant_name: merchantName },
+        'Transaction details have been saved successfully',
+      );
+    },
+  );
+
+  app.get(
+    '/admin/get-email-content/:orderId',
+    {
+      config: { permission: 'orders.read' },
+      schema: {
+        tags: ['order-detail'],
+        summary:
+          'The approval notice of an order as mailed (View Email Content), with the WhatsApp text and link',
+        security,
+        params: orderIdParams,
+        response: { 200: emailContentResponse },
+      },
+    },
+    async (request) => {
+      const order = await loadOrder(db, request.params.orderId, config.APP_MAIL_DOMAIN);
+      if (!order) throw notFound('Order not found');
+      const notice = renderApprovalNotice(order, {
+        siteUrl: config.PUBLIC_SITE_URL,
+        altLandingHost: config.ALT_LANDING_HOST,
+      });
+      const phone = `${order.phone_code ?? ''}${order.telephone_number ?? ''}`.replace(/\D/g, '');
+      const whatsappText = notice.text;
+      return ok(
+        {
+          ...notice,
+          whatsappText,
+          whatsappUrl: phone ? `https://wa.me/${phone}?text=${encodeURIComponent(whatsappText)}` : null,
+        },
+        'Email content',
+      );
+    },
+  );
+
+  app.get(
+    '/admin/order-document/:documentId',
+    {
+      config: { permission: 'orders.read' },
+      schema: {
+        tags: ['order-detail'],
+        summary: 'The stored approved document (Download File); HEAD tells whether it exists',
+        security,
+        params: z.object({ documentId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
+      },
+    },
+    async (request, reply) => {
+      const doc = await documentById(db, request.params.documentId);
+      if (!doc || !(await storedExists(config.DATA_DIR, doc.storageKey)))
+        throw notFound('Document not found');
+      return reply
+        .header('content-type', doc.mimeType)
+        .header('content-length', String(doc.sizeBytes))
+        .header('content-disposition', contentDisposition(doc.originalName))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .send(openStored(config.DATA_DIR, doc.storageKey));
+    },
+  );
+};

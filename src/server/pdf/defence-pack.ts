@@ -1,0 +1,213 @@
+import dayjs from 'dayjs';
+import utc from 'dayjs/plugin/utc.js';
+import { PDFDocument } from 'pdf-lib';
+import type { DefencePackDetails } from '../../shared/contracts/order-detail.js';
+import { A4, PdfWriter } from './writer.js';
+
+dayjs.extend(utc);
+
+const at = (value: string | null | undefined) =>
+  value ? dayjs.utc(value).format('YYYY-MM-DD HH:mm:ss [UTC]') : '-';
+
+export interface EmbeddedDocument {
+  bytes: Uint8Array;
+  mimeType: string;
+}
+
+/** Application fields of spec §3 in screen order, for Pack 2's "application as submitted". */
+const APPLICATION_FIELDS: [string, keyof DefencePackDetails['order']][] = [
+  ['Email', 'email'],
+  ['Re-entered email', 're_enter_email'],
+  ['Processing mode', 'processing_mode'],
+  ['Landing domain', 'landing_domain'],
+  ['Arrival date', 'arrival_date'],
+  ['Resident of Aruba', 'resident_check'],
+  ['Passport number', 'passport_number'],
+  ['Passport expiration', 'passport_expiration'],
+  ['Last name', 'last_name'],
+  ['First name', 'first_name'],
+  ['Nationality', 'nationality'],
+  ['Date of birth', 'date_of_birth'],
+  ['Gender', 'sex'],
+  ['Country of birth', 'country_of_birth'],
+  ['Country of departure', 'country_of_departure'],
+  ['Travel mode', 'travel_mode'],
+  ['Airline', 'airline'],
+  ['Flight number', 'flight_number'],
+  ['Departure date from Aruba', 'departure_date'],
+  ['Vessel name', 'vessel_name'],
+  ['Country of residence', 'country_of_residence'],
+  ['Zip/postal code', 'zip_code'],
+  ['State', 'state'],
+  ['City', 'city'],
+  ['Address', 'address'],
+  ['House/apartment number', 'residence_number'],
+  ['Occupation', 'occupation'],
+  ['Purpose of visit', 'purpose_of_visit'],
+  ['Dual citizenship', 'dual_citizenship'],
+  ['Phone code', 'phone_code'],
+  ['Telephone number', 'telephone_number'],
+  ['Prior visits to Aruba', 'prior_visits'],
+  ['Accommodation', 'place_of_stay'],
+  ['Accommodation name', 'name_of_place_of_stay'],
+  ['Other accommodation name', 'other_hotel_name'],
+  ['Local address', 'local_address'],
+  ['House number', 'house_number'],
+];
+
+/**
+ * Defence Pack 1 (proof of delivery) or 2 (full case file), DESIGN §8: A4, sections in the order the
+ * case happened, every list oldest first, and the approved document itself at the end.
+ */
+export async function renderDefencePack(
+  e: DefencePackDetails,
+  doc: EmbeddedDocument | null,
+): Promise<Uint8Array> {
+  const o = e.order;
+  const label =
+    e.defencePackType === 1 ? 'Defence Pack 1 - Proof of delivery' : 'Defence Pack 2 - Full case file';
+  const w = await PdfWriter.create(`${label} - order ${o.order_id}`, `${label} - order ${o.order_id}`);
+  w.title(label);
+  w.paragraph(`Order ${o.order_id} - generated ${at(e.generated_at)}`, 10);
+
+  w.heading('1. Order and customer');
+  w.field('Order ID', o.order_id);
+  w.field('Order placed', at(o.created_at));
+  w.field('Customer', `${o.first_name} ${o.last_name}`);
+  w.field('Email', o.email);
+  w.field('Phone', o.telephone_number ? `+${o.phone_code ?? ''} ${o.telephone_number}` : '-');
+  w.field('Passport number', o.passport_number);
+  w.field('Nationality', o.nationality);
+  w.field('Date of birth', o.date_of_birth);
+  w.field('Arrival date', o.arrival_date);
+  w.field('Processing mode', o.processing_mode);
+  w.field('Current status', o.process_status);
+
+  w.heading('2. Transaction');
+  w.field('Transaction ID', o.transaction_id);
+  w.field('Merchant', o.merchant_name);
+  w.field('Amount', `${o.amount} ${o.currency}`);
+  w.field('Paid on', at(o.created_at));
+
+  let section = 3;
+  if (e.defencePackType === 2) {
+    w.heading(`${section++}. Application as submitted`);
+    for (const [name, key] of APPLICATION_FIELDS) w.field(name, o[key]);
+  }
+
+  w.heading(`${section++}. Approved document`);
+  if (e.document) {
+    w.field('File', e.document.file1);
+    w.field('Type', e.document.mime_type);
+    w.field('Size', `${e.document.size_bytes} bytes`);
+    w.field('Uploaded', at(e.document.create_ts));
+    w.field('Uploaded by', e.document.uploaded_by);
+  } else {
+    w.paragraph('No document has been uploaded for this order.');
+  }
+
+  w.heading(`${section++}. ${e.defencePackType === 1 ? 'Document e-mails' : 'E-mails'}`);
+  if (e.mails.length === 0) w.paragraph('No e-mail has been sent for this order.');
+  e.mails.forEach((m, i) => {
+    const tries = e.mailAttempts.filter((a) => a.mail_id === m.id);
+    w.entry(`${i + 1}. ${at(m.create_ts)} - ${m.kind}${m.remainder_mail ? ' (reminder)' : ''}`, [
+      ['To', m.to_email],
+      ['Provider', m.mail_service_provider],
+      ['Result', m.status],
+      ['Delivered', at(m.sent_ts)],
+      ['Message ID', m.message_id],
+      ['Attachment', m.uploadDoc],
+      ...tries.map((a): [string, unknown] => [
+        `Attempt ${a.attempt}`,
+        `${at(a.create_ts)} via ${a.provider}: ${a.ok ? `accepted ${a.message_id ?? ''}` : `failed (${a.error ?? ''})`}`,
+      ]),
+    ]);
+  });
+
+  w.heading(`${section++}. Download history`);
+  if (e.downloads.length === 0) w.paragraph('The customer has not downloaded the document.');
+  e.downloads.forEach((d, i) => {
+    w.entry(`${i + 1}. ${at(d.create_ts)}`, [
+      ['IP address', d.ip],
+      ['Location', d.location],
+      ['Device', [d.device, d.device_type].filter(Boolean).join(' / ') || '-'],
+      ['Browser', d.browser],
+      ['OS', d.os],
+      ['Time zone', d.timezone],
+      ['File', d.file_name],
+    ]);
+  });
+
+  if (e.defencePackType === 2) {
+    w.heading(`${section++}. Remark history`);
+    if (e.remarks.length === 0) w.paragraph('No remarks.');
+    e.remarks.forEach((r, i) => {
+      const flags = [
+        ['Whatsapp', r.whatsapp],
+        ['Telephone', r.telephone],
+        ['Refund', r.status_refund],
+        ['Voided', r.voided],
+        ['Chargeback', r.chargeback],
+        ['ReportError', r.report_error],
+      ]
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ');
+      w.entry(`${i + 1}. ${at(r.create_ts)} - ${r.remark_name || 'unknown'}`, [
+        ['Remark', r.remark],
+        ['Flags', flags],
+      ]);
+    });
+
+    w.heading(`${section++}. Status timeline`);
+    if (e.events.length === 0) w.paragraph('No events.');
+    for (const ev of e.events) {
+      const change = [ev.from_value, ev.to_value].filter((v) => v !== null && v !== '').join(' -> ');
+      w.field(
+        at(ev.create_ts),
+        `${ev.action}${change ? `: ${change}` : ''} (${ev.actor_name ?? 'system'})`,
+        9,
+      );
+    }
+  }
+
+  w.heading(`${section++}. The approved document`);
+  await appendDocument(w, doc);
+  return w.doc.save();
+}
+
+async function appendDocument(w: PdfWriter, doc: EmbeddedDocument | null): Promise<void> {
+  if (!doc) {
+    w.paragraph('No document file is available.');
+    return;
+  }
+  if (doc.mimeType === 'application/pdf') {
+    try {
+      const source = await PDFDocument.load(doc.bytes, { ignoreEncryption: true });
+      const pages = await w.doc.copyPages(source, source.getPageIndices());
+      w.paragraph(`The ${pages.length} page(s) of the document follow.`);
+      for (const page of pages) w.doc.addPage(page);
+      return;
+    } catch {
+      w.paragraph('The document could not be embedded as pages; it is attached to this PDF as a file.');
+    }
+  } else if (doc.mimeType === 'image/png' || doc.mimeType === 'image/jpeg') {
+    const image =
+      doc.mimeType === 'image/png' ? await w.doc.embedPng(doc.bytes) : await w.doc.embedJpg(doc.bytes);
+    w.paragraph('The document image follows on the next page.');
+    const page = w.doc.addPage(A4);
+    const margin = 40;
+    const scale = Math.min((A4[0] - 2 * margin) / image.width, (A4[1] - 2 * margin) / image.height, 1);
+    const width = image.width * scale;
+    const height = image.height * scale;
+    page.drawImage(image, { x: (A4[0] - width) / 2, y: A4[1] - margin - height, width, height });
+    return;
+  } else {
+    w.paragraph(
+      'This image format cannot be drawn in a PDF; the document is attached to this PDF as a file.',
+    );
+  }
+  await w.doc.attach(doc.bytes, `approved-document.${doc.mimeType.split('/')[1] ?? 'bin'}`, {
+    mimeType: doc.mimeType,
+    description: 'The approved document as uploaded',
+  });
+}
