@@ -13,14 +13,16 @@ import type { SqlRunner } from '../db/client.js';
  * Orders created on the range's days (service time zone), per nationality, Deleted excluded. A mode other
  * than Priority counts as Standard (as in the folders), so standard + priority = count. future = still a
  * future order today: status New with a processing date after today (docs/decisions/060).
- * $1, $2: fromDate, toDate (both included).
+ * $1, $2: fromDate, toDate (both included). Each row also carries the day the future counts are for, so
+ * the usual case is one round trip.
  */
 export const COUNTRY_REPORT_SQL = `
   select nationality,
          sum(orders)::int as count,
          sum(orders - priority_orders)::int as standard_count,
          sum(priority_orders)::int as priority_count,
-         sum(future_orders)::int as future_count
+         sum(future_orders)::int as future_count,
+         (select to_char(as_of, 'YYYY-MM-DD') from report_future_state where id = 1) as as_of
   from report_country_daily
   where day between $1::date and $2::date
   group by nationality
@@ -52,16 +54,11 @@ export function rangeBounds(range: ReportRange): { from: string; to: string } {
   };
 }
 
-/** Brings the future rollup to `today` (once per service day); false if it is already past today. */
-export async function ensureFutureRollup(sql: SqlRunner, today: string): Promise<boolean> {
+async function futureAsOf(sql: SqlRunner): Promise<string | undefined> {
   const { rows } = await sql.query<{ as_of: string }>(
     `select to_char(as_of, 'YYYY-MM-DD') as as_of from report_future_state where id = 1`,
   );
-  const asOf = rows[0]?.as_of;
-  if (asOf === today) return true;
-  if (asOf && asOf > today) return false;
-  await sql.query('select report_future_refresh($1::date)', [today]);
-  return true;
+  return rows[0]?.as_of;
 }
 
 export async function countryReport(
@@ -70,12 +67,19 @@ export async function countryReport(
   now: Date = new Date(),
 ): Promise<CountryReportRow[]> {
   const today = serviceToday(now);
-  if (!(await ensureFutureRollup(sql, today))) {
+  const params = [range.fromDate, range.toDate];
+  let { rows } = await sql.query<CountryReportRow & { as_of: string }>(COUNTRY_REPORT_SQL, params);
+  const asOf = rows[0]?.as_of ?? (await futureAsOf(sql));
+  if (!asOf || asOf < today) {
+    // The service day has turned since the future counts were made: once per day, bring them to today.
+    await sql.query('select report_future_refresh($1::date)', [today]);
+    rows = (await sql.query<CountryReportRow & { as_of: string }>(COUNTRY_REPORT_SQL, params)).rows;
+  } else if (asOf > today) {
+    // Another instance is already past midnight: answer for this clock's today from the orders.
     const { from, to } = rangeBounds(range);
     return (await sql.query<CountryReportRow>(COUNTRY_REPORT_DIRECT_SQL, [from, to, today])).rows;
   }
-  const { rows } = await sql.query<CountryReportRow>(COUNTRY_REPORT_SQL, [range.fromDate, range.toDate]);
-  return rows;
+  return rows.map(({ as_of: _asOf, ...row }) => row);
 }
 
 /**
