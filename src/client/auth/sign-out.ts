@@ -3,10 +3,29 @@ import { clearSession } from '../app/session';
 import { getStore } from '../app/store';
 import { loggedOut } from './auth-slice';
 
-/** Logout (spec §2, §4): clears the stored session, resets the auth state and every cached answer. */
-export function signOut(): void {
+export interface SignOutNotice {
+  kind: 'success' | 'error';
+  message: string;
+}
+
+let pendingNotice: SignOutNotice | null = null;
+
+/**
+ * Logout (spec §2, §4): clears the stored session, resets the auth state and every cached answer.
+ * A notice (the 401 message, the password-changed message) is shown by the staff shell after the
+ * navigation to /, because the shell that was on screen unmounts with its toasts.
+ */
+export function signOut(notice?: SignOutNotice): void {
   clearSession();
   const store = getStore();
   store.dispatch(loggedOut());
   store.dispatch(api.util.resetApiState());
+  pendingNotice = notice ?? null;
+}
+
+/** The notice left by the last sign-out, once. */
+export function takeSignOutNotice(): SignOutNotice | null {
+  const notice = pendingNotice;
+  pendingNotice = null;
+  return notice;
 }

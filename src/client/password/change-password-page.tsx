@@ -29,8 +29,7 @@ export function Component() {
   const onSubmit = handleSubmit(async (values) => {
     try {
       const res = await changePassword(values).unwrap();
-      toast.success(res.message);
-      signOut();
+      signOut({ kind: 'success', message: res.message });
       navigate('/', { replace: true });
     } catch (error) {
       toast.error(errorMessage(error));

@@ -9,7 +9,7 @@ import { setUnauthorizedHandler } from '../app/api';
 import { clearSession, getAccessToken, sessionUser } from '../app/session';
 import { getStore, useAppSelector } from '../app/store';
 import { LoginPage } from '../auth/login-page';
-import { signOut } from '../auth/sign-out';
+import { signOut, takeSignOutNotice } from '../auth/sign-out';
 import { StaffLayout } from './staff-layout';
 
 // An expired or unreadable token is no session: the login screen shows instead of a failing layout.
@@ -32,11 +32,15 @@ function UnauthorizedHandler() {
     setUnauthorizedHandler((message) => {
       // Signed out already (a failed sign-in answers 401 too): the login form shows its own toast.
       if (!getStore().getState().auth.isAuth) return;
-      toast.error(message, { toastId: 'unauthorized' });
-      signOut();
+      signOut({ kind: 'error', message });
       navigate('/', { replace: true });
     });
   }, [navigate]);
+  // After a sign-out elsewhere (401, password changed) the fresh shell shows its notice.
+  useEffect(() => {
+    const notice = takeSignOutNotice();
+    if (notice) toast[notice.kind](notice.message, { toastId: `sign-out:${notice.message}` });
+  }, []);
   return null;
 }
 
@@ -49,9 +53,10 @@ function StaffArea() {
 export function Component() {
   return (
     <Provider store={getStore()}>
+      {/* The container first: its effects run before the handler's, so a pending notice finds it. */}
+      <ToastContainer {...STAFF_TOASTS} />
       <UnauthorizedHandler />
       <StaffArea />
-      <ToastContainer {...STAFF_TOASTS} />
     </Provider>
   );
 }

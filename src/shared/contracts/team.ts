@@ -19,17 +19,15 @@ export const TEAM_MSG = {
 
 /** A positive integer id given as a number or a digit string (forms send strings); nothing else. */
 export const idField = (message: string) =>
-  z.union(
-    [
-      z.number().int(message).min(1, message).max(2_147_483_647, message),
-      z
-        .string()
-        .trim()
-        .regex(/^[1-9]\d{0,8}$/, message)
-        .transform(Number),
-    ],
-    { error: message },
-  );
+  z.union([z.number(), z.string()], { error: message }).transform((value, ctx) => {
+    const text = typeof value === 'string' ? value.trim() : '';
+    const n = typeof value === 'number' ? value : /^[1-9]\d{0,8}$/.test(text) ? Number(text) : Number.NaN;
+    if (!Number.isInteger(n) || n < 1 || n > 2_147_483_647) {
+      ctx.issues.push({ code: 'custom', message, input: value });
+      return z.NEVER;
+    }
+    return n;
+  });
 
 const name = requiredString(MSG.teamNameRequired)
   .trim()
