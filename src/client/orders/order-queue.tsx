@@ -271,6 +271,12 @@ export function OrderQueue({ folder, title, columns, folderTotal, month, onBack 
         onToggleAll={(checked) => setSelected(checked ? new Set(rows.map((r) => r.order_id)) : new Set())}
         rowActions={rowActions}
       />
+      {searching && found.currentData?.totalCapped ? (
+        <p className="small text-muted mt-2 mb-0" role="status">
+          More than 1,000 orders match: showing the first 1,000. Type more of the name, e-mail or phone to
+          narrow the search.
+        </p>
+      ) : null}
       <PaginationBar
         page={page}
         pageSize={size}

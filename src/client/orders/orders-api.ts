@@ -30,11 +30,12 @@ export const ordersApi = api.injectEndpoints({
       transformResponse: (body: ApiEnvelope<OrderListRow[]>) => body.data ?? [],
       providesTags: ['Orders'],
     }),
-    searchOrders: build.query<{ rows: OrderListRow[]; total: number }, SearchArgs>({
+    searchOrders: build.query<{ rows: OrderListRow[]; total: number; totalCapped: boolean }, SearchArgs>({
       query: (body) => ({ url: 'admin/search-order', method: 'POST', body }),
-      transformResponse: (body: ApiEnvelope<OrderListRow[]> & { total?: number }) => ({
+      transformResponse: (body: ApiEnvelope<OrderListRow[]> & { total?: number; totalCapped?: boolean }) => ({
         rows: body.data ?? [],
         total: body.total ?? 0,
+        totalCapped: body.totalCapped ?? false,
       }),
       providesTags: ['Orders'],
     }),

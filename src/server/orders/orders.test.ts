@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const get = (role: DemoRole, url: string) => t.as(role, { method: 'GET', url });
-const put = (role: DemoRole, url: string, payload: unknown) => t.as(role, { method: 'PUT', url, payload });
+const put = (role: DemoRole, url: string, payload: object) => t.as(role, { method: 'PUT', url, payload });
 const search = (role: DemoRole, payload: Record<string, unknown>) =>
   t.as(role, { method: 'POST', url: '/api/admin/search-order', payload });
 
@@ -313,6 +313,21 @@ describe('search', () => {
     expect(first.data).toHaveLength(3);
     expect(rest.data).toHaveLength(2);
     expect(new Set([...ids(first.data), ...ids(rest.data)]).size).toBe(5);
+  });
+
+  it('counts matches exactly up to 1000 and says when there are more', async () => {
+    await t.database.sql.query(
+      `insert into orders (email, last_name, processing_date, process_status)
+       select 'cap' || g || '@example.com', 'Capsearch', $1::date, 'Awaiting' from generate_series(1, 1005) g`,
+      [today],
+    );
+    const first = await find('capsearch', 'awaitingOrder', { start: 0, end: 10 });
+    expect(first).toMatchObject({ total: 1000, totalCapped: true });
+    const last = await find('capsearch', 'awaitingOrder', { start: 1000, end: 1010 });
+    expect(last.data).toHaveLength(5);
+    expect(last.total).toBe(1005);
+    const exact = await find('pagewalker', 'awaitingOrder');
+    expect(exact).toMatchObject({ total: 5, totalCapped: false });
   });
 
   it('refuses bad search bodies', async () => {

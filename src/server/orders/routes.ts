@@ -108,7 +108,8 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         body: searchOrderBody,
         response: {
           200: envelope(z.array(orderListRow)).extend({
-            total: z.number().int().describe('How many orders of the folder match'),
+            total: z.number().int().describe('How many orders of the folder match (at most 1000)'),
+            totalCapped: z.boolean().describe('More than 1000 match: narrow the search'),
           }),
         },
       },
@@ -118,8 +119,8 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       const { folderName, searchVal, start, end, month } = request.body;
       if (!can(staff.type, readPermissionFor(folderName))) throw forbidden();
       const scope = { today: serviceToday(), staffId: staff.id, month: monthNumber(month) };
-      const { rows, total } = await searchFolder(db, folderName, scope, searchVal, start, end);
-      return { ...ok(rows, total ? 'Orders' : MSG.noRecords), total };
+      const { rows, total, totalCapped } = await searchFolder(db, folderName, scope, searchVal, start, end);
+      return { ...ok(rows, total ? 'Orders' : MSG.noRecords), total, totalCapped };
     },
   );
 
