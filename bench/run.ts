@@ -1,0 +1,651 @@
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { FOLDER_COUNT_KEYS, FOLDERS, MAX_PAGE_SIZE } from '../src/shared/constants.js';
+import { signStaffToken } from '../src/server/auth/tokens.js';
+import { type Dataset, prepareDataset } from './dataset.js';
+import { runLighthouse } from './lighthouse.js';
+import { type LoadResult, runLoad, type Scenario } from './load.js';
+import {
+  type AllRowsResult,
+  type EndpointResult,
+  evaluate,
+  type Kind,
+  type MemoryReport,
+  type ResultsFile,
+  type Run,
+  resultsMarkdown,
+  runMarkdown,
+} from './report.js';
+import type { BenchRequest, MemorySample, ReadyMessage } from './server.js';
+import { type CapturedQuery, planOf, type RawStats } from './sql-capture.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..');
+
+const { values: args } = parseArgs({
+  options: {
+    orders: { type: 'string' },
+    reuse: { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false },
+    soak: { type: 'string' },
+    engines: { type: 'string' },
+    'no-browser': { type: 'boolean', default: false },
+    'client-dist': { type: 'string' },
+    out: { type: 'string' },
+    only: { type: 'string' },
+    'seed-only': { type: 'boolean', default: false },
+  },
+});
+
+const log = (line: string) => console.log(line);
+const baseUrl = process.env.BENCH_DATABASE_URL?.trim() || undefined;
+const engines = (args.engines ?? (baseUrl ? 'postgres' : 'pglite')).split(',').map((s) => s.trim());
+if (engines.includes('postgres') && !baseUrl) {
+  console.error('PostgreSQL needs BENCH_DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/edcard_bench');
+  process.exit(2);
+}
+const quick = args.quick;
+const durations = quick
+  ? { throughputS: 1, latencyS: 0.6, rawS: 0.3, warmS: 0.3 }
+  : { throughputS: 8, latencyS: 8, rawS: 3, warmS: 2 };
+const soakSeconds = args.soak ? Number(args.soak) : 0;
+const browser = !quick && !args['no-browser'];
+const clientDist = path.resolve(args['client-dist'] ?? path.join(ROOT, 'dist/client'));
+// A quick run proves the benchmark works; it never overwrites the recorded figures.
+const outDir = path.resolve(args.out ?? (quick ? path.join(HERE, '.data') : HERE));
+const dataRoot = path.join(HERE, '.data');
+
+/** The forked server under test and its IPC calls. */
+class ServerUnderTest {
+  private next = 1;
+  private pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  constructor(
+    readonly child: ChildProcess,
+    readonly ready: ReadyMessage,
+  ) {
+    child.on('message', (msg: { type: string; id: number; result?: unknown; error?: string }) => {
+      if (msg.type !== 'reply') return;
+      const p = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      if (msg.error) p?.reject(new Error(msg.error));
+      else p?.resolve(msg.result);
+    });
+  }
+
+  static async start(dataset: Dataset, jwtSecret: string): Promise<ServerUnderTest> {
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      JWT_SECRET: jwtSecret,
+      DATA_DIR: dataset.dataDir,
+      LOG_LEVEL: 'warn',
+      // The bench sends many clients' addresses in X-Forwarded-For, as a proxy in front would.
+      TRUST_PROXY: 'true',
+      CLIENT_DIST_DIR: clientDist,
+      ...(dataset.databaseUrl ? { DATABASE_URL: dataset.databaseUrl } : {}),
+    };
+    const child = fork(path.join(HERE, 'server.ts'), [], {
+      env,
+      execArgv: [...process.execArgv, '--expose-gc'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const ready = await new Promise<ReadyMessage>((resolve, reject) => {
+      child.once('message', (m: ReadyMessage) => resolve(m));
+      child.once('exit', (code) =>
+        reject(new Error(`The server under test exited (code ${code}) before it was ready`)),
+      );
+    });
+    return new ServerUnderTest(child, ready);
+  }
+
+  call<T>(
+    msg: BenchRequest extends infer R ? (R extends BenchRequest ? Omit<R, 'id'> : never) : never,
+  ): Promise<T> {
+    const id = this.next++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.child.send({ ...msg, id });
+    });
+  }
+
+  has(method: string, url: string) {
+    return this.ready.routes.some((r) => r.method === method && r.url === url);
+  }
+
+  async stop() {
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    await this.call({ type: 'stop' }).catch(() => {});
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (this.child.exitCode === null) this.child.kill('SIGKILL');
+  }
+}
+
+/** A distinct client address per request (rate limits are per IP; a proxy in front passes them on). */
+const clientIp = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
+interface Endpoint {
+  key: string;
+  label: string;
+  kind: Kind;
+  route: { method: 'GET' | 'POST'; url: string } | null;
+  port: 'app' | 'hello';
+  scenario: Scenario;
+}
+
+async function httpJson(port: number, s: Scenario, i = 0) {
+  const v = s.vary?.(i);
+  const res = await fetch(`http://127.0.0.1:${port}${s.path}`, {
+    method: s.method,
+    headers: { 'content-type': 'application/json', ...s.headers, ...v?.headers },
+    ...(s.method === 'POST' ? { body: JSON.stringify(v?.body ?? s.body ?? {}) } : {}),
+  });
+  const text = await res.text();
+  let body: Record<string, unknown> = {};
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    body = { message: text.slice(0, 120) };
+  }
+  return { status: res.status, body };
+}
+
+function isoDay(d: Date) {
+  return d.toISOString().slice(0, 10);
+}
+
+async function benchEngine(engine: string): Promise<Run | null> {
+  const orders = Number(args.orders ?? (engine === 'postgres' ? 1_000_000 : 100_000));
+  if (!Number.isInteger(orders) || orders < 100) throw new Error('--orders must be a whole number ≥ 100');
+  const loadAvg = os.loadavg();
+  const dataset = await prepareDataset({
+    orders,
+    reuse: args.reuse,
+    baseUrl: engine === 'postgres' ? baseUrl : undefined,
+    dataRoot,
+    log,
+  });
+  if (args['seed-only']) return null;
+  const jwtSecret = randomBytes(32).toString('base64url');
+  log(
+    `Starting the server under test (${dataset.engine}, ${dataset.orders.toLocaleString('en-US')} orders)…`,
+  );
+  const server = await ServerUnderTest.start(dataset, jwtSecret);
+  const appPort = server.ready.appPort;
+  try {
+    const memory: MemoryReport = {
+      startRss: (await server.call<MemorySample>({ type: 'memory', gc: true })).rss,
+      afterBenchRss: 0,
+    };
+    const token = await staffToken(server, dataset, jwtSecret);
+    const auth = { authorization: token };
+    const counts = await httpJson(appPort, {
+      method: 'GET',
+      path: '/api/admin/get-folder-count',
+      headers: auth,
+    });
+    const countData = (counts.body.data ?? {}) as Record<string, number>;
+    const allTotal = countData[FOLDER_COUNT_KEYS.allOrder] ?? dataset.orders;
+    const lastPage = Math.max(1, Math.ceil(allTotal / 10));
+    const s = dataset.samples;
+    const today = new Date();
+    const yearAgo = new Date(today.getTime() - 364 * 86_400_000);
+    const range = { fromDate: isoDay(yearAgo), toDate: isoDay(today) };
+    const search = (searchVal: string) => ({
+      method: 'POST' as const,
+      path: '/api/admin/search-order',
+      headers: auth,
+      body: { folderName: 'allOrder', searchVal, start: 0, end: 10 },
+    });
+    const list = (folder: string, page: number): Scenario => ({
+      method: 'GET',
+      path: `/api/admin/get-orders-list/${folder}?page=${page}&limit=10&delay=1`,
+      headers: auth,
+    });
+    const ORDERS_LIST = '/api/admin/get-orders-list/:orderName';
+    const endpoints: Endpoint[] = [
+      {
+        key: 'hello',
+        label: 'hello-world (bare Fastify, same process)',
+        kind: 'hello',
+        route: null,
+        port: 'hello',
+        scenario: { method: 'GET', path: '/hello' },
+      },
+      {
+        key: 'hello-app',
+        label: "hello-world behind the app's plugins",
+        kind: 'hello',
+        route: null,
+        port: 'app',
+        scenario: { method: 'GET', path: '/__bench/hello' },
+      },
+      {
+        key: 'counts',
+        label: 'folder counts',
+        kind: 'counts',
+        route: { method: 'GET', url: '/api/admin/get-folder-count' },
+        port: 'app',
+        scenario: { method: 'GET', path: '/api/admin/get-folder-count?userName=x', headers: auth },
+      },
+      {
+        key: 'list-new-1',
+        label: 'list newOrder page 1',
+        kind: 'list',
+        route: { method: 'GET', url: ORDERS_LIST },
+        port: 'app',
+        scenario: list('newOrder', 1),
+      },
+      {
+        key: 'list-all-1',
+        label: 'list allOrder page 1',
+        kind: 'list',
+        route: { method: 'GET', url: ORDERS_LIST },
+        port: 'app',
+        scenario: list('allOrder', 1),
+      },
+      {
+        key: 'list-all-deep',
+        label: `list allOrder last page (${lastPage.toLocaleString('en-US')})`,
+        kind: 'deep',
+        route: { method: 'GET', url: ORDERS_LIST },
+        port: 'app',
+        scenario: list('allOrder', lastPage),
+      },
+      {
+        key: 'search-id',
+        label: 'search by order id',
+        kind: 'search',
+        route: { method: 'POST', url: '/api/admin/search-order' },
+        port: 'app',
+        scenario: search(String(s.searchId)),
+      },
+      {
+        key: 'search-email',
+        label: 'search by e-mail',
+        kind: 'search',
+        route: { method: 'POST', url: '/api/admin/search-order' },
+        port: 'app',
+        scenario: search(s.searchEmail),
+      },
+      {
+        key: 'search-name',
+        label: `search by name fragment ("${s.nameFragment}")`,
+        kind: 'search',
+        route: { method: 'POST', url: '/api/admin/search-order' },
+        port: 'app',
+        scenario: search(s.nameFragment),
+      },
+      {
+        key: 'detail',
+        label: 'order detail',
+        kind: 'detail',
+        route: { method: 'GET', url: '/api/admin/get-orders-details/:orderId' },
+        port: 'app',
+        scenario: {
+          method: 'GET',
+          path: `/api/admin/get-orders-details/${s.detailId}`,
+          headers: auth,
+        },
+      },
+      {
+        key: 'report-country',
+        label: 'country report (one year)',
+        kind: 'report',
+        route: { method: 'POST', url: '/api/admin/get-country-order-count' },
+        port: 'app',
+        scenario: { method: 'POST', path: '/api/admin/get-country-order-count', headers: auth, body: range },
+      },
+      {
+        key: 'report-processed',
+        label: 'processed-by report (one year)',
+        kind: 'report',
+        route: { method: 'POST', url: '/api/admin/get-processed-by-count' },
+        port: 'app',
+        scenario: { method: 'POST', path: '/api/admin/get-processed-by-count', headers: auth, body: range },
+      },
+      {
+        key: 'login',
+        label: 'login (argon2id verify)',
+        kind: 'login',
+        route: { method: 'POST', url: '/api/admin/admin-login' },
+        port: 'app',
+        scenario: {
+          method: 'POST',
+          path: '/api/admin/admin-login',
+          body: { email: 'team@demo.test', password: 'demo-password' },
+          vary: (i) => ({ headers: { 'x-forwarded-for': clientIp(i) } }),
+        },
+      },
+      {
+        key: 'track',
+        label: 'customer track (250 ms floor by design)',
+        kind: 'track',
+        route: { method: 'POST', url: '/api/front/track-order' },
+        port: 'app',
+        scenario: {
+          method: 'POST',
+          path: '/api/front/track-order',
+          vary: (i) => {
+            const t = s.track[i % s.track.length]!;
+            return {
+              headers: { 'x-forwarded-for': clientIp(i) },
+              body: { orderId: String(t.orderId), email: t.email },
+            };
+          },
+        },
+      },
+    ];
+    const only = args.only?.split(',');
+    const results: EndpointResult[] = [];
+    let captureFailures = 0;
+    for (const ep of endpoints) {
+      if (only && ep.kind !== 'hello' && !only.includes(ep.key)) continue;
+      const result = await measureEndpoint(
+        server,
+        ep,
+        results.find((r) => r.key === 'hello'),
+      );
+      if (result.available && !result.throughput) captureFailures++;
+      results.push(result);
+      log(summaryLine(result));
+    }
+    memory.afterBenchRss = (await server.call<MemorySample>({ type: 'memory', gc: true })).rss;
+
+    if (soakSeconds > 0) {
+      memory.soak = await soak(server, endpoints, results, soakSeconds);
+      log(
+        `Soak: ${memory.soak.requests} requests, ${memory.soak.errors} errors, RSS ${memory.soak.growthPct.toFixed(1)} %`,
+      );
+    }
+
+    let lighthouse: Run['lighthouse'];
+    let allRows: Run['allRows'];
+    const builtClient = existsSync(path.join(clientDist, 'index.html'));
+    if (!browser || !existsSync('/usr/bin/chromium')) {
+      const why = quick ? '--quick' : args['no-browser'] ? '--no-browser' : 'no /usr/bin/chromium';
+      lighthouse = { skipped: why };
+      allRows = { skipped: why };
+    } else if (!builtClient) {
+      lighthouse = { skipped: `no client build in ${clientDist} (npm run build)` };
+      allRows = lighthouse;
+    } else {
+      log('Lighthouse on the login and track pages…');
+      const base = `http://127.0.0.1:${appPort}`;
+      lighthouse = await runLighthouse([
+        { page: 'login', url: `${base}/admin` },
+        { page: 'track', url: `${base}/track-order` },
+      ]);
+      log("'All' rows in Chromium…");
+      allRows = await measureAllRows(base, countData);
+    }
+
+    const run: Run = {
+      engine: dataset.engine,
+      orders: dataset.orders,
+      date: new Date().toISOString(),
+      quick,
+      machine: {
+        cpus: os.cpus().length,
+        model: os.cpus()[0]?.model.trim() ?? 'unknown',
+        ramGb: Math.round(os.totalmem() / 1024 ** 3),
+        node: process.versions.node,
+        loadAvg,
+      },
+      seed: { reused: dataset.reused, ms: dataset.seedMs },
+      durations: { throughputS: durations.throughputS, latencyS: durations.latencyS, rawS: durations.rawS },
+      endpoints: results,
+      memory,
+      lighthouse,
+      allRows,
+      checks: [],
+    };
+    run.checks = evaluate(run);
+    if (captureFailures) process.exitCode = 1;
+    return run;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** A staff token from the login route; signed directly when the login route is not there yet. */
+async function staffToken(server: ServerUnderTest, dataset: Dataset, secret: string): Promise<string> {
+  if (server.has('POST', '/api/admin/admin-login')) {
+    const res = await httpJson(server.ready.appPort, {
+      method: 'POST',
+      path: '/api/admin/admin-login',
+      headers: { 'x-forwarded-for': '192.0.2.1' },
+      body: { email: 'admin@demo.test', password: 'demo-password' },
+    });
+    if (typeof res.body.jwtToken === 'string') return res.body.jwtToken;
+    throw new Error(`Login failed: ${res.status} ${String(res.body.message)}`);
+  }
+  const { admin } = dataset.samples;
+  return signStaffToken(secret, {
+    user: { id: admin.id, name: admin.name, type: admin.role },
+    tv: admin.tokenVersion,
+  });
+}
+
+async function measureEndpoint(
+  server: ServerUnderTest,
+  ep: Endpoint,
+  hello: EndpointResult | undefined,
+): Promise<EndpointResult> {
+  const base = { key: ep.key, label: ep.label, kind: ep.kind };
+  if (ep.route && !server.has(ep.route.method, ep.route.url)) {
+    return { ...base, available: false, note: `${ep.route.method} ${ep.route.url} answers 404` };
+  }
+  const port = ep.port === 'hello' ? server.ready.helloPort : server.ready.appPort;
+  await runLoad(port, ep.scenario, { connections: 10, durationS: durations.warmS });
+  // One warm request with the driver recorded: the exact statements the raw-SQL floor replays.
+  let captured: CapturedQuery[] = [];
+  if (ep.port === 'app') await server.call({ type: 'capture-start' });
+  const probe = await httpJson(port, ep.scenario, 1_000_000);
+  if (ep.port === 'app') captured = await server.call<CapturedQuery[]>({ type: 'capture-stop' });
+  if (probe.status < 200 || probe.status >= 300) {
+    return { ...base, available: true, note: `answered ${probe.status}: ${String(probe.body.message)}` };
+  }
+  const throughput = await runLoad(port, ep.scenario, { connections: 10, durationS: durations.throughputS });
+  // Paced on one connection: autocannon starts every connection's timer together, so a fixed rate
+  // spread over 10 connections arrives in bursts of 10 and measures queueing, not the endpoint.
+  const rate = Math.max(5, Math.min(200, Math.round(throughput.perSecond / 4)));
+  const latency = await runLoad(port, ep.scenario, { connections: 1, durationS: durations.latencyS, rate });
+  let raw: RawStats | undefined;
+  const plan = planOf(captured);
+  if (plan.length) {
+    raw = await server.call<RawStats>({ type: 'raw', plan, durationMs: durations.rawS * 1000 });
+  }
+  const errors = throughput.errors + latency.errors;
+  return {
+    ...base,
+    available: true,
+    ...(errors ? { note: `${errors} error responses (${statusSummary(throughput, latency)})` } : {}),
+    sql: captured.length ? { statements: captured.length, steps: plan.length } : undefined,
+    throughput,
+    latency,
+    raw,
+    ratioToHello: hello?.throughput ? throughput.perSecond / hello.throughput.perSecond : undefined,
+    overheadMs: raw ? latency.p50 - raw.p50 : undefined,
+  };
+}
+
+function statusSummary(...runs: LoadResult[]) {
+  const total: Record<string, number> = {};
+  for (const r of runs) for (const [k, v] of Object.entries(r.statusCounts)) total[k] = (total[k] ?? 0) + v;
+  return Object.entries(total)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ');
+}
+
+function summaryLine(r: EndpointResult): string {
+  if (!r.available) return `  ${r.label.padEnd(48)} not available (${r.note})`;
+  if (!r.latency || !r.throughput) return `  ${r.label.padEnd(48)} ${r.note}`;
+  const f = (v: number) => v.toFixed(2).padStart(8);
+  return `  ${r.label.padEnd(48)} p50 ${f(r.latency.p50)} ms  p99 ${f(r.latency.p99)} ms  ${Math.round(
+    r.throughput.perSecond,
+  )
+    .toString()
+    .padStart(6)} req/s${r.raw ? `  raw p50 ${f(r.raw.p50)} ms` : ''}${r.note ? `  (${r.note})` : ''}`;
+}
+
+/** Every measured endpoint in turn at a fixed rate for `seconds`, sampling the server's RSS. */
+async function soak(
+  server: ServerUnderTest,
+  endpoints: Endpoint[],
+  results: EndpointResult[],
+  seconds: number,
+): Promise<NonNullable<MemoryReport['soak']>> {
+  const measured = endpoints.filter(
+    (e) => e.port === 'app' && e.kind !== 'hello' && results.find((r) => r.key === e.key)?.throughput,
+  );
+  // Each endpoint at half its own -c 10 throughput (at most 100 req/s): busy, never a growing queue.
+  const rateOf = (key: string) => {
+    const tp = results.find((r) => r.key === key)?.throughput?.perSecond ?? 10;
+    return Math.max(2, Math.min(100, Math.round(tp / 2)));
+  };
+  const rate = Math.round(measured.reduce((sum, e) => sum + rateOf(e.key), 0) / (measured.length || 1));
+  log(`Soak: ${seconds} s over ${measured.length} endpoints in turn, about ${rate} req/s…`);
+  const baselineRss = (await server.call<MemorySample>({ type: 'memory', gc: true })).rss;
+  const samples: { t: number; rss: number }[] = [];
+  const started = Date.now();
+  const sampler = setInterval(() => {
+    server.call<MemorySample>({ type: 'memory' }).then(
+      (m) => samples.push({ t: Math.round((Date.now() - started) / 1000), rss: m.rss }),
+      () => {},
+    );
+  }, 10_000);
+  let requests = 0;
+  let errors = 0;
+  try {
+    // Round robin in one-second slices, so every endpoint runs through the whole soak.
+    let i = 0;
+    while (Date.now() - started < seconds * 1000) {
+      const ep = measured[i++ % measured.length]!;
+      const r = await runLoad(server.ready.appPort, ep.scenario, {
+        connections: 10,
+        durationS: 1,
+        rate: rateOf(ep.key),
+      });
+      requests += r.ok + r.errors;
+      errors += r.errors;
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  const endRss = (await server.call<MemorySample>({ type: 'memory', gc: true })).rss;
+  const maxRss = Math.max(endRss, ...samples.map((x) => x.rss));
+  return {
+    seconds,
+    rate,
+    requests,
+    errors,
+    baselineRss,
+    endRss,
+    maxRss,
+    growthPct: (100 * (endRss - baselineRss)) / baselineRss,
+    samples,
+  };
+}
+
+/** Staff routes of the folders (product spec §2). */
+const FOLDER_PATHS: Record<(typeof FOLDERS)[number], string> = {
+  newOrder: 'recent-order',
+  myOrder: 'my-order',
+  priorityOrder: 'priority-order',
+  pendingOrder: 'pending-order',
+  completedOrder: 'completed-order',
+  deletedOrder: 'deleted-order',
+  awaitingOrder: 'awaiting-response',
+  awaitingGovtOrder: 'awaiting-govt',
+  customerCalledOrder: 'called',
+  allOrder: 'order-history',
+  contactCustomerOrder: 'contact-customer',
+  futureOrder: 'future-order',
+  refundOrder: 'refund-order',
+  chargeBack: 'chargeback',
+};
+
+/** The Playwright measurement of 'All' (e2e/perf-all.spec.ts) on the biggest folder that fits in one page. */
+async function measureAllRows(baseUrl: string, countData: Record<string, number>): Promise<AllRowsResult> {
+  const candidates = FOLDERS.filter((f) => f !== 'myOrder' && f !== 'futureOrder' && f !== 'chargeBack')
+    .map((f) => ({ folder: f, rows: countData[FOLDER_COUNT_KEYS[f]] ?? 0 }))
+    .filter((c) => c.rows <= MAX_PAGE_SIZE)
+    .sort((a, b) => b.rows - a.rows);
+  const pick = candidates[0];
+  if (!pick)
+    return {
+      folder: '–',
+      rows: 0,
+      firstRowsMs: null,
+      domRows: null,
+      longTasksWhileScrolling: null,
+      maxLongTaskMs: null,
+      error: 'no folder',
+    };
+  const outFile = path.join(dataRoot, 'perf-all.json');
+  mkdirSync(dataRoot, { recursive: true });
+  writeFileSync(outFile, '{}');
+  const code = await new Promise<number>((resolve) => {
+    const child = spawn('npx', ['playwright', 'test', '--config', path.join(HERE, 'perf-all.config.ts')], {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        BENCH_BASE_URL: baseUrl,
+        BENCH_ALL_PATH: FOLDER_PATHS[pick.folder],
+        BENCH_ALL_ROWS: String(pick.rows),
+        BENCH_ALL_OUT: outFile,
+      },
+    });
+    child.on('exit', (c) => resolve(c ?? 1));
+  });
+  const measured = JSON.parse(readFileSync(outFile, 'utf8')) as Partial<AllRowsResult>;
+  return {
+    folder: pick.folder,
+    rows: pick.rows,
+    firstRowsMs: measured.firstRowsMs ?? null,
+    domRows: measured.domRows ?? null,
+    longTasksWhileScrolling: measured.longTasksWhileScrolling ?? null,
+    maxLongTaskMs: measured.maxLongTaskMs ?? null,
+    scrolledPx: measured.scrolledPx ?? null,
+    ...(code !== 0 || measured.error
+      ? { error: measured.error ?? `the Playwright measurement failed (exit ${code})` }
+      : {}),
+  };
+}
+
+function writeResults(runs: Run[]) {
+  mkdirSync(outDir, { recursive: true });
+  const jsonFile = path.join(outDir, quick ? 'quick-results.json' : 'results.json');
+  let file: ResultsFile = { note: 'Written by npm run bench; see bench/RESULTS.md', runs: {} };
+  if (existsSync(jsonFile)) {
+    try {
+      file = JSON.parse(readFileSync(jsonFile, 'utf8')) as ResultsFile;
+    } catch {
+      // A damaged file is replaced.
+    }
+  }
+  for (const run of runs) file.runs[`${run.engine}-${run.orders}`] = run;
+  writeFileSync(jsonFile, `${JSON.stringify(file, null, 2)}\n`);
+  const notesFile = path.join(HERE, 'notes.md');
+  const notes = existsSync(notesFile) ? readFileSync(notesFile, 'utf8').trim() : '';
+  const mdFile = path.join(outDir, quick ? 'QUICK-RESULTS.md' : 'RESULTS.md');
+  writeFileSync(mdFile, `${resultsMarkdown(file, notes)}\n`);
+  log(`\nWritten: ${path.relative(ROOT, jsonFile)}, ${path.relative(ROOT, mdFile)}`);
+}
+
+const runs: Run[] = [];
+for (const engine of engines) {
+  if (engine !== 'postgres' && engine !== 'pglite') throw new Error(`Unknown engine ${engine}`);
+  const run = await benchEngine(engine);
+  if (!run) continue;
+  runs.push(run);
+  console.log(`\n${runMarkdown(run)}`);
+}
+if (runs.length) writeResults(runs);

@@ -1,0 +1,115 @@
+import Fastify from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/server/app.js';
+import { loadConfig } from '../src/server/config.js';
+import { openDatabase } from '../src/server/db/client.js';
+import { backgroundJobs } from '../src/server/jobs.js';
+import {
+  type CapturedQuery,
+  captureQueries,
+  measurePlan,
+  type QueryPlan,
+  type RawRunner,
+} from './sql-capture.js';
+
+/**
+ * The server under test, forked by bench/run.ts: the real app exactly as main.ts builds it (same
+ * plugins, guard and background jobs), plus the two references of the same run — a bare Fastify
+ * hello-world in this process (the framework's ceiling) and a raw-SQL runner (the database's floor).
+ * It talks to the bench over the IPC channel.
+ */
+export type BenchRequest =
+  | { id: number; type: 'capture-start' }
+  | { id: number; type: 'capture-stop' }
+  | { id: number; type: 'memory'; gc?: boolean }
+  | { id: number; type: 'raw'; plan: QueryPlan; durationMs: number }
+  | { id: number; type: 'stop' };
+
+export interface ReadyMessage {
+  type: 'ready';
+  appPort: number;
+  helloPort: number;
+  engine: 'pglite' | 'postgres';
+  routes: { method: string; url: string }[];
+}
+
+export interface MemorySample {
+  rss: number;
+  heapUsed: number;
+  external: number;
+}
+
+const config = loadConfig();
+const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+const capture = captureQueries(
+  (database.db as unknown as { $client: Parameters<typeof captureQueries>[0] }).$client,
+);
+
+const app = await buildApp({ config, database, logger: { level: config.LOG_LEVEL } });
+// The same hello-world once more behind the app's own plugins (helmet headers, hooks): what every route pays.
+app.get('/__bench/hello', { config: { public: true } }, async () => ({ hello: 'world' }));
+const stops: (() => Promise<void>)[] = [];
+for (const job of backgroundJobs) stops.push(await job(app));
+await app.listen({ port: 0, host: '127.0.0.1' });
+
+const hello = Fastify({ logger: false });
+hello.get('/hello', async () => ({ hello: 'world' }));
+await hello.listen({ port: 0, host: '127.0.0.1' });
+
+// The floor goes straight through the driver: a plain pg.Pool on PostgreSQL, the PGlite instance itself.
+const rawPool = config.DATABASE_URL ? new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 }) : null;
+const raw: RawRunner = rawPool
+  ? { query: (text, params) => rawPool.query(text, params) }
+  : { query: (text, params) => database.pglite!.query(text, params) };
+
+const portOf = (server: typeof hello) => {
+  const address = server.server.address();
+  return typeof address === 'object' && address ? address.port : 0;
+};
+
+const ready: ReadyMessage = {
+  type: 'ready',
+  appPort: portOf(app as unknown as typeof hello),
+  helloPort: portOf(hello),
+  engine: database.kind,
+  routes: app.routeTable.map((r) => ({ method: r.method, url: r.url })),
+};
+process.send?.(ready);
+
+const memory = (): MemorySample => {
+  const m = process.memoryUsage();
+  return { rss: m.rss, heapUsed: m.heapUsed, external: m.external };
+};
+
+async function handle(msg: BenchRequest): Promise<unknown> {
+  switch (msg.type) {
+    case 'capture-start':
+      capture.start();
+      return null;
+    case 'capture-stop':
+      return capture.stop() satisfies CapturedQuery[];
+    case 'memory': {
+      const gc = (globalThis as { gc?: () => void }).gc;
+      if (msg.gc && gc) gc();
+      return memory();
+    }
+    case 'raw':
+      return measurePlan(raw, msg.plan, msg.durationMs);
+    case 'stop':
+      await app.close();
+      await hello.close();
+      for (const stop of stops) await stop();
+      await rawPool?.end();
+      await database.close();
+      setImmediate(() => process.exit(0));
+      return null;
+  }
+}
+
+process.on('message', (msg: BenchRequest) => {
+  handle(msg).then(
+    (result) => process.send?.({ type: 'reply', id: msg.id, result }),
+    (err: Error) => process.send?.({ type: 'reply', id: msg.id, error: err.message }),
+  );
+});
+process.on('disconnect', () => process.exit(0));

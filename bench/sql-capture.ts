@@ -1,0 +1,115 @@
+import { performance } from 'node:perf_hooks';
+
+/** One statement the server ran while serving a request, with its timing inside that request. */
+export interface CapturedQuery {
+  text: string;
+  params: unknown[];
+  start: number;
+  end: number;
+}
+
+/** Statements that overlapped in time ran in parallel (Promise.all): they are replayed together. */
+export type QueryPlan = { text: string; params: unknown[] }[][];
+
+interface Queryable {
+  query: (...args: never[]) => Promise<unknown>;
+}
+
+/**
+ * Wraps the driver client under Drizzle (pg.Pool or PGlite) so that, while recording, every statement
+ * the server runs — the guard's staff lookup included — is kept with its parameters. The benchmark's
+ * "raw SQL" floor replays exactly these statements, so no SQL text is copied from the areas.
+ */
+export function captureQueries(client: Queryable) {
+  let recording: CapturedQuery[] | null = null;
+  const original = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  (client as { query: unknown }).query = async (...args: unknown[]) => {
+    const log = recording;
+    if (!log) return original(...args);
+    const first = args[0] as string | { text: string; values?: unknown[] };
+    const text = typeof first === 'string' ? first : first.text;
+    const params =
+      (args[1] as unknown[] | undefined) ?? (typeof first === 'string' ? [] : (first.values ?? []));
+    const entry: CapturedQuery = { text, params: [...params], start: performance.now(), end: 0 };
+    log.push(entry);
+    try {
+      return await original(...args);
+    } finally {
+      entry.end = performance.now();
+    }
+  };
+  return {
+    start() {
+      recording = [];
+    },
+    stop(): CapturedQuery[] {
+      const out = recording ?? [];
+      recording = null;
+      return out;
+    },
+  };
+}
+
+/** Groups captured statements: one that started before the previous ones ended ran beside them. */
+export function planOf(queries: CapturedQuery[]): QueryPlan {
+  const sorted = [...queries].sort((a, b) => a.start - b.start);
+  const plan: QueryPlan = [];
+  let groupEnd = -1;
+  for (const q of sorted) {
+    const step = { text: q.text, params: q.params };
+    if (plan.length && q.start < groupEnd) {
+      plan[plan.length - 1]!.push(step);
+      groupEnd = Math.max(groupEnd, q.end);
+    } else {
+      plan.push([step]);
+      groupEnd = q.end;
+    }
+  }
+  return plan;
+}
+
+export interface RawRunner {
+  query(text: string, params: unknown[]): Promise<unknown>;
+}
+
+export interface RawStats {
+  samples: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  mean: number;
+  perSecond: number;
+}
+
+/** Runs the plan back to back (one at a time: the unloaded floor) for `durationMs` after a warm-up. */
+export async function measurePlan(runner: RawRunner, plan: QueryPlan, durationMs: number): Promise<RawStats> {
+  const once = async () => {
+    for (const group of plan) await Promise.all(group.map((q) => runner.query(q.text, q.params)));
+  };
+  const warmUntil = performance.now() + Math.min(500, durationMs / 4);
+  while (performance.now() < warmUntil) await once();
+  const times: number[] = [];
+  const started = performance.now();
+  const until = started + durationMs;
+  while (performance.now() < until || times.length < 20) {
+    const t0 = performance.now();
+    await once();
+    times.push(performance.now() - t0);
+  }
+  const elapsed = performance.now() - started;
+  const s = summarize(times);
+  return { samples: times.length, ...s, perSecond: times.length / (elapsed / 1000) };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return Number.NaN;
+  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[idx]!;
+}
+
+export function summarize(values: number[]) {
+  const sorted = Float64Array.from(values).sort();
+  const arr = Array.from(sorted);
+  const mean = arr.reduce((a, b) => a + b, 0) / (arr.length || 1);
+  return { p50: percentile(arr, 50), p95: percentile(arr, 95), p99: percentile(arr, 99), mean };
+}
