@@ -193,7 +193,11 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<v
       const nat = pickNationality();
       const first = pick(firstNames);
       const last = pick(lastNames);
-      const created = today - int(0, 420) * DAY + int(0, DAY / 1000 - 1) * 1000;
+      // Never in the future: every seeded moment lies at least a few hours before now.
+      const created = Math.min(
+        today - int(0, 420) * DAY + int(0, DAY / 1000 - 1) * 1000,
+        now.getTime() - 6 * 3_600_000,
+      );
       let status = pickStatus();
       const priority = rand() < 0.25;
       let processing = created + (priority ? 0 : int(0, 2)) * DAY;
@@ -354,11 +358,11 @@ async function seedHistories(database: Database, { seed, staffIds }: { seed: num
   await database.sql.query(`
     insert into order_events (order_id, actor_id, action, from_value, to_value, created_at)
     select o.order_id, ${pickStaff}, 'status', 'New', o.process_status,
-           greatest(o.created_at, o.processing_date::timestamptz) + interval '5 hours'
+           least(greatest(o.created_at, o.processing_date::timestamptz) + interval '5 hours', now() - interval '1 minute')
     from orders o where o.process_status <> 'New'`);
   await database.sql.query(`
     insert into order_events (order_id, actor_id, action, from_value, to_value, created_at)
-    select o.order_id, o.assigned_to, 'assign', null, o.assigned_to::text, o.created_at + interval '1 hour'
+    select o.order_id, o.assigned_to, 'assign', null, o.assigned_to::text, least(o.created_at + interval '1 hour', now() - interval '1 minute')
     from orders o where o.assigned_to is not null`);
   await database.sql.query(`
     insert into order_remarks (order_id, author_id, remark, whatsapp, telephone, status_refund, voided, chargeback, report_error, created_at)
@@ -372,7 +376,7 @@ async function seedHistories(database: Database, { seed, staffIds }: { seed: num
            'N',
            case when o.process_status = 'ChargeBack' then 'Y' else 'N' end,
            'N',
-           o.created_at + interval '3 hours'
+           least(o.created_at + interval '3 hours', now() - interval '1 minute')
     from orders o where o.order_id % 4 = 0 or o.process_status in ('Refunds','Refunded','ChargeBack')`);
 }
 
@@ -412,7 +416,7 @@ async function seedDocumentFiles(database: Database, dataDir: string, count: num
   await database.sql.query(
     `with d as (
        insert into documents (order_id, storage_key, original_name, mime_type, size_bytes, sha256, mail_service_provider, created_at)
-       select x.order_id, x.storage_key, x.original_name, 'application/pdf', x.size_bytes, x.sha256, 'AWS', o.created_at + interval '1 day'
+       select x.order_id, x.storage_key, x.original_name, 'application/pdf', x.size_bytes, x.sha256, 'AWS', least(o.created_at + interval '1 day', now() - interval '1 minute')
        from json_to_recordset($1::json) as x(order_id bigint, storage_key text, original_name text, size_bytes int, sha256 text, email text)
        join orders o on o.order_id = x.order_id
        returning id, order_id, created_at)
@@ -427,6 +431,6 @@ async function seedDocumentFiles(database: Database, dataDir: string, count: num
            (array['203.0.113.7','198.51.100.23','192.0.2.44','8.8.8.8'])[1 + (d.id % 4)::int],
            'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
            'Apple iPhone', 'mobile', 'Mobile Safari-17.0', 'iOS 17.0', 'United States', 'America/New_York',
-           d.created_at + interval '2 hours'
+           least(d.created_at + interval '2 hours', now() - interval '1 minute')
     from documents d where d.id % 2 = 0`);
 }

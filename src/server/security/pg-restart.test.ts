@@ -14,7 +14,8 @@ import { PrivateCluster, postgresBinDir } from './pg-cluster.js';
  * outage, the server recovers by itself, and every write that was acknowledged is still there.
  */
 const KEY = 'fault-intake-key-0123456789abcdef';
-const canRun = !!postgresBinDir();
+// Runs its own private cluster: nothing to repeat in the PostgreSQL pass of the suites.
+const canRun = !!postgresBinDir() && !process.env.TEST_DATABASE_URL;
 
 describe.skipIf(!canRun)('PostgreSQL restart under load', () => {
   let cluster: PrivateCluster;
