@@ -1,0 +1,275 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { skipToken } from '@reduxjs/toolkit/query';
+import dayjs from 'dayjs';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Spinner from 'react-bootstrap/Spinner';
+import { useSearchParams } from 'react-router';
+import { type Id, toast } from 'react-toastify';
+import { PAGE_SIZES, SEARCH_DEBOUNCE_MS } from '../../shared/constants';
+import { type ReportRange, reportRangeBody } from '../../shared/contracts/reports';
+import { toCsv } from '../../shared/csv';
+import { serviceToday } from '../../shared/dates';
+import { MSG } from '../../shared/messages';
+import type { ApiEnvelope } from '../app/api';
+import { errorMessage } from '../app/api';
+import { downloadText } from '../components/download';
+import { type PageSize, PaginationBar } from '../components/pagination-bar';
+import type { ChartSpec } from './report-chart';
+import './reports.css';
+
+// chart.js lives in its own chunk, fetched only when a report has rows to draw.
+const ReportChart = lazy(() => import('./report-chart'));
+
+export interface ReportColumn<R> {
+  label: string;
+  value: (row: R) => string | number;
+  numeric?: boolean;
+}
+
+interface QueryResult {
+  currentData?: ApiEnvelope<unknown[]> | undefined;
+  error?: unknown;
+  isFetching: boolean;
+  fulfilledTimeStamp?: number | undefined;
+  refetch: () => unknown;
+}
+
+interface Props<R> {
+  title: string;
+  /** The RTK Query hook of the report call. */
+  useReport: (
+    args: ReportRange | typeof skipToken,
+    options: { refetchOnMountOrArgChange: boolean },
+  ) => QueryResult;
+  columns: ReportColumn<R>[];
+  /** The text the search box matches (nationality, processed_by). */
+  searchText: (row: R) => string;
+  searchLabel: string;
+  csvName: string;
+  chart: (rows: R[]) => ChartSpec;
+}
+
+/** Range, search, page and size live in the URL, so a report link is shareable and Back works. */
+function useReportParams() {
+  const [params, setParams] = useSearchParams();
+  const from = params.get('from') ?? '';
+  const to = params.get('to') ?? '';
+  const parsed = reportRangeBody.safeParse({ fromDate: from, toDate: to });
+  const range = parsed.success ? parsed.data : null;
+  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
+  const rawSize = params.get('size');
+  const size: PageSize =
+    rawSize === 'All'
+      ? 'All'
+      : (PAGE_SIZES as readonly number[]).includes(Number(rawSize))
+        ? Number(rawSize)
+        : 10;
+  const search = params.get('search') ?? '';
+  const update = useCallback(
+    (changes: Record<string, string | null>) =>
+      setParams((prev) => {
+        const next = new URLSearchParams(prev);
+        for (const [k, v] of Object.entries(changes)) {
+          if (v === null || v === '') next.delete(k);
+          else next.set(k, v);
+        }
+        return next;
+      }),
+    [setParams],
+  );
+  return { from, to, range, page, size, search, update };
+}
+
+/** One report screen (spec §2 Country Order Details, Processed By): form, search, table, chart, CSV. */
+export function ReportScreen<R>({
+  title,
+  useReport,
+  columns,
+  searchText,
+  searchLabel,
+  csvName,
+  chart,
+}: Props<R>) {
+  const { from, to, range, page, size, search, update } = useReportParams();
+  const today = serviceToday();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<ReportRange>({
+    resolver: zodResolver(reportRangeBody),
+    defaultValues: {
+      fromDate: from || dayjs(today).startOf('month').format('YYYY-MM-DD'),
+      toDate: to || today,
+    },
+  });
+  // A range arriving through the URL (Back, a shared link) shows in the form too.
+  useEffect(() => {
+    const fromUrl = reportRangeBody.safeParse({ fromDate: from, toDate: to });
+    if (fromUrl.success) reset(fromUrl.data);
+  }, [from, to, reset]);
+
+  const result = useReport(range ?? skipToken, { refetchOnMountOrArgChange: true });
+  const envelope = result.currentData;
+
+  // Report calls toast their outcome (spec §8) and these toasts stay until closed (spec §9).
+  const toastId = useRef<Id | null>(null);
+  const show = useCallback((kind: 'success' | 'error', message: string) => {
+    if (toastId.current !== null) toast.dismiss(toastId.current);
+    toastId.current = toast[kind](message, { autoClose: false });
+  }, []);
+  useEffect(() => {
+    if (!result.fulfilledTimeStamp || !envelope) return;
+    if (envelope.status === 1) show('success', envelope.message);
+    else show('error', envelope.message);
+  }, [result.fulfilledTimeStamp, envelope, show]);
+  useEffect(() => {
+    const status = (result.error as { status?: unknown } | undefined)?.status;
+    // A 401 is handled (toast, sign-out) by the API layer.
+    if (result.error && status !== 401) show('error', errorMessage(result.error));
+  }, [result.error, show]);
+
+  const onSubmit = handleSubmit((values) => {
+    if (range && values.fromDate === range.fromDate && values.toDate === range.toDate) result.refetch();
+    else update({ from: values.fromDate, to: values.toDate, page: null });
+  });
+
+  // The search box writes to the URL 500 ms after the last keystroke (and goes back to page 1).
+  const [typed, setTyped] = useState(search);
+  useEffect(() => {
+    if (typed.trim() === search) return;
+    const timer = setTimeout(() => update({ search: typed.trim(), page: null }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [typed, search, update]);
+  useEffect(() => setTyped((t) => (t.trim() === search ? t : search)), [search]);
+
+  const allRows = (envelope?.data ?? []) as R[];
+  const rows = useMemo(() => {
+    const needle = search.toLowerCase();
+    return needle ? allRows.filter((r) => searchText(r).toLowerCase().includes(needle)) : allRows;
+  }, [allRows, search, searchText]);
+  const pageSize = size === 'All' ? Math.max(rows.length, 1) : size;
+  const lastPage = Math.max(1, Math.ceil(rows.length / pageSize));
+  const current = Math.min(page, lastPage);
+  const offset = (current - 1) * pageSize;
+  const shown = rows.slice(offset, offset + pageSize);
+
+  const exportCsv = () => {
+    const csv = toCsv(
+      ['S. No', ...columns.map((c) => c.label)],
+      rows.map((r, i) => [i + 1, ...columns.map((c) => c.value(r))]),
+    );
+    const suffix = [range?.fromDate, range?.toDate, search ? 'search' : null].filter(Boolean).join('_');
+    downloadText(`${csvName}_${suffix}.csv`, csv);
+  };
+
+  const chartSpec = useMemo(() => (rows.length ? chart(rows) : null), [rows, chart]);
+
+  return (
+    <section className="p-3" aria-labelledby="report-title">
+      <h1 id="report-title" className="h4 mb-3">
+        {title}
+      </h1>
+      <Form noValidate onSubmit={onSubmit} className="d-flex flex-wrap align-items-start gap-2 mb-3">
+        <Form.Group controlId="report-from">
+          <Form.Label className="small mb-1">From</Form.Label>
+          <Form.Control type="date" size="sm" isInvalid={!!errors.fromDate} {...register('fromDate')} />
+          <Form.Control.Feedback type="invalid">{errors.fromDate?.message}</Form.Control.Feedback>
+        </Form.Group>
+        <Form.Group controlId="report-to">
+          <Form.Label className="small mb-1">To</Form.Label>
+          <Form.Control type="date" size="sm" isInvalid={!!errors.toDate} {...register('toDate')} />
+          <Form.Control.Feedback type="invalid">{errors.toDate?.message}</Form.Control.Feedback>
+        </Form.Group>
+        <div className="align-self-end">
+          <Button type="submit" size="sm" disabled={result.isFetching}>
+            {result.isFetching ? <Spinner size="sm" animation="border" className="me-1" /> : null}
+            Submit
+          </Button>
+        </div>
+      </Form>
+      <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
+        <input
+          type="search"
+          className="form-control form-control-sm"
+          style={{ maxWidth: 320 }}
+          placeholder={`Search by ${searchLabel}`}
+          aria-label="Search"
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+        />
+        <Button
+          size="sm"
+          variant="outline-secondary"
+          className="ms-auto"
+          onClick={exportCsv}
+          disabled={!rows.length}
+        >
+          Export CSV
+        </Button>
+      </div>
+      <div className="row g-3">
+        <div className="col-12 col-xl-7">
+          <div className="report-table-wrap border rounded">
+            <table className="table table-sm table-striped table-hover mb-0" aria-busy={result.isFetching}>
+              <thead>
+                <tr>
+                  <th scope="col">S. No</th>
+                  {columns.map((c) => (
+                    <th key={c.label} scope="col" className={c.numeric ? 'text-end' : undefined}>
+                      {c.label}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {shown.length ? (
+                  shown.map((r, i) => (
+                    <tr key={searchText(r) + i}>
+                      <td>{offset + i + 1}</td>
+                      {columns.map((c) => (
+                        <td key={c.label} className={c.numeric ? 'text-end' : undefined}>
+                          {c.value(r)}
+                        </td>
+                      ))}
+                    </tr>
+                  ))
+                ) : (
+                  <tr>
+                    <td colSpan={columns.length + 1} className="text-center text-muted py-4">
+                      {range ? MSG.noRecords : 'Choose a range and press Submit.'}
+                    </td>
+                  </tr>
+                )}
+              </tbody>
+            </table>
+          </div>
+          <PaginationBar
+            page={current}
+            pageSize={size}
+            total={rows.length}
+            onPage={(p) => update({ page: p > 1 ? String(p) : null })}
+            onPageSize={(s) => update({ size: s === 10 ? null : String(s), page: null })}
+          />
+        </div>
+        <div className="col-12 col-xl-5">
+          {chartSpec ? (
+            <Suspense
+              fallback={
+                <div className="report-chart d-flex align-items-center justify-content-center">
+                  <Spinner animation="border" size="sm" />
+                </div>
+              }
+            >
+              <ReportChart spec={chartSpec} />
+            </Suspense>
+          ) : null}
+        </div>
+      </div>
+    </section>
+  );
+}
