@@ -78,6 +78,21 @@ test('staff open an order from a list and work it: remark, move, upload, both De
   await expect(personal.getByText('E2E.DETAIL@EXAMPLE.COM')).toHaveCount(2);
   await expect(personal.getByText('+31 612345678')).toBeVisible();
 
+  // The approval notice as mailed, and WhatsApp to +code number.
+  await page.getByRole('button', { name: 'View Email Content' }).click();
+  const modal = page.getByRole('dialog');
+  await expect(modal.getByText('Email Content', { exact: true })).toBeVisible();
+  await expect(
+    modal.frameLocator('iframe[title="Email Content"]').getByText(String(orderId)).first(),
+  ).toBeVisible();
+  const [whatsapp] = await Promise.all([
+    page.context().waitForEvent('request', (r) => r.url().startsWith('https://wa.me/')),
+    modal.getByRole('button', { name: 'Send Whatsapp Message' }).click(),
+  ]);
+  expect(whatsapp.url()).toMatch(/^https:\/\/wa\.me\/31612345678\?text=.+/);
+  await modal.locator('.modal-footer').getByRole('button', { name: 'Close' }).click();
+  await expect(modal).toHaveCount(0);
+
   // Add a remark: the author is the signed-in user.
   const addComment = page.getByRole('region', { name: 'Add Comment Below' });
   await addComment.getByPlaceholder('Enter your remark').fill('Called the customer about the flight');
@@ -114,25 +129,36 @@ test('staff open an order from a list and work it: remark, move, upload, both De
   await expect(mails.getByRole('cell', { name: 'approved-card.pdf' })).toBeVisible();
   await expect(mails.getByRole('cell', { name: 'AWS', exact: true })).toBeVisible();
   await expect(mails.getByRole('cell', { name: /^sent/ })).toBeVisible({ timeout: 30_000 });
-  await expect(upload.getByRole('button', { name: 'Download File' })).toBeVisible();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    upload.getByRole('button', { name: 'Download File' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('approved-card.pdf');
 
   // Defence Packs are offered once the order is Completed; each opens as a PDF in a new window.
   await expect(page.getByRole('button', { name: 'Defence Pack 1' })).toHaveCount(0);
   await moves.getByRole('button', { name: 'Move to Completed Orders' }).click();
   await expect(page.getByTestId('process-status')).toHaveText('Completed');
+  // Pass-through: the real server answers; the test keeps a copy of the PDF the page received.
+  const packs: Buffer[] = [];
+  await page.route('**/api/admin/get-defence-pack-pdf', async (route) => {
+    const response = await route.fetch();
+    packs.push(await response.body());
+    await route.fulfill({ response });
+  });
   for (const pack of [1, 2]) {
     const [popup] = await Promise.all([
       page.waitForEvent('popup'),
       page.getByRole('button', { name: `Defence Pack ${pack}` }).click(),
     ]);
     await popup.waitForURL(/^blob:/);
-    const bytes = await popup.evaluate(async () =>
-      Array.from(new Uint8Array(await (await fetch(location.href)).arrayBuffer())),
-    );
-    const pdf = Buffer.from(bytes);
+    const pdf = packs[pack - 1]!;
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const { text } = await new PDFParse({ data: new Uint8Array(pdf) }).getText();
     expect(text).toContain(String(orderId));
+    // Pack 1 carries the approved document itself; Pack 2 adds the remark history.
+    if (pack === 1) expect(text).toContain(`Approved ED card ${orderId}`);
+    else expect(text).toContain('Called the customer about the flight');
     await popup.close();
   }
 });
