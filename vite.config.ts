@@ -1,9 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { customerBuild } from './vite.customer.config.js';
 
 export default defineConfig({
   root: 'src/client',
-  plugins: [react()],
+  plugins: [react(), customerBuild()],
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,

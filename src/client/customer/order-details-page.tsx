@@ -1,4 +1,184 @@
-/** Placeholder until its issue lands. */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { toast } from 'react-toastify';
+import type { DownloadHistoryResponse } from '../../shared/contracts/customer';
+import { MSG } from '../../shared/messages';
+import { clearToken, getDownloadHistory, loadToken, orderIdFromParam, recordDownload } from './customer-api';
+import { CustomerLayout, useBrand } from './layout';
+import { NoticePreview } from './notice-preview';
+
+/** Spec §9: the file download starts 1000 ms after the download was recorded. */
+export const DOWNLOAD_DELAY_MS = 1000;
+
+type Loaded = Required<Pick<DownloadHistoryResponse, 'data' | 'mainResult' | 'path'>>;
+
+const COLUMNS = [
+  '#',
+  'Order ID',
+  'Date & Time (EST)',
+  'Device IP Address',
+  'Device',
+  'Device Type',
+  'Browser',
+  'OS',
+  'Device Location',
+];
+
+function startDownload(url: string) {
+  const a = document.createElement('a');
+  a.href = url;
+  a.rel = 'noopener';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+function HistoryTable({ rows }: { rows: Loaded['data'] }) {
+  return (
+    // A scrollable region must take keyboard focus so it can be scrolled without a mouse (axe).
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: see above
+    <section className="c-table-wrap" aria-labelledby="history-title" tabIndex={0}>
+      <table className="c-table">
+        <caption id="history-title">Downloaded History</caption>
+        <thead>
+          <tr>
+            {COLUMNS.map((c) => (
+              <th key={c} scope="col">
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length === 0 ? (
+            <tr>
+              <td colSpan={COLUMNS.length} className="c-empty">
+                {MSG.noRecord}
+              </td>
+            </tr>
+          ) : (
+            rows.map((r, i) => (
+              <tr key={`${r.create_ts}-${i}`}>
+                <td>{i + 1}</td>
+                <td>{r.order_id}</td>
+                <td>{r.date_time} EST</td>
+                <td>{r.ip}</td>
+                <td>{r.device}</td>
+                <td>{r.device_type}</td>
+                <td>{r.browser}</td>
+                <td>{r.os}</td>
+                <td>{r.location}</td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function OrderDetails() {
+  const params = useParams();
+  const navigate = useNavigate();
+  const { setBrand } = useBrand();
+  const orderId = orderIdFromParam(params.orderId);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [busy, setBusy] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const backToTrack = useCallback(
+    (message?: string) => {
+      clearToken(orderId);
+      if (message) toast.error(message);
+      navigate(`/track-order${orderId ? `/${orderId}` : ''}`, { replace: true });
+    },
+    [navigate, orderId],
+  );
+
+  const load = useCallback(async () => {
+    const token = loadToken(orderId);
+    if (!token) return backToTrack();
+    const res = await getDownloadHistory(orderId, token);
+    if (res.status === 401) return backToTrack(res.message);
+    if (res.status !== 1 || !res.data || !res.mainResult || !res.path) {
+      toast.error(res.message);
+      return;
+    }
+    setBrand(res.mainResult.brand);
+    setLoaded({ data: res.data, mainResult: res.mainResult, path: res.path });
+  }, [orderId, backToTrack, setBrand]);
+
+  useEffect(() => {
+    document.title = 'Your Aruba ED Card';
+    void load();
+    return () => clearTimeout(timer.current);
+  }, [load]);
+
+  const download = async () => {
+    const token = loadToken(orderId);
+    if (!token || !loaded?.path.file1) return backToTrack();
+    const name = `${loaded.mainResult.first_name} ${loaded.mainResult.last_name}`.trim();
+    setBusy(true);
+    const res = await recordDownload(orderId, name, loaded.path.file1, token);
+    setBusy(false);
+    if (res.status === 1 && res.data) {
+      const { url } = res.data;
+      void load();
+      timer.current = setTimeout(() => startDownload(url), DOWNLOAD_DELAY_MS);
+    } else if (res.status === 401) {
+      backToTrack(res.message);
+    } else {
+      // Spec §8: a failed customer download is only logged.
+      console.error('download failed', res.message);
+    }
+  };
+
+  if (!loaded) {
+    return (
+      <section className="c-card" aria-busy="true">
+        <p>Loading your order…</p>
+      </section>
+    );
+  }
+  const { mainResult, data } = loaded;
+  return (
+    <>
+      <section className="c-card c-done" aria-labelledby="done-title">
+        {mainResult.downloadable ? (
+          <>
+            <h1 id="done-title">Your application has been completed successfully</h1>
+            <p>
+              Dear {mainResult.first_name} {mainResult.last_name}, your Aruba Embarkation Disembarkation Card
+              for order <strong>{mainResult.order_id}</strong> is approved and ready to download.
+            </p>
+            <button type="button" className="c-button" onClick={download} disabled={busy}>
+              Download Now
+            </button>
+            <NoticePreview orderId={orderId} />
+          </>
+        ) : (
+          <>
+            <h1 id="done-title">Your application is being processed</h1>
+            <p>
+              Dear {mainResult.first_name} {mainResult.last_name}, your approved card for order{' '}
+              <strong>{mainResult.order_id}</strong> is not available yet. We will e-mail you as soon as it is
+              ready.
+            </p>
+          </>
+        )}
+      </section>
+      <section className="c-card">
+        <HistoryTable rows={data} />
+      </section>
+    </>
+  );
+}
+
+/** /get-new-order-details/:orderId (spec §2): download the approved card and see the download history. */
 export function Component() {
-  return <h1 className="h4 p-3">Your application has been completed successfully</h1>;
+  return (
+    <CustomerLayout>
+      <OrderDetails />
+    </CustomerLayout>
+  );
 }
