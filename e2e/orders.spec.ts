@@ -132,6 +132,9 @@ test('Team sees no Delete; a Manager deletes and the counts follow without a rel
 test('Future Orders: month tiles -> month table -> Back', async ({ page }) => {
   await loginAs(page, 'Night Staff');
   await page.goto('/admin/future-order');
+  // The counts have arrived when every tile shows a number.
+  for (const m of ['Jan', 'Jun', 'Dec'])
+    await expect(page.getByTestId(`month-count-${m}`)).toHaveText(/^\d+$/);
   const tile = page.locator('[data-testid^=month-count-]').filter({ hasNotText: /^0$/ }).first();
   await expect(tile).toBeVisible();
   const count = Number(await tile.textContent());
