@@ -188,12 +188,12 @@ describe('country order report', () => {
       priority_count: 0,
       future_count: 1,
     });
-    await t.database.db.transaction(async (tx) => {
-      await tx.update(orders).set({ processStatus: 'Deleted' }).where(eq(orders.orderId, a.orderId));
-      await tx
-        .insert(orderEvents)
-        .values({ orderId: a.orderId, action: 'status', fromValue: 'New', toValue: 'Deleted' });
+    const res = await t.as('Manager', {
+      method: 'PUT',
+      url: '/api/admin/move-order-status',
+      payload: { orderId: a.orderId, updatingStatus: 'Deleted' },
     });
+    expect(res.statusCode, res.body).toBe(200);
     expect((await row())?.count).toBe(2);
   });
 
@@ -226,37 +226,37 @@ describe('processed-by report', () => {
     if (from === daysAgo(500)) expect(rows.length).toBeGreaterThanOrEqual(3);
   });
 
-  it('shows a move to Completed for the person who made it', async () => {
+  it('shows a move to Completed (through the detail screen call) for the person who made it', async () => {
+    const move = (role: DemoRole, orderId: number, updatingStatus: string) =>
+      t.as(role, {
+        method: 'PUT',
+        url: '/api/admin/move-order-status',
+        payload: { orderId, updatingStatus },
+      });
+    const today = serviceToday();
+    const countOf = async (name: string) =>
+      (await processed(today, today)).find((r) => r.processed_by === name)?.count ?? 0;
     const [manager] = await t.database.db
-      .select({ id: staffUsers.id, name: staffUsers.name })
+      .select({ name: staffUsers.name })
       .from(staffUsers)
       .where(eq(staffUsers.role, 'Manager'));
-    const today = serviceToday();
-    const before = (await processed(today, today)).find((r) => r.processed_by === manager!.name)?.count ?? 0;
+    const [team] = await t.database.db
+      .select({ name: staffUsers.name })
+      .from(staffUsers)
+      .where(eq(staffUsers.role, 'Team'));
+    const before = { manager: await countOf(manager!.name), team: await countOf(team!.name) };
     const order = await createOrder(t.database);
-    const complete = () =>
-      t.database.db.transaction(async (tx) => {
-        await tx.update(orders).set({ processStatus: 'Completed' }).where(eq(orders.orderId, order.orderId));
-        await tx.insert(orderEvents).values({
-          orderId: order.orderId,
-          actorId: manager!.id,
-          action: 'status',
-          fromValue: 'New',
-          toValue: 'Completed',
-        });
-      });
-    await complete();
-    const after = (await processed(today, today)).find((r) => r.processed_by === manager!.name)?.count;
-    expect(after).toBe(before + 1);
-    // Reopened and completed again: each completion is work done, so it counts again.
-    await complete();
-    expect((await processed(today, today)).find((r) => r.processed_by === manager!.name)?.count).toBe(
-      before + 2,
-    );
+    expect((await move('Manager', order.orderId, 'Completed')).statusCode).toBe(200);
+    expect(await countOf(manager!.name)).toBe(before.manager + 1);
+    // Team reopens it: no credit for Team; Manager completes it again, which is work done again.
+    expect((await move('Team', order.orderId, 'Awaiting')).statusCode).toBe(200);
+    expect(await countOf(team!.name)).toBe(before.team);
+    expect((await move('Manager', order.orderId, 'Completed')).statusCode).toBe(200);
+    expect(await countOf(manager!.name)).toBe(before.manager + 2);
+    expect(await countOf(team!.name)).toBe(before.team);
     const yesterday = dayjs(today).subtract(1, 'day').format('YYYY-MM-DD');
     const past = (await processed(yesterday, yesterday)).find((r) => r.processed_by === manager!.name);
-    const tallied = (await tallyProcessed(yesterday, yesterday)).get(manager!.name);
-    expect(past?.count).toBe(tallied);
+    expect(past?.count).toBe((await tallyProcessed(yesterday, yesterday)).get(manager!.name));
   });
 
   it('is for Admin and Manager only', async () => {
