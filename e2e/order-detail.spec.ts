@@ -1,6 +1,7 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { PDFParse } from 'pdf-parse';
 import { encodeOrderId } from '../src/shared/order-id.js';
+import type { Page } from '@playwright/test';
 import { expect, loginAs, test } from './fixtures.js';
 
 const INTAKE_KEY = 'e2e-intake-key-0123456789';
@@ -27,10 +28,8 @@ async function approvedCardPdf(orderId: number): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
-test('staff open an order from a list and work it: remark, move, upload, both Defence Packs', async ({
-  page,
-}) => {
-  // A fresh order of our own, so that the test does not depend on the demo set's state.
+/** A fresh order of our own, so that a test does not depend on the demo set's state. */
+async function newOrder(page: Page): Promise<number> {
   const intake = await page.request.post('/api/intake/orders', {
     headers: { 'X-Intake-Key': INTAKE_KEY },
     data: {
@@ -52,7 +51,13 @@ test('staff open an order from a list and work it: remark, move, upload, both De
     },
   });
   expect(intake.ok()).toBeTruthy();
-  const orderId = (await intake.json()).data.order_id as number;
+  return (await intake.json()).data.order_id as number;
+}
+
+test('staff open an order from a list and work it: remark, move, upload, both Defence Packs', async ({
+  page,
+}) => {
+  const orderId = await newOrder(page);
   const token = await loginAs(page, 'Admin');
   const counts = async () =>
     (
@@ -161,6 +166,26 @@ test('staff open an order from a list and work it: remark, move, upload, both De
     else expect(text).toContain('Called the customer about the flight');
     await popup.close();
   }
+});
+
+test('an upload that is not a PDF or image is refused with the server message and mails nothing', async ({
+  page,
+}) => {
+  const orderId = await newOrder(page);
+  await loginAs(page, 'Admin');
+  await page.goto(`/admin/view-order/${encodeOrderId(orderId)}`);
+  const upload = page.getByRole('region', { name: 'Upload Document' });
+  await upload.getByLabel('PDF or image').setInputFiles({
+    name: 'card.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from('just some text pretending to be a PDF'),
+  });
+  await upload.getByRole('button', { name: 'Submit (SendGrid)' }).click();
+  await expect(page.getByText('Only PDF, PNG, JPEG or WebP files are accepted.')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Upload Document' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Email History' })).toHaveCount(0);
+  await expect(upload.getByRole('button', { name: 'Download File' })).toHaveCount(0);
 });
 
 test('a malformed order id in the URL shows not found', async ({ page }) => {
