@@ -64,7 +64,9 @@ export function customerBuild(): Plugin {
         build: {
           outDir,
           emptyOutDir: false,
-          sourcemap: false,
+          // Same maps as the SPA build (the size script reads them); no manifest: it would overwrite the SPA's.
+          sourcemap: config.build.sourcemap,
+          manifest: false,
           target: 'es2022',
           rolldownOptions: {
             input: path.join(config.root, 'customer', 'index.html'),
