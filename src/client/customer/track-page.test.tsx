@@ -1,0 +1,106 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MSG } from '../../shared/messages';
+import { loadToken } from './customer-api';
+import { CustomerLayout } from './layout';
+import { Component as TrackPage, TRACK_TITLE } from './track-page';
+
+interface Sent {
+  url: string;
+  body: unknown;
+}
+
+/** The server's answer to track-order; every request the page sends is recorded. */
+function serve(status: number, body: unknown): Sent[] {
+  const sent: Sent[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      sent.push({ url, body: JSON.parse(String(init.body)) });
+      return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    }),
+  );
+  return sent;
+}
+
+function open(path: string) {
+  const router = createMemoryRouter(
+    [
+      {
+        // As in the customer entry: one layout around both pages, so a toast survives the navigation.
+        element: (
+          <CustomerLayout>
+            <Outlet />
+          </CustomerLayout>
+        ),
+        children: [
+          { path: '/track-order/:orderId?', element: <TrackPage /> },
+          { path: '/get-new-order-details/:orderId', element: <p>details page</p> },
+        ],
+      },
+    ],
+    { initialEntries: [path] },
+  );
+  render(<RouterProvider router={router} />);
+  return router;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  sessionStorage.clear();
+});
+
+describe('track page', () => {
+  it('shows the title, prefills the order id from the URL and asks for both fields', async () => {
+    const user = userEvent.setup();
+    const sent = serve(200, { status: 1, message: 'unused' });
+    open('/track-order/100123');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent(TRACK_TITLE);
+    expect(screen.getByLabelText('Order ID')).toHaveValue('100123');
+    await user.clear(screen.getByLabelText('Order ID'));
+    await user.click(screen.getByRole('button', { name: 'TRACK ORDER' }));
+    expect(await screen.findByText(MSG.trackOrderIdRequired)).toBeInTheDocument();
+    expect(screen.getByText(MSG.trackEmailRequired)).toBeInTheDocument();
+    expect(sent).toHaveLength(0);
+  });
+
+  it('accepts the encoded order id of staff links', () => {
+    serve(200, {});
+    open('/track-order/MjAwMjQ2');
+    expect(screen.getByLabelText('Order ID')).toHaveValue('100123');
+  });
+
+  it('toasts the server message when nothing matches and stays', async () => {
+    const user = userEvent.setup();
+    const message = 'No order matches this Order ID and e-mail address.';
+    serve(404, { status: 0, message });
+    const router = open('/track-order/100123');
+    await user.type(screen.getByLabelText('Email ID'), 'someone@example.com');
+    await user.click(screen.getByRole('button', { name: 'TRACK ORDER' }));
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/track-order/100123');
+    expect(loadToken('100123')).toBeNull();
+  });
+
+  it('keeps the token, resets the form and goes to the details page on success', async () => {
+    const user = userEvent.setup();
+    const sent = serve(200, {
+      status: 1,
+      message: 'Your order has been found.',
+      data: { token: 'tok', expiresIn: 1800 },
+    });
+    const router = open('/track-order');
+    await user.type(screen.getByLabelText('Order ID'), ' 100123 ');
+    await user.type(screen.getByLabelText('Email ID'), 'Someone@Example.com');
+    await user.click(screen.getByRole('button', { name: 'TRACK ORDER' }));
+    expect(await screen.findByText('details page')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/get-new-order-details/100123');
+    expect(sent).toEqual([
+      { url: '/api/front/track-order', body: { orderId: '100123', email: 'Someone@Example.com' } },
+    ]);
+    expect(loadToken('100123')).toBe('tok');
+    expect(await screen.findByText('Your order has been found.')).toBeInTheDocument();
+  });
+});
