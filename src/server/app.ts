@@ -44,6 +44,14 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: false } },
     routerOptions: { maxParamLength: 200 },
+    // Router-level failures (bad URL encoding, over-long path parameters) answer in the envelope too.
+    frameworkErrors: (err, _request, reply) => {
+      const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const raw = reply as unknown as { code(c: number): { send(body: unknown): void } };
+      raw
+        .code(tooLong ? 414 : 400)
+        .send({ status: 0, message: tooLong ? 'The address is too long' : 'Malformed URL' });
+    },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

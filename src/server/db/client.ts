@@ -43,19 +43,22 @@ export interface OpenOptions {
   /** Skip the folder lock (in-memory databases have nothing to lock). */
   memory?: boolean;
   poolSize?: number;
+  /** PostgreSQL statement timeout; 0 turns it off (bulk seeding). Default 15 s for request traffic. */
+  statementTimeoutMs?: number;
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10);
+  if (opts.databaseUrl)
+    return openPostgres(opts.databaseUrl, opts.poolSize ?? 10, opts.statementTimeoutMs ?? 15_000);
   return openPglite(opts);
 }
 
-async function openPostgres(url: string, max: number): Promise<Database> {
+async function openPostgres(url: string, max: number, statementTimeoutMs: number): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max,
     connectionTimeoutMillis: 3000,
-    statement_timeout: 15_000,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
     idle_in_transaction_session_timeout: 30_000,
   });
   // A pool error (server restart) must not crash the process; requests fail fast and reconnect.

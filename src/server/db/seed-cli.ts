@@ -16,6 +16,7 @@ const config = loadConfig();
 const database = await openDatabase({
   databaseUrl: values['database-url'] ?? config.DATABASE_URL,
   dataDir: config.DATA_DIR,
+  statementTimeoutMs: 0,
 });
 await migrateDatabase(database);
 if (!values.force && !(await isEmpty(database))) {

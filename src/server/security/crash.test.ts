@@ -92,7 +92,7 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('SIGKILL during uploads and sta
         form.set('orderId', String(order.order_id));
         form.set('email', order.email);
         form.set('mailServiceProvider', i % 2 ? 'AWS' : 'Sendgrid');
-        form.set('uploadVisaDoc', new Blob([bytes], { type: 'application/pdf' }), 'card.pdf');
+        form.set('uploadVisaDoc', new Blob([Buffer.from(bytes)], { type: 'application/pdf' }), 'card.pdf');
         await fetch(`${base}/api/admin/upload-visa-document`, { method: 'POST', headers, body: form })
           .then(() => uploads++)
           .catch(() => {});
