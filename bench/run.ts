@@ -52,7 +52,7 @@ if (engines.includes('postgres') && !baseUrl) {
 const quick = args.quick;
 const durations = quick
   ? { throughputS: 1, latencyS: 0.6, rawS: 0.3, warmS: 0.3 }
-  : { throughputS: 8, latencyS: 8, rawS: 3, warmS: 2 };
+  : { throughputS: 5, latencyS: 5, rawS: 2, warmS: 1 };
 const soakSeconds = args.soak ? Number(args.soak) : 0;
 const browser = !quick && !args['no-browser'];
 const clientDist = path.resolve(args['client-dist'] ?? path.join(ROOT, 'dist/client'));
@@ -94,6 +94,8 @@ class ServerUnderTest {
       env,
       execArgv: [...process.execArgv, '--expose-gc'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      // Structured clone: captured parameters may be Dates or BigInts.
+      serialization: 'advanced',
     });
     const ready = await new Promise<ReadyMessage>((resolve, reject) => {
       child.once('message', (m: ReadyMessage) => resolve(m));

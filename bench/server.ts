@@ -7,6 +7,7 @@ import { backgroundJobs } from '../src/server/jobs.js';
 import {
   type CapturedQuery,
   captureQueries,
+  inRequest,
   measurePlan,
   type QueryPlan,
   type RawRunner,
@@ -48,6 +49,12 @@ const capture = captureQueries(
 const app = await buildApp({ config, database, logger: { level: config.LOG_LEVEL } });
 // The same hello-world once more behind the app's own plugins (helmet headers, hooks): what every route pays.
 app.get('/__bench/hello', { config: { public: true } }, async () => ({ hello: 'world' }));
+// Every request runs inside `inRequest`, from the first hook on (the guard's lookup included).
+const handlers = app.server.listeners('request') as ((...a: unknown[]) => void)[];
+app.server.removeAllListeners('request');
+for (const handler of handlers) {
+  app.server.on('request', (...a: unknown[]) => inRequest.run(true, () => handler(...a)));
+}
 const stops: (() => Promise<void>)[] = [];
 for (const job of backgroundJobs) stops.push(await job(app));
 await app.listen({ port: 0, host: '127.0.0.1' });

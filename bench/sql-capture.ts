@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 
 /** One statement the server ran while serving a request, with its timing inside that request. */
@@ -15,9 +16,12 @@ interface Queryable {
   query: (...args: never[]) => Promise<unknown>;
 }
 
+/** Marks code that runs on behalf of an HTTP request (background jobs poll the database meanwhile). */
+export const inRequest = new AsyncLocalStorage<true>();
+
 /**
  * Wraps the driver client under Drizzle (pg.Pool or PGlite) so that, while recording, every statement
- * the server runs — the guard's staff lookup included — is kept with its parameters. The benchmark's
+ * an HTTP request runs — the guard's staff lookup included — is kept with its parameters. The benchmark's
  * "raw SQL" floor replays exactly these statements, so no SQL text is copied from the areas.
  */
 export function captureQueries(client: Queryable) {
@@ -25,7 +29,7 @@ export function captureQueries(client: Queryable) {
   const original = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
   (client as { query: unknown }).query = async (...args: unknown[]) => {
     const log = recording;
-    if (!log) return original(...args);
+    if (!log || !inRequest.getStore()) return original(...args);
     const first = args[0] as string | { text: string; values?: unknown[] };
     const text = typeof first === 'string' ? first : first.text;
     const params =
