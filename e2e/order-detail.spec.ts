@@ -201,3 +201,37 @@ test('Send Invoice refuses a short order id with the spec message', async ({ pag
   await page.getByRole('button', { name: 'Send Invoice' }).click();
   await expect(page.getByText('Order Id must be at least 6 characters.')).toBeVisible();
 });
+
+test('Send Invoice mails the invoice of an order and logs it in its Email History', async ({ page }) => {
+  const orderId = await newOrder(page);
+  await loginAs(page, 'Admin');
+  await page.goto('/admin/send-invoice');
+  await page.getByLabel('Order ID').fill(String(orderId));
+  await page.getByRole('button', { name: 'Send Invoice' }).click();
+  await expect(page.getByText('Invoice has been sent to e2e.detail@example.com.')).toBeVisible();
+  await expect(page.getByLabel('Order ID')).toHaveValue('');
+  await page.getByLabel('Order ID').fill('999999999');
+  await page.getByRole('button', { name: 'Send Invoice' }).click();
+  await expect(page.getByText('No order found with this order id.')).toBeVisible();
+  await expect(page.getByLabel('Order ID')).toHaveValue('999999999');
+
+  await page.goto(`/admin/view-order/${encodeOrderId(orderId)}`);
+  const mails = page.getByRole('region', { name: 'Email History' });
+  await expect(mails.getByRole('row')).toHaveCount(2);
+});
+
+test('Move to Completed Refunds asks first, then refunds the order', async ({ page }) => {
+  const orderId = await newOrder(page);
+  await loginAs(page, 'Admin');
+  await page.goto(`/admin/view-order/${encodeOrderId(orderId)}`);
+  const moves = page.getByRole('navigation', { name: 'Move order' });
+  await moves.getByRole('button', { name: 'Move to Completed Refunds' }).click();
+  const confirm = page.getByRole('dialog');
+  await expect(confirm).toContainText('Completed Refunds');
+  await confirm.getByRole('button', { name: 'No' }).click();
+  await expect(page.getByTestId('process-status')).toHaveText('New');
+  await moves.getByRole('button', { name: 'Move to Completed Refunds' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
+  await expect(page.getByTestId('process-status')).toHaveText('Refunded');
+  await expect(moves.getByRole('button', { name: 'Move to Completed Refunds' })).toHaveCount(0);
+});
