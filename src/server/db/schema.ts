@@ -302,6 +302,19 @@ export const reportCountryDaily = pgTable(
   (t) => [primaryKey({ columns: [t.day, t.nationality] })],
 );
 
+/** The same counts per calendar month (first day), kept from report_country_daily by a row trigger. */
+export const reportCountryMonthly = pgTable(
+  'report_country_monthly',
+  {
+    month: date('month', { mode: 'string' }).notNull(),
+    nationality: text('nationality').notNull(),
+    orders: integer('orders').notNull().default(0),
+    priorityOrders: integer('priority_orders').notNull().default(0),
+    futureOrders: integer('future_orders').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.nationality] })],
+);
+
 /** The one day report_country_daily.future_orders is computed for; the report refreshes it when the service day turns. */
 export const reportFutureState = pgTable('report_future_state', {
   id: integer('id').primaryKey().default(1),

@@ -13,7 +13,7 @@ import { orderEvents, orders, staffUsers } from '../db/schema.js';
 import { seedDemo } from '../db/seed.js';
 import { createTestApp, type DemoRole, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
-import { countryReport } from './queries.js';
+import { countryReport, wholeMonths } from './queries.js';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
@@ -108,6 +108,8 @@ async function tallyProcessed(fromDate: string, toDate: string) {
   return perActor;
 }
 
+const monthStart = (n: number) =>
+  dayjs().tz(SERVICE_TIME_ZONE).subtract(n, 'month').startOf('month').format('YYYY-MM-DD');
 const daysAgo = (n: number) => dayjs().tz(SERVICE_TIME_ZONE).subtract(n, 'day').format('YYYY-MM-DD');
 
 describe('country order report', () => {
@@ -117,6 +119,9 @@ describe('country order report', () => {
     [daysAgo(90), daysAgo(30)],
     [daysAgo(7), daysAgo(7)],
     [daysAgo(200), daysAgo(199)],
+    // Whole months only, and whole months with a partial month at one end.
+    [monthStart(6), dayjs(monthStart(0)).subtract(1, 'day').format('YYYY-MM-DD')],
+    [monthStart(2), daysAgo(0)],
   ];
 
   it.each(ranges)('equals a direct tally of the seeded orders for %s .. %s', async (from, to) => {
@@ -391,5 +396,25 @@ describe('rollups stay exact', () => {
     );
     await t.database.sql.query(`update report_future_state set as_of = '2000-01-01'`);
     expect(mine(await country(today, today))?.future_count).toBe(2);
+  });
+});
+
+describe('wholeMonths', () => {
+  it('finds the calendar months that lie entirely inside a range', () => {
+    expect(wholeMonths({ fromDate: '2025-01-01', toDate: '2025-12-31' })).toEqual([
+      '2025-01-01',
+      '2026-01-01',
+    ]);
+    expect(wholeMonths({ fromDate: '2025-01-15', toDate: '2025-04-10' })).toEqual([
+      '2025-02-01',
+      '2025-04-01',
+    ]);
+    expect(wholeMonths({ fromDate: '2024-02-01', toDate: '2024-02-29' })).toEqual([
+      '2024-02-01',
+      '2024-03-01',
+    ]);
+    // None inside: the interval is empty (start on or after end), so every day comes from the day rows.
+    const [a, b] = wholeMonths({ fromDate: '2025-03-15', toDate: '2025-03-20' });
+    expect(a >= b).toBe(true);
   });
 });
