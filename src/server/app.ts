@@ -8,12 +8,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import { MAX_UPLOAD_BYTES } from '../shared/constants.js';
 import { authGuard } from './auth/guard.js';
@@ -22,6 +17,7 @@ import type { AppContext } from './context.js';
 import { isCustomerPath, sendCustomerPage } from './customer/page.js';
 import type { Database } from './db/client.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { strictJsonSchemaTransform, strictValidatorCompiler } from './http/strict-bodies.js';
 import { areaRoutes } from './routes.js';
 
 /** The built SPA; CLIENT_DIST_DIR lets a test run serve its own build. */
@@ -54,7 +50,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
     },
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(strictValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const ctx: AppContext = { config, database, db: database.db };
   app.decorate('ctx', ctx);
@@ -107,7 +103,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
           securitySchemes: { staffToken: { type: 'apiKey', in: 'header', name: 'Authorization' } },
         },
       },
-      transform: jsonSchemaTransform,
+      transform: strictJsonSchemaTransform,
     });
     await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
   }
