@@ -36,14 +36,12 @@ const requiredEmail = (requiredMessage: string) =>
     .pipe(z.email(MSG.emailInvalid));
 
 /** PUT /api/admin/move-order-status */
-export const moveOrderStatusBody = z
-  .object({
-    orderId: orderIdField,
-    updatingStatus: z.enum(MOVABLE_STATUSES, {
-      error: 'not a status you can move an order to',
-    }),
-  })
-  .strict();
+export const moveOrderStatusBody = z.object({
+  orderId: orderIdField,
+  updatingStatus: z.enum(MOVABLE_STATUSES, {
+    error: 'not a status you can move an order to',
+  }),
+});
 export type MoveOrderStatusBody = z.infer<typeof moveOrderStatusBody>;
 
 /** A remark flag: "Y" when ticked; "N", "", false, null or absent mean not ticked. Stored as Y/N. */
@@ -61,23 +59,21 @@ export const remarkFlag = z
   .transform((v): 'Y' | 'N' => (v === true || v === 'Y' || v === 'y' ? 'Y' : 'N'));
 
 /** POST /api/admin/add-new-remark (spec §3 remark payload). remarkerName is accepted and ignored. */
-export const addRemarkBody = z
-  .object({
-    orderId: orderIdField,
-    remark: z
-      .string({ error: MSG.remarkRequired })
-      .trim()
-      .min(1, MSG.remarkRequired)
-      .max(5000, 'at most 5000 characters'),
-    remarkerName: z.string().max(200).optional().nullable(),
-    whatsapp: remarkFlag,
-    telephone: remarkFlag,
-    statusRefund: remarkFlag,
-    voided: remarkFlag,
-    chargeBack: remarkFlag,
-    reportError: remarkFlag,
-  })
-  .strict();
+export const addRemarkBody = z.object({
+  orderId: orderIdField,
+  remark: z
+    .string({ error: MSG.remarkRequired })
+    .trim()
+    .min(1, MSG.remarkRequired)
+    .max(5000, 'at most 5000 characters'),
+  remarkerName: z.string().max(200).optional().nullable(),
+  whatsapp: remarkFlag,
+  telephone: remarkFlag,
+  statusRefund: remarkFlag,
+  voided: remarkFlag,
+  chargeBack: remarkFlag,
+  reportError: remarkFlag,
+});
 export type AddRemarkBody = z.input<typeof addRemarkBody>;
 
 /** The 'Add Comment Below' form (checkboxes as booleans; mapped to Y/N by the schema above). */
@@ -93,33 +89,29 @@ export const addRemarkForm = z.object({
 export type AddRemarkForm = z.infer<typeof addRemarkForm>;
 
 /** POST /api/admin/save-transaction-details (path not shown in the spec). */
-export const saveTransactionBody = z
-  .object({
-    orderId: orderIdField,
-    transactionId: z
-      .string({ error: MSG.transactionIdRequired })
-      .trim()
-      .min(1, MSG.transactionIdRequired)
-      .max(120, 'at most 120 characters'),
-    merchantName: z
-      .string({ error: MSG.merchantNameRequired })
-      .trim()
-      .min(1, MSG.merchantNameRequired)
-      .max(120, 'at most 120 characters'),
-  })
-  .strict();
+export const saveTransactionBody = z.object({
+  orderId: orderIdField,
+  transactionId: z
+    .string({ error: MSG.transactionIdRequired })
+    .trim()
+    .min(1, MSG.transactionIdRequired)
+    .max(120, 'at most 120 characters'),
+  merchantName: z
+    .string({ error: MSG.merchantNameRequired })
+    .trim()
+    .min(1, MSG.merchantNameRequired)
+    .max(120, 'at most 120 characters'),
+});
 export type SaveTransactionBody = z.infer<typeof saveTransactionBody>;
 export const saveTransactionForm = saveTransactionBody.omit({ orderId: true });
 export type SaveTransactionForm = z.infer<typeof saveTransactionForm>;
 
 /** POST /api/admin/resend-mail */
-export const resendMailBody = z
-  .object({
-    orderId: orderIdField,
-    email: requiredEmail(MSG.uploadEmailRequired),
-    mailServiceProvider: mailProviderField,
-  })
-  .strict();
+export const resendMailBody = z.object({
+  orderId: orderIdField,
+  email: requiredEmail(MSG.uploadEmailRequired),
+  mailServiceProvider: mailProviderField,
+});
 export type ResendMailBody = z.infer<typeof resendMailBody>;
 
 /**
@@ -144,41 +136,35 @@ export const uploadDocumentForm = z.object({
 });
 
 /** POST /api/admin/get-defence-pack-pdf → application/pdf */
-export const defencePackBody = z
-  .object({
-    orderId: orderIdField,
-    defencePackType: z.coerce.number({ error: 'must be 1 or 2' }).pipe(
-      z.union([z.literal(DEFENCE_PACK_TYPES[0]), z.literal(DEFENCE_PACK_TYPES[1])], {
-        error: 'must be 1 or 2',
-      }),
-    ),
-  })
-  .strict();
+export const defencePackBody = z.object({
+  orderId: orderIdField,
+  defencePackType: z.coerce.number({ error: 'must be 1 or 2' }).pipe(
+    z.union([z.literal(DEFENCE_PACK_TYPES[0]), z.literal(DEFENCE_PACK_TYPES[1])], {
+      error: 'must be 1 or 2',
+    }),
+  ),
+});
 export type DefencePackBody = z.input<typeof defencePackBody>;
 
 /** POST /api/admin/defence-pack-details → the evidence as JSON. defencePackType defaults to 2 (everything). */
-export const defencePackDetailsBody = z
-  .object({
-    orderId: orderIdField,
-    defencePackType: defencePackBody.shape.defencePackType.optional(),
-  })
-  .strict();
+export const defencePackDetailsBody = z.object({
+  orderId: orderIdField,
+  defencePackType: defencePackBody.shape.defencePackType.optional(),
+});
 
 /** POST /api/admin/send-invoice. The id is text so the spec's minimum-length message applies. */
-export const sendInvoiceBody = z
-  .object({
-    orderId: z
-      .union([z.string(), z.number()], { error: MSG.invoiceOrderIdRequired })
-      .transform((v) => String(v).trim())
-      .pipe(
-        z
-          .string()
-          .min(1, MSG.invoiceOrderIdRequired)
-          .min(MIN_INVOICE_ORDER_ID_LENGTH, MSG.invoiceOrderIdMin)
-          .max(20, 'at most 20 characters'),
-      ),
-  })
-  .strict();
+export const sendInvoiceBody = z.object({
+  orderId: z
+    .union([z.string(), z.number()], { error: MSG.invoiceOrderIdRequired })
+    .transform((v) => String(v).trim())
+    .pipe(
+      z
+        .string()
+        .min(1, MSG.invoiceOrderIdRequired)
+        .min(MIN_INVOICE_ORDER_ID_LENGTH, MSG.invoiceOrderIdMin)
+        .max(20, 'at most 20 characters'),
+    ),
+});
 export type SendInvoiceBody = z.input<typeof sendInvoiceBody>;
 /** The Send Invoice screen form (field invoiceOrderId, spec §5). */
 export const sendInvoiceForm = z.object({
