@@ -9,7 +9,8 @@ import {
 import type { FutureMonthCounts, OrderListRow } from '../../shared/contracts/orders.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
-import { mailLog, orderEvents, orders, staffUsers } from '../db/schema.js';
+import { orderEvents, orders, staffUsers } from '../db/schema.js';
+import { queueMail } from '../mail/outbox.js';
 import { conflict, notFound } from '../http/errors.js';
 import { counterWhere, type FolderScope, folderWhere } from './folders.js';
 
@@ -288,16 +289,15 @@ export async function completeRefunds(db: DbOrTx, actor: StaffIdentity, ids: num
     const changed = locked.filter((o) => o.processStatus !== 'Refunded');
     if (!changed.length) return [];
     await setStatus(tx, actor, changed, 'Refunded');
-    await tx.insert(mailLog).values(
-      changed.map((o) => ({
+    for (const o of changed) {
+      await queueMail(tx, {
         orderId: o.orderId,
         kind: 'refund',
         toEmail: o.email,
         provider: 'AWS',
-        status: 'queued',
         requestedBy: actor.id,
-      })),
-    );
+      });
+    }
     return changed.map((o) => o.orderId);
   });
 }
