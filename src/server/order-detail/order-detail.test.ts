@@ -274,3 +274,36 @@ describe('email content', () => {
     expect(data.whatsappUrl).toMatch(/^https:\/\/wa\.me\/12125550100\?text=/);
   });
 });
+
+describe('access', () => {
+  it('every order-detail route needs a signed-in staff member and is open to every role', async () => {
+    const order = await createOrder(t.database);
+    const routes: [string, string, unknown?][] = [
+      ['GET', `/api/admin/get-orders-details/${order.orderId}`],
+      ['GET', `/api/admin/get-email-content/${order.orderId}`],
+      ['PUT', '/api/admin/move-order-status', { orderId: order.orderId, updatingStatus: 'Awaiting' }],
+      ['POST', '/api/admin/add-new-remark', { orderId: order.orderId, remark: 'x' }],
+      [
+        'POST',
+        '/api/admin/save-transaction-details',
+        { orderId: order.orderId, transactionId: 't', merchantName: 'm' },
+      ],
+      ['POST', '/api/admin/defence-pack-details', { orderId: order.orderId }],
+      ['POST', '/api/admin/send-invoice', { orderId: String(order.orderId) }],
+    ];
+    for (const [method, url, payload] of routes) {
+      const anon = await t.app.inject({
+        method: method as 'GET',
+        url,
+        ...(payload ? { payload: payload as object } : {}),
+      });
+      expect(anon.statusCode, `${method} ${url}`).toBe(401);
+      expect(anon.json().status).toBe(401);
+    }
+    for (const role of ['Admin', 'Manager', 'Team', 'Telecaller', 'Night Staff'] as const) {
+      const res = await t.as(role, { method: 'GET', url: `/api/admin/get-orders-details/${order.orderId}` });
+      expect(res.statusCode, role).toBe(200);
+    }
+    expect(await count(`select count(*) n from order_remarks where order_id = $1`, [order.orderId])).toBe(0);
+  });
+});
