@@ -28,6 +28,8 @@ export interface Database {
   sql: SqlRunner;
   /** Cheap liveness probe for /api/health. */
   ping(): Promise<void>;
+  /** Applies the committed migrations (no statement timeout: a migration may rewrite big tables). */
+  migrate(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,16 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
     ping: async () => {
       await pool.query('select 1');
     },
+    migrate: async () => {
+      const client = await pool.connect();
+      try {
+        await client.query('set statement_timeout = 0');
+        await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+      } finally {
+        await client.query('reset statement_timeout').catch(() => {});
+        client.release();
+      }
+    },
     close: () => pool.end(),
   };
 }
@@ -92,7 +104,10 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
       loadDataDir: opts.loadDataDir,
     });
     const db = drizzlePglite(client, { schema }) as unknown as Db;
+    const migrate = () =>
+      migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
     return {
+      migrate,
       db,
       pglite: client,
       kind: 'pglite',
@@ -163,9 +178,5 @@ function ownerIsGone(pidFile: string): boolean {
 }
 
 export async function migrateDatabase(database: Database): Promise<void> {
-  if (database.kind === 'postgres') {
-    await migratePg(database.db, { migrationsFolder: MIGRATIONS_DIR });
-  } else {
-    await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR });
-  }
+  await database.migrate();
 }
