@@ -123,19 +123,30 @@ function readdirAssets() {
   return readdirSync(path.join(dir, 'assets')).map((f) => `assets/${f}`);
 }
 
+const sum = (files) => [...files].filter((f) => existsSync(path.join(dir, f))).reduce((n, f) => n + gz(f), 0);
+
 function union(...sets) {
   return new Set(sets.flatMap((s) => [...s]));
 }
-
-const sum = (files) => [...files].filter((f) => existsSync(path.join(dir, f))).reduce((n, f) => n + gz(f), 0);
 
 // Staff first load: the SPA entry and the /admin route chunk (staff-root renders the login and the layout).
 const entry = manifest
   ? manifestClosure(['index.html'])
   : { js: closureOfFiles(htmlScripts('index.html').files), css: new Set(htmlScripts('index.html').css) };
 const staffRoute = routeChunkFiles('staff/staff-root.tsx', 'staff-root');
-const staffJs = union(entry.js, staffRoute.js);
-const staffCss = union(entry.css, staffRoute.css);
+// staff-root lazy-loads one of two screens: the login (signed out) or the layout (signed in). The first
+// load is the heavier of the two paths.
+const branches = [
+  ['login', routeChunkFiles('auth/login-page.tsx', 'login-page')],
+  ['layout', routeChunkFiles('staff/staff-layout.tsx', 'staff-layout')],
+].map(([name, chunk]) => ({
+  name,
+  js: union(entry.js, staffRoute.js, chunk.js),
+  css: union(entry.css, staffRoute.css, chunk.css),
+}));
+const heaviest = branches.reduce((a, b) => (sum(b.js) > sum(a.js) ? b : a));
+const staffJs = heaviest.js;
+const staffCss = heaviest.css;
 
 // Customer track page: its own entry when the build has one, else the SPA entry plus the track route.
 let trackJs;
@@ -170,7 +181,7 @@ const rows = [
     'staff first load JS',
     staffBytes,
     BUDGETS.staffFirstLoadJs,
-    'index.html + /admin route (staff-root)',
+    `index.html + /admin route (staff-root) + ${heaviest.name} screen, the heavier path`,
     [...staffJs],
   ],
 ];

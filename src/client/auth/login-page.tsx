@@ -1,8 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
-import Spinner from 'react-bootstrap/Spinner';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
@@ -68,46 +65,65 @@ export function LoginPage() {
         </div>
         <h1>ED-Card</h1>
         <p className="login-subtitle">Sign in to your account</p>
-        <Form noValidate onSubmit={onSubmit} aria-label="Sign in">
-          <Form.Group controlId="login-email" className="mb-3">
-            <Form.Label>Email ID</Form.Label>
-            <Form.Control
+        {/* Plain Bootstrap markup (the CSS is loaded by the staff root): the login screen is part of the
+            first load, so it skips the react-bootstrap components. */}
+        <form noValidate onSubmit={onSubmit} aria-label="Sign in">
+          <div className="mb-3">
+            <label htmlFor="login-email" className="form-label">
+              Email ID
+            </label>
+            <input
+              id="login-email"
               type="email"
               placeholder="Your Email Address"
               autoComplete="username"
+              className={`form-control${errors.email ? ' is-invalid' : ''}`}
+              aria-invalid={!!errors.email}
               {...register('email')}
-              isInvalid={!!errors.email}
             />
-            <Form.Control.Feedback type="invalid">{errors.email?.message}</Form.Control.Feedback>
-          </Form.Group>
-          <Form.Group controlId="login-password" className="mb-3">
-            <Form.Label>Password</Form.Label>
-            <Form.Control
+            <div className="invalid-feedback">{errors.email?.message}</div>
+          </div>
+          <div className="mb-3">
+            <label htmlFor="login-password" className="form-label">
+              Password
+            </label>
+            <input
+              id="login-password"
               type="password"
               placeholder="Password"
               autoComplete="current-password"
+              className={`form-control${errors.password ? ' is-invalid' : ''}`}
+              aria-invalid={!!errors.password}
               {...register('password')}
-              isInvalid={!!errors.password}
             />
-            <Form.Control.Feedback type="invalid">{errors.password?.message}</Form.Control.Feedback>
-          </Form.Group>
-          <div className="login-options">
-            <Form.Check
-              id="login-remember"
-              type="checkbox"
-              label="Remember me"
-              checked={remember}
-              onChange={(e) => setRemember(e.currentTarget.checked)}
-            />
-            <Button variant="link" className="login-forgot" onClick={() => toast.info(FORGOT_PASSWORD_TEXT)}>
-              Forgot password?
-            </Button>
+            <div className="invalid-feedback">{errors.password?.message}</div>
           </div>
-          <Button type="submit" className="w-100" disabled={loading}>
-            {loading ? <Spinner size="sm" animation="border" className="me-2" aria-hidden /> : null}
+          <div className="login-options">
+            <div className="form-check">
+              <input
+                id="login-remember"
+                type="checkbox"
+                className="form-check-input"
+                checked={remember}
+                onChange={(e) => setRemember(e.currentTarget.checked)}
+              />
+              <label htmlFor="login-remember" className="form-check-label">
+                Remember me
+              </label>
+            </div>
+            <button
+              type="button"
+              className="btn btn-link login-forgot"
+              onClick={() => toast.info(FORGOT_PASSWORD_TEXT)}
+            >
+              Forgot password?
+            </button>
+          </div>
+          <button type="submit" className="btn btn-primary w-100" disabled={loading}>
+            {loading ? <span className="spinner-border spinner-border-sm me-2" aria-hidden /> : null}
             Sign In
-          </Button>
-        </Form>
+          </button>
+        </form>
       </div>
     </div>
   );

@@ -1,16 +1,18 @@
 import 'bootstrap/dist/css/bootstrap.min.css';
 import 'react-toastify/dist/ReactToastify.css';
 import './staff.css';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Provider } from 'react-redux';
 import { useNavigate } from 'react-router';
 import { ToastContainer, toast } from 'react-toastify';
 import { setUnauthorizedHandler } from '../app/api';
 import { clearSession, getAccessToken, sessionUser } from '../app/session';
 import { getStore, useAppSelector } from '../app/store';
-import { LoginPage } from '../auth/login-page';
 import { signOut, takeSignOutNotice } from '../auth/sign-out';
-import { StaffLayout } from './staff-layout';
+
+// Signed-out visitors load only the login screen (forms, validation); signed-in staff only the layout.
+const LoginPage = lazy(() => import('../auth/login-page').then((m) => ({ default: m.LoginPage })));
+const StaffLayout = lazy(() => import('./staff-layout').then((m) => ({ default: m.StaffLayout })));
 
 // An expired or unreadable token is no session: the login screen shows instead of a failing layout.
 if (getAccessToken() && !sessionUser()) clearSession();
@@ -46,7 +48,7 @@ function UnauthorizedHandler() {
 
 function StaffArea() {
   const isAuth = useAppSelector((s) => s.auth.isAuth);
-  return isAuth ? <StaffLayout /> : <LoginPage />;
+  return <Suspense fallback={null}>{isAuth ? <StaffLayout /> : <LoginPage />}</Suspense>;
 }
 
 /** /admin: the login screen when signed out, the staff layout otherwise. */

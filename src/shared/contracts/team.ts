@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH, ROLES } from '../constants.js';
 import { MSG } from '../messages.js';
-import { AUTH_MSG, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, requiredString } from './auth.js';
+import { AUTH_MSG, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from './auth.js';
+
+/** A required text: a missing field and an empty one give the same spec message. */
+const requiredString = (required: string) =>
+  z.string({
+    error: (issue) => (issue.input === undefined || issue.input === null ? required : 'must be text'),
+  });
 
 /** Texts of the team area that the spec does not word (decision 012). */
 export const TEAM_MSG = {
