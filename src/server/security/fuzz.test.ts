@@ -21,6 +21,7 @@ const HOSTILE: unknown[] = [
   '<script>alert(1)</script>',
   '../../../../etc/passwd',
   '%00\u0000\u202e\ud83d\ude00 ünïcødé',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a log4shell probe string, on purpose
   '${jndi:ldap://x/a}',
   [],
   ['a', 1, null],
