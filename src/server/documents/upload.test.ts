@@ -1,8 +1,8 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../shared/constants.js';
-import { samplePdf, TINY_PNG } from '../mail/fixtures.js';
-import { multipart } from '../mail/test-smtp.js';
+import { samplePdf, TINY_PNG } from '../test/fixtures.js';
+import { multipart } from '../test/smtp.js';
 import { createOrder } from '../test/factories.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { documentsDir } from './storage.js';

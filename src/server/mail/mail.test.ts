@@ -2,10 +2,10 @@ import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrder } from '../test/factories.js';
 import { createTestApp, type TestApp } from '../test/app.js';
-import { samplePdf } from './fixtures.js';
+import { samplePdf } from '../test/fixtures.js';
 import { outboxDir } from './transports.js';
 import { type MailQueue, startMailQueue } from './queue.js';
-import { eventually, freePort, multipart, pdfText, startSmtp, type TestSmtp } from './test-smtp.js';
+import { eventually, freePort, multipart, pdfText, startSmtp, type TestSmtp } from '../test/smtp.js';
 
 const FAST = {
   retryDelaySeconds: 1,

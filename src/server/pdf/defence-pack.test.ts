@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defencePackDetails } from '../../shared/contracts/order-detail.js';
 import { storeBuffer } from '../documents/storage.js';
-import { samplePdf, TINY_PNG } from '../mail/fixtures.js';
-import { pdfText } from '../mail/test-smtp.js';
+import { samplePdf, TINY_PNG } from '../test/fixtures.js';
+import { pdfText } from '../test/smtp.js';
 import { createOrder } from '../test/factories.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 
