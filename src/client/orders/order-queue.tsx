@@ -1,8 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import { useSearchParams } from 'react-router';
 import { toast } from 'react-toastify';
-import { type Folder, MAX_PAGE_SIZE, PAGE_SIZES, SEARCH_DEBOUNCE_MS } from '../../shared/constants';
+import { type Folder, MAX_PAGE_SIZE, SEARCH_DEBOUNCE_MS } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { toCsv } from '../../shared/csv';
 import { MSG } from '../../shared/messages';
@@ -11,7 +10,8 @@ import { errorMessage } from '../app/api';
 import { sessionUser } from '../app/session';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { downloadText } from '../components/download';
-import { PaginationBar, type PageSize } from '../components/pagination-bar';
+import { PaginationBar } from '../components/pagination-bar';
+import { useListParams } from '../components/use-list-params';
 import { type Column, cellText } from './columns';
 import { OrderTable } from './order-table';
 import {
@@ -45,36 +45,6 @@ interface Props {
   /** Future orders: the process month tile that was opened. */
   month?: string | undefined;
   onBack?: (() => void) | undefined;
-}
-
-/** Page, size and search live in the URL (shareable links, back button). */
-function useListParams() {
-  const [params, setParams] = useSearchParams();
-  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
-  const rawSize = params.get('size');
-  const size: PageSize =
-    rawSize === 'All'
-      ? 'All'
-      : (PAGE_SIZES as readonly number[]).includes(Number(rawSize))
-        ? Number(rawSize)
-        : 10;
-  const search = params.get('search') ?? '';
-  const update = useCallback(
-    (changes: Record<string, string | null>) =>
-      setParams(
-        (prev) => {
-          const next = new URLSearchParams(prev);
-          for (const [k, v] of Object.entries(changes)) {
-            if (v === null || v === '') next.delete(k);
-            else next.set(k, v);
-          }
-          return next;
-        },
-        { replace: false },
-      ),
-    [setParams],
-  );
-  return { page, size, search, update };
 }
 
 /** One queue screen: title bar, search, bulk actions, the order table, pagination and CSV export. */

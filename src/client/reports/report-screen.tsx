@@ -6,9 +6,8 @@ import { useForm } from 'react-hook-form';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
-import { useSearchParams } from 'react-router';
 import { type Id, toast } from 'react-toastify';
-import { PAGE_SIZES, SEARCH_DEBOUNCE_MS } from '../../shared/constants';
+import { SEARCH_DEBOUNCE_MS } from '../../shared/constants';
 import { type ReportRange, reportRangeBody } from '../../shared/contracts/reports';
 import { toCsv } from '../../shared/csv';
 import { serviceToday } from '../../shared/dates';
@@ -16,7 +15,8 @@ import { MSG } from '../../shared/messages';
 import type { ApiEnvelope } from '../app/api';
 import { errorMessage } from '../app/api';
 import { downloadText } from '../components/download';
-import { type PageSize, PaginationBar } from '../components/pagination-bar';
+import { PaginationBar } from '../components/pagination-bar';
+import { useListParams } from '../components/use-list-params';
 import type { ChartSpec } from './report-chart';
 import './reports.css';
 
@@ -54,32 +54,11 @@ interface Props<R> {
 
 /** Range, search, page and size live in the URL, so a report link is shareable and Back works. */
 function useReportParams() {
-  const [params, setParams] = useSearchParams();
+  const { params, page, size, search, update } = useListParams();
   const from = params.get('from') ?? '';
   const to = params.get('to') ?? '';
   const parsed = reportRangeBody.safeParse({ fromDate: from, toDate: to });
   const range = parsed.success ? parsed.data : null;
-  const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
-  const rawSize = params.get('size');
-  const size: PageSize =
-    rawSize === 'All'
-      ? 'All'
-      : (PAGE_SIZES as readonly number[]).includes(Number(rawSize))
-        ? Number(rawSize)
-        : 10;
-  const search = params.get('search') ?? '';
-  const update = useCallback(
-    (changes: Record<string, string | null>) =>
-      setParams((prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [k, v] of Object.entries(changes)) {
-          if (v === null || v === '') next.delete(k);
-          else next.set(k, v);
-        }
-        return next;
-      }),
-    [setParams],
-  );
   return { from, to, range, page, size, search, update };
 }
 
