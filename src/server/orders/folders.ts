@@ -29,45 +29,31 @@ const STATUS_FOLDERS: Partial<Record<Folder, string>> = {
  * partial indexes of drizzle/0002_order_queues.sql, so each folder reads one small index.
  */
 export function folderWhere(folder: Folder, scope: FolderScope): SQL {
-  const status = STATUS_FOLDERS[folder];
-  if (status) return sql`process_status = ${status}`;
-  switch (folder) {
-    case 'newOrder':
-      return sql`process_status = 'New' and assigned_to is null and processing_mode <> 'Priority' and processing_date <= ${scope.today}`;
-    case 'priorityOrder':
-      return sql`process_status = 'New' and assigned_to is null and processing_mode = 'Priority' and processing_date <= ${scope.today}`;
-    case 'pendingOrder':
-      return sql`process_status = 'New' and assigned_to is not null`;
-    case 'myOrder':
-      return sql`assigned_to = ${scope.staffId} and process_status not in ${CLOSED}`;
-    case 'futureOrder':
-      return scope.month
-        ? sql`process_status = 'New' and processing_date > ${scope.today} and extract(month from processing_date) = ${scope.month}`
-        : sql`process_status = 'New' and processing_date > ${scope.today}`;
-    case 'allOrder':
-      return sql`process_status <> 'Deleted'`;
-    default:
-      throw new Error(`unknown folder ${folder}`);
-  }
+  return folderPredicate(folder, scope, sql.raw('processing_date'));
 }
 
 /** The same meanings over order_folder_counts (due_date = processing_date for status New). */
 export function counterWhere(folder: Folder, scope: FolderScope): SQL {
+  return folderPredicate(folder, scope, sql.raw('due_date'));
+}
+
+/** One definition for both tables; `day` is the column holding the processing date. */
+function folderPredicate(folder: Folder, scope: FolderScope, day: SQL): SQL {
   const status = STATUS_FOLDERS[folder];
   if (status) return sql`process_status = ${status}`;
   switch (folder) {
     case 'newOrder':
-      return sql`process_status = 'New' and assigned_to is null and processing_mode <> 'Priority' and due_date <= ${scope.today}`;
+      return sql`process_status = 'New' and assigned_to is null and processing_mode <> 'Priority' and ${day} <= ${scope.today}`;
     case 'priorityOrder':
-      return sql`process_status = 'New' and assigned_to is null and processing_mode = 'Priority' and due_date <= ${scope.today}`;
+      return sql`process_status = 'New' and assigned_to is null and processing_mode = 'Priority' and ${day} <= ${scope.today}`;
     case 'pendingOrder':
       return sql`process_status = 'New' and assigned_to is not null`;
     case 'myOrder':
       return sql`assigned_to = ${scope.staffId} and process_status not in ${CLOSED}`;
     case 'futureOrder':
       return scope.month
-        ? sql`process_status = 'New' and due_date > ${scope.today} and extract(month from due_date) = ${scope.month}`
-        : sql`process_status = 'New' and due_date > ${scope.today}`;
+        ? sql`process_status = 'New' and ${day} > ${scope.today} and extract(month from ${day}) = ${scope.month}`
+        : sql`process_status = 'New' and ${day} > ${scope.today}`;
     case 'allOrder':
       return sql`process_status <> 'Deleted'`;
     default:
