@@ -1,17 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
-import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
-import { toast } from 'react-toastify';
-import type { MailProvider } from '../../shared/constants';
-import { type OrderDetails, resendMailBody } from '../../shared/contracts/order-detail';
+import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { formatEstDateTime } from '../../shared/dates';
-import { errorMessage } from '../app/api';
-import { useResendMailMutation } from './order-detail-api';
+import { MailResendForm } from './mail-resend-form';
 import { Section } from './section';
-
-const emailForm = resendMailBody.pick({ email: true });
 
 /** Mail history with Resend Mail (AWS) / (Sendgrid); the whole section shows only once a mail exists. */
 export function EmailHistorySection({ order }: { order: OrderDetails }) {
@@ -47,48 +38,14 @@ export function EmailHistorySection({ order }: { order: OrderDetails }) {
           ))}
         </tbody>
       </Table>
-      <ResendMailForm order={order} />
+      <MailResendForm
+        order={order}
+        inputId="resend-email"
+        buttons={[
+          { label: 'Resend Mail (AWS)', provider: 'AWS' },
+          { label: 'Resend Mail (Sendgrid)', provider: 'Sendgrid', variant: 'outline-primary' },
+        ]}
+      />
     </Section>
-  );
-}
-
-function ResendMailForm({ order }: { order: OrderDetails }) {
-  const [resendMail, { isLoading }] = useResendMailMutation();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm({ resolver: zodResolver(emailForm), defaultValues: { email: order.email } });
-
-  const send = (provider: MailProvider) =>
-    handleSubmit(async ({ email }) => {
-      try {
-        const res = await resendMail({
-          orderId: order.order_id,
-          email,
-          mailServiceProvider: provider,
-        }).unwrap();
-        toast.success(res.message);
-      } catch (error) {
-        toast.error(errorMessage(error));
-      }
-    });
-
-  return (
-    <Form noValidate className="row g-2 align-items-start" onSubmit={(e) => e.preventDefault()}>
-      <Form.Group className="col-md-5" controlId="resend-email">
-        <Form.Label visuallyHidden>Email</Form.Label>
-        <Form.Control type="email" {...register('email')} isInvalid={!!errors.email} />
-        <Form.Control.Feedback type="invalid">{errors.email?.message}</Form.Control.Feedback>
-      </Form.Group>
-      <div className="col-md-7 d-flex gap-2 flex-wrap">
-        <Button type="button" disabled={isLoading} onClick={send('AWS')}>
-          Resend Mail (AWS)
-        </Button>
-        <Button type="button" variant="outline-primary" disabled={isLoading} onClick={send('Sendgrid')}>
-          Resend Mail (Sendgrid)
-        </Button>
-      </div>
-    </Form>
   );
 }
