@@ -23,7 +23,7 @@ EMAIL=$(curl -sf "$BASE/api/admin/get-orders-details/$ORDER" -H "Authorization: 
   node -pe 'JSON.parse(require("fs").readFileSync(0)).data.email')
 
 COMMON=(--batch --flush-session --level=3 --risk=2 --threads=2 --technique=BEUST --output-dir="$OUT"
-  --disable-coloring --smart=false)
+  --disable-coloring)
 declare -a NAMES RESULTS
 scan() { # name, then sqlmap arguments
   local name=$1
@@ -36,7 +36,7 @@ scan() { # name, then sqlmap arguments
   elif grep -qiE 'do not appear to be injectable|does not seem to be injectable' "$log"; then
     verdict='not injectable'
   else
-    verdict="inconclusive ($(grep -m1 -E 'CRITICAL|ERROR' "$log" | cut -c1-120))"
+    verdict="inconclusive ($(grep -m1 -E 'CRITICAL|ERROR' "$log" | cut -c1-120 || true))"
   fi
   local requests
   requests=$(grep -oE 'total of [0-9]+ HTTP\(s\) requests' "$log" | tail -1 || true)
