@@ -36,6 +36,8 @@ export interface MemoryReport {
         maxRss: number;
         growthPct: number;
         samples: { t: number; rss: number }[];
+        /** Set when the soak was measured in an earlier run of the same dataset. */
+        fromRun?: string | undefined;
       }
     | undefined;
 }
@@ -249,7 +251,7 @@ export function runMarkdown(run: Run): string {
   out.push(
     `Server RSS: ${mb(mem.startRss)} at start, ${mb(mem.afterBenchRss)} after the benchmark${
       mem.soak
-        ? `; soak ${mem.soak.seconds} s at ${mem.soak.rate} req/s over every endpoint: ${mem.soak.requests.toLocaleString('en-US')} requests, ${mem.soak.errors} errors, ${mb(mem.soak.baselineRss)} → ${mb(mem.soak.endRss)} (max ${mb(mem.soak.maxRss)}, ${mem.soak.growthPct.toFixed(1)} %)`
+        ? `; soak${mem.soak.fromRun ? ` (run of ${mem.soak.fromRun})` : ''} ${mem.soak.seconds} s at ${mem.soak.rate} req/s over every endpoint: ${mem.soak.requests.toLocaleString('en-US')} requests, ${mem.soak.errors} errors, ${mb(mem.soak.baselineRss)} → ${mb(mem.soak.endRss)} (max ${mb(mem.soak.maxRss)}, ${mem.soak.growthPct.toFixed(1)} %)`
         : '; no soak in this run (`npm run bench -- --soak 600`)'
     }.`,
   );

@@ -6,6 +6,7 @@ import { openDatabase } from '../src/server/db/client.js';
 import { backgroundJobs } from '../src/server/jobs.js';
 import {
   type CapturedQuery,
+  CAPTURE_HEADER,
   captureQueries,
   inRequest,
   measurePlan,
@@ -20,7 +21,7 @@ import {
  * It talks to the bench over the IPC channel.
  */
 export type BenchRequest =
-  | { id: number; type: 'capture-start' }
+  | { id: number; type: 'capture-start'; captureId: string }
   | { id: number; type: 'capture-stop' }
   | { id: number; type: 'memory'; gc?: boolean }
   | { id: number; type: 'raw'; plan: QueryPlan; durationMs: number }
@@ -53,7 +54,12 @@ app.get('/__bench/hello', { config: { public: true } }, async () => ({ hello: 'w
 const handlers = app.server.listeners('request') as ((...a: unknown[]) => void)[];
 app.server.removeAllListeners('request');
 for (const handler of handlers) {
-  app.server.on('request', (...a: unknown[]) => inRequest.run(true, () => handler(...a)));
+  app.server.on('request', (...a: unknown[]) => {
+    const header = (a[0] as { headers: Record<string, string | string[] | undefined> }).headers[
+      CAPTURE_HEADER
+    ];
+    inRequest.run(typeof header === 'string' ? header : '', () => handler(...a));
+  });
 }
 const stops: (() => Promise<void>)[] = [];
 for (const job of backgroundJobs) stops.push(await job(app));
@@ -91,7 +97,7 @@ const memory = (): MemorySample => {
 async function handle(msg: BenchRequest): Promise<unknown> {
   switch (msg.type) {
     case 'capture-start':
-      capture.start();
+      capture.start(msg.captureId);
       return null;
     case 'capture-stop':
       return capture.stop() satisfies CapturedQuery[];

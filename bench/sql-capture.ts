@@ -16,8 +16,13 @@ interface Queryable {
   query: (...args: never[]) => Promise<unknown>;
 }
 
-/** Marks code that runs on behalf of an HTTP request (background jobs poll the database meanwhile). */
-export const inRequest = new AsyncLocalStorage<true>();
+/**
+ * The capture id of the HTTP request a piece of code runs for (header x-bench-capture). Background jobs
+ * poll the database meanwhile, and a job first started from some request keeps that request's context, so
+ * only statements of the request being captured are kept.
+ */
+export const inRequest = new AsyncLocalStorage<string>();
+export const CAPTURE_HEADER = 'x-bench-capture';
 
 /**
  * Wraps the driver client under Drizzle (pg.Pool or PGlite) so that, while recording, every statement
@@ -26,10 +31,11 @@ export const inRequest = new AsyncLocalStorage<true>();
  */
 export function captureQueries(client: Queryable) {
   let recording: CapturedQuery[] | null = null;
+  let captureId = '';
   const original = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
   (client as { query: unknown }).query = async (...args: unknown[]) => {
     const log = recording;
-    if (!log || !inRequest.getStore()) return original(...args);
+    if (!log || inRequest.getStore() !== captureId) return original(...args);
     const first = args[0] as string | { text: string; values?: unknown[] };
     const text = typeof first === 'string' ? first : first.text;
     const params =
@@ -43,7 +49,8 @@ export function captureQueries(client: Queryable) {
     }
   };
   return {
-    start() {
+    start(id: string) {
+      captureId = id;
       recording = [];
     },
     stop(): CapturedQuery[] {
