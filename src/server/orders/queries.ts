@@ -58,7 +58,18 @@ const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
  * reads only the folder's partial index (ids and sort keys), so skipping to a deep page touches no
  * table rows; the outer query fetches just the page.
  */
-async function pageOf(db: DbOrTx, where: SQL, offset: number, limit: number): Promise<OrderListRow[]> {
+async function pageOf(
+  db: DbOrTx,
+  where: SQL,
+  offset: number,
+  limit: number,
+  scan: 'newest-first' | 'oldest-first' = 'newest-first',
+): Promise<OrderListRow[]> {
+  // Oldest-first walks the same index backwards; the page is still answered newest first.
+  const inner =
+    scan === 'newest-first'
+      ? sql`order by created_at desc nulls last, order_id desc nulls last`
+      : sql`order by created_at asc nulls first, order_id asc nulls first`;
   const { rows } = await db.execute<RawRow>(sql`
     select o.order_id::text as order_id, o.process_status, o.first_name, o.last_name,
            o.arrival_date::text as arrival_date, o.email, o.telephone_number, o.phone_code,
@@ -68,11 +79,22 @@ async function pageOf(db: DbOrTx, where: SQL, offset: number, limit: number): Pr
            to_char(o.processing_date, 'Mon') as process_month,
            coalesce(s.name, '') as assign_to
     from (select order_id, created_at from orders where ${where}
-          order by created_at desc nulls last, order_id desc nulls last limit ${limit} offset ${offset}) p
+          ${inner} limit ${limit} offset ${offset}) p
     join orders o on o.order_id = p.order_id
     left join staff_users s on s.id = o.assigned_to
     order by p.created_at desc nulls last, p.order_id desc nulls last`);
   return rows.map((r) => ({ ...r, order_id: Number(r.order_id) }));
+}
+
+/** Below this offset a page is read from the newest end directly; deeper pages may read from the other end. */
+const REVERSE_SCAN_FROM = 5_000;
+
+/** Exact size of one folder, from the counters table. */
+async function folderTotal(db: DbOrTx, folder: Folder, scope: FolderScope): Promise<number> {
+  const { rows } = await db.execute<{ n: string }>(
+    sql`select coalesce(sum(n), 0)::bigint::text as n from order_folder_counts where ${counterWhere(folder, scope)}`,
+  );
+  return Number(rows[0]?.n ?? 0);
 }
 
 export async function listFolder(
@@ -82,7 +104,17 @@ export async function listFolder(
   page: number,
   limit: number,
 ): Promise<OrderListRow[]> {
-  return pageOf(db, folderWhere(folder, scope), (page - 1) * limit, limit);
+  const where = folderWhere(folder, scope);
+  const offset = (page - 1) * limit;
+  if (offset < REVERSE_SCAN_FROM) return pageOf(db, where, offset, limit);
+  // OFFSET costs as many index entries as it skips: a page in the older half is read from the oldest
+  // end instead, so the last page costs what the first does (the total is exact, from the counters).
+  const total = await folderTotal(db, folder, scope);
+  if (offset >= total) return [];
+  const newerThanPage = offset;
+  const olderThanPage = Math.max(0, total - offset - limit);
+  if (newerThanPage <= olderThanPage) return pageOf(db, where, offset, limit);
+  return pageOf(db, where, olderThanPage, Math.min(limit, total - offset), 'oldest-first');
 }
 
 /** Escapes LIKE wildcards so that user text is matched literally. */

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo } from '../db/seed.js';
+import { createTestApp, type TestApp } from '../test/app.js';
+
+/**
+ * Deep pages are read from the oldest end (queries.ts listFolder): they must be exactly the pages the
+ * newest-first order gives, down to the partial last page.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await seedDemo(t.database, { orders: 12_000, documents: 0, dataDir: t.config.DATA_DIR });
+}, 180_000);
+afterAll(() => t.close());
+
+async function expected(where: string, offset: number, limit: number): Promise<number[]> {
+  const { rows } = await t.database.sql.query<{ order_id: string }>(
+    `select order_id::text from orders where ${where}
+     order by created_at desc nulls last, order_id desc nulls last limit ${limit} offset ${offset}`,
+  );
+  return rows.map((r) => Number(r.order_id));
+}
+
+async function page(folder: string, p: number, limit: number): Promise<number[]> {
+  const res = await t.as('Admin', {
+    method: 'GET',
+    url: `/api/admin/get-orders-list/${folder}?page=${p}&limit=${limit}`,
+  });
+  expect(res.statusCode).toBe(200);
+  return (res.json().data as { order_id: number }[]).map((r) => r.order_id);
+}
+
+describe('deep pages', () => {
+  it('answers every deep page of Order History exactly as the newest-first order', async () => {
+    const { rows } = await t.database.sql.query<{ n: string }>(
+      "select count(*)::text n from orders where process_status <> 'Deleted'",
+    );
+    const total = Number(rows[0]!.n);
+    const limit = 100;
+    const last = Math.ceil(total / limit);
+    expect(last).toBeGreaterThan(60);
+    for (const p of [51, 52, Math.floor(last / 2), Math.floor(last / 2) + 1, last - 1, last, last + 1]) {
+      expect(await page('allOrder', p, limit), `page ${p}`).toEqual(
+        await expected("process_status <> 'Deleted'", (p - 1) * limit, limit),
+      );
+    }
+  });
+
+  it('works for a folder whose rows interleave with others (Completed), limit 25', async () => {
+    const { rows } = await t.database.sql.query<{ n: string }>(
+      "select count(*)::text n from orders where process_status = 'Completed'",
+    );
+    const total = Number(rows[0]!.n);
+    const last = Math.ceil(total / 25);
+    expect(total).toBeGreaterThan(5000);
+    for (const p of [201, last - 2, last]) {
+      expect(await page('completedOrder', p, 25), `page ${p}`).toEqual(
+        await expected("process_status = 'Completed'", (p - 1) * 25, 25),
+      );
+    }
+  });
+});
