@@ -1,5 +1,6 @@
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../e2e/chromium.js';
 
 export interface LighthouseResult {
   page: string;
@@ -12,20 +13,11 @@ export interface LighthouseResult {
 }
 
 /** TOOLCHAIN.md: the flags the system Chromium needs here. */
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS];
 
 /** Lighthouse (performance category, desktop preset) on each page, one Chromium for all. */
 export async function runLighthouse(pages: { page: string; url: string }[]): Promise<LighthouseResult[]> {
-  const chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROME_FLAGS });
   const out: LighthouseResult[] = [];
   try {
     for (const p of pages) {

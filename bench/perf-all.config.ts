@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../e2e/chromium.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -17,17 +18,8 @@ export default defineConfig({
     baseURL: process.env.BENCH_BASE_URL,
     viewport: { width: 1366, height: 900 },
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: ['--headless', ...CHROMIUM_FLAGS],
     },
     trace: 'off',
   },
