@@ -18,7 +18,7 @@ import { openStored, storedExists } from '../documents/storage.js';
 import { ok } from '../http/envelope.js';
 import { conflict, notFound } from '../http/errors.js';
 import { renderApprovalNotice } from '../mail/approval-notice.js';
-import { queueMail } from '../mail/outbox.js';
+import { changeStatus } from '../orders/queries.js';
 import { nudgeMailQueue } from '../mail/queue.js';
 import {
   documentById,
@@ -105,30 +105,7 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
         if (order.processStatus === updatingStatus) {
           throw conflict(`The order is already in ${updatingStatus}.`);
         }
-        await tx
-          .update(orders)
-          .set({
-            processStatus: updatingStatus,
-            updatedAt: sql`now()`,
-            ...(updatingStatus === 'Refunded' ? { refundDate: sql`now()` } : {}),
-          })
-          .where(eq(orders.orderId, orderId));
-        await recordEvent(tx, {
-          orderId,
-          actorId: staff.id,
-          action: 'status',
-          fromValue: order.processStatus,
-          toValue: updatingStatus,
-        });
-        if (updatingStatus === 'Refunded') {
-          await queueMail(tx, {
-            orderId,
-            kind: 'refund',
-            toEmail: order.email,
-            provider: 'AWS',
-            requestedBy: staff.id,
-          });
-        }
+        await changeStatus(tx, staff, [order], updatingStatus);
         return order.processStatus;
       });
       if (updatingStatus === 'Refunded') nudgeMailQueue(app);
@@ -182,17 +159,7 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
         // An order already refunded is not sent back to the refund queue by a remark.
         const moves = target && target !== status && !(target === 'Refunds' && status === 'Refunded');
         if (target && moves) {
-          await tx
-            .update(orders)
-            .set({ processStatus: target, updatedAt: sql`now()` })
-            .where(eq(orders.orderId, body.orderId));
-          await recordEvent(tx, {
-            orderId: body.orderId,
-            actorId: staff.id,
-            action: 'status',
-            fromValue: status,
-            toValue: target,
-          });
+          await changeStatus(tx, staff, [order], target);
           status = target;
         }
         return { remark: remarkItemOf(remark!, staff.name), process_status: status };

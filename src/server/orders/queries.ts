@@ -214,7 +214,14 @@ async function lockOrders(tx: DbOrTx, ids: number[]): Promise<LockedOrder[]> {
   return rows.map((r) => ({ ...r, holder: r.assignedTo === null ? null : (names.get(r.assignedTo) ?? '') }));
 }
 
-async function setStatus(tx: DbOrTx, actor: StaffIdentity, changed: LockedOrder[], to: string) {
+/** An order whose status is about to change, locked by the caller. */
+export type StatusChange = Pick<LockedOrder, 'orderId' | 'processStatus' | 'email'>;
+
+/**
+ * The one way an order's status changes (queues, detail screen, remark flags): the new status, its
+ * event, and for Refunded the refund date and the refund mail, all in the caller's transaction.
+ */
+export async function changeStatus(tx: DbOrTx, actor: StaffIdentity, changed: StatusChange[], to: string) {
   const ids = changed.map((o) => o.orderId);
   await tx
     .update(orders)
@@ -233,6 +240,16 @@ async function setStatus(tx: DbOrTx, actor: StaffIdentity, changed: LockedOrder[
       toValue: to,
     })),
   );
+  if (to !== 'Refunded') return;
+  for (const o of changed) {
+    await queueMail(tx, {
+      orderId: o.orderId,
+      kind: 'refund',
+      toEmail: o.email,
+      provider: 'AWS',
+      requestedBy: actor.id,
+    });
+  }
 }
 
 /**
@@ -253,7 +270,7 @@ export async function deleteOrders(
       if (notFuture) throw conflict(`Order ${notFuture.orderId} is not a future order any more.`);
     }
     const changed = locked.filter((o) => o.processStatus !== 'Deleted');
-    if (changed.length) await setStatus(tx, actor, changed, 'Deleted');
+    if (changed.length) await changeStatus(tx, actor, changed, 'Deleted');
     return changed.map((o) => o.orderId);
   });
 }
@@ -320,16 +337,7 @@ export async function completeRefunds(db: DbOrTx, actor: StaffIdentity, ids: num
     const locked = await lockOrders(tx, ids);
     const changed = locked.filter((o) => o.processStatus !== 'Refunded');
     if (!changed.length) return [];
-    await setStatus(tx, actor, changed, 'Refunded');
-    for (const o of changed) {
-      await queueMail(tx, {
-        orderId: o.orderId,
-        kind: 'refund',
-        toEmail: o.email,
-        provider: 'AWS',
-        requestedBy: actor.id,
-      });
-    }
+    await changeStatus(tx, actor, changed, 'Refunded');
     return changed.map((o) => o.orderId);
   });
 }
