@@ -1,0 +1,155 @@
+import type { OrderStatus, Role } from './constants.js';
+
+/**
+ * The order lifecycle as one table: which role may do what to an order in which state. The server
+ * enforces it on every path (bulk queue actions, row actions, the detail screen's moves, remark flags)
+ * and the UI only mirrors it to decide which buttons to show. docs/product.md describes the rules in
+ * prose; docs/decisions/080-order-rules.md records the choices.
+ */
+
+/** What the rules need to know about an order: its status, whether someone holds it, and when it is due. */
+export interface OrderState {
+  processStatus: OrderStatus | string;
+  /** True when the order is assigned to a staff member. */
+  assigned: boolean;
+  /** YYYY-MM-DD processing date. */
+  processingDate: string;
+}
+
+export type OrderAction =
+  /** A detail-screen status button, or a remark flag that moves the order. */
+  | { kind: 'move'; to: OrderStatus }
+  /** Soft delete from a queue (bulk or row) or the detail screen's Move to Delete. */
+  | { kind: 'delete' }
+  /** Out of Deleted, back to the status the order had before. */
+  | { kind: 'restore' }
+  /** 'Refunded it' in the Refunds queue, or Move to Completed Refunds on the detail screen. */
+  | { kind: 'completeRefund' };
+
+export type Decision =
+  | { allowed: true }
+  /** `code` 403: this role may never do it here; 409: the order's state does not allow it now. */
+  | { allowed: false; code: 403 | 409; message: string };
+
+const ADMIN_MANAGER: readonly Role[] = ['Admin', 'Manager'];
+const ALL_STAFF: readonly Role[] = ['Admin', 'Manager', 'Team', 'Telecaller', 'Night Staff'];
+
+/** Statuses that end work on an order: they leave My Orders. */
+export const CLOSED_STATUSES: readonly OrderStatus[] = ['Completed', 'Deleted', 'Refunded'];
+
+/** Human names of the statuses, as the queues call them. */
+export const STATUS_NAMES: Record<OrderStatus, string> = {
+  New: 'New',
+  Awaiting: 'Awaiting Customer',
+  AwaitingGovt: 'Awaiting Govt',
+  'Customer Called': 'Customer Called',
+  'Contact Customer': 'Contact Customer',
+  Completed: 'Completed',
+  Deleted: 'Deleted',
+  Refunds: 'Refunds',
+  Refunded: 'Completed Refunds',
+  ChargeBack: 'ChargeBack',
+};
+
+export function statusName(status: string): string {
+  return STATUS_NAMES[status as OrderStatus] ?? status;
+}
+
+/** A New order whose processing date is after today sits in Future Orders. */
+export function isFutureOrder(order: OrderState, today: string): boolean {
+  return order.processStatus === 'New' && order.processingDate > today;
+}
+
+/** An open order someone holds sits in that person's My Orders. */
+export function isInMyOrders(order: OrderState): boolean {
+  return order.assigned && !CLOSED_STATUSES.includes(order.processStatus as OrderStatus);
+}
+
+/**
+ * Who may delete an order, decided by the folder it really sits in (never by the folder a request
+ * claims): anyone in Future Orders, Admin only while someone holds it, Admin and Manager elsewhere.
+ * When both apply (a held future order) the stricter rule wins.
+ */
+export function deleteRoles(order: OrderState, today: string): readonly Role[] {
+  if (isInMyOrders(order)) return ['Admin'];
+  if (isFutureOrder(order, today)) return ALL_STAFF;
+  return ADMIN_MANAGER;
+}
+
+const allow: Decision = { allowed: true };
+const refuse = (code: 403 | 409, message: string): Decision => ({ allowed: false, code, message });
+
+function mayRole(roles: readonly Role[], role: string): boolean {
+  return (roles as readonly string[]).includes(role);
+}
+
+function deleteDecision(order: OrderState, role: string, today: string): Decision {
+  if (order.processStatus === 'Deleted') return refuse(409, 'The order is already deleted.');
+  const roles = deleteRoles(order, today);
+  if (mayRole(roles, role)) return allow;
+  if (roles.length === 1) return refuse(403, 'Only an Admin can delete an order someone is working on.');
+  return refuse(403, 'Only an Admin or Manager can delete this order.');
+}
+
+const RESTORE_REFUSED = 'Only an Admin or Manager can take an order out of Deleted.';
+const REFUNDED_LOCKED = 'Only an Admin or Manager can move an order out of Completed Refunds.';
+
+/**
+ * The one decision function. `today` is the service date (YYYY-MM-DD) that decides Future Orders.
+ */
+export function decide(order: OrderState, action: OrderAction, role: string, today: string): Decision {
+  const from = order.processStatus;
+  switch (action.kind) {
+    case 'delete':
+      return deleteDecision(order, role, today);
+    case 'restore':
+      if (!mayRole(ADMIN_MANAGER, role)) return refuse(403, RESTORE_REFUSED);
+      if (from !== 'Deleted') return refuse(409, `The order is not deleted (it is in ${statusName(from)}).`);
+      return allow;
+    case 'completeRefund':
+      if (from !== 'Refunds') {
+        return refuse(
+          409,
+          `Only orders in Refunds can be marked refunded (the order is in ${statusName(from)}).`,
+        );
+      }
+      return allow;
+    case 'move': {
+      const to = action.to;
+      if (to === from) return refuse(409, `The order is already in ${statusName(to)}.`);
+      if (to === 'Deleted') return deleteDecision(order, role, today);
+      if (from === 'Deleted') return mayRole(ADMIN_MANAGER, role) ? allow : refuse(403, RESTORE_REFUSED);
+      if (to === 'Refunded') return decide(order, { kind: 'completeRefund' }, role, today);
+      if (from === 'Refunded' && !mayRole(ADMIN_MANAGER, role)) return refuse(403, REFUNDED_LOCKED);
+      if (to === 'New') return refuse(409, 'Orders go back to New only by restoring or releasing them.');
+      return allow;
+    }
+  }
+}
+
+/** Where a remark flag moves the order: Chargeback wins over Refund when both are ticked. */
+export function remarkFlagTarget(flags: {
+  statusRefund: 'Y' | 'N';
+  chargeBack: 'Y' | 'N';
+}): 'ChargeBack' | 'Refunds' | null {
+  if (flags.chargeBack === 'Y') return 'ChargeBack';
+  if (flags.statusRefund === 'Y') return 'Refunds';
+  return null;
+}
+
+/**
+ * Whether a remark with these flags moves the order, and what the rules say about it. An order that
+ * is already where the flag points, or already refunded when the flag is Refund, keeps its status
+ * and the remark is only recorded.
+ */
+export function remarkMove(
+  order: OrderState,
+  flags: { statusRefund: 'Y' | 'N'; chargeBack: 'Y' | 'N' },
+  role: string,
+  today: string,
+): { to: 'ChargeBack' | 'Refunds'; decision: Decision } | null {
+  const to = remarkFlagTarget(flags);
+  if (!to || to === order.processStatus) return null;
+  if (to === 'Refunds' && order.processStatus === 'Refunded') return null;
+  return { to, decision: decide(order, { kind: 'move', to }, role, today) };
+}
