@@ -143,6 +143,10 @@ export const documents = pgTable(
     mailServiceProvider: text('mail_service_provider'),
     uploadedBy: integer('uploaded_by').references(() => staffUsers.id),
     createdAt: createdAt(),
+    /** A withdrawn document (wrong upload) is kept for the audit trail but never served or mailed again. */
+    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true, mode: 'date' }),
+    withdrawnBy: integer('withdrawn_by').references(() => staffUsers.id),
+    withdrawReason: text('withdraw_reason'),
   },
   (t) => [index('documents_order_idx').on(t.orderId, t.createdAt)],
 );
