@@ -31,6 +31,14 @@ export const staffUsers = pgTable(
     passwordHash: text('password_hash').notNull(),
     role: text('role').notNull(),
     tokenVersion: integer('token_version').notNull().default(0),
+    /** Set when someone else chose the password and the Settings switch asks for a change at sign-in. */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
+    /** TOTP secret (base32) once two-factor sign-in is on; the pending one while it is being set up. */
+    totpSecret: text('totp_secret'),
+    totpPendingSecret: text('totp_pending_secret'),
+    totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true, mode: 'date' }),
+    /** The last accepted TOTP time step: a code is good once. */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -38,6 +46,85 @@ export const staffUsers = pgTable(
   (t) => [
     uniqueIndex('staff_users_email_live_uq').on(sql`lower(${t.email})`).where(sql`${t.deletedAt} is null`),
   ],
+);
+
+/**
+ * Server-side staff sessions: every token names one (`sid`). The guard refuses a token whose session
+ * is ended, idle too long or past its absolute end. `pending` restricts a session to finishing a
+ * required step (a password change, the two-factor setup) before anything else.
+ */
+export const staffSessions = pgTable(
+  'staff_sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true, mode: 'date' }),
+    endReason: text('end_reason'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    device: text('device'),
+    pending: text('pending'),
+  },
+  (t) => [index('staff_sessions_user_idx').on(t.userId, t.createdAt)],
+);
+
+/** One-time recovery codes of two-factor sign-in (SHA-256 of the code; the code is shown once). */
+export const staffRecoveryCodes = pgTable(
+  'staff_recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('staff_recovery_codes_user_idx').on(t.userId)],
+);
+
+/**
+ * Sign-in throttle counters: one row per key (account + IP, account, two-factor of a user), counted
+ * atomically by an upsert before any password is checked. The window restarts when it has passed.
+ */
+export const loginThrottle = pgTable('login_throttle', {
+  key: text('key').primaryKey(),
+  windowStart: timestamp('window_start', { withTimezone: true, mode: 'date' }).notNull(),
+  attempts: integer('attempts').notNull(),
+});
+
+/** Service settings an Admin changes on screen (key → JSON value). */
+export const appSettings = pgTable('app_settings', {
+  key: text('key').primaryKey(),
+  value: jsonb('value').notNull(),
+  updatedBy: integer('updated_by').references(() => staffUsers.id),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** Mails to staff members (sign-in from a new device, password and two-factor changes): an outbox. */
+export const staffNotices = pgTable(
+  'staff_notices',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    kind: text('kind').notNull(),
+    toEmail: text('to_email').notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    status: text('status').notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('staff_notices_queued_idx').on(t.id).where(sql`${t.status} = 'queued'`)],
 );
 
 /** Order ids are numeric from 100001 (DESIGN §3). */
