@@ -422,3 +422,54 @@ export const reportProcessedDaily = pgTable(
   },
   (t) => [primaryKey({ columns: [t.day, t.actorId] })],
 );
+
+/**
+ * Insights rollups (docs/decisions/120), kept by statement-level triggers (drizzle/*_insights_rollups.sql)
+ * in the transaction of the change. Days are service-time-zone days (America/New_York).
+ * Per day and actor (0 = none): orders received (actor 0 only), moves to Completed / Refunded / Deleted /
+ * ChargeBack, all status moves and remarks, from orders and order_events.
+ */
+export const insightsDaily = pgTable(
+  'insights_daily',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    actorId: integer('actor_id').notNull(),
+    received: integer('received').notNull().default(0),
+    completed: integer('completed').notNull().default(0),
+    refunded: integer('refunded').notNull().default(0),
+    deleted: integer('deleted').notNull().default(0),
+    chargebacks: integer('chargebacks').notNull().default(0),
+    statusMoves: integer('status_moves').notNull().default(0),
+    remarks: integer('remarks').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.actorId] })],
+);
+
+/**
+ * Histograms of durations in whole hours (rounded down) per completion day: kind 1 payment → Completed
+ * (actor 0), kind 2 last assignment → Completed per completing actor. Percentiles read them exactly.
+ */
+export const insightsDurationDaily = pgTable(
+  'insights_duration_daily',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    kind: integer('kind').notNull(),
+    actorId: integer('actor_id').notNull(),
+    hours: integer('hours').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.kind, t.actorId, t.hours] })],
+);
+
+/** Mail outbox rows per creation day and provider, by state: sent, failed, pending (anything else). */
+export const insightsMailDaily = pgTable(
+  'insights_mail_daily',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    provider: text('provider').notNull(),
+    sent: integer('sent').notNull().default(0),
+    failed: integer('failed').notNull().default(0),
+    pending: integer('pending').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.provider] })],
+);
