@@ -297,7 +297,7 @@ describe('download history and download', () => {
       ip: '8.8.8.8',
       device: 'Apple iPhone',
       device_type: 'mobile',
-      browser: 'Mobile Safari-17.0',
+      browser: 'Safari-17.0',
       os: 'iOS 17.0',
       location: 'United States of America',
     });

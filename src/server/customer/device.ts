@@ -1,4 +1,4 @@
-import { UAParser } from 'ua-parser-js';
+import Bowser from 'bowser';
 
 export interface DeviceInfo {
   device: string;
@@ -10,18 +10,18 @@ export interface DeviceInfo {
 const UNKNOWN = 'Unknown';
 
 /**
- * The Downloaded History columns from a user agent (spec §2): device (vendor and model), device type,
- * browser as name-version (spec §3 "dash-separated parts") and OS as name and version. ua-parser-js
- * reports no type for desktops, so a known desktop OS without a type is a desktop.
+ * The Downloaded History columns from a user agent: device (vendor and model), device type, browser as
+ * name-version (dash-separated parts) and OS as name and version. Parsed with bowser (MIT); Windows is
+ * named by its marketing version ("Windows 10"), not the NT kernel number.
  */
 export function parseUserAgent(userAgent: string | null | undefined): DeviceInfo {
   if (!userAgent) return { device: UNKNOWN, deviceType: UNKNOWN, browser: UNKNOWN, os: UNKNOWN };
-  const ua = UAParser(userAgent.slice(0, 1024));
-  const os = [ua.os.name, ua.os.version].filter(Boolean).join(' ') || UNKNOWN;
+  const ua = Bowser.parse(userAgent.slice(0, 1024));
+  const osVersion = ua.os.name === 'Windows' ? ua.os.versionName : ua.os.version;
+  const os = [ua.os.name, osVersion].filter(Boolean).join(' ') || UNKNOWN;
   const browser = [ua.browser.name, ua.browser.version].filter(Boolean).join('-') || UNKNOWN;
-  const desktop = !ua.device.type && /Windows|Mac OS|Linux|Ubuntu|Chrom(e|ium) OS|Fedora|Debian/.test(os);
-  const deviceType = ua.device.type ?? (desktop ? 'desktop' : UNKNOWN);
-  const model = [ua.device.vendor, ua.device.model].filter(Boolean).join(' ');
-  const device = model || (desktop ? 'Desktop computer' : UNKNOWN);
+  const deviceType = ua.platform.type || UNKNOWN;
+  const model = ua.platform.model ? [ua.platform.vendor, ua.platform.model].filter(Boolean).join(' ') : '';
+  const device = model || (deviceType === 'desktop' ? 'Desktop computer' : UNKNOWN);
   return { device, deviceType, browser, os };
 }
