@@ -1,0 +1,1 @@
+CREATE INDEX "mail_log_resend_requester_idx" ON "mail_log" USING btree ("requested_by","created_at") WHERE "mail_log"."kind" = 'resend';
