@@ -23,7 +23,7 @@ import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { parseUserAgent } from './device.js';
 import { customerCsp } from './page.js';
-import { LIMITS, TRACK_MIN_RESPONSE_MS } from './routes.js';
+import { clientNetwork, LIMITS, TRACK_MIN_RESPONSE_MS } from './routes.js';
 import { signCustomerToken, signDownloadToken } from './tokens.js';
 import { eq } from 'drizzle-orm';
 import { locateIp } from '../geoip/lookup.js';
@@ -181,10 +181,52 @@ describe('track-order', () => {
       );
     }
     expect(codes.filter((c) => c === 429)).toHaveLength(1);
-    // Even the right e-mail waits now: the order is being guessed at.
+    const wrong = await track({ orderId: String(order.orderId), email: 'one-more@example.com' });
+    expect(wrong.statusCode).toBe(429);
+    expect(wrong.json().message).toMatch(/Too many attempts for this order/);
+  });
+
+  it('never refuses the right order id and e-mail because of a flood of wrong guesses', async () => {
+    const order = await createOrder(t.database);
+    for (let i = 0; i < LIMITS.trackPerOrder.max * 2; i++) {
+      await track({ orderId: String(order.orderId), email: `flood${i}@example.com` });
+    }
+    expect((await track({ orderId: String(order.orderId), email: 'x@example.com' })).statusCode).toBe(429);
+    // The customer, from their own address, still gets in — also with the id written with a leading zero.
     const right = await track({ orderId: String(order.orderId), email: order.email });
-    expect(right.statusCode).toBe(429);
-    expect(right.json().message).toMatch(/Too many attempts for this order/);
+    expect(right.statusCode).toBe(200);
+    expect(right.json().data.token).toEqual(expect.any(String));
+    expect((await track({ orderId: `0${order.orderId}`, email: order.email })).statusCode).toBe(200);
+  });
+
+  it('counts an order id written with leading zeros in the same bucket', async () => {
+    const order = await createOrder(t.database);
+    const codes: number[] = [];
+    for (let i = 0; i <= LIMITS.trackPerOrder.max; i++) {
+      const written = `${'0'.repeat(i % 4)}${order.orderId}`;
+      codes.push((await track({ orderId: written, email: `zero${i}@example.com` })).statusCode);
+    }
+    expect(codes.slice(0, LIMITS.trackPerOrder.max)).toEqual(Array(LIMITS.trackPerOrder.max).fill(404));
+    expect(codes.at(-1)).toBe(429);
+    expect((await track({ orderId: `000${order.orderId}`, email: 'again@example.com' })).statusCode).toBe(
+      429,
+    );
+  });
+
+  it('counts an IPv6 client by its /64 network', async () => {
+    expect(clientNetwork('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(clientNetwork('2001:0db8:0001:0002:ffff:1:2:3')).toBe('2001:db8:1:2::/64');
+    expect(clientNetwork('::ffff:10.1.2.3')).toBe('10.1.2.3');
+    expect(clientNetwork('10.1.2.3')).toBe('10.1.2.3');
+    const codes: number[] = [];
+    for (let i = 0; i <= LIMITS.trackPerIp.max; i++) {
+      const ip = `2001:db8:77:1:${(i + 1).toString(16)}::${i + 1}`;
+      codes.push((await track({ orderId: String(800_000 + i), email: 'nobody@example.com' }, ip)).statusCode);
+    }
+    expect(codes.at(-1)).toBe(429);
+    expect(
+      (await track({ orderId: '800001', email: 'nobody@example.com' }, '2001:db8:78::1')).statusCode,
+    ).toBe(404);
   });
 });
 

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { isIPv6 } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -43,7 +44,10 @@ import {
 /** Every track-order answer takes at least this long, so a wrong id and a wrong e-mail look alike. */
 export const TRACK_MIN_RESPONSE_MS = 250;
 
-/** Rate limits (DESIGN §7); per IP honours TRUST_PROXY through request.ip. */
+/**
+ * Rate limits; per IP honours TRUST_PROXY through request.ip. trackPerOrder counts wrong guesses only:
+ * the right order id and e-mail are never refused by it (the per-IP limit still applies).
+ */
 export const LIMITS = {
   trackPerIp: { max: 20, timeWindow: 10 * 60_000 },
   trackPerOrder: { max: 10, timeWindow: 10 * 60_000 },
@@ -58,7 +62,33 @@ function sameEmail(stored: string, given: string): boolean {
   return timingSafeEqual(digest(stored), digest(given));
 }
 
-const ipKey = (prefix: string) => (request: FastifyRequest) => `${prefix}:${request.ip}`;
+/**
+ * The address a per-IP limit counts: an IPv4 address, or the /64 network of an IPv6 one (one customer
+ * line holds a whole /64, so counting single IPv6 addresses would let one attacker rotate freely).
+ */
+export function clientNetwork(ip: string): string {
+  const v4 = /^(?:::ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (v4) return v4[1]!;
+  if (!isIPv6(ip)) return ip;
+  const [head = '', tail = ''] = ip.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = ip.includes('::')
+    ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+const ipKey = (prefix: string) => (request: FastifyRequest) => `${prefix}:${clientNetwork(request.ip)}`;
+
+/** One bucket per order however it is written: "0103001" and "103001" are the same order. */
+export const normalOrderId = (orderId: unknown) =>
+  String(orderId)
+    .trim()
+    .replace(/^0+(?=\d)/, '');
 
 /** The customer routes (spec §7 "Customer calls"): public, each checking the customer token itself. */
 export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -66,7 +96,8 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   const secret = config.JWT_SECRET;
   const trackPerOrder = app.createRateLimit({
     ...LIMITS.trackPerOrder,
-    keyGenerator: (request) => `track-order:${String((request.body as { orderId?: unknown })?.orderId)}`,
+    keyGenerator: (request) =>
+      `track-order:${normalOrderId((request.body as { orderId?: unknown })?.orderId)}`,
   });
 
   // The order id a request's customer token was issued for, checked before the body is validated.
@@ -89,14 +120,6 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
         public: true,
         rateLimit: { ...LIMITS.trackPerIp, keyGenerator: ipKey('track-ip') },
       },
-      preHandler: async (request) => {
-        const limit = await trackPerOrder(request);
-        if (!limit.isAllowed && limit.isExceeded) {
-          throw tooManyRequests(
-            `Too many attempts for this order. Please try again in ${Math.ceil(limit.ttl / 1000)} seconds.`,
-          );
-        }
-      },
       schema: {
         tags: ['customer'],
         summary: 'Track an order with its id and e-mail; answers a customer token scoped to that order',
@@ -111,8 +134,15 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       // Compare against a dummy when the id is unknown: both failures do the same work.
       const matches = sameEmail(order?.email ?? '\u0000no-order', request.body.email) && order !== null;
       const token = matches ? await signCustomerToken(secret, orderId) : null;
+      // Only wrong guesses count against the order, so a flood of them never locks its customer out.
+      const limit = token ? null : await trackPerOrder(request);
       const wait = TRACK_MIN_RESPONSE_MS - (performance.now() - started);
       if (wait > 0) await sleep(wait);
+      if (limit && !limit.isAllowed && limit.isExceeded) {
+        throw tooManyRequests(
+          `Too many attempts for this order. Please try again in ${Math.ceil(limit.ttl / 1000)} seconds.`,
+        );
+      }
       if (!token) throw notFound(CUSTOMER_MSG.trackFailed);
       return {
         status: 1 as const,
@@ -232,7 +262,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['customer'],
         summary: 'Preview of the approval notice mailed for this order (customer token)',
-        params: z.object({ orderId: z.string().regex(/^\d{1,15}$/, 'orderId: must be a number') }),
+        params: z.object({ orderId: z.string().regex(/^\d{1,15}$/, 'must be a number') }),
         response: { 200: approvalNoticeResponse },
       },
     },
