@@ -307,9 +307,14 @@ export const downloadLog = pgTable(
     os: text('os'),
     location: text('location'),
     timezone: text('timezone'),
+    /** The id (jti) of the signed download URL that delivered the file: each URL delivers once. */
+    grantId: text('grant_id'),
     createdAt: createdAt(),
   },
-  (t) => [index('download_log_order_idx').on(t.orderId, t.createdAt)],
+  (t) => [
+    index('download_log_order_idx').on(t.orderId, t.createdAt),
+    uniqueIndex('download_log_grant_idx').on(t.grantId),
+  ],
 );
 
 export const paymentGateways = pgTable('payment_gateways', {
