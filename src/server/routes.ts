@@ -1,9 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { customerRoutes } from './customer/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { gatewayRoutes } from './gateways/routes.js';
 import { healthRoutes } from './health/routes.js';
+import { insightsRoutes } from './insights/routes.js';
 import { intakeRoutes } from './intake/routes.js';
 import { invoiceRoutes } from './invoices/routes.js';
 import { defencePackRoutes } from './order-detail/defence-pack-routes.js';
@@ -26,4 +28,6 @@ export const areaRoutes: FastifyPluginAsync[] = [
   documentRoutes,
   defencePackRoutes,
   invoiceRoutes,
+  insightsRoutes,
+  auditRoutes,
 ];

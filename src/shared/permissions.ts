@@ -37,6 +37,14 @@ export const PERMISSIONS = {
   'team.write': ADMIN_MANAGER,
   'gateways.read': NOT_NIGHT_STAFF,
   'gateways.write': ADMIN_MANAGER,
+  /** The insights dashboard (backlog, throughput, time to complete, staff, SLA, chargebacks, mail). */
+  'insights.read': ADMIN_MANAGER,
+  /** The "My day" card: one's own completions today and open assigned orders. */
+  'insights.myDay': ALL,
+  /** The audit trail; a Manager does not see Admin accounts' sign-ins (server-side filter). */
+  'audit.read': ADMIN_MANAGER,
+  /** Record that one exported personal data to CSV (the export itself is built in the browser). */
+  'audit.exportEvent': ALL,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -63,6 +71,8 @@ export const SIDEBAR_VISIBILITY = {
   'manage-team': NOT_NIGHT_STAFF,
   'processed-order': ADMIN_MANAGER,
   'gateway-setting': NOT_NIGHT_STAFF,
+  insights: ADMIN_MANAGER,
+  'audit-log': ADMIN_MANAGER,
   'change-password': NOT_NIGHT_STAFF,
 } as const satisfies Record<string, readonly Role[]>;
 

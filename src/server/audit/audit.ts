@@ -1,17 +1,13 @@
-import { and, count, eq, gt, min, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
+import type { AuditAction } from '../../shared/contracts/audit.js';
 import { auditLog } from '../db/schema.js';
 
-/** What the audit log records for a staff-access write (who, what, when, from what, to what). */
-export type AuditAction =
-  | 'login.success'
-  | 'login.failure'
-  | 'login.throttled'
-  | 'password.change'
-  | 'team.add'
-  | 'team.update'
-  | 'team.delete'
-  | 'gateway.activate';
+/**
+ * What the audit log records for a staff-access write (who, what, when, from what, to what). The names
+ * and their screen labels live in one table, AUDIT_ACTIONS (src/shared/contracts/audit.ts): add a line
+ * there to record a new action.
+ */
+export type { AuditAction };
 
 export interface AuditEntry {
   action: AuditAction;
@@ -35,30 +31,4 @@ export async function recordAudit(db: DbOrTx, entry: AuditEntry): Promise<void> 
     toValue: entry.to ?? null,
     ip: entry.ip ?? null,
   });
-}
-
-/**
- * Failed sign-ins of one e-mail inside the window, counted only after the last success (a good login
- * clears the slate). Both filters ride the created_at index, so the scan is the window only.
- */
-export async function recentLoginFailures(
-  db: DbOrTx,
-  email: string,
-  windowMinutes: number,
-): Promise<{ failures: number; oldest: Date | null }> {
-  const since = sql`now() - make_interval(mins => ${windowMinutes})`;
-  const lastSuccess = sql`(select max(${auditLog.createdAt}) from ${auditLog}
-    where ${auditLog.action} = 'login.success' and ${auditLog.actorEmail} = ${email} and ${auditLog.createdAt} > ${since})`;
-  const [row] = await db
-    .select({ failures: count(), oldest: min(auditLog.createdAt) })
-    .from(auditLog)
-    .where(
-      and(
-        eq(auditLog.action, 'login.failure'),
-        eq(auditLog.actorEmail, email),
-        gt(auditLog.createdAt, since),
-        sql`${auditLog.createdAt} > coalesce(${lastSuccess}, '-infinity'::timestamptz)`,
-      ),
-    );
-  return { failures: Number(row?.failures ?? 0), oldest: row?.oldest ? new Date(row.oldest) : null };
 }

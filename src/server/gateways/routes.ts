@@ -2,8 +2,10 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, messageOnly } from '../../shared/contracts/common.js';
+import { gatewayChange } from '../../shared/contracts/audit.js';
 import { GATEWAY_MSG, gatewaySettingBody, paymentGateway } from '../../shared/contracts/gateways.js';
 import { recordAudit } from '../audit/audit.js';
+import { gatewayChanges } from '../audit/queries.js';
 import { staffOf } from '../auth/guard.js';
 import { paymentGateways } from '../db/schema.js';
 import { done, ok } from '../http/envelope.js';
@@ -34,6 +36,20 @@ export const gatewayRoutes: FastifyPluginAsyncZod = async (app) => {
         })),
       );
     },
+  );
+
+  app.get(
+    '/admin/payment-gateway-changes',
+    {
+      config: { permission: 'gateways.read' },
+      schema: {
+        tags: ['gateways'],
+        summary: 'The last switches of the active gateway: who, when, from and to',
+        security,
+        response: { 200: envelope(z.array(gatewayChange)) },
+      },
+    },
+    async () => ok(await gatewayChanges(app.ctx.database.sql)),
   );
 
   app.post(

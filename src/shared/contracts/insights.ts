@@ -1,0 +1,121 @@
+import dayjs from 'dayjs';
+import { z } from 'zod';
+
+/** Longest period the insights answer for: one year and a day (a leap year, or a year with both ends). */
+export const MAX_INSIGHTS_DAYS = 366;
+
+/**
+ * The service-level target until orders carry due times: completed within this many hours of payment.
+ * A later SLA policy replaces this constant (the figure is computed at request time, not in the rollups).
+ */
+export const DEFAULT_SLA_HOURS = 72;
+
+export const INSIGHTS_MSG = {
+  fromRequired: 'Please select the From date.',
+  toRequired: 'Please select the To date.',
+  dateInvalid: 'must be a date (YYYY-MM-DD)',
+  toBeforeFrom: 'The To date must be on or after the From date.',
+  rangeTooLong: `The period can be at most ${MAX_INSIGHTS_DAYS} days.`,
+} as const;
+
+const day = (required: string) =>
+  z
+    .string({ error: required })
+    .min(1, required)
+    .max(10, INSIGHTS_MSG.dateInvalid)
+    .pipe(z.iso.date({ error: INSIGHTS_MSG.dateInvalid }));
+
+/** `?from=YYYY-MM-DD&to=YYYY-MM-DD`: service-time-zone days, both included. */
+export const insightsQuery = z
+  .object({ from: day(INSIGHTS_MSG.fromRequired), to: day(INSIGHTS_MSG.toRequired) })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.to < v.from) ctx.addIssue({ code: 'custom', path: ['to'], message: INSIGHTS_MSG.toBeforeFrom });
+    else if (dayjs(v.to).diff(dayjs(v.from), 'day') + 1 > MAX_INSIGHTS_DAYS)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: INSIGHTS_MSG.rangeTooLong });
+  });
+export type InsightsQuery = z.infer<typeof insightsQuery>;
+
+/** Age buckets of the open orders, measured from payment (the order's creation) to now. */
+export const BACKLOG_BUCKETS = [
+  { key: 'lt24h', label: '< 24 h' },
+  { key: 'd1to3', label: '1–3 d' },
+  { key: 'd3to7', label: '3–7 d' },
+  { key: 'gt7d', label: '> 7 d' },
+] as const;
+export type BacklogBucket = (typeof BACKLOG_BUCKETS)[number]['key'];
+
+/**
+ * Folders the open orders are split into, each order exactly once: a New order with a processing date
+ * after today is Future; else assigned → Pending; else Priority or New by mode. Other statuses by status.
+ */
+export const BACKLOG_FOLDERS = [
+  { key: 'newOrder', label: 'New Orders' },
+  { key: 'priorityOrder', label: 'Priority Orders' },
+  { key: 'pendingOrder', label: 'Pending Orders' },
+  { key: 'futureOrder', label: 'Future Orders' },
+  { key: 'awaitingOrder', label: 'Awaiting Response' },
+  { key: 'awaitingGovtOrder', label: 'Awaiting Govt' },
+  { key: 'customerCalledOrder', label: 'Customer Called' },
+  { key: 'contactCustomerOrder', label: 'Contact Customer' },
+  { key: 'refundOrder', label: 'Refunds' },
+  { key: 'chargeBack', label: 'ChargeBack' },
+] as const;
+export type BacklogFolder = (typeof BACKLOG_FOLDERS)[number]['key'];
+
+const int = z.number().int();
+const hours = int.nullable();
+const share = z.number().nullable();
+
+const bucketCounts = z.object({ lt24h: int, d1to3: int, d3to7: int, gt7d: int, total: int });
+
+export const insightsData = z.object({
+  from: z.string(),
+  to: z.string(),
+  timeZone: z.string(),
+  /** The instant "now" for the backlog ages. */
+  asOf: z.string(),
+  slaHours: int,
+  backlog: z.object({
+    total: bucketCounts,
+    folders: z.array(bucketCounts.extend({ folder: z.string(), label: z.string() })),
+  }),
+  throughput: z.array(
+    z.object({ day: z.string(), received: int, completed: int, refunded: int, deleted: int }),
+  ),
+  /** Whole hours (rounded down) from payment to Completed; percentiles are nearest-rank. */
+  timeToComplete: z.object({
+    overall: z.object({ completed: int, medianHours: hours, p90Hours: hours }),
+    days: z.array(z.object({ day: z.string(), completed: int, medianHours: hours, p90Hours: hours })),
+  }),
+  perStaff: z.array(
+    z.object({
+      staffId: int,
+      name: z.string(),
+      completed: int,
+      statusMoves: int,
+      remarks: int,
+      handled: int,
+      medianHandlingHours: hours,
+    }),
+  ),
+  sla: z.object({
+    overall: z.object({ completed: int, withinTarget: int, share }),
+    days: z.array(z.object({ day: z.string(), completed: int, withinTarget: int, share })),
+  }),
+  chargebacks: z.object({
+    overall: z.object({ chargebacks: int, completed: int, share }),
+    days: z.array(z.object({ day: z.string(), chargebacks: int, completed: int, share })),
+  }),
+  mail: z.array(z.object({ day: z.string(), provider: z.string(), sent: int, failed: int, pending: int })),
+});
+export type InsightsData = z.infer<typeof insightsData>;
+
+/** The "My day" card: the caller's completions today (service day) and their open assigned orders. */
+export const myDayData = z.object({ day: z.string(), completedToday: int, openAssigned: int });
+export type MyDayData = z.infer<typeof myDayData>;
+
+/** Nearest-rank percentile position (1-based) of fraction num/den among n values: ceil(n·num/den). */
+export function percentileRank(n: number, num: number, den: number): number {
+  return Math.max(1, Math.floor((n * num + den - 1) / den));
+}
