@@ -111,7 +111,7 @@ async function downloadAndCheck(page: Page, order: Tracked) {
   const downloadPromise = page.waitForEvent('download');
   const clicked = Date.now();
   await page.getByRole('button', { name: 'Download Now' }).click();
-  // The history row appears at once; the file follows after the spec's 1000 ms.
+  // The file follows after the spec's 1000 ms; its fetch records the history row, which then appears.
   const row = table.getByRole('row').nth(1);
   await expect(row.getByRole('cell').nth(1)).toHaveText(String(order.orderId));
   await expect(row.getByRole('cell').nth(2)).toHaveText(/^\d\d-\d\d-\d{4} \d{1,2}:\d\d:\d\d (AM|PM) EST$/);

@@ -17,6 +17,7 @@ import type { AppContext } from './context.js';
 import { isCustomerPath, sendCustomerPage } from './customer/page.js';
 import type { Database } from './db/client.js';
 import { registerErrorHandler } from './http/error-handler.js';
+import { loggerOptions } from './http/log-redaction.js';
 import { strictJsonSchemaTransform, strictValidatorCompiler } from './http/strict-bodies.js';
 import { areaRoutes } from './routes.js';
 
@@ -35,7 +36,7 @@ export interface BuildOptions {
 /** Builds the whole app without listening (tests drive it with inject; main.ts listens). */
 export async function buildApp({ config, database, logger }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger ?? { level: config.LOG_LEVEL },
+    logger: loggerOptions(logger ?? { level: config.LOG_LEVEL }),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: false } },
@@ -56,6 +57,14 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   app.decorate('ctx', ctx);
 
   registerErrorHandler(app);
+
+  // API answers hold personal data (orders, customers, staff): no browser or proxy may keep a copy.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', 'no-store');
+    }
+    return payload;
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {

@@ -9,6 +9,8 @@ import { NoticePreview } from './notice-preview';
 
 /** Spec §9: the file download starts 1000 ms after the download was recorded. */
 export const DOWNLOAD_DELAY_MS = 1000;
+/** The history is read again this long after the file was requested (its fetch records the row). */
+const HISTORY_REFRESH_MS = 800;
 
 type Loaded = Required<Pick<DownloadHistoryResponse, 'data' | 'mainResult' | 'path'>>;
 
@@ -123,8 +125,11 @@ function OrderDetails() {
     setBusy(false);
     if (res.status === 1 && res.data) {
       const { url } = res.data;
-      void load();
-      timer.current = setTimeout(() => startDownload(url), DOWNLOAD_DELAY_MS);
+      timer.current = setTimeout(() => {
+        startDownload(url);
+        // The server records the download when the file is fetched: show the new row once it is.
+        timer.current = setTimeout(() => void load(), HISTORY_REFRESH_MS);
+      }, DOWNLOAD_DELAY_MS);
     } else if (res.status === 401) {
       backToTrack(res.message);
     } else {

@@ -25,6 +25,7 @@ import { parseUserAgent } from './device.js';
 import { customerCsp } from './page.js';
 import { clientNetwork, LIMITS, TRACK_MIN_RESPONSE_MS } from './routes.js';
 import { signCustomerToken, signDownloadToken } from './tokens.js';
+import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { locateIp } from '../geoip/lookup.js';
 
@@ -55,11 +56,11 @@ async function pdfBytes(text: string): Promise<Buffer> {
 }
 
 /** An order with an uploaded approved document (real file in storage + documents row). */
-async function orderWithDocument(overrides: Record<string, unknown> = {}) {
-  const order = await createOrder(t.database, { process_status: 'Completed', ...overrides });
+async function orderWithDocument(overrides: Record<string, unknown> = {}, on: TestApp = t) {
+  const order = await createOrder(on.database, { process_status: 'Completed', ...overrides });
   const bytes = await pdfBytes(`Approved ${order.orderId}`);
-  const stored = await storeBuffer(t.config.DATA_DIR, bytes, 'pdf');
-  const [doc] = await t.database.db
+  const stored = await storeBuffer(on.config.DATA_DIR, bytes, 'pdf');
+  const [doc] = await on.database.db
     .insert(documents)
     .values({
       orderId: order.orderId,
@@ -316,24 +317,49 @@ describe('download history and download', () => {
     expect(none.json().path).toEqual({ file1: null });
   });
 
-  it('records the download with IP, parsed user agent and location, and serves the file once signed', async () => {
+  it('records each delivery when the signed URL is fetched, with IP, device and location; each URL works once', async () => {
     const { order, doc, bytes } = await orderWithDocument();
     const token = await tokenFor(order.orderId, order.email);
-    const res = await asCustomer(
-      token,
-      '/api/front/download-passport-doc-pdf',
-      { orderId: order.orderId, customername: 'Whatever Name', file1: `${doc.id}.pdf` },
-      // A public test address behind the proxy (TRUST_PROXY): Google's resolver, in the United States.
-      { 'user-agent': IPHONE_UA, 'x-forwarded-for': '8.8.8.8' },
-    );
-    expect(res.statusCode).toBe(200);
-    const body = res.json();
-    expect(body).toMatchObject({ status: 1, message: 'Your download will start shortly.' });
-    expect(body.data.url).toMatch(/^\/api\/front\/download\?token=/);
+    const issue = async () => {
+      const res = await asCustomer(token, '/api/front/download-passport-doc-pdf', {
+        orderId: order.orderId,
+        customername: 'Whatever Name',
+        file1: `${doc.id}.pdf`,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ status: 1, message: 'Your download will start shortly.' });
+      expect(res.json().data.url).toMatch(/^\/api\/front\/download\?token=/);
+      return res.json().data.url as string;
+    };
+    const history = async () =>
+      (await asCustomer(token, '/api/front/get-download-history', { orderId: order.orderId })).json().data;
+    const events = async () =>
+      (await t.database.db.select().from(orderEvents).where(eq(orderEvents.orderId, order.orderId)))
+        .map((e) => e.action)
+        .filter((a) => a === 'customer_download');
+    const fetchFile = (url: string, headers: Record<string, string>, method: 'GET' | 'HEAD' = 'GET') =>
+      t.app.inject({ method, url, remoteAddress: nextIp(), headers });
 
-    const history = await asCustomer(token, '/api/front/get-download-history', { orderId: order.orderId });
-    const [row] = history.json().data;
-    expect(history.json().data).toHaveLength(1);
+    // Issuing the link records nothing: a link is not a delivery.
+    const url = await issue();
+    expect(await history()).toEqual([]);
+    expect(await events()).toEqual([]);
+
+    // A HEAD probe neither uses the URL up nor counts.
+    const head = await fetchFile(url, { 'user-agent': WINDOWS_UA }, 'HEAD');
+    expect(head.statusCode).toBe(200);
+    expect(await history()).toEqual([]);
+
+    // A public test address behind the proxy (TRUST_PROXY): Google's resolver, in the United States.
+    const file = await fetchFile(url, { 'user-agent': IPHONE_UA, 'x-forwarded-for': '8.8.8.8' });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    expect(file.headers['content-disposition']).toBe(`attachment; filename="ed-card-${order.orderId}.pdf"`);
+    expect(file.headers['x-content-type-options']).toBe('nosniff');
+    expect(file.headers['cache-control']).toContain('no-store');
+    expect(file.rawPayload.equals(bytes)).toBe(true);
+    const [row] = await history();
+    expect(await history()).toHaveLength(1);
     expect(row).toMatchObject({
       order_id: order.orderId,
       ip: '8.8.8.8',
@@ -344,19 +370,84 @@ describe('download history and download', () => {
       location: 'United States of America',
     });
     expect(row.date_time).toMatch(/^\d\d-\d\d-\d{4} \d{1,2}:\d\d:\d\d (AM|PM)$/);
-    const events = await t.database.db
-      .select()
-      .from(orderEvents)
-      .where(eq(orderEvents.orderId, order.orderId));
-    expect(events.map((e) => e.action)).toContain('customer_download');
+    expect(await events()).toEqual(['customer_download']);
 
-    const file = await t.app.inject({ method: 'GET', url: body.data.url, remoteAddress: nextIp() });
-    expect(file.statusCode).toBe(200);
-    expect(file.headers['content-type']).toBe('application/pdf');
-    expect(file.headers['content-disposition']).toBe(`attachment; filename="ed-card-${order.orderId}.pdf"`);
-    expect(file.headers['x-content-type-options']).toBe('nosniff');
-    expect(file.headers['cache-control']).toContain('no-store');
-    expect(file.rawPayload.equals(bytes)).toBe(true);
+    // The same URL again (a replay, a forwarded link): 410, no file, nothing recorded.
+    const again = await fetchFile(url, { 'user-agent': WINDOWS_UA, 'x-forwarded-for': '1.1.1.1' });
+    expect(again.statusCode).toBe(410);
+    expect(again.json()).toEqual({
+      status: 0,
+      message: 'This download link has already been used. Please start the download again.',
+    });
+    expect(again.headers['content-disposition']).toBeUndefined();
+    expect(await history()).toHaveLength(1);
+    expect(await events()).toHaveLength(1);
+
+    // A new download is a new URL and a new row, from the device that fetched it.
+    const second = await fetchFile(await issue(), { 'user-agent': WINDOWS_UA, 'x-forwarded-for': '1.1.1.1' });
+    expect(second.statusCode).toBe(200);
+    const rows = await history();
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({ ip: '1.1.1.1', device: 'Desktop computer', os: 'Windows 10' });
+    expect(await events()).toHaveLength(2);
+  });
+
+  it('lets only one of four simultaneous fetches of a URL deliver', async () => {
+    const { order, doc } = await orderWithDocument();
+    const token = await tokenFor(order.orderId, order.email);
+    const res = await asCustomer(token, '/api/front/download-passport-doc-pdf', {
+      orderId: order.orderId,
+      file1: `${doc.id}.pdf`,
+    });
+    const url = res.json().data.url as string;
+    const codes = await Promise.all(
+      Array.from({ length: 4 }, () => t.app.inject({ method: 'GET', url, remoteAddress: nextIp() })),
+    );
+    expect(codes.map((c) => c.statusCode).sort()).toEqual([200, 410, 410, 410]);
+    const rows = await t.database.db.select().from(downloadLog).where(eq(downloadLog.orderId, order.orderId));
+    expect(rows).toHaveLength(1);
+  });
+
+  it('keeps the download token out of the request log', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const logged = await createTestApp({}, { logger: { level: 'info', stream } });
+    try {
+      const { order, doc } = await orderWithDocument({}, logged);
+      const customerToken = await signCustomerToken(logged.config.JWT_SECRET, order.orderId);
+      const issued = await logged.app.inject({
+        method: 'POST',
+        url: '/api/front/download-passport-doc-pdf',
+        payload: { orderId: order.orderId, file1: `${doc.id}.pdf` },
+        headers: { authorization: `Bearer ${customerToken}` },
+      });
+      const url = issued.json().data.url as string;
+      const signed = new URL(url, 'http://x').searchParams.get('token')!;
+      expect((await logged.app.inject({ method: 'GET', url })).statusCode).toBe(200);
+      // Also a failing fetch (bad token) and a staff call with its bearer token.
+      await logged.app.inject({ method: 'GET', url: `/api/front/download?token=${signed}x&other=1` });
+      const staffToken = await logged.tokenFor('Admin');
+      await logged.app.inject({
+        method: 'GET',
+        url: `/api/admin/get-folder-count?access_token=${staffToken}`,
+        headers: { authorization: staffToken },
+      });
+      const requests = lines.map((l) => JSON.parse(l)).filter((l) => l.req);
+      expect(requests.some((l) => l.req.url === '/api/front/download?token=[REDACTED]')).toBe(true);
+      expect(requests.some((l) => l.req.url === '/api/front/download?token=[REDACTED]&other=1')).toBe(true);
+      const text = lines.join('\n');
+      expect(text.length).toBeGreaterThan(0);
+      for (const secret of [signed, customerToken, staffToken, signed.split('.')[2]!]) {
+        expect(text).not.toContain(secret);
+      }
+    } finally {
+      await logged.close();
+    }
   });
 
   it('refuses file1 with a path, another order’s document and a missing document; records nothing', async () => {

@@ -108,6 +108,8 @@ export async function downloadHistory(db: DbOrTx, orderId: number): Promise<Down
 export interface DownloadRecord {
   orderId: number;
   documentId: number;
+  /** The id of the signed URL that is delivering the file. */
+  grantId: string;
   fileName: string;
   ip: string;
   userAgent: string | null;
@@ -118,14 +120,18 @@ export interface DownloadRecord {
   location: string;
 }
 
-/** Records a customer download with its order event, in one transaction. */
-export async function recordDownload(db: DbOrTx, record: DownloadRecord): Promise<void> {
-  await db.transaction(async (tx) => {
+/**
+ * Records a customer download with its order event, in one transaction. False, and nothing written,
+ * when this signed URL has delivered before (its grant id is already in download_log).
+ */
+export async function recordDownload(db: DbOrTx, record: DownloadRecord): Promise<boolean> {
+  return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(downloadLog)
       .values({
         orderId: record.orderId,
         documentId: record.documentId,
+        grantId: record.grantId,
         fileName: record.fileName,
         ip: record.ip,
         userAgent: record.userAgent,
@@ -135,12 +141,15 @@ export async function recordDownload(db: DbOrTx, record: DownloadRecord): Promis
         os: record.os,
         location: record.location,
       })
+      .onConflictDoNothing({ target: downloadLog.grantId })
       .returning({ id: downloadLog.id });
+    if (!row) return false;
     await tx.insert(orderEvents).values({
       orderId: record.orderId,
       action: 'customer_download',
-      toValue: `download ${row!.id}: ${record.fileName}`,
+      toValue: `download ${row.id}: ${record.fileName}`,
     });
+    return true;
   });
 }
 

@@ -18,7 +18,7 @@ import {
 import { tokenFromHeader } from '../auth/tokens.js';
 import { openStored, storedExists } from '../documents/storage.js';
 import { locateIp } from '../geoip/lookup.js';
-import { notFound, tooManyRequests, unauthorized } from '../http/errors.js';
+import { HttpError, notFound, tooManyRequests, unauthorized } from '../http/errors.js';
 import { renderApprovalNotice } from '../mail/approval-notice.js';
 import { parseUserAgent } from './device.js';
 import {
@@ -190,7 +190,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: requireCustomerToken,
       schema: {
         tags: ['customer'],
-        summary: 'Record a download and answer a signed, short-lived download URL (customer token)',
+        summary: 'Answer a signed, single-use, short-lived download URL for the document (customer token)',
         body: downloadDocumentBody,
         response: { 200: downloadDocumentResponse },
       },
@@ -207,17 +207,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
         request.log.error({ orderId, documentId }, 'stored document file is missing');
         throw notFound(CUSTOMER_MSG.noDocument);
       }
-      const userAgent = request.headers['user-agent'] ?? null;
-      const device = parseUserAgent(userAgent);
-      await recordDownload(app.ctx.db, {
-        orderId,
-        documentId,
-        fileName: downloadName(orderId, extensionOf(doc.mimeType, doc.storageKey)),
-        ip: request.ip,
-        userAgent: userAgent?.slice(0, 1024) ?? null,
-        ...device,
-        location: await locateIp(request.ip),
-      });
+      // Nothing is recorded yet: the download is recorded when the signed URL delivers the file.
       const token = await signDownloadToken(secret, { orderId, documentId });
       return {
         status: 1 as const,
@@ -233,7 +223,9 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { public: true, rateLimit: { ...LIMITS.fetchPerIp, keyGenerator: ipKey('customer-fetch') } },
       schema: {
         tags: ['customer'],
-        summary: 'The signed download URL: streams the approved document as an attachment',
+        summary:
+          'The signed download URL: records the download (IP, device, location) and streams the ' +
+          'approved document as an attachment, once; a second fetch answers 410',
         querystring: z.object({ token: z.string().min(1).max(1024) }),
       },
     },
@@ -244,6 +236,21 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!doc || !(await findTrackableOrder(app.ctx.db, grant.orderId))) throw notFound('Not found');
       if (!(await storedExists(config.DATA_DIR, doc.storageKey))) throw notFound('Not found');
       const name = downloadName(grant.orderId, extensionOf(doc.mimeType, doc.storageKey));
+      // A HEAD (link checkers, download managers probing) neither uses up the URL nor counts as a download.
+      if (request.method !== 'HEAD') {
+        const userAgent = request.headers['user-agent'] ?? null;
+        const delivered = await recordDownload(app.ctx.db, {
+          orderId: grant.orderId,
+          documentId: grant.documentId,
+          grantId: grant.grantId,
+          fileName: name,
+          ip: request.ip,
+          userAgent: userAgent?.slice(0, 1024) ?? null,
+          ...parseUserAgent(userAgent),
+          location: await locateIp(request.ip),
+        });
+        if (!delivered) throw new HttpError(410, CUSTOMER_MSG.linkUsed);
+      }
       return reply
         .header('content-type', doc.mimeType)
         .header('content-disposition', `attachment; filename="${name}"`)

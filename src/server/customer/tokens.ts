@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 
-/** A tracked customer may read and download for this long before tracking again (DESIGN §7). */
+/** A tracked customer may read and download for this long before tracking again. */
 export const CUSTOMER_TOKEN_TTL_SECONDS = 30 * 60;
-/** A signed download URL works for this long: enough for the page's 1 s delay and a slow phone. */
+/** A signed download URL works once, within this long: enough for the page's 1 s delay and a slow phone. */
 export const DOWNLOAD_TOKEN_TTL_SECONDS = 60;
 
 // Distinct audiences: a staff token is never a customer token, and neither is a download token.
@@ -50,6 +50,11 @@ export interface DownloadGrant {
   documentId: number;
 }
 
+/** A verified download grant with its id (jti): download_log keeps it, so each URL delivers once. */
+export interface VerifiedDownloadGrant extends DownloadGrant {
+  grantId: string;
+}
+
 /** The token inside a signed download URL: bound to one order and one document, short-lived. */
 export async function signDownloadToken(
   secret: string,
@@ -67,7 +72,10 @@ export async function signDownloadToken(
     .sign(key(secret));
 }
 
-export async function verifyDownloadToken(secret: string, token: string): Promise<DownloadGrant | null> {
+export async function verifyDownloadToken(
+  secret: string,
+  token: string,
+): Promise<VerifiedDownloadGrant | null> {
   try {
     const { payload } = await jwtVerify(token, key(secret), {
       algorithms: ['HS256'],
@@ -77,7 +85,8 @@ export async function verifyDownloadToken(secret: string, token: string): Promis
     const orderId = orderIdOf(payload.sub);
     const documentId = payload.doc;
     if (orderId === null || typeof documentId !== 'number' || !Number.isSafeInteger(documentId)) return null;
-    return { orderId, documentId };
+    if (typeof payload.jti !== 'string' || !/^[\w-]{12,64}$/.test(payload.jti)) return null;
+    return { orderId, documentId, grantId: payload.jti };
   } catch {
     return null;
   }

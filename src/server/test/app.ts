@@ -51,7 +51,11 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
   return { database, drop: () => database.close() };
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  /** Pino options for a test that reads the log (default: no logging). */
+  options: { logger?: object } = {},
+): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'edcard-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -61,7 +65,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...env,
   });
   const { database, drop } = await openTestDatabase();
-  const app = await buildApp({ config, database, logger: false });
+  const app = await buildApp({ config, database, logger: options.logger ?? false });
   await app.ready();
   const ids = new Map<string, { id: number; name: string; tokenVersion: number }>();
   const { rows } = await database.sql.query<{

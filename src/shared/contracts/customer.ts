@@ -152,4 +152,5 @@ export const CUSTOMER_MSG = {
   downloadRecorded: 'Your download will start shortly.',
   noDocument: 'Your approved card is not available yet.',
   linkExpired: 'This download link has expired or is invalid. Please start the download again.',
+  linkUsed: 'This download link has already been used. Please start the download again.',
 } as const;
