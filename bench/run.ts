@@ -6,7 +6,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FOLDER_COUNT_KEYS, FOLDERS, MAX_PAGE_SIZE } from '../src/shared/constants.js';
-import { signStaffToken } from '../src/server/auth/tokens.js';
 import { type Dataset, prepareDataset } from './dataset.js';
 import { runLighthouse } from './lighthouse.js';
 import { type LoadResult, runLoad, type Scenario } from './load.js';
@@ -423,23 +422,16 @@ async function benchEngine(engine: string): Promise<Run | null> {
   }
 }
 
-/** A staff token from the login route; signed directly when the login route is not there yet. */
-async function staffToken(server: ServerUnderTest, dataset: Dataset, secret: string): Promise<string> {
-  if (server.has('POST', '/api/admin/admin-login')) {
-    const res = await httpJson(server.ready.appPort, {
-      method: 'POST',
-      path: '/api/admin/admin-login',
-      headers: { 'x-forwarded-for': '192.0.2.1' },
-      body: { email: 'admin@demo.test', password: 'demo-password' },
-    });
-    if (typeof res.body.jwtToken === 'string') return res.body.jwtToken;
-    throw new Error(`Login failed: ${res.status} ${String(res.body.message)}`);
-  }
-  const { admin } = dataset.samples;
-  return signStaffToken(secret, {
-    user: { id: admin.id, name: admin.name, type: admin.role },
-    tv: admin.tokenVersion,
+/** A staff token from the login route (every token belongs to a server-side session it creates). */
+async function staffToken(server: ServerUnderTest, _dataset: Dataset, _secret: string): Promise<string> {
+  const res = await httpJson(server.ready.appPort, {
+    method: 'POST',
+    path: '/api/admin/admin-login',
+    headers: { 'x-forwarded-for': '192.0.2.1' },
+    body: { email: 'admin@demo.test', password: 'demo-password' },
   });
+  if (typeof res.body.jwtToken === 'string') return res.body.jwtToken;
+  throw new Error(`Login failed: ${res.status} ${String(res.body.message)}`);
 }
 
 async function measureEndpoint(
@@ -574,7 +566,7 @@ async function soak(
   };
 }
 
-/** Staff routes of the folders (product spec §2). */
+/** Staff routes of the folders (src/client/app/nav.ts). */
 const FOLDER_PATHS: Record<(typeof FOLDERS)[number], string> = {
   newOrder: 'recent-order',
   myOrder: 'my-order',
@@ -589,6 +581,7 @@ const FOLDER_PATHS: Record<(typeof FOLDERS)[number], string> = {
   contactCustomerOrder: 'contact-customer',
   futureOrder: 'future-order',
   refundOrder: 'refund-order',
+  refundedOrder: 'completed-refunds',
   chargeBack: 'chargeback',
 };
 

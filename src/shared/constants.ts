@@ -58,6 +58,7 @@ export const FOLDERS = [
   'completedOrder',
   'deletedOrder',
   'refundOrder',
+  'refundedOrder',
   'chargeBack',
   'allOrder',
 ] as const;
@@ -78,6 +79,7 @@ export const FOLDER_COUNT_KEYS = {
   futureOrder: 'futureOrdersCount',
   deletedOrder: 'deletedOrdersCount',
   refundOrder: 'refundOrdersCount',
+  refundedOrder: 'refundedOrdersCount',
   chargeBack: 'chargeBackCount',
 } as const satisfies Record<Folder, string>;
 export type FolderCountKey = (typeof FOLDER_COUNT_KEYS)[Folder];

@@ -31,9 +31,9 @@ describe('delete rule, decided by the real folder', () => {
     }
   });
   it('treats a held but closed order as not held', () => {
-    expect(allowed(order({ processStatus: 'Completed', assigned: true }), { kind: 'delete' }, 'Manager')).toBe(
-      true,
-    );
+    expect(
+      allowed(order({ processStatus: 'Completed', assigned: true }), { kind: 'delete' }, 'Manager'),
+    ).toBe(true);
   });
   it('refuses a second delete with 409 and a role refusal with 403', () => {
     expect(decide(order({ processStatus: 'Deleted' }), { kind: 'delete' }, 'Admin', TODAY)).toMatchObject({

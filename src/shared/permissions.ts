@@ -25,6 +25,8 @@ export const PERMISSIONS = {
   'orders.deleteMyOrders': ['Admin'],
   /** Delete on the future order list. */
   'orders.deleteFuture': ALL,
+  /** Withdraw a wrongly uploaded document (kept for audit, never served again). */
+  'orders.withdrawDocument': ADMIN_MANAGER,
   'orders.refund': ALL,
   'orders.remark': ALL,
   'orders.documents': ALL,

@@ -51,6 +51,12 @@ export const FOLDER_ROUTES: FolderRoute[] = [
     countKey: 'contactCustomerOrdersCount',
   },
   { path: 'refund-order', folder: 'refundOrder', title: 'Refunds', countKey: 'refundOrdersCount' },
+  {
+    path: 'completed-refunds',
+    folder: 'refundedOrder',
+    title: 'Completed Refunds',
+    countKey: 'refundedOrdersCount',
+  },
 ];
 
 /** Dashboard tiles (spec §2 Staff layout). */
@@ -87,6 +93,12 @@ export const SIDEBAR_LINKS: { label: string; to: string; key: string; countKey?:
     countKey: 'deletedOrdersCount',
   },
   { label: 'Refunds', to: '/admin/refund-order', key: 'refund-order', countKey: 'refundOrdersCount' },
+  {
+    label: 'Completed Refunds',
+    to: '/admin/completed-refunds',
+    key: 'completed-refunds',
+    countKey: 'refundedOrdersCount',
+  },
   { label: 'Chargeback', to: '/admin/chargeback', key: 'chargeback', countKey: 'chargeBackCount' },
   { label: 'Country Order List', to: '/admin/country-order-list', key: 'country-order-list' },
   { label: 'Manage Invoices', to: '/admin/send-invoice', key: 'send-invoice' },

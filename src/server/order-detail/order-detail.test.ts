@@ -109,7 +109,7 @@ describe('move-order-status', () => {
   });
 
   it('Move to Completed Refunds sets the refund date and queues the refund mail', async () => {
-    const order = await createOrder(t.database);
+    const order = await createOrder(t.database, { process_status: 'Refunds' });
     const res = await t.as('Team', {
       method: 'PUT',
       url: '/api/admin/move-order-status',
@@ -128,6 +128,55 @@ describe('move-order-status', () => {
         [order.orderId],
       ),
     ).toBe(1);
+  });
+
+  const move = (role: Parameters<TestApp['as']>[0], orderId: number, updatingStatus: string) =>
+    t.as(role, { method: 'PUT', url: '/api/admin/move-order-status', payload: { orderId, updatingStatus } });
+  const statusOf = async (orderId: number) =>
+    (
+      await t.database.sql.query<{ s: string }>('select process_status s from orders where order_id = $1', [
+        orderId,
+      ])
+    ).rows[0]!.s;
+
+  it('Move to Completed Refunds follows the refund rule: only from Refunds, nothing mailed otherwise', async () => {
+    const order = await createOrder(t.database, { process_status: 'Awaiting' });
+    const res = await move('Admin', order.orderId, 'Refunded');
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe(
+      'Only orders in Refunds can be marked refunded (the order is in Awaiting Customer).',
+    );
+    expect(await statusOf(order.orderId)).toBe('Awaiting');
+    expect(await count('select count(*) n from mail_log where order_id = $1', [order.orderId])).toBe(0);
+  });
+
+  it('Move to Delete follows the delete rule of the queues, by the real folder', async () => {
+    const open = await createOrder(t.database, { process_status: 'Awaiting' });
+    for (const role of ['Night Staff', 'Team', 'Telecaller'] as const) {
+      const res = await move(role, open.orderId, 'Deleted');
+      expect(res.statusCode, role).toBe(403);
+      expect(res.json().message).toBe('Only an Admin or Manager can delete this order.');
+    }
+    expect(await statusOf(open.orderId)).toBe('Awaiting');
+    const future = await createOrder(t.database, { processing_date: '2099-01-01' });
+    expect((await move('Night Staff', future.orderId, 'Deleted')).statusCode).toBe(200);
+    expect((await move('Manager', open.orderId, 'Deleted')).statusCode).toBe(200);
+    expect(
+      await count(`select count(*) n from order_events where order_id = $1 and action = 'status'`, [
+        open.orderId,
+      ]),
+    ).toBe(1);
+  });
+
+  it('only Admin and Manager move an order out of Deleted', async () => {
+    const order = await createOrder(t.database, { process_status: 'Deleted' });
+    for (const role of ['Telecaller', 'Team', 'Night Staff'] as const) {
+      const res = await move(role, order.orderId, 'Completed');
+      expect(res.statusCode, role).toBe(403);
+      expect(res.json().message).toBe('Only an Admin or Manager can take an order out of Deleted.');
+    }
+    expect(await statusOf(order.orderId)).toBe('Deleted');
+    expect((await move('Manager', order.orderId, 'Completed')).statusCode).toBe(200);
   });
 
   it('refuses statuses that are not on the detail screen and unknown orders', async () => {
@@ -195,11 +244,38 @@ describe('add-new-remark', () => {
       payload: { orderId: b.orderId, remark: 'Bank dispute', chargeBack: 'Y' },
     });
     expect(r2.json().data.process_status).toBe('ChargeBack');
+    expect(r1.json().message).toBe('Remark has been added successfully and the order moved to Refunds.');
+    expect(r2.json().message).toBe('Remark has been added successfully and the order moved to ChargeBack.');
     const { rows } = await t.database.sql.query<{ order_id: number; to_value: string }>(
       `select order_id, to_value from order_events where action = 'status' and order_id in ($1, $2) order by order_id`,
       [a.orderId, b.orderId],
     );
     expect(rows.map((r) => r.to_value)).toEqual(['Refunds', 'ChargeBack']);
+  });
+
+  it('a flag that would take a deleted order out of Deleted follows the rules: refused, nothing saved', async () => {
+    const order = await createOrder(t.database, { process_status: 'Deleted' });
+    const res = await t.as('Team', {
+      method: 'POST',
+      url: '/api/admin/add-new-remark',
+      payload: { orderId: order.orderId, remark: 'Refund please', statusRefund: 'Y' },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe('Only an Admin or Manager can take an order out of Deleted.');
+    expect(await count('select count(*) n from order_remarks where order_id = $1', [order.orderId])).toBe(0);
+    expect(
+      await count(`select count(*) n from order_events where order_id = $1 and action <> 'created'`, [
+        order.orderId,
+      ]),
+    ).toBe(0);
+    // Without a flag the remark is only a note, and a deleted order can still get one.
+    const note = await t.as('Team', {
+      method: 'POST',
+      url: '/api/admin/add-new-remark',
+      payload: { orderId: order.orderId, remark: 'Customer called about it' },
+    });
+    expect(note.statusCode).toBe(200);
+    expect(note.json().data.process_status).toBe('Deleted');
   });
 
   it('requires the remark (spec message) and changes nothing', async () => {

@@ -2,6 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orderIdField } from '../../shared/contracts/common.js';
+import { serviceToday } from '../../shared/dates.js';
+import { remarkMove, statusName } from '../../shared/order-rules.js';
 import {
   addRemarkBody,
   addRemarkResponse,
@@ -18,7 +20,7 @@ import { openStored, storedExists } from '../documents/storage.js';
 import { ok } from '../http/envelope.js';
 import { conflict, notFound } from '../http/errors.js';
 import { renderApprovalNotice } from '../mail/approval-notice.js';
-import { changeStatus } from '../orders/queries.js';
+import { changeStatus, enforceRules, ruleState } from '../orders/queries.js';
 import { nudgeMailQueue } from '../mail/queue.js';
 import {
   documentById,
@@ -35,16 +37,6 @@ import {
 
 const security = [{ staffToken: [] }];
 const orderIdParams = z.object({ orderId: orderIdField });
-
-/** Where a remark flag moves the order (DESIGN §4); Chargeback wins over Refund when both are ticked. */
-export function statusFromRemarkFlags(flags: {
-  statusRefund: 'Y' | 'N';
-  chargeBack: 'Y' | 'N';
-}): string | null {
-  if (flags.chargeBack === 'Y') return 'ChargeBack';
-  if (flags.statusRefund === 'Y') return 'Refunds';
-  return null;
-}
 
 /** Attachment header with a safe ASCII fallback and the UTF-8 name (RFC 6266). */
 export function contentDisposition(fileName: string, kind: 'attachment' | 'inline' = 'attachment'): string {
@@ -102,9 +94,7 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       const { orderId, updatingStatus } = request.body;
       const from = await db.transaction(async (tx) => {
         const order = await lockOrder(tx, orderId);
-        if (order.processStatus === updatingStatus) {
-          throw conflict(`The order is already in ${updatingStatus}.`);
-        }
+        enforceRules([order], { kind: 'move', to: updatingStatus }, staff, serviceToday());
         await changeStatus(tx, staff, [order], updatingStatus);
         return order.processStatus;
       });
@@ -134,6 +124,8 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = request.body;
       const result = await db.transaction(async (tx) => {
         const order = await lockOrder(tx, body.orderId);
+        const move = remarkMove(ruleState(order), body, staff.type, serviceToday());
+        if (move) enforceRules([order], { kind: 'move', to: move.to }, staff, serviceToday());
         const [remark] = await tx
           .insert(orderRemarks)
           .values({
@@ -154,17 +146,20 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
           action: 'remark',
           toValue: String(remark!.id),
         });
-        const target = statusFromRemarkFlags(body);
         let status = order.processStatus;
-        // An order already refunded is not sent back to the refund queue by a remark.
-        const moves = target && target !== status && !(target === 'Refunds' && status === 'Refunded');
-        if (target && moves) {
-          await changeStatus(tx, staff, [order], target);
-          status = target;
+        if (move) {
+          await changeStatus(tx, staff, [order], move.to);
+          status = move.to;
         }
-        return { remark: remarkItemOf(remark!, staff.name), process_status: status };
+        return { remark: remarkItemOf(remark!, staff.name), process_status: status, moved: !!move };
       });
-      return ok(result, 'Remark has been added successfully');
+      const { moved, ...answer } = result;
+      return ok(
+        answer,
+        moved
+          ? `Remark has been added successfully and the order moved to ${statusName(answer.process_status)}.`
+          : 'Remark has been added successfully',
+      );
     },
   );
 

@@ -21,6 +21,7 @@ const STATUS_FOLDERS: Partial<Record<Folder, string>> = {
   completedOrder: 'Completed',
   deletedOrder: 'Deleted',
   refundOrder: 'Refunds',
+  refundedOrder: 'Refunded',
   chargeBack: 'ChargeBack',
 };
 

@@ -56,7 +56,7 @@ async function order(overrides: Record<string, unknown> = {}) {
   return row.orderId;
 }
 
-/** DESIGN §4 computed in JavaScript from the raw rows: the oracle the SQL folders must agree with. */
+/** The folder meanings (docs/product.md) computed in JavaScript from the raw rows: the oracle the SQL folders must agree with. */
 async function oracle(staffId: number): Promise<Record<Folder, Set<number>>> {
   const { rows } = await t.database.sql.query<{
     order_id: string;
@@ -79,6 +79,7 @@ async function oracle(staffId: number): Promise<Record<Folder, Set<number>>> {
     Completed: 'completedOrder',
     Deleted: 'deletedOrder',
     Refunds: 'refundOrder',
+    Refunded: 'refundedOrder',
     ChargeBack: 'chargeBack',
   };
   for (const r of rows) {
@@ -112,7 +113,7 @@ async function expectFoldersAgree(role: DemoRole) {
 }
 
 describe('folders and counts', () => {
-  it('puts each order in the folders of DESIGN §4 and counts them exactly', async () => {
+  it('puts each order in its folders and counts them exactly', async () => {
     const admin = staff.get('Admin')!.id;
     const fresh = await order();
     const priority = await order({ processing_mode: 'Priority' });
@@ -343,6 +344,10 @@ describe('search', () => {
   });
 });
 
+const statusOf = async (id: number) =>
+  (await t.database.sql.query<{ s: string }>('select process_status s from orders where order_id = $1', [id]))
+    .rows[0]!.s;
+
 describe('bulk delete', () => {
   const del = (role: DemoRole, orderId: number[], folderName?: string, extra = {}) =>
     put(role, '/api/admin/change-order-status', {
@@ -352,13 +357,6 @@ describe('bulk delete', () => {
       ...(folderName ? { folderName } : {}),
       ...extra,
     });
-  const statusOf = async (id: number) =>
-    (
-      await t.database.sql.query<{ s: string }>('select process_status s from orders where order_id = $1', [
-        id,
-      ])
-    ).rows[0]!.s;
-
   it('lets Admin and Manager delete in the new, priority, refund queues and chargeback list, not others', async () => {
     for (const folder of ['newOrder', 'priorityOrder', 'refundOrder', 'chargeBack', 'completedOrder']) {
       const id = await order();
@@ -377,27 +375,49 @@ describe('bulk delete', () => {
     }
   });
 
-  it('lets only Admin bulk delete in My Orders', async () => {
-    const id = await order();
-    expect((await del('Manager', [id], 'myOrder')).statusCode).toBe(403);
-    expect((await del('Admin', [id], 'myOrder')).statusCode).toBe(200);
+  it('lets only Admin delete an order someone holds, whatever folder the request names', async () => {
+    const held = await order();
+    await put('Team', '/api/admin/assign-order-status', { orderId: [held], assignto: 'me' });
+    for (const claimed of ['myOrder', 'newOrder', 'futureOrder', undefined]) {
+      const res = await del('Manager', [held], claimed);
+      expect(res.statusCode, String(claimed)).toBe(403);
+      expect(res.json().message).toBe('Only an Admin can delete an order someone is working on.');
+      expect(res.json().data.orders).toEqual([
+        { orderId: held, processStatus: 'New', message: expect.any(String) },
+      ]);
+    }
+    expect(await statusOf(held)).toBe('New');
+    expect((await del('Admin', [held], 'newOrder')).statusCode).toBe(200);
+    expect(await statusOf(held)).toBe('Deleted');
+    // An unheld order claimed to be in My Orders is decided by its real folder: Manager may delete it.
+    const free = await order({ process_status: 'Awaiting' });
+    expect((await del('Manager', [free], 'myOrder')).statusCode).toBe(200);
   });
 
-  it('lets every role delete in the future queue, but only future orders', async () => {
+  it('lets every role delete future orders, and refuses a mixed batch as a whole, per id', async () => {
     const future = await order({ processing_date: day(10) });
     const due = await order();
     const refused = await del('Night Staff', [future, due], 'futureOrder');
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json().message).toBe(`Order ${due} is not a future order any more.`);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toContain(`${due} (Only an Admin or Manager can delete this order.)`);
+    expect(refused.json().data.orders.map((o: { orderId: number }) => o.orderId)).toEqual([due]);
     expect(await statusOf(future)).toBe('New');
-    expect((await del('Night Staff', [future], 'futureOrder')).statusCode).toBe(200);
+    expect(await statusOf(due)).toBe('New');
+    // The folder name is not trusted: the future order may be deleted whatever folder is claimed.
+    expect((await del('Night Staff', [future], 'newOrder')).statusCode).toBe(200);
     expect(await statusOf(future)).toBe('Deleted');
   });
 
-  it('writes one event per changed order, answers only changed ids, and refuses unknown ids atomically', async () => {
+  it('writes one event per changed order, reports orders already deleted, and refuses unknown ids atomically', async () => {
     const a = await order({ process_status: 'Awaiting' });
     const b = await order({ process_status: 'Deleted' });
-    const res = await del('Admin', [a, b, a]);
+    const both = await del('Admin', [a, b]);
+    expect(both.statusCode).toBe(409);
+    expect(both.json().data.orders).toEqual([
+      { orderId: b, processStatus: 'Deleted', message: 'The order is already deleted.' },
+    ]);
+    expect(await statusOf(a)).toBe('Awaiting');
+    const res = await del('Admin', [a, a]);
     expect(res.json().data.orderId).toEqual([a]);
     const { rows } = await t.database.sql.query<{ actor_id: number; from_value: string; to_value: string }>(
       `select actor_id, from_value, to_value from order_events where order_id = $1 and action = 'status'`,
@@ -512,11 +532,123 @@ describe('refunds', () => {
       refund_date: string;
     };
     expect(listed.refund_date).toMatch(/^\d{4}-/);
-    // A second click changes nothing and mails nobody twice.
+    // A second click changes nothing and mails nobody twice: the order is not in Refunds any more.
     const again = await put('Admin', '/api/admin/move-to-complete-refund', { orderId: a });
-    expect(again.json().data.orderId).toEqual([]);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().data.orders).toEqual([
+      { orderId: a, processStatus: 'Refunded', message: expect.stringContaining('Completed Refunds') },
+    ]);
     const mails = await t.database.sql.query('select 1 from mail_log where order_id = $1', [a]);
     expect(mails.rows).toHaveLength(1);
+    // Refunded orders stay findable in their own list.
+    expect(ids(await list('Night Staff', 'refundedOrder'))).toEqual(expect.arrayContaining([a, b]));
+    expect(after.refundedOrdersCount).toBe(before.refundedOrdersCount + 2);
+  });
+
+  it("'Refunded it' acts only on orders in Refunds: others answer 409 with their status, nobody is mailed", async () => {
+    const inRefunds = await order({ process_status: 'Refunds' });
+    for (const status of ['New', 'Awaiting', 'Completed', 'ChargeBack', 'Deleted']) {
+      const other = await order({ process_status: status });
+      const res = await put('Admin', '/api/admin/move-to-complete-refund', { orderId: [inRefunds, other] });
+      expect(res.statusCode, status).toBe(409);
+      expect(res.json().data.orders).toEqual([
+        { orderId: other, processStatus: status, message: expect.stringContaining('Only orders in Refunds') },
+      ]);
+      expect(await statusOf(other)).toBe(status);
+    }
+    expect(await statusOf(inRefunds)).toBe('Refunds');
+    const mails = await t.database.sql.query(
+      "select 1 from mail_log where kind = 'refund' and order_id = any($1::bigint[])",
+      [[inRefunds]],
+    );
+    expect(mails.rows).toHaveLength(0);
+  });
+});
+
+describe('restore', () => {
+  const restore = (role: DemoRole, orderId: unknown) => put(role, '/api/admin/restore-order', { orderId });
+  const del = (role: DemoRole, orderId: number[]) =>
+    put(role, '/api/admin/change-order-status', {
+      orderId,
+      permanentDeletedFlag: false,
+      updatingStatus: 'Deleted',
+    });
+
+  it('brings deleted orders back to the status each had before, Admin and Manager only', async () => {
+    const awaiting = await order({ process_status: 'Awaiting' });
+    const chargeback = await order({ process_status: 'ChargeBack' });
+    const neverMoved = await order({ process_status: 'Deleted' });
+    expect((await del('Manager', [awaiting, chargeback])).statusCode).toBe(200);
+    for (const role of ['Team', 'Telecaller', 'Night Staff'] as const) {
+      const res = await restore(role, [awaiting]);
+      expect(res.statusCode, role).toBe(403);
+      expect(res.json().message).toBe('Only an Admin or Manager can take an order out of Deleted.');
+    }
+    expect(await statusOf(awaiting)).toBe('Deleted');
+    const res = await restore('Manager', [awaiting, chargeback, neverMoved]);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.restored).toEqual([
+      { orderId: awaiting, processStatus: 'Awaiting' },
+      { orderId: chargeback, processStatus: 'ChargeBack' },
+      { orderId: neverMoved, processStatus: 'New' },
+    ]);
+    expect(await statusOf(awaiting)).toBe('Awaiting');
+    expect(await statusOf(chargeback)).toBe('ChargeBack');
+    const { rows } = await t.database.sql.query<{ from_value: string; to_value: string }>(
+      `select from_value, to_value from order_events where order_id = $1 and action = 'status' order by id`,
+      [awaiting],
+    );
+    expect(rows).toEqual([
+      { from_value: 'Awaiting', to_value: 'Deleted' },
+      { from_value: 'Deleted', to_value: 'Awaiting' },
+    ]);
+  });
+
+  it('restoring a refunded order does not refund or mail it again', async () => {
+    const id = await order({ process_status: 'Refunds' });
+    await put('Admin', '/api/admin/move-to-complete-refund', { orderId: [id] });
+    await del('Admin', [id]);
+    const res = await restore('Admin', [id]);
+    expect(res.json().data.restored).toEqual([{ orderId: id, processStatus: 'Refunded' }]);
+    const mails = await t.database.sql.query(
+      "select 1 from mail_log where kind = 'refund' and order_id = $1",
+      [id],
+    );
+    expect(mails.rows).toHaveLength(1);
+  });
+
+  it('refuses orders that are not deleted, unknown ids and hostile bodies, changing nothing', async () => {
+    const open = await order({ process_status: 'Awaiting' });
+    const gone = await order({ process_status: 'Deleted' });
+    const res = await restore('Admin', [gone, open]);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().data.orders).toEqual([
+      {
+        orderId: open,
+        processStatus: 'Awaiting',
+        message: 'The order is not deleted (it is in Awaiting Customer).',
+      },
+    ]);
+    expect(await statusOf(gone)).toBe('Deleted');
+    expect((await restore('Admin', [gone, 999_999_998])).statusCode).toBe(404);
+    for (const hostile of [
+      [`${gone}\u0000`],
+      [gone, 'x'],
+      [Number.MAX_SAFE_INTEGER + 2],
+      'DROP TABLE orders',
+      [],
+    ]) {
+      const r = await restore('Admin', hostile);
+      expect(r.statusCode, JSON.stringify(hostile)).toBe(400);
+      expect(r.body).not.toMatch(/at .*\.ts:\d+/);
+    }
+    const extra = await t.as('Admin', {
+      method: 'PUT',
+      url: '/api/admin/restore-order',
+      payload: { orderId: [gone], processStatus: 'Completed' },
+    });
+    expect(extra.statusCode).toBe(400);
+    expect(await statusOf(gone)).toBe('Deleted');
   });
 });
 

@@ -5,16 +5,19 @@ import {
   type Folder,
   type FolderCounts,
   MONTHS,
+  ORDER_STATUSES,
+  type OrderStatus,
 } from '../../shared/constants.js';
 import type { FutureMonthCounts, OrderListRow } from '../../shared/contracts/orders.js';
+import { decide, type OrderAction, type OrderState } from '../../shared/order-rules.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderEvents, orders, staffUsers } from '../db/schema.js';
 import { queueMail } from '../mail/outbox.js';
-import { conflict, notFound } from '../http/errors.js';
+import { conflict, HttpError, notFound } from '../http/errors.js';
 import { counterWhere, type FolderScope, folderWhere } from './folders.js';
 
-/** All fourteen counts in one pass over the small counters table (DESIGN §4 meanings). */
+/** Every folder count in one pass over the small counters table (folder meanings: docs/product.md). */
 export async function folderCounts(db: DbOrTx, scope: FolderScope): Promise<FolderCounts> {
   const columns = sql.join(
     FOLDERS.map(
@@ -23,7 +26,7 @@ export async function folderCounts(db: DbOrTx, scope: FolderScope): Promise<Fold
     ),
     sql`, `,
   );
-  // New orders' days fold into "due" and "future" first, so the 14 sums run over ~100 rows, not thousands.
+  // New orders' days fold into "due" and "future" first, so the sums run over ~100 rows, not thousands.
   const { rows } = await db.execute<Record<string, string>>(sql`
     with folded as (
       select process_status, processing_mode, assigned_to,
@@ -183,7 +186,7 @@ interface LockedOrder {
 }
 
 /** Locks the orders (in id order, so two bulk actions never deadlock); 404 names the unknown ids. */
-async function lockOrders(tx: DbOrTx, ids: number[]): Promise<LockedOrder[]> {
+export async function lockOrders(tx: DbOrTx, ids: number[]): Promise<LockedOrder[]> {
   const unique = [...new Set(ids)].sort((a, b) => a - b);
   const rows = await tx
     .select({
@@ -214,21 +217,77 @@ async function lockOrders(tx: DbOrTx, ids: number[]): Promise<LockedOrder[]> {
   return rows.map((r) => ({ ...r, holder: r.assignedTo === null ? null : (names.get(r.assignedTo) ?? '') }));
 }
 
+/** What the shared order rules need to know about a locked order. */
+export function ruleState(
+  o: Pick<LockedOrder, 'processStatus' | 'assignedTo' | 'processingDate'>,
+): OrderState {
+  return {
+    processStatus: o.processStatus,
+    assigned: o.assignedTo !== null,
+    processingDate: o.processingDate,
+  };
+}
+
+/** One order the rules refused, as the error answer lists it. */
+export interface RefusedOrder {
+  orderId: number;
+  processStatus: string;
+  message: string;
+}
+
+/**
+ * Checks every locked order against the shared rules. One refusal refuses the whole request (nothing
+ * changes); the answer is 403 when a role may never do it, otherwise 409, and lists each refused order.
+ */
+export function enforceRules(
+  locked: Pick<LockedOrder, 'orderId' | 'processStatus' | 'assignedTo' | 'processingDate'>[],
+  action: OrderAction,
+  actor: StaffIdentity,
+  today: string,
+): void {
+  const refused: RefusedOrder[] = [];
+  let code: 403 | 409 = 409;
+  for (const o of locked) {
+    const d = decide(ruleState(o), action, actor.type, today);
+    if (d.allowed) continue;
+    if (d.code === 403) code = 403;
+    refused.push({ orderId: o.orderId, processStatus: o.processStatus, message: d.message });
+  }
+  if (!refused.length) return;
+  const [first] = refused;
+  const message =
+    refused.length === 1 && locked.length === 1
+      ? first!.message
+      : `${refused.length} of ${locked.length} orders cannot be changed, so none was: ${refused
+          .slice(0, 5)
+          .map((r) => `${r.orderId} (${r.message})`)
+          .join('; ')}${refused.length > 5 ? '; …' : ''}`;
+  throw new HttpError(code, message, { orders: refused });
+}
+
 /** An order whose status is about to change, locked by the caller. */
 export type StatusChange = Pick<LockedOrder, 'orderId' | 'processStatus' | 'email'>;
 
 /**
- * The one way an order's status changes (queues, detail screen, remark flags): the new status, its
- * event, and for Refunded the refund date and the refund mail, all in the caller's transaction.
+ * The one way an order's status changes (queues, detail screen, remark flags, restore): the new
+ * status and its event, all in the caller's transaction. A refund (not a restore to Completed Refunds)
+ * also sets the refund date and queues the refund mail.
  */
-export async function changeStatus(tx: DbOrTx, actor: StaffIdentity, changed: StatusChange[], to: string) {
+export async function changeStatus(
+  tx: DbOrTx,
+  actor: StaffIdentity,
+  changed: StatusChange[],
+  to: string,
+  opts: { restore?: boolean } = {},
+) {
   const ids = changed.map((o) => o.orderId);
+  const refunding = to === 'Refunded' && !opts.restore;
   await tx
     .update(orders)
     .set({
       processStatus: to,
       updatedAt: sql`now()`,
-      ...(to === 'Refunded' ? { refundDate: sql`now()` } : {}),
+      ...(refunding ? { refundDate: sql`now()` } : {}),
     })
     .where(inArray(orders.orderId, ids));
   await tx.insert(orderEvents).values(
@@ -240,7 +299,7 @@ export async function changeStatus(tx: DbOrTx, actor: StaffIdentity, changed: St
       toValue: to,
     })),
   );
-  if (to !== 'Refunded') return;
+  if (!refunding) return;
   for (const o of changed) {
     await queueMail(tx, {
       orderId: o.orderId,
@@ -253,25 +312,62 @@ export async function changeStatus(tx: DbOrTx, actor: StaffIdentity, changed: St
 }
 
 /**
- * Soft delete (spec §4). In the future queue everyone may delete, so there every order must really be
- * a future order; already deleted orders are left as they are.
+ * Soft delete from any queue or row. Who may delete is decided per order from the folder it really
+ * sits in (the shared rules), never from the folder the request names.
  */
 export async function deleteOrders(
   db: DbOrTx,
   actor: StaffIdentity,
   ids: number[],
-  folder: Folder,
   today: string,
 ): Promise<number[]> {
   return db.transaction(async (tx) => {
     const locked = await lockOrders(tx, ids);
-    if (folder === 'futureOrder') {
-      const notFuture = locked.find((o) => !(o.processStatus === 'New' && o.processingDate > today));
-      if (notFuture) throw conflict(`Order ${notFuture.orderId} is not a future order any more.`);
+    enforceRules(locked, { kind: 'delete' }, actor, today);
+    await changeStatus(tx, actor, locked, 'Deleted');
+    return locked.map((o) => o.orderId);
+  });
+}
+
+/** The status each order had before its latest move to Deleted ('New' when no move is recorded). */
+async function statusesBeforeDeletion(tx: DbOrTx, ids: number[]): Promise<Map<number, OrderStatus>> {
+  const { rows } = await tx.execute<{ order_id: string; from_value: string | null }>(sql`
+    select distinct on (order_id) order_id::text as order_id, from_value
+    from order_events
+    where order_id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )}) and action = 'status' and to_value = 'Deleted'
+    order by order_id, created_at desc, id desc`);
+  const before = new Map<number, OrderStatus>();
+  for (const r of rows) {
+    const status = ORDER_STATUSES.find((s) => s === r.from_value && s !== 'Deleted');
+    if (status) before.set(Number(r.order_id), status);
+  }
+  return before;
+}
+
+/** Restore (Admin and Manager): each order goes back to the status it had before it was deleted. */
+export async function restoreOrders(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  ids: number[],
+  today: string,
+): Promise<{ orderId: number; processStatus: OrderStatus }[]> {
+  return db.transaction(async (tx) => {
+    const locked = await lockOrders(tx, ids);
+    enforceRules(locked, { kind: 'restore' }, actor, today);
+    const before = await statusesBeforeDeletion(
+      tx,
+      locked.map((o) => o.orderId),
+    );
+    const byTarget = new Map<string, LockedOrder[]>();
+    for (const o of locked) {
+      const to = before.get(o.orderId) ?? 'New';
+      byTarget.set(to, [...(byTarget.get(to) ?? []), o]);
     }
-    const changed = locked.filter((o) => o.processStatus !== 'Deleted');
-    if (changed.length) await changeStatus(tx, actor, changed, 'Deleted');
-    return changed.map((o) => o.orderId);
+    for (const [to, group] of byTarget) await changeStatus(tx, actor, group, to, { restore: true });
+    return locked.map((o) => ({ orderId: o.orderId, processStatus: before.get(o.orderId) ?? 'New' }));
   });
 }
 
@@ -329,15 +425,19 @@ export async function assignOrders(
 }
 
 /**
- * 'Refunded it' / Move to Completed Refunds: status Refunded, refund date now, and the refund
+ * 'Refunded it': only orders in the Refunds queue; status Refunded, refund date now and the refund
  * confirmation mail queued in the same transaction (the mail worker delivers queued rows).
  */
-export async function completeRefunds(db: DbOrTx, actor: StaffIdentity, ids: number[]): Promise<number[]> {
+export async function completeRefunds(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  ids: number[],
+  today: string,
+): Promise<number[]> {
   return db.transaction(async (tx) => {
     const locked = await lockOrders(tx, ids);
-    const changed = locked.filter((o) => o.processStatus !== 'Refunded');
-    if (!changed.length) return [];
-    await changeStatus(tx, actor, changed, 'Refunded');
-    return changed.map((o) => o.orderId);
+    enforceRules(locked, { kind: 'completeRefund' }, actor, today);
+    await changeStatus(tx, actor, locked, 'Refunded');
+    return locked.map((o) => o.orderId);
   });
 }

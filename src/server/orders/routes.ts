@@ -8,6 +8,8 @@ import {
   changeOrderStatusBody,
   completeRefundBody,
   countsQuery,
+  restoredOrders,
+  restoreOrderBody,
   folderCounts,
   futureMonthCounts,
   orderListRow,
@@ -17,7 +19,8 @@ import {
 } from '../../shared/contracts/orders.js';
 import { serviceToday } from '../../shared/dates.js';
 import { MSG } from '../../shared/messages.js';
-import { can, deletePermissionFor, readPermissionFor } from '../../shared/permissions.js';
+import { statusName } from '../../shared/order-rules.js';
+import { can, readPermissionFor } from '../../shared/permissions.js';
 import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import { forbidden, notFound } from '../http/errors.js';
@@ -29,6 +32,7 @@ import {
   folderCounts as countFolders,
   futureMonthCounts as countFutureMonths,
   listFolder,
+  restoreOrders,
   searchFolder,
 } from './queries.js';
 
@@ -45,7 +49,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'orders.read' },
       schema: {
         tags: ['orders'],
-        summary: 'All fourteen folder counts for the signed-in user (userName is ignored)',
+        summary: 'Every folder count for the signed-in user (userName is ignored)',
         security,
         querystring: countsQuery,
         response: { 200: envelope(folderCounts) },
@@ -127,11 +131,12 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/admin/change-order-status',
     {
-      // Everyone may delete in the future queue; every other queue is checked against the table below.
+      // Every role may delete somewhere (Future Orders); the shared rules decide per order.
       config: { permission: 'orders.deleteFuture' },
       schema: {
         tags: ['orders'],
-        summary: 'Soft delete (status Deleted); folderName is the queue the request comes from',
+        summary:
+          'Soft delete (status Deleted). Who may delete is decided per order from the folder it really sits in; folderName is informational',
         security,
         body: changeOrderStatusBody,
         response: { 200: envelope(changedIds) },
@@ -139,10 +144,33 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      const { orderId, folderName = 'newOrder' } = request.body;
-      if (!can(staff.type, deletePermissionFor(folderName))) throw forbidden();
-      const changed = await deleteOrders(db, staff, orderId, folderName, serviceToday());
+      const changed = await deleteOrders(db, staff, request.body.orderId, serviceToday());
       return ok({ orderId: changed }, MSG.deleted);
+    },
+  );
+
+  app.put(
+    '/admin/restore-order',
+    {
+      // The shared order rules decide (Admin and Manager), so a refusal names the rule.
+      config: { permission: 'orders.move' },
+      schema: {
+        tags: ['orders'],
+        summary: 'Take deleted orders out of Deleted, each back to the status it had before deletion',
+        security,
+        body: restoreOrderBody,
+        response: { 200: envelope(restoredOrders) },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const restored = await restoreOrders(db, staff, request.body.orderId, serviceToday());
+      return ok(
+        { orderId: restored.map((r) => r.orderId), restored },
+        restored.length === 1
+          ? `Order has been restored to ${statusName(restored[0]!.processStatus)}.`
+          : `${restored.length} orders have been restored.`,
+      );
     },
   );
 
@@ -177,7 +205,8 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'orders.refund' },
       schema: {
         tags: ['orders'],
-        summary: 'Status Refunded, refund date now, refund confirmation mail queued to the customer',
+        summary:
+          'Orders in Refunds only (409 lists the others): status Refunded, refund date now, refund confirmation mail queued',
         security,
         body: completeRefundBody,
         response: { 200: envelope(changedIds) },
@@ -185,7 +214,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      const changed = await completeRefunds(db, staff, request.body.orderId);
+      const changed = await completeRefunds(db, staff, request.body.orderId, serviceToday());
       return ok({ orderId: changed }, 'Order has been refunded successfully');
     },
   );

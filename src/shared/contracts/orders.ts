@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { FOLDER_COUNT_KEYS, FOLDERS, MAX_PAGE_SIZE, MONTHS } from '../constants.js';
-import { orderIdField } from './common.js';
+import { FOLDER_COUNT_KEYS, FOLDERS, MAX_PAGE_SIZE, MONTHS, ORDER_STATUSES } from '../constants.js';
+import { noControlCharacters, orderIdField, text } from './common.js';
 
-/** Folder counts of spec §3, all fourteen. */
+/** Folder counts: one number per folder. */
 export const folderCounts = z.object(
   Object.fromEntries(Object.values(FOLDER_COUNT_KEYS).map((k) => [k, z.number().int()])) as Record<
     (typeof FOLDER_COUNT_KEYS)[keyof typeof FOLDER_COUNT_KEYS],
@@ -10,36 +10,36 @@ export const folderCounts = z.object(
   >,
 );
 
-export const folderName = z.enum(FOLDERS, { error: 'folderName: must be one of the folder names' });
+export const folderName = z.enum(FOLDERS, { error: 'must be one of the folder names' });
 
 /** `userName` is accepted for compatibility only: identity always comes from the token (DESIGN §5). */
-export const countsQuery = z.object({ userName: z.string().max(200).optional() }).strict();
+export const countsQuery = z.object({ userName: text(200).optional() }).strict();
 
 /** Query of get-orders-list (spec §7): page from 1, a page size (10…500, or the folder total for All). */
 export const ordersListQuery = z
   .object({
     page: z.coerce
-      .number({ error: 'page: must be a number' })
-      .int('page: must be a whole number')
-      .min(1, 'page: must be 1 or more')
-      .max(10_000_000, 'page: is too large')
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be 1 or more')
+      .max(10_000_000, 'is too large')
       .default(1),
     limit: z.coerce
-      .number({ error: 'limit: must be a number' })
-      .int('limit: must be a whole number')
-      .min(1, 'limit: must be 1 or more')
-      .max(MAX_PAGE_SIZE, `limit: can be at most ${MAX_PAGE_SIZE}`)
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be 1 or more')
+      .max(MAX_PAGE_SIZE, `can be at most ${MAX_PAGE_SIZE}`)
       .default(10),
     /** Fixed at 1 by the client (spec §9); accepted and ignored. */
-    delay: z.string().max(20).optional(),
-    userName: z.string().max(200).optional(),
+    delay: text(20).optional(),
+    userName: text(200).optional(),
     /** Future orders only: the process month (Jan…Dec) of the tile that was opened. */
-    month: z.enum(MONTHS, { error: 'month: must be Jan to Dec' }).optional(),
+    month: z.enum(MONTHS, { error: 'must be Jan to Dec' }).optional(),
   })
   .strict();
 export type OrdersListQuery = z.infer<typeof ordersListQuery>;
 
-export const ordersListParams = z.object({ orderName: z.string().max(50) });
+export const ordersListParams = z.object({ orderName: text(50) });
 
 /** The list row the server sends (spec §3 "Order list row from the server"). */
 export const orderListRow = z.object({
@@ -63,49 +63,44 @@ export type OrderListRow = z.infer<typeof orderListRow>;
 export const searchOrderBody = z
   .object({
     start: z.coerce
-      .number({ error: 'start: must be a number' })
-      .int('start: must be a whole number')
-      .min(0, 'start: must be 0 or more')
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(0, 'must be 0 or more')
       .default(0),
     end: z.coerce
-      .number({ error: 'end: must be a number' })
-      .int('end: must be a whole number')
-      .min(1, 'end: must be 1 or more')
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be 1 or more')
       .default(10),
-    searchVal: z
-      .string({ error: 'searchVal: is required' })
-      .trim()
-      .min(1, 'searchVal: is required')
-      .max(100, 'searchVal: can be at most 100 characters'),
+    searchVal: noControlCharacters(
+      z
+        .string({ error: 'is required' })
+        .trim()
+        .min(1, 'is required')
+        .max(100, 'can be at most 100 characters'),
+    ),
     folderName,
-    month: z.enum(MONTHS, { error: 'month: must be Jan to Dec' }).optional(),
+    month: z.enum(MONTHS, { error: 'must be Jan to Dec' }).optional(),
   })
   .strict()
-  .refine((v) => v.end > v.start, { path: ['end'], message: 'end: must be greater than start' })
+  .refine((v) => v.end > v.start, { path: ['end'], message: 'must be greater than start' })
   .refine((v) => v.end - v.start <= MAX_PAGE_SIZE, {
     path: ['end'],
-    message: `end: at most ${MAX_PAGE_SIZE} rows at once`,
+    message: `at most ${MAX_PAGE_SIZE} rows at once`,
   });
 export type SearchOrderBody = z.infer<typeof searchOrderBody>;
 
 const orderIds = z
-  .union([orderIdField, z.array(orderIdField)], { error: 'orderId: must be an order id or a list of them' })
+  .union([orderIdField, z.array(orderIdField)], { error: 'must be an order id or a list of them' })
   .transform((v) => (Array.isArray(v) ? v : [v]))
-  .pipe(
-    z
-      .array(z.number())
-      .min(1, 'orderId: select at least one order')
-      .max(1000, 'orderId: at most 1000 orders at once'),
-  );
+  .pipe(z.array(z.number()).min(1, 'select at least one order').max(1000, 'at most 1000 orders at once'));
 
 /** Bulk delete (spec §7 change-order-status). `folderName` says which queue the request comes from. */
 export const changeOrderStatusBody = z
   .object({
     orderId: orderIds,
-    permanentDeletedFlag: z
-      .literal(false, { error: 'permanentDeletedFlag: only soft delete is supported' })
-      .default(false),
-    updatingStatus: z.literal('Deleted', { error: 'updatingStatus: must be Deleted' }),
+    permanentDeletedFlag: z.literal(false, { error: 'only soft delete is supported' }).default(false),
+    updatingStatus: z.literal('Deleted', { error: 'must be Deleted' }),
     folderName: folderName.optional(),
   })
   .strict();
@@ -115,7 +110,7 @@ export type ChangeOrderStatusBody = z.infer<typeof changeOrderStatusBody>;
 export const assignOrderBody = z
   .object({
     orderId: orderIds,
-    assignto: z.string().max(200).nullable().optional(),
+    assignto: text(200).nullable().optional(),
   })
   .strict();
 export type AssignOrderBody = z.infer<typeof assignOrderBody>;
@@ -123,8 +118,19 @@ export type AssignOrderBody = z.infer<typeof assignOrderBody>;
 /** 'Refunded it' / Move to Completed Refunds: one id or a list. */
 export const completeRefundBody = z.object({ orderId: orderIds }).strict();
 
-/** Result of every bulk action: the ids it changed (unchanged ones were already in that state). */
+/** Result of every bulk action: the ids it changed. */
 export const changedIds = z.object({ orderId: z.array(z.number().int()) });
+
+/** Restore: deleted orders back to the status each had before deletion. */
+export const restoreOrderBody = z.object({ orderId: orderIds }).strict();
+export const restoredOrders = changedIds.extend({
+  restored: z.array(z.object({ orderId: z.number().int(), processStatus: z.enum(ORDER_STATUSES) })),
+});
+
+/** A request the order rules refused: each refused order with its status and the reason. */
+export const refusedOrders = z.object({
+  orders: z.array(z.object({ orderId: z.number().int(), processStatus: z.string(), message: z.string() })),
+});
 
 /** Future order tiles: count per process month, Jan…Dec. */
 export const futureMonthCounts = z.object(
