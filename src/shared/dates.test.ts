@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  easternZoneLabel,
   formatDate,
+  formatEasternDateTime,
   formatEstDateTime,
   formatLongDate,
   formatUtcDateTime,
@@ -20,6 +22,19 @@ describe('date formats', () => {
   it('formats history times in US Eastern time (EST and EDT)', () => {
     expect(formatEstDateTime('2026-01-15T17:00:00Z')).toBe('01-15-2026 12:00:00 PM');
     expect(formatEstDateTime('2026-07-15T17:00:00Z')).toBe('07-15-2026 1:00:00 PM');
+  });
+  it('labels Eastern times EST or EDT by the date, switching at the daylight-saving changes', () => {
+    expect(formatEasternDateTime('2026-01-15T17:00:00Z')).toBe('01-15-2026 12:00:00 PM EST');
+    expect(formatEasternDateTime('2026-07-15T17:00:00Z')).toBe('07-15-2026 1:00:00 PM EDT');
+    // 2026: EDT from Sunday 8 March 02:00 EST (07:00 UTC) to Sunday 1 November 02:00 EDT (06:00 UTC).
+    expect(easternZoneLabel('2026-03-08T06:59:59Z')).toBe('EST');
+    expect(easternZoneLabel('2026-03-08T07:00:00Z')).toBe('EDT');
+    expect(easternZoneLabel('2026-11-01T05:59:59Z')).toBe('EDT');
+    expect(easternZoneLabel('2026-11-01T06:00:00Z')).toBe('EST');
+    expect(formatEasternDateTime('2026-11-01T05:30:00Z')).toBe('11-01-2026 1:30:00 AM EDT');
+    expect(formatEasternDateTime('2026-11-01T06:30:00Z')).toBe('11-01-2026 1:30:00 AM EST');
+    expect(formatEasternDateTime(null)).toBe('');
+    expect(easternZoneLabel('garbage')).toBe('');
   });
   it('formats long dates and remark date/time', () => {
     expect(formatLongDate('2026-03-07')).toBe('07/March/2026');

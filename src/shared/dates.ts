@@ -24,9 +24,22 @@ export function formatUtcDateTime(value: DateInput): string {
   return valid(value)?.format('DD/MM/YYYY HH:mm:ss') ?? '';
 }
 
-/** History tables in US Eastern time, MM-DD-YYYY h:mm:ss A (spec §9). */
+/** History tables in US Eastern time, MM-DD-YYYY h:mm:ss A, without the zone label. */
 export function formatEstDateTime(value: DateInput): string {
   return valid(value)?.tz(SERVICE_TIME_ZONE).format('MM-DD-YYYY h:mm:ss A') ?? '';
+}
+
+/** The US Eastern label of that moment: EDT while daylight saving time is on (UTC-4), else EST. */
+export function easternZoneLabel(value: DateInput): 'EST' | 'EDT' | '' {
+  const d = valid(value)?.tz(SERVICE_TIME_ZONE);
+  if (!d) return '';
+  return d.utcOffset() === -240 ? 'EDT' : 'EST';
+}
+
+/** A history time with its label, e.g. "07-15-2026 1:00:00 PM EDT" or "01-15-2026 12:00:00 PM EST". */
+export function formatEasternDateTime(value: DateInput): string {
+  const time = formatEstDateTime(value);
+  return time && `${time} ${easternZoneLabel(value)}`;
 }
 
 /** Long calendar date, DD/MMMM/YYYY (spec §9). */

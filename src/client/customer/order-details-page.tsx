@@ -63,7 +63,9 @@ function HistoryTable({ rows }: { rows: Loaded['data'] }) {
               <tr key={`${r.create_ts}-${i}`}>
                 <td>{i + 1}</td>
                 <td>{r.order_id}</td>
-                <td>{r.date_time} EST</td>
+                <td>
+                  {r.date_time} {r.time_zone}
+                </td>
                 <td>{r.ip}</td>
                 <td>{r.device}</td>
                 <td>{r.device_type}</td>

@@ -1,7 +1,7 @@
 import Table from 'react-bootstrap/Table';
 import { MAIL_PROVIDERS, type MailProvider } from '../../shared/constants';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
-import { formatEstDateTime } from '../../shared/dates';
+import { formatEasternDateTime } from '../../shared/dates';
 import { MSG } from '../../shared/messages';
 import { MailResendForm } from './mail-resend-form';
 import { Section } from './section';
@@ -10,7 +10,7 @@ function lastProvider(order: OrderDetails): MailProvider {
   return MAIL_PROVIDERS.find((p) => p === order.uploadDoc.at(-1)?.mail_service_provider) ?? 'AWS';
 }
 
-/** Customer downloads (EST) and a Sent Mail button that mails the approved document again. */
+/** Customer downloads (US Eastern time) and a Sent Mail button that mails the approved document again. */
 export function DownloadHistorySection({ order }: { order: OrderDetails }) {
   return (
     <Section title="Download History">
@@ -37,7 +37,7 @@ export function DownloadHistorySection({ order }: { order: OrderDetails }) {
               <tr key={row.id}>
                 <td>{i + 1}</td>
                 <td>{row.order_id}</td>
-                <td>{formatEstDateTime(row.create_ts)} EST</td>
+                <td>{formatEasternDateTime(row.create_ts)}</td>
                 <td>{row.file_name ?? '-'}</td>
                 <td>{row.ip}</td>
                 <td>{row.location || '-'}</td>

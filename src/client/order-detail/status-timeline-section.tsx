@@ -1,6 +1,6 @@
 import Table from 'react-bootstrap/Table';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
-import { formatEstDateTime } from '../../shared/dates';
+import { formatEasternDateTime } from '../../shared/dates';
 import { MSG } from '../../shared/messages';
 import { Section } from './section';
 
@@ -16,7 +16,7 @@ const ACTIONS: Record<string, string> = {
   customer_download: 'Customer downloaded',
 };
 
-/** The audit trail of the order: who did what, when (EST), from → to. */
+/** The audit trail of the order: who did what, when (US Eastern time), from → to. */
 export function StatusTimelineSection({ order }: { order: OrderDetails }) {
   return (
     <Section title="Status Timeline">
@@ -40,7 +40,7 @@ export function StatusTimelineSection({ order }: { order: OrderDetails }) {
           ) : (
             order.events.map((event) => (
               <tr key={event.id}>
-                <td>{formatEstDateTime(event.create_ts)} EST</td>
+                <td>{formatEasternDateTime(event.create_ts)}</td>
                 <td>{event.actor_name ?? 'System'}</td>
                 <td>{ACTIONS[event.action] ?? event.action}</td>
                 <td>{event.from_value ?? '-'}</td>

@@ -1,6 +1,6 @@
 import { and, desc, eq, ne } from 'drizzle-orm';
 import type { CustomerOrderSummary, DownloadHistoryRow } from '../../shared/contracts/customer.js';
-import { formatEstDateTime } from '../../shared/dates.js';
+import { easternZoneLabel, formatEstDateTime } from '../../shared/dates.js';
 import type { DbOrTx } from '../db/client.js';
 import { documents, downloadLog, orderEvents, orders } from '../db/schema.js';
 
@@ -96,6 +96,7 @@ export async function downloadHistory(db: DbOrTx, orderId: number): Promise<Down
     order_id: r.orderId,
     create_ts: r.createdAt.toISOString(),
     date_time: formatEstDateTime(r.createdAt),
+    time_zone: easternZoneLabel(r.createdAt),
     ip: r.ip,
     device: orUnknown(r.device),
     device_type: orUnknown(r.deviceType),

@@ -11,10 +11,18 @@ import { MSG } from '../../shared/messages.js';
 import { staffOf } from '../auth/guard.js';
 import { documents } from '../db/schema.js';
 import { ok } from '../http/envelope.js';
-import { badRequest, conflict, HttpError, payloadTooLarge, unsupportedMediaType } from '../http/errors.js';
+import {
+  badRequest,
+  conflict,
+  HttpError,
+  payloadTooLarge,
+  tooManyRequests,
+  unsupportedMediaType,
+} from '../http/errors.js';
 import { queueMail } from '../mail/outbox.js';
 import { nudgeMailQueue } from '../mail/queue.js';
 import { latestDocument, lockOrder, recordEvent } from '../order-detail/queries.js';
+import { resendRefusal } from './resend-limits.js';
 import { removeStored } from './storage.js';
 import { type StoredUpload, sanitizeFileName, storeUpload } from './upload.js';
 
@@ -140,13 +148,18 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: queuedMailResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const staff = staffOf(request);
       const { orderId, email, mailServiceProvider } = request.body;
       const result = await db.transaction(async (tx) => {
         await lockOrder(tx, orderId);
         const doc = await latestDocument(tx, orderId);
         if (!doc) throw conflict('No document has been uploaded for this order yet.');
+        const refusal = await resendRefusal(tx, orderId, staff.id);
+        if (refusal) {
+          reply.header('retry-after', String(refusal.retryAfterSeconds));
+          throw tooManyRequests(refusal.message);
+        }
         const mailId = await queueMail(tx, {
           orderId,
           kind: 'resend',

@@ -55,7 +55,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
         const field =
           (v.instancePath || '').replace(/^\//, '').replaceAll('/', '.') || err.validationContext || 'body';
         const raw = v.message ?? 'Invalid value';
-        return { field, message: SPEC_MESSAGES.has(raw) ? raw : `${field}: ${raw}` };
+        // The field is named here and only here; contract messages carry none.
+        const named = SPEC_MESSAGES.has(raw) || raw.startsWith(`${field}: `);
+        return { field, message: named ? raw : `${field}: ${raw}` };
       });
       return reply
         .code(400)

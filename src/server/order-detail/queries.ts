@@ -129,13 +129,20 @@ export async function loadDocuments(db: DbOrTx, orderId: number): Promise<Upload
 
 export async function loadMailHistory(db: DbOrTx, orderId: number): Promise<MailHistoryItem[]> {
   const rows = await db
-    .select({ m: mailLog, fileName: documents.originalName, requester: staffUsers.name })
+    .select({
+      m: mailLog,
+      fileName: documents.originalName,
+      requester: staffUsers.name,
+      orderEmail: orders.email,
+    })
     .from(mailLog)
+    .innerJoin(orders, eq(orders.orderId, mailLog.orderId))
     .leftJoin(documents, eq(documents.id, mailLog.documentId))
     .leftJoin(staffUsers, eq(staffUsers.id, mailLog.requestedBy))
     .where(eq(mailLog.orderId, orderId))
     .orderBy(asc(mailLog.createdAt), asc(mailLog.id));
-  return rows.map(({ m, fileName, requester }) => ({
+  const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+  return rows.map(({ m, fileName, requester, orderEmail }) => ({
     id: m.id,
     order_id: m.orderId,
     create_ts: m.createdAt.toISOString(),
@@ -150,6 +157,9 @@ export async function loadMailHistory(db: DbOrTx, orderId: number): Promise<Mail
     error: m.error,
     sent_ts: m.status === 'sent' ? m.updatedAt.toISOString() : null,
     requested_by: requester ?? null,
+    document_id: m.documentId,
+    download_url: m.documentId === null ? null : documentDownloadUrl(m.documentId),
+    other_recipient: !same(m.toEmail, orderEmail),
   }));
 }
 

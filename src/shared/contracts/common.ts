@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONTROL_CHARACTERS_MESSAGE, MULTI_LINE_PATTERN, ONE_LINE_PATTERN } from '../control-characters.js';
 
 /** The envelope every API answer uses (DESIGN §6). */
 export const envelope = <T extends z.ZodType>(data: T) =>
@@ -18,10 +19,26 @@ export const isoDate = z.iso.date();
 
 /** A numeric order id, accepted as a number or a digit string (the SPA sends either). */
 export const orderIdField = z.coerce
-  .number({ error: 'orderId: must be a number' })
-  .int('orderId: must be a whole number')
-  .positive('orderId: must be positive')
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .positive('must be positive')
   .max(Number.MAX_SAFE_INTEGER);
 
-/** Text with a length cap so that no field can carry megabytes. */
-export const text = (max = 200) => z.string().trim().max(max);
+/**
+ * Validation messages name no field: the error handler puts the field in front, once.
+ * Free text is capped (no field can carry megabytes) and free of control characters.
+ */
+export const noControlCharacters = (schema: z.ZodString) =>
+  schema.regex(ONE_LINE_PATTERN, CONTROL_CHARACTERS_MESSAGE);
+
+/** A text area (remarks, addresses): tab and line breaks allowed, other control characters not. */
+export const noControlCharactersExceptLines = (schema: z.ZodString) =>
+  schema.regex(MULTI_LINE_PATTERN, CONTROL_CHARACTERS_MESSAGE);
+
+/** One-line text: trimmed, capped, no control characters. */
+export const text = (max = 200) =>
+  noControlCharacters(z.string().trim().max(max, `at most ${max} characters`));
+
+/** Text of a text area: trimmed, capped, tab and line breaks allowed. */
+export const multilineText = (max = 2000) =>
+  noControlCharactersExceptLines(z.string().trim().max(max, `at most ${max} characters`));

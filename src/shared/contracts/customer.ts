@@ -3,6 +3,7 @@
  * customer bundle has a 60 KB gzip budget: the same schemas validate the routes and the track form.
  */
 import * as z from 'zod/mini';
+import { CONTROL_CHARACTERS_MESSAGE, ONE_LINE_PATTERN } from '../control-characters.js';
 import { MSG } from '../messages.js';
 
 /** Order ids are digits (DESIGN §3); the SPA may send a number or a digit string. */
@@ -35,7 +36,12 @@ export const trackOrderBody = z.object({
   orderId: orderIdInput,
   email: z.pipe(
     requiredText(MSG.trackEmailRequired, 254),
-    z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, TRACK_EMAIL_INVALID)),
+    z
+      .string()
+      .check(
+        z.regex(/^[^\s@]+@[^\s@]+$/, TRACK_EMAIL_INVALID),
+        z.regex(ONE_LINE_PATTERN, CONTROL_CHARACTERS_MESSAGE),
+      ),
   ),
 });
 export type TrackOrderInput = z.input<typeof trackOrderBody>;
@@ -54,19 +60,23 @@ export const FILE1_PATTERN = /^(\d{1,15})\.(pdf|png|jpg|webp)$/;
 export const downloadDocumentBody = z.object({
   orderId: orderIdNumber,
   /** Sent by the page for compatibility; the file name always comes from the order, never from here. */
-  customername: z.optional(z.string().check(z.maxLength(200))),
+  customername: z.optional(
+    z.string().check(z.maxLength(200), z.regex(ONE_LINE_PATTERN, CONTROL_CHARACTERS_MESSAGE)),
+  ),
   file1: z.string().check(z.regex(FILE1_PATTERN, 'Not a document of this order')),
 });
 
 // Response schemas: server-side validation and OpenAPI. `@__PURE__` lets the customer bundle drop them.
 const status = /* @__PURE__ */ z.union([z.literal(0), z.literal(1), z.literal(401)]);
 
-/** One row of the Downloaded History table (spec §2). Times are formatted by the server (EST). */
+/** One row of the Downloaded History table (spec §2). Times are formatted by the server (US Eastern). */
 export const downloadHistoryRow = /* @__PURE__ */ z.object({
   order_id: z.number(),
   create_ts: z.string(),
   /** MM-DD-YYYY h:mm:ss A in US Eastern time. */
   date_time: z.string(),
+  /** EST or EDT: the Eastern label of that moment. */
+  time_zone: z.string(),
   ip: z.string(),
   device: z.string(),
   device_type: z.string(),

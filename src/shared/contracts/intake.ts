@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { PROCESSING_MODES } from '../constants.js';
-import { isoDate } from './common.js';
+import { isoDate, multilineText, text as t } from './common.js';
 
-const t = (max = 200) => z.string().trim().max(max);
 const opt = (max = 200) => t(max).nullish();
 const optDate = isoDate.nullish();
 
@@ -38,13 +37,13 @@ export const intakeOrderBody = z
     country_of_residence: z
       .string()
       .trim()
-      .regex(/^[A-Za-z]{3}$/, 'country_of_residence: must be a 3-letter country code')
+      .regex(/^[A-Za-z]{3}$/, 'must be a 3-letter country code')
       .transform((v) => v.toUpperCase())
       .nullish(),
     zip_code: opt(20),
     state: opt(100),
     city: opt(100),
-    address: opt(300),
+    address: multilineText(300).nullish(),
     residence_number: opt(40),
     occupation: opt(100),
     purpose_of_visit: opt(100),
@@ -52,26 +51,26 @@ export const intakeOrderBody = z
     phone_code: z
       .string()
       .trim()
-      .regex(/^\+?\d{1,4}$/, 'phone_code: digits only')
+      .regex(/^\+?\d{1,4}$/, 'digits only')
       .transform((v) => v.replace(/^\+/, ''))
       .nullish(),
     telephone_number: z
       .string()
       .trim()
-      .regex(/^[\d\s()-]{4,20}$/, 'telephone_number: digits only')
+      .regex(/^[\d ()-]{4,20}$/, 'digits only')
       .nullish(),
     prior_visits: opt(20),
     place_of_stay: opt(100),
     name_of_place_of_stay: opt(200),
     other_hotel_name: opt(200),
-    local_address: opt(300),
+    local_address: multilineText(300).nullish(),
     house_number: opt(40),
     processing_date: isoDate,
     amount: z.coerce.number().nonnegative().max(100_000),
     currency: z
       .string()
       .trim()
-      .regex(/^[A-Za-z]{3}$/, 'currency: must be a 3-letter code')
+      .regex(/^[A-Za-z]{3}$/, 'must be a 3-letter code')
       .transform((v) => v.toUpperCase()),
   })
   .strict();

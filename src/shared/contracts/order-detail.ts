@@ -6,7 +6,13 @@ import {
   MOVABLE_STATUSES,
 } from '../constants.js';
 import { MSG } from '../messages.js';
-import { envelope, orderIdField } from './common.js';
+import {
+  envelope,
+  noControlCharacters,
+  noControlCharactersExceptLines,
+  orderIdField,
+  text,
+} from './common.js';
 
 /**
  * Contracts of the order detail area (issue 5): spec §3 "Order details" and §7 calls
@@ -61,12 +67,14 @@ export const remarkFlag = z
 /** POST /api/admin/add-new-remark (spec §3 remark payload). remarkerName is accepted and ignored. */
 export const addRemarkBody = z.object({
   orderId: orderIdField,
-  remark: z
-    .string({ error: MSG.remarkRequired })
-    .trim()
-    .min(1, MSG.remarkRequired)
-    .max(5000, 'at most 5000 characters'),
-  remarkerName: z.string().max(200).optional().nullable(),
+  remark: noControlCharactersExceptLines(
+    z
+      .string({ error: MSG.remarkRequired })
+      .trim()
+      .min(1, MSG.remarkRequired)
+      .max(5000, 'at most 5000 characters'),
+  ),
+  remarkerName: text(200).optional().nullable(),
   whatsapp: remarkFlag,
   telephone: remarkFlag,
   statusRefund: remarkFlag,
@@ -78,7 +86,9 @@ export type AddRemarkBody = z.input<typeof addRemarkBody>;
 
 /** The 'Add Comment Below' form (checkboxes as booleans; mapped to Y/N by the schema above). */
 export const addRemarkForm = z.object({
-  remark: z.string().trim().min(1, MSG.remarkRequired).max(5000, 'at most 5000 characters'),
+  remark: noControlCharactersExceptLines(
+    z.string().trim().min(1, MSG.remarkRequired).max(5000, 'at most 5000 characters'),
+  ),
   whatsapp: z.boolean(),
   telephone: z.boolean(),
   statusRefund: z.boolean(),
@@ -91,16 +101,20 @@ export type AddRemarkForm = z.infer<typeof addRemarkForm>;
 /** POST /api/admin/save-transaction-details (path not shown in the spec). */
 export const saveTransactionBody = z.object({
   orderId: orderIdField,
-  transactionId: z
-    .string({ error: MSG.transactionIdRequired })
-    .trim()
-    .min(1, MSG.transactionIdRequired)
-    .max(120, 'at most 120 characters'),
-  merchantName: z
-    .string({ error: MSG.merchantNameRequired })
-    .trim()
-    .min(1, MSG.merchantNameRequired)
-    .max(120, 'at most 120 characters'),
+  transactionId: noControlCharacters(
+    z
+      .string({ error: MSG.transactionIdRequired })
+      .trim()
+      .min(1, MSG.transactionIdRequired)
+      .max(120, 'at most 120 characters'),
+  ),
+  merchantName: noControlCharacters(
+    z
+      .string({ error: MSG.merchantNameRequired })
+      .trim()
+      .min(1, MSG.merchantNameRequired)
+      .max(120, 'at most 120 characters'),
+  ),
 });
 export type SaveTransactionBody = z.infer<typeof saveTransactionBody>;
 export const saveTransactionForm = saveTransactionBody.omit({ orderId: true });
@@ -213,6 +227,11 @@ export const mailHistoryItem = z.object({
   error: nullableText,
   sent_ts: isoInstant.nullable(),
   requested_by: nullableText,
+  /** The mailed document: its id and the staff download path (null for mails without one). */
+  document_id: z.number().nullable().optional(),
+  download_url: z.string().nullable().optional(),
+  /** The mail went to an address other than the order's e-mail (a resend to another address). */
+  other_recipient: z.boolean().optional(),
 });
 export type MailHistoryItem = z.infer<typeof mailHistoryItem>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MIN_PASSWORD_LENGTH, ROLES } from '../constants.js';
 import { MSG } from '../messages.js';
 import { AUTH_MSG, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from './auth.js';
+import { noControlCharacters } from './common.js';
 
 /** A required text: a missing field and an empty one give the same spec message. */
 const requiredString = (required: string) =>
@@ -35,10 +36,12 @@ export const idField = (message: string) =>
     return n;
   });
 
-const name = requiredString(MSG.teamNameRequired)
-  .trim()
-  .min(1, { error: MSG.teamNameRequired, abort: true })
-  .max(100, TEAM_MSG.nameTooLong);
+const name = noControlCharacters(
+  requiredString(MSG.teamNameRequired)
+    .trim()
+    .min(1, { error: MSG.teamNameRequired, abort: true })
+    .max(100, TEAM_MSG.nameTooLong),
+);
 const email = requiredString(MSG.teamEmailRequired)
   .trim()
   .min(1, { error: MSG.teamEmailRequired, abort: true })
