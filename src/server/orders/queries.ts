@@ -155,6 +155,18 @@ export function searchCondition(searchVal: string): SQL {
 /** Matches counted exactly up to here; a search that finds more should be narrowed, not paged. */
 export const SEARCH_TOTAL_CAP = 1000;
 
+/** Rows [start, end) of the matches: the order whose id was typed comes first, then the rest newest first. */
+async function searchPage(db: DbOrTx, where: SQL, searchVal: string, start: number, end: number) {
+  const typed = searchVal.trim();
+  const [exact] = /^\d{1,15}$/.test(typed)
+    ? await pageOf(db, sql`${where} and order_id = ${Number(typed)}`, 0, 1)
+    : [];
+  if (!exact) return pageOf(db, where, start, end - start);
+  const others = sql`${where} and order_id <> ${exact.order_id}`;
+  if (start > 0) return pageOf(db, others, start - 1, end - start);
+  return [exact, ...(await pageOf(db, others, 0, end - start - 1))];
+}
+
 export async function searchFolder(
   db: DbOrTx,
   folder: Folder,
@@ -165,7 +177,7 @@ export async function searchFolder(
 ): Promise<{ rows: OrderListRow[]; total: number; totalCapped: boolean }> {
   const where = sql`${folderWhere(folder, scope)} and ${searchCondition(searchVal)}`;
   const [rows, count] = await Promise.all([
-    pageOf(db, where, start, end - start),
+    searchPage(db, where, searchVal, start, end),
     db.execute<{ n: string }>(
       sql`select count(*)::text as n from (select 1 from orders where ${where} limit ${SEARCH_TOTAL_CAP + 1}) m`,
     ),
