@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: builds what is not built (or is older than its sources), then runs the server.
+// `npm start`: builds what is not built (or is older than its sources), then runs the server. The server
+// seeds the demo set only into an empty embedded database outside production, or with SEED_DEMO=1
+// (src/server/db/seed-policy.ts); on PostgreSQL use SEED_DEMO=1 or `npm run db:seed`.
 import { spawnSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';

@@ -31,6 +31,11 @@ const schema = z.object({
   /** Translation widget script for customer pages (e.g. Google Website Translator); unset: none. */
   TRANSLATE_WIDGET_URL: optionalUrl,
   APP_MAIL_DOMAIN: z.string().min(1).default('ed-card.test'),
+  /** Seed the demo set into an empty database at start: unset = only the embedded one outside production. */
+  SEED_DEMO: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('')
+    .transform((v) => (v === '' ? undefined : v === 'true' || v === '1')),
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0', ''])
     .default('false')

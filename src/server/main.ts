@@ -1,7 +1,8 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError, migrateDatabase, openDatabase } from './db/client.js';
-import { DEMO_PASSWORD, DEMO_USERS, isEmpty, seedDemo } from './db/seed.js';
+import { seedDemoOnStart } from './db/seed-policy.js';
+import { DEMO_PASSWORD, DEMO_USERS } from './db/seed.js';
 import { cleanPartials } from './documents/storage.js';
 import { backgroundJobs } from './jobs.js';
 
@@ -10,10 +11,7 @@ async function main() {
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   await migrateDatabase(database);
   await cleanPartials(config.DATA_DIR);
-  if (config.NODE_ENV !== 'production' && (await isEmpty(database))) {
-    console.log('Empty database: seeding the demo set (first start only)…');
-    await seedDemo(database, { orders: 3000, dataDir: config.DATA_DIR, log: (l) => console.log(l) });
-  }
+  const seeded = await seedDemoOnStart(database, config, (l) => console.log(l));
   const app = await buildApp({ config, database });
   const stops: (() => Promise<void>)[] = [];
   for (const job of backgroundJobs) stops.push(await job(app));
@@ -21,7 +19,9 @@ async function main() {
 
   const shown = address.replace('0.0.0.0', '127.0.0.1');
   console.log(`\nED-Card is running at ${shown}  (staff: ${shown}/admin, customers: ${shown}/track-order)`);
-  if (config.NODE_ENV !== 'production') {
+  const demoUsersLikely =
+    config.NODE_ENV !== 'production' && database.kind === 'pglite' && config.SEED_DEMO !== false;
+  if (seeded || demoUsersLikely) {
     console.log(`Demo logins (password "${DEMO_PASSWORD}"):`);
     for (const u of DEMO_USERS) console.log(`  ${u.role.padEnd(12)} ${u.email}`);
   }

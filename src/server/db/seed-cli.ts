@@ -3,7 +3,10 @@ import { loadConfig } from '../config.js';
 import { migrateDatabase, openDatabase } from './client.js';
 import { isEmpty, seedDemo } from './seed.js';
 
-/** `npm run db:seed -- --orders N [--database-url URL] [--force]`: bulk-seeds N orders. */
+/**
+ * `npm run db:seed -- --orders N [--database-url URL] [--force]`: bulk-seeds N orders. The explicit way to
+ * put the demo set into PostgreSQL, which `npm start` never seeds unasked (db/seed-policy.ts).
+ */
 const { values } = parseArgs({
   options: {
     orders: { type: 'string', default: '3000' },

@@ -1,0 +1,49 @@
+import type { Config } from '../config.js';
+import type { Database } from './client.js';
+import { isEmpty, seedDemo } from './seed.js';
+
+export interface SeedDecision {
+  seed: boolean;
+  reason: string;
+}
+
+/**
+ * Whether `npm start` seeds the demo set into an empty database. Fail closed: only the embedded
+ * database outside production is seeded unasked; PostgreSQL (a real deployment, possibly a fresh
+ * production one) gets demo logins only with SEED_DEMO=1 or `npm run db:seed`.
+ */
+export function demoSeedDecision(
+  kind: Database['kind'],
+  config: Pick<Config, 'NODE_ENV' | 'SEED_DEMO'>,
+): SeedDecision {
+  if (config.SEED_DEMO === true) return { seed: true, reason: 'SEED_DEMO=1' };
+  if (config.SEED_DEMO === false) return { seed: false, reason: 'SEED_DEMO=0' };
+  if (kind === 'postgres') {
+    return {
+      seed: false,
+      reason: 'empty PostgreSQL database: no demo data (set SEED_DEMO=1 or run `npm run db:seed` to add it)',
+    };
+  }
+  if (config.NODE_ENV === 'production') {
+    return { seed: false, reason: 'NODE_ENV=production: no demo data (set SEED_DEMO=1 to add it)' };
+  }
+  return { seed: true, reason: 'embedded database, first start' };
+}
+
+/** At start-up: seeds the demo set into an empty database when demoSeedDecision says so. */
+export async function seedDemoOnStart(
+  database: Database,
+  config: Pick<Config, 'NODE_ENV' | 'SEED_DEMO' | 'DATA_DIR'>,
+  log: (line: string) => void,
+  orders = 3000,
+): Promise<boolean> {
+  if (!(await isEmpty(database))) return false;
+  const decision = demoSeedDecision(database.kind, config);
+  if (!decision.seed) {
+    log(`Empty database, not seeded: ${decision.reason}.`);
+    return false;
+  }
+  log(`Empty database: seeding the demo set (${decision.reason})…`);
+  await seedDemo(database, { orders, dataDir: config.DATA_DIR, log });
+  return true;
+}
