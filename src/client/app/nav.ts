@@ -105,6 +105,8 @@ export const SIDEBAR_LINKS: { label: string; to: string; key: string; countKey?:
   { label: 'Manage Team', to: '/admin/manage-team', key: 'manage-team' },
   { label: 'Order Processed', to: '/admin/processed-order', key: 'processed-order' },
   { label: 'Gateway Setting', to: '/admin/gateway-setting', key: 'gateway-setting' },
+  { label: 'Insights', to: '/admin/insights', key: 'insights' },
+  { label: 'Audit Log', to: '/admin/audit-log', key: 'audit-log' },
   { label: 'Change Password', to: '/admin/change-password', key: 'change-password' },
   { label: 'Logout', to: '/logout', key: 'logout' },
 ];

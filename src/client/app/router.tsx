@@ -28,6 +28,8 @@ const staffChildren: RouteObject[] = [
   { path: 'manage-team', lazy: lazyChunk('team', () => import('../team/manage-team-page')) },
   { path: 'manage-team/:teamMemberId', lazy: lazyChunk('team', () => import('../team/manage-team-page')) },
   { path: 'gateway-setting', lazy: lazyChunk('gateways', () => import('../gateways/gateway-page')) },
+  { path: 'insights', lazy: lazyChunk('insights', () => import('../insights/insights-page')) },
+  { path: 'audit-log', lazy: lazyChunk('audit-log', () => import('../audit/audit-log-page')) },
   { path: 'change-password', lazy: lazyChunk('password', () => import('../password/change-password-page')) },
 ];
 

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -9,8 +9,11 @@ import { toast } from 'react-toastify';
 import type { z } from 'zod';
 import { gatewaySettingBody } from '../../shared/contracts/gateways';
 import { can } from '../../shared/permissions';
+import { formatEstDateTime } from '../../shared/dates';
 import { errorMessage } from '../app/api';
+import { useGetGatewayChangesQuery } from '../audit/audit-api';
 import { useSessionUser } from '../auth/use-session-user';
+import { ConfirmDialog } from '../components/confirm-dialog';
 import { useGetPaymentGatewaysQuery, useSetActiveGatewayMutation } from './gateways-api';
 
 export const GATEWAY_READ_ONLY_NOTICE = 'Only an Admin or a Manager can change the active payment gateway.';
@@ -18,6 +21,10 @@ export const GATEWAY_NO_ACCESS_NOTICE = 'You do not have permission to view the 
 
 type FormInput = z.input<typeof gatewaySettingBody>;
 type FormOutput = z.output<typeof gatewaySettingBody>;
+
+/** The confirmation before a switch: every new payment goes through the gateway chosen. */
+export const switchQuestion = (from: string, to: string) =>
+  `Switch the active gateway from ${from} to ${to} for all new payments?`;
 
 /** /admin/gateway-setting (spec §2 Change Gateway): a select and 'Active Gateway'. */
 export function Component() {
@@ -27,6 +34,8 @@ export function Component() {
   const { data: gateways, isLoading } = useGetPaymentGatewaysQuery(undefined, { skip: !canRead });
   const [activate, { isLoading: saving }] = useSetActiveGatewayMutation();
   const active = gateways?.find((g) => g.is_active === '1');
+  const { data: changes } = useGetGatewayChangesQuery(undefined, { skip: !canRead });
+  const [pending, setPending] = useState<{ id: string; name: string } | null>(null);
   const {
     register,
     handleSubmit,
@@ -42,14 +51,26 @@ export function Component() {
     if (active) reset({ gatewayId: String(active.id) });
   }, [active, reset]);
 
-  const onSubmit = handleSubmit(async ({ gatewayId }) => {
+  const onSubmit = handleSubmit(({ gatewayId }) => {
+    const target = gateways?.find((g) => String(g.id) === String(gatewayId));
+    if (active && target && active.id === target.id) {
+      toast.info(`${target.gateway_name} is already the active gateway.`);
+      return;
+    }
+    setPending({ id: String(gatewayId), name: target?.gateway_name ?? String(gatewayId) });
+  });
+
+  const confirmSwitch = async () => {
+    if (!pending) return;
     try {
-      const res = await activate({ gatewayId }).unwrap();
+      const res = await activate({ gatewayId: pending.id }).unwrap();
       toast.success(res.message);
     } catch (error) {
       toast.error(errorMessage(error));
+    } finally {
+      setPending(null);
     }
-  });
+  };
 
   if (!canRead) return <Alert variant="warning">{GATEWAY_NO_ACCESS_NOTICE}</Alert>;
   return (
@@ -82,7 +103,28 @@ export function Component() {
             </Button>
           ) : null}
         </Form>
+        <h2 className="h6 mt-4">Last changes</h2>
+        {changes && changes.length > 0 ? (
+          <ul className="list-unstyled small mb-0" data-testid="gateway-changes">
+            {changes.map((c) => (
+              <li key={c.createdAt + (c.actorEmail ?? '')} className="mb-1">
+                <strong>{c.actorName ?? c.actorEmail ?? 'Unknown'}</strong> switched{' '}
+                {c.from.length ? c.from.join(', ') : 'none'} → {c.to.join(', ')} on{' '}
+                {formatEstDateTime(c.createdAt)} ET
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="small text-body-secondary mb-0">No switches recorded yet.</p>
+        )}
       </Card.Body>
+      <ConfirmDialog
+        show={!!pending}
+        message={pending ? switchQuestion(active?.gateway_name ?? 'none', pending.name) : ''}
+        onYes={confirmSwitch}
+        onNo={() => setPending(null)}
+        busy={saving}
+      />
     </Card>
   );
 }

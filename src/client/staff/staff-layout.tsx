@@ -1,18 +1,24 @@
 import { useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { errorMessage } from '../app/api';
 import { useSessionUser } from '../auth/use-session-user';
+import { LoadError } from '../components/load-error';
+import { MyDayCard } from '../insights/my-day-card';
 import { useGetFolderCountQuery } from '../orders/counts-api';
 import { DashboardTiles } from './dashboard-tiles';
 import { Sidebar } from './sidebar';
 import { TopBar } from './top-bar';
+
+/** Roles whose dashboard shows the "My day" card (Admin and Manager have the insights screen). */
+const MY_DAY_ROLES: readonly string[] = ['Team', 'Telecaller', 'Night Staff'];
 
 /** The staff layout under /admin/* (spec §2): sidebar, top bar, dashboard tiles, then the page. */
 export function StaffLayout() {
   const user = useSessionUser();
   const location = useLocation();
   const [sidebarOpen, setSidebarOpen] = useState(false);
-  // Counts fail until their endpoint exists (or while it is down): the tiles then show no numbers.
-  const { data: counts, refetch } = useGetFolderCountQuery();
+  // While the counts cannot be read the tiles and sidebar show no numbers, and the page says so.
+  const { data: counts, refetch, isError: countsFailed, error: countsError } = useGetFolderCountQuery();
   const firstRender = useRef(true);
 
   // Counts are re-fetched on every route change (spec §2); the first fetch is the query's own.
@@ -44,7 +50,15 @@ export function StaffLayout() {
           onToggleSidebar={() => setSidebarOpen((o) => !o)}
         />
         <main className="staff-content">
+          {countsFailed ? (
+            <LoadError
+              className="alert alert-light border py-2 mb-3"
+              message={`The order counts could not be loaded: ${errorMessage(countsError)}`}
+              onRetry={() => void refetch()}
+            />
+          ) : null}
           <DashboardTiles counts={counts} />
+          {user && MY_DAY_ROLES.includes(user.type) ? <MyDayCard /> : null}
           <Outlet />
         </main>
       </div>

@@ -1,0 +1,186 @@
+import { useEffect, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import Spinner from 'react-bootstrap/Spinner';
+import Table from 'react-bootstrap/Table';
+import { useSearchParams } from 'react-router';
+import { AUDIT_ACTIONS, type AuditEntry, auditLogQuery } from '../../shared/contracts/audit';
+import { formatEstDateTime } from '../../shared/dates';
+import { can } from '../../shared/permissions';
+import { errorMessage } from '../app/api';
+import { useSessionUser } from '../auth/use-session-user';
+import { useGetAuditLogQuery } from './audit-api';
+import { useAuditedExport } from './use-audited-export';
+
+const FILTERS = ['actor', 'action', 'from', 'to'] as const;
+type Filters = Record<(typeof FILTERS)[number], string>;
+
+const actionLabel = (a: string) => (AUDIT_ACTIONS as Record<string, string>)[a] ?? a;
+const short = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
+
+const COLUMNS: { label: string; value: (e: AuditEntry) => string }[] = [
+  { label: 'When (ET)', value: (e) => formatEstDateTime(e.createdAt) },
+  { label: 'Actor', value: (e) => [e.actorName, e.actorEmail].filter(Boolean).join(' · ') },
+  { label: 'Action', value: (e) => actionLabel(e.action) },
+  { label: 'Target', value: (e) => e.target ?? '' },
+  { label: 'From', value: (e) => short(e.from) },
+  { label: 'To', value: (e) => short(e.to) },
+  { label: 'IP', value: (e) => e.ip ?? '' },
+];
+
+/** /admin/audit-log: the audit trail with filters in the URL, paging and CSV export (Admin, Manager). */
+export function Component() {
+  const role = useSessionUser()?.type ?? null;
+  const allowed = can(role, 'audit.read');
+  const [params, setParams] = useSearchParams();
+  const applied: Filters = { actor: '', action: '', from: '', to: '' };
+  for (const k of FILTERS) applied[k] = params.get(k) ?? '';
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const [draft, setDraft] = useState<Filters>(applied);
+  const [error, setError] = useState<string | null>(null);
+  const key = params.toString();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the URL is the source of the filters
+  useEffect(() => setDraft(applied), [key]);
+
+  const args = { ...applied, action: applied.action || undefined, page } as Parameters<
+    typeof useGetAuditLogQuery
+  >[0];
+  const { currentData, isFetching, error: loadError } = useGetAuditLogQuery(args, { skip: !allowed });
+  const { exportCsv, exporting } = useAuditedExport('audit-log');
+
+  if (!allowed) return <Alert variant="warning">You do not have permission to view the audit log.</Alert>;
+
+  const apply = (e: React.FormEvent) => {
+    e.preventDefault();
+    const parsed = auditLogQuery.safeParse(Object.fromEntries(Object.entries(draft).filter(([, v]) => v)));
+    if (!parsed.success) {
+      setError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      return;
+    }
+    setError(null);
+    setParams(Object.fromEntries(Object.entries(draft).filter(([, v]) => v)));
+  };
+  const goTo = (p: number) => setParams({ ...Object.fromEntries(params), page: String(p) });
+  const pages = currentData ? Math.max(1, Math.ceil(currentData.total / currentData.pageSize)) : 1;
+  const entries = currentData?.entries ?? [];
+
+  return (
+    <Card className="shadow-sm">
+      <Card.Header className="d-flex align-items-center">
+        <h1 className="h5 mb-0 me-auto">Audit Log</h1>
+        <Button
+          size="sm"
+          variant="outline-secondary"
+          disabled={exporting || entries.length === 0}
+          onClick={() =>
+            exportCsv(
+              `audit-log-p${page}.csv`,
+              COLUMNS.map((c) => c.label),
+              entries.map((e) => COLUMNS.map((c) => c.value(e))),
+              `${new URLSearchParams(applied).toString()} page ${page}`,
+            )
+          }
+        >
+          Export CSV
+        </Button>
+      </Card.Header>
+      <Card.Body>
+        <Form className="row g-2 align-items-end mb-3" onSubmit={apply} aria-label="Audit filters" noValidate>
+          <Form.Group className="col-12 col-md-3" controlId="audit-actor">
+            <Form.Label className="small mb-0">Actor (e-mail or staff id)</Form.Label>
+            <Form.Control
+              value={draft.actor}
+              onChange={(e) => setDraft({ ...draft, actor: e.target.value })}
+            />
+          </Form.Group>
+          <Form.Group className="col-12 col-md-3" controlId="audit-action">
+            <Form.Label className="small mb-0">Action</Form.Label>
+            <Form.Select
+              value={draft.action}
+              onChange={(e) => setDraft({ ...draft, action: e.target.value })}
+            >
+              <option value="">All actions</option>
+              {Object.entries(AUDIT_ACTIONS).map(([name, label]) => (
+                <option key={name} value={name}>
+                  {label}
+                </option>
+              ))}
+            </Form.Select>
+          </Form.Group>
+          <Form.Group className="col-6 col-md-2" controlId="audit-from">
+            <Form.Label className="small mb-0">From</Form.Label>
+            <Form.Control
+              type="date"
+              value={draft.from}
+              onChange={(e) => setDraft({ ...draft, from: e.target.value })}
+            />
+          </Form.Group>
+          <Form.Group className="col-6 col-md-2" controlId="audit-to">
+            <Form.Label className="small mb-0">To</Form.Label>
+            <Form.Control
+              type="date"
+              value={draft.to}
+              onChange={(e) => setDraft({ ...draft, to: e.target.value })}
+            />
+          </Form.Group>
+          <div className="col-12 col-md-2 d-flex gap-2">
+            <Button type="submit">Filter</Button>
+            <Button variant="outline-secondary" onClick={() => setParams({})}>
+              Reset
+            </Button>
+          </div>
+        </Form>
+        {error ? <Alert variant="danger">{error}</Alert> : null}
+        {loadError ? <Alert variant="danger">{errorMessage(loadError)}</Alert> : null}
+        {isFetching && !currentData ? (
+          <Spinner animation="border" role="status" aria-label="Loading" />
+        ) : null}
+        <div className="table-responsive">
+          <Table size="sm" striped hover aria-label="Audit entries">
+            <thead>
+              <tr>
+                {COLUMNS.map((c) => (
+                  <th key={c.label} scope="col">
+                    {c.label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {entries.length === 0 && !isFetching ? (
+                <tr>
+                  <td colSpan={COLUMNS.length} className="text-center text-body-secondary">
+                    No records found
+                  </td>
+                </tr>
+              ) : (
+                entries.map((e) => (
+                  <tr key={e.id} data-testid="audit-row">
+                    {COLUMNS.map((c) => (
+                      <td key={c.label} className="text-break" style={{ maxWidth: 260 }}>
+                        {c.value(e)}
+                      </td>
+                    ))}
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </Table>
+        </div>
+        <div className="d-flex align-items-center gap-2">
+          <Button size="sm" variant="outline-primary" disabled={page <= 1} onClick={() => goTo(page - 1)}>
+            Previous
+          </Button>
+          <span className="small">
+            Page {page} of {pages} · {currentData?.total ?? 0} entries
+          </span>
+          <Button size="sm" variant="outline-primary" disabled={page >= pages} onClick={() => goTo(page + 1)}>
+            Next
+          </Button>
+        </div>
+      </Card.Body>
+    </Card>
+  );
+}
