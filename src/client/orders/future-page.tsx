@@ -1,6 +1,8 @@
 import Card from 'react-bootstrap/Card';
 import { useSearchParams } from 'react-router';
 import { MONTHS } from '../../shared/constants';
+import { errorMessage } from '../app/api';
+import { LoadError } from '../components/load-error';
 import { FUTURE_COLUMNS } from './columns';
 import { useGetFolderCountQuery } from './counts-api';
 import { OrderQueue } from './order-queue';
@@ -43,6 +45,13 @@ export function Component() {
           Refresh
         </button>
       </div>
+      {months.isError ? (
+        <LoadError
+          className="mb-3"
+          message={errorMessage(months.error)}
+          onRetry={() => void months.refetch()}
+        />
+      ) : null}
       <div className="row row-cols-2 row-cols-sm-3 row-cols-lg-4 row-cols-xl-6 g-3">
         {MONTHS.map((m) => (
           <div className="col" key={m}>
@@ -56,7 +65,7 @@ export function Component() {
               <Card.Body>
                 <div className="fw-semibold">{m}</div>
                 <div className="fs-3" data-testid={`month-count-${m}`}>
-                  {months.data ? months.data[m] : '…'}
+                  {months.data ? months.data[m] : months.isError ? '-' : '…'}
                 </div>
               </Card.Body>
             </Card>

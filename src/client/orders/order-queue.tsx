@@ -5,11 +5,12 @@ import { type Folder, MAX_PAGE_SIZE, SEARCH_DEBOUNCE_MS } from '../../shared/con
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { toCsv } from '../../shared/csv';
 import { MSG } from '../../shared/messages';
-import { can, deletePermissionFor } from '../../shared/permissions';
+import { can, deletePermissionFor, readPermissionFor } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { sessionUser } from '../app/session';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { downloadText } from '../components/download';
+import { LoadError } from '../components/load-error';
 import { PaginationBar } from '../components/pagination-bar';
 import { useListParams } from '../components/use-list-params';
 import { type Column, cellText } from './columns';
@@ -23,6 +24,9 @@ import {
 } from './orders-api';
 
 type Action = 'delete' | 'assign' | 'moveBack' | 'refund';
+
+/** Shown instead of the table when the role may not read the folder (the server would answer 403). */
+export const NO_ACCESS = 'You do not have permission to view this list.';
 
 const CONFIRM: Record<Action, string> = {
   delete: MSG.confirmDelete,
@@ -68,22 +72,46 @@ export function OrderQueue({ folder, title, columns, folderTotal, month, onBack 
   const searching = search !== '';
   const allLimit = Math.min(Math.max(folderTotal ?? 0, 1), MAX_PAGE_SIZE);
   const limit = size === 'All' ? (searching ? MAX_PAGE_SIZE : allLimit) : size;
+  // A list the role may not read (a link typed or shared) is not asked for: the screen says why.
+  const allowed = can(role, readPermissionFor(folder));
   const list = useGetOrdersListQuery(
     { folder, page, limit, month },
-    { skip: searching || (size === 'All' && folderTotal === undefined), refetchOnMountOrArgChange: true },
+    {
+      skip: !allowed || searching || (size === 'All' && folderTotal === undefined),
+      refetchOnMountOrArgChange: true,
+    },
   );
   const found = useSearchOrdersQuery(
     { folderName: folder, searchVal: search, start: (page - 1) * limit, end: page * limit, month },
-    { skip: !searching, refetchOnMountOrArgChange: true },
+    { skip: !allowed || !searching, refetchOnMountOrArgChange: true },
   );
   const rows: OrderListRow[] = (searching ? found.currentData?.rows : list.currentData) ?? [];
-  const total = searching ? (found.currentData?.total ?? 0) : (folderTotal ?? 0);
+  const total = allowed ? (searching ? (found.currentData?.total ?? 0) : (folderTotal ?? 0)) : 0;
   const loading = searching ? found.isFetching : list.isFetching;
   const failed = searching ? found.error : list.error;
-
-  useEffect(() => {
-    if (failed) toast.error(errorMessage(failed));
-  }, [failed]);
+  const retry = searching ? found.refetch : list.refetch;
+  const emptyContent = !allowed ? (
+    <div role="alert">{NO_ACCESS}</div>
+  ) : failed ? (
+    <LoadError
+      message={errorMessage(failed)}
+      onRetry={(failed as { status?: unknown }).status === 403 ? undefined : () => void retry()}
+    />
+  ) : total > 0 ? (
+    // The folder has orders but none on this page (some moved away since): never "No records found".
+    <div role="status">
+      <div className="mb-2">No orders on this page.</div>
+      {page > 1 ? (
+        <Button size="sm" variant="outline-primary" onClick={() => update({ page: null })}>
+          Go to the first page
+        </Button>
+      ) : (
+        <Button size="sm" variant="outline-primary" onClick={() => retry()}>
+          Retry
+        </Button>
+      )}
+    </div>
+  ) : undefined;
   // A new page, size, search or data set starts with nothing selected.
   const source = searching ? found.currentData : list.currentData;
   const [selectionFor, setSelectionFor] = useState(source);
@@ -240,6 +268,7 @@ export function OrderQueue({ folder, title, columns, folderTotal, month, onBack 
         }
         onToggleAll={(checked) => setSelected(checked ? new Set(rows.map((r) => r.order_id)) : new Set())}
         rowActions={rowActions}
+        emptyContent={emptyContent}
       />
       {searching && found.currentData?.totalCapped ? (
         <p className="small text-muted mt-2 mb-0" role="status">

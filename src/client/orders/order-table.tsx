@@ -20,11 +20,13 @@ interface Props {
   onToggleAll: (checked: boolean) => void;
   /** Extra buttons in the Action column (Delete, Refund), after View. */
   rowActions?: (row: OrderListRow) => ReactNode;
+  /** Shown instead of "No records found" when there are no rows for another reason (an error, no access). */
+  emptyContent?: ReactNode;
 }
 
 /** The one order table: every folder, the future month and the chargeback list (spec §2, §3). */
 export function OrderTable(props: Props) {
-  const { rows, columns, selectable, selected, onToggleAll, loading } = props;
+  const { rows, columns, selectable, selected, onToggleAll, loading, emptyContent } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const allChecked = rows.length > 0 && rows.every((r) => selected.has(r.order_id));
   const span = columns.length + 1 + (selectable ? 1 : 0);
@@ -63,6 +65,8 @@ export function OrderTable(props: Props) {
               <td colSpan={span} className="text-center text-muted py-4">
                 {loading ? (
                   <span className="spinner-border spinner-border-sm" role="status" aria-label="Loading" />
+                ) : emptyContent ? (
+                  emptyContent
                 ) : (
                   <>
                     <div>{MSG.noRecords}</div>

@@ -1,0 +1,134 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { render } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FOLDER_COUNT_KEYS, type FolderCounts } from '../../shared/constants';
+import type { OrderListRow } from '../../shared/contracts/orders';
+import { MSG } from '../../shared/messages';
+import { makeStore } from '../app/store';
+import { fakeApi, renderPage } from '../order-detail/test-helpers';
+import { StaffLayout } from '../staff/staff-layout';
+import { FOLDER_COLUMNS } from './columns';
+import { NO_ACCESS, OrderQueue } from './order-queue';
+
+/** A stored session as the SPA keeps it; the screens only decode the payload (the server verifies). */
+function storeSession(type: string) {
+  const enc = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '');
+  const token = `${enc({ alg: 'HS256' })}.${enc({ user: { id: 1, name: 'Tess', type }, exp: Date.now() / 1000 + 3600 })}.sig`;
+  localStorage.setItem('user', JSON.stringify({ accessToken: token }));
+}
+
+const row = (id: number): OrderListRow => ({
+  order_id: id,
+  process_status: 'New',
+  first_name: 'Jane',
+  last_name: `Doe${id}`,
+  arrival_date: '2026-03-14',
+  email: `jane${id}@example.com`,
+  telephone_number: '612345678',
+  phone_code: '31',
+  created_at: '2026-03-01T12:00:00.000Z',
+  refund_date: null,
+  processing_date: '2026-03-01',
+  process_month: 'Mar',
+  assign_to: '',
+});
+
+const queue = (folder: 'allOrder' | 'newOrder', folderTotal: number) => (
+  <OrderQueue folder={folder} title="Queue" columns={FOLDER_COLUMNS} folderTotal={folderTotal} />
+);
+
+afterEach(() => {
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
+
+describe('order queue', () => {
+  it('a list the role may not read (Telecaller on Order History by URL) says so and asks nothing', async () => {
+    storeSession('Telecaller');
+    const sent = fakeApi({});
+    renderPage('/admin/order-history', '/admin/order-history', queue('allOrder', 3000));
+    expect(await screen.findByRole('alert')).toHaveTextContent(NO_ACCESS);
+    expect(screen.queryByText(MSG.noRecords)).not.toBeInTheDocument();
+    expect(sent.filter((r) => r.path.includes('order'))).toEqual([]);
+  });
+
+  it('a failed list shows the error with Retry, never "No records found", and Retry loads the rows', async () => {
+    storeSession('Team');
+    let fail = true;
+    const sent = fakeApi({
+      'GET /api/admin/get-orders-list/newOrder': () =>
+        fail
+          ? { status: 500, body: { status: 0, message: 'Internal server error' } }
+          : { body: { status: 1, message: 'ok', data: [row(100001), row(100002)] } },
+    });
+    renderPage('/admin/recent-order', '/admin/recent-order', queue('newOrder', 120));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Internal server error');
+    expect(screen.queryByText(MSG.noRecords)).not.toBeInTheDocument();
+    fail = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('jane100001@example.com')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(sent.filter((r) => r.path === '/api/admin/get-orders-list/newOrder')).toHaveLength(2);
+  });
+
+  it('an empty page of a folder with orders offers the first page instead of "No records found"', async () => {
+    storeSession('Team');
+    fakeApi({
+      'GET /api/admin/get-orders-list/newOrder': () => ({ body: { status: 1, message: 'ok', data: [] } }),
+    });
+    renderPage('/admin/recent-order', '/admin/recent-order?page=9', queue('newOrder', 20));
+    expect(await screen.findByText('No orders on this page.')).toBeInTheDocument();
+    expect(screen.queryByText(MSG.noRecords)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Go to the first page' })).toBeInTheDocument();
+  });
+
+  it('an empty folder still says "No records found"', async () => {
+    storeSession('Team');
+    fakeApi({
+      'GET /api/admin/get-orders-list/newOrder': () => ({ body: { status: 1, message: 'ok', data: [] } }),
+    });
+    renderPage('/admin/recent-order', '/admin/recent-order', queue('newOrder', 0));
+    expect(await screen.findByText(MSG.noRecords)).toBeInTheDocument();
+  });
+});
+
+describe('folder counts', () => {
+  it('a failed counts request says so above the tiles, and Retry fills tiles and sidebar', async () => {
+    storeSession('Admin');
+    const counts = Object.fromEntries(
+      Object.values(FOLDER_COUNT_KEYS).map((k, i) => [k, 200 + i]),
+    ) as FolderCounts;
+    let fail = true;
+    fakeApi({
+      'GET /api/admin/get-folder-count': () =>
+        fail
+          ? {
+              status: 503,
+              body: { status: 0, message: 'Service temporarily unavailable. Please try again.' },
+            }
+          : { body: { status: 1, message: 'ok', data: counts } },
+    });
+    const router = createMemoryRouter(
+      [{ path: '/admin', element: <StaffLayout />, children: [{ index: true, element: <p>page</p> }] }],
+      { initialEntries: ['/admin'] },
+    );
+    render(
+      <Provider store={makeStore()}>
+        <RouterProvider router={router} />
+      </Provider>,
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'The order counts could not be loaded: Service temporarily unavailable. Please try again.',
+    );
+    fail = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    const tiles = screen.getByRole('region', { name: 'Dashboard' });
+    expect(await within(tiles).findByText(String(counts.newOrdersCount))).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+  });
+});
