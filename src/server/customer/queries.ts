@@ -3,6 +3,7 @@ import type { CustomerOrderSummary, DownloadHistoryRow } from '../../shared/cont
 import { easternZoneLabel, formatEstDateTime } from '../../shared/dates.js';
 import type { DbOrTx } from '../db/client.js';
 import { documents, downloadLog, orderEvents, orders } from '../db/schema.js';
+import { latestDocument } from '../order-detail/queries.js';
 
 /** Extensions of the stored kinds (documents/storage.ts keys end in one of these). */
 const EXTENSION: Record<string, string> = {
@@ -61,25 +62,16 @@ export function brandKey(landingDomain: string | null | undefined, altLandingHos
     : 'main';
 }
 
-/** The approved document a customer downloads: the latest upload of the order. */
-export async function latestDocument(db: DbOrTx, orderId: number) {
-  const [doc] = await db
-    .select()
-    .from(documents)
-    .where(eq(documents.orderId, orderId))
-    .orderBy(desc(documents.createdAt), desc(documents.id))
-    .limit(1);
-  return doc ?? null;
-}
+/** The approved document a customer downloads: the order's current document (the staff's, too). */
+export { latestDocument };
 
-/** A document only if it belongs to that order. */
+/**
+ * A document only if it is that order's current one: superseded and withdrawn documents are no longer
+ * served to customers.
+ */
 export async function documentOfOrder(db: DbOrTx, orderId: number, documentId: number) {
-  const [doc] = await db
-    .select()
-    .from(documents)
-    .where(and(eq(documents.id, documentId), eq(documents.orderId, orderId)))
-    .limit(1);
-  return doc ?? null;
+  const doc = await latestDocument(db, orderId);
+  return doc && doc.id === documentId ? doc : null;
 }
 
 const orUnknown = (value: string | null) => (value && value.trim() !== '' ? value : 'Unknown');

@@ -1,12 +1,12 @@
-import { readFile } from 'node:fs/promises';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { OrderFields } from '../../shared/contracts/order-detail.js';
 import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
 import type { mailLog } from '../db/schema.js';
-import { storedPath } from '../documents/storage.js';
+import { readStored } from '../documents/storage.js';
 import { documentById, loadOrder } from '../order-detail/queries.js';
-import { invoiceNumber, renderInvoicePdf } from '../pdf/invoice.js';
+import { buildInvoicePdf } from '../pdf/build.js';
+import { invoiceNumber } from '../pdf/invoice.js';
 import {
   brandFor,
   escapeHtml,
@@ -56,12 +56,9 @@ export async function composeMail(db: DbOrTx, config: Config, mail: MailRow): Pr
       if (!mail.documentId) throw new PermanentMailError('no document to attach');
       const doc = await documentById(db, mail.documentId);
       if (!doc) throw new PermanentMailError(`document ${mail.documentId} not found`);
-      let content: Buffer;
-      try {
-        content = await readFile(storedPath(config.DATA_DIR, doc.storageKey));
-      } catch {
-        throw new PermanentMailError('the stored document file is missing');
-      }
+      if (doc.withdrawnAt) throw new PermanentMailError('the document was withdrawn');
+      const content = await readStored(config, doc.storageKey);
+      if (!content) throw new PermanentMailError('the stored document file is missing');
       return {
         ...base,
         ...renderApprovalNotice(order, noticeOptions(config)),
@@ -73,7 +70,7 @@ export async function composeMail(db: DbOrTx, config: Config, mail: MailRow): Pr
     case 'refund':
       return { ...base, ...renderRefundNotice(order, config) };
     case 'invoice': {
-      const pdf = await renderInvoicePdf(order, mail.createdAt);
+      const pdf = await buildInvoicePdf(config, order, mail.createdAt);
       return {
         ...base,
         ...renderInvoiceMail(order, config),

@@ -28,7 +28,7 @@ export async function queueDueReminders(
        where f.sent_at <= $1::timestamptz - $2 * interval '1 hour'
          and f.sent_at > $1::timestamptz - $2 * interval '1 hour' - interval '${CATCH_UP_DAYS} days'
          and o.process_status not in ('Deleted', 'Refunds', 'Refunded', 'ChargeBack')
-         and f.document_id = (select d.id from documents d where d.order_id = f.order_id
+         and f.document_id = (select d.id from documents d where d.order_id = f.order_id and d.withdrawn_at is null
                               order by d.created_at desc, d.id desc limit 1)
          and not exists (select 1 from download_log dl where dl.order_id = f.order_id and dl.created_at >= f.sent_at)
          and not exists (select 1 from mail_log r where r.document_id = f.document_id and r.is_reminder)

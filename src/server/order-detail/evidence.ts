@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import type { DefencePackDetails } from '../../shared/contracts/order-detail.js';
 import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
-import { storedPath } from '../documents/storage.js';
+import { readStored } from '../documents/storage.js';
 import { notFound } from '../http/errors.js';
 import {
-  documentById,
+  servableDocumentById,
   loadDocuments,
   loadDownloads,
   loadEvents,
@@ -43,7 +42,7 @@ export async function gatherEvidence(
     defencePackType: packType,
     generated_at: now.toISOString(),
     order,
-    document: docs.at(-1) ?? null,
+    document: docs.find((d) => d.current) ?? null,
     mails,
     mailAttempts: attempts.filter((a) => mailIds.has(a.mail_id)),
     downloads,
@@ -55,11 +54,8 @@ export async function gatherEvidence(
 /** The bytes of the approved document for embedding, or null when there is none or the file is gone. */
 export async function documentBytes(db: DbOrTx, config: Config, documentId: number | undefined) {
   if (!documentId) return null;
-  const doc = await documentById(db, documentId);
+  const doc = await servableDocumentById(db, documentId);
   if (!doc) return null;
-  try {
-    return { bytes: await readFile(storedPath(config.DATA_DIR, doc.storageKey)), mimeType: doc.mimeType };
-  } catch {
-    return null;
-  }
+  const bytes = await readStored(config, doc.storageKey);
+  return bytes ? { bytes, mimeType: doc.mimeType } : null;
 }

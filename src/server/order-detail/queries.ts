@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { MONTHS } from '../../shared/constants.js';
 import type {
@@ -114,9 +114,13 @@ export async function loadDocuments(db: DbOrTx, orderId: number): Promise<Upload
     .leftJoin(staffUsers, eq(staffUsers.id, documents.uploadedBy))
     .where(eq(documents.orderId, orderId))
     .orderBy(asc(documents.createdAt), asc(documents.id));
+  const current = [...rows].reverse().find(({ d }) => !d.withdrawnAt)?.d.id ?? null;
   return rows.map(({ d, uploader }) => ({
     id: d.id,
     order_id: d.orderId,
+    current: d.id === current,
+    withdrawn_at: iso(d.withdrawnAt),
+    withdraw_reason: d.withdrawReason,
     file1: d.originalName,
     mail_service_provider: d.mailServiceProvider,
     mime_type: d.mimeType,
@@ -285,22 +289,36 @@ export async function recordEvent(tx: DbOrTx, e: EventInput): Promise<void> {
   });
 }
 
-/** The newest document of an order, or null. */
+/** Documents that may be served or mailed: not withdrawn. */
+const servable = isNull(documents.withdrawnAt);
+
+/**
+ * The order's current document: the newest upload that has not been withdrawn, or null. Every use of
+ * "the approved card" reads this one function: staff download, the detail's file name, the customer's
+ * download, the reminder, the Defence Packs and Sent Mail.
+ */
 export async function latestDocument(db: DbOrTx, orderId: number) {
   const [row] = await db
     .select()
     .from(documents)
-    .where(eq(documents.orderId, orderId))
+    .where(and(eq(documents.orderId, orderId), servable))
     .orderBy(sql`${documents.createdAt} desc`, sql`${documents.id} desc`)
     .limit(1);
   return row ?? null;
 }
 
+/** A document by id, withdrawn or not (callers that serve bytes use servableDocumentById). */
 export async function documentById(db: DbOrTx, documentId: number) {
+  const [row] = await db.select().from(documents).where(eq(documents.id, documentId)).limit(1);
+  return row ?? null;
+}
+
+/** A document that may still be served: withdrawn documents are never served again. */
+export async function servableDocumentById(db: DbOrTx, documentId: number) {
   const [row] = await db
     .select()
     .from(documents)
-    .where(and(eq(documents.id, documentId)))
+    .where(and(eq(documents.id, documentId), servable))
     .limit(1);
   return row ?? null;
 }

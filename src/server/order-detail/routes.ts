@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orderIdField } from '../../shared/contracts/common.js';
@@ -13,9 +13,12 @@ import {
   orderDetailsResponse,
   saveTransactionBody,
   saveTransactionResponse,
+  withdrawDocumentBody,
+  withdrawDocumentResponse,
 } from '../../shared/contracts/order-detail.js';
 import { staffOf } from '../auth/guard.js';
-import { orderRemarks, orders } from '../db/schema.js';
+import { recordAudit } from '../audit/audit.js';
+import { documents, orderRemarks, orders } from '../db/schema.js';
 import { openStored, storedExists } from '../documents/storage.js';
 import { ok } from '../http/envelope.js';
 import { conflict, notFound } from '../http/errors.js';
@@ -24,6 +27,7 @@ import { changeStatus, enforceRules, ruleState } from '../orders/queries.js';
 import { nudgeMailQueue } from '../mail/queue.js';
 import {
   documentById,
+  latestDocument,
   loadDocuments,
   loadDownloads,
   loadEvents,
@@ -33,10 +37,14 @@ import {
   lockOrder,
   recordEvent,
   remarkItemOf,
+  servableDocumentById,
 } from './queries.js';
 
 const security = [{ staffToken: [] }];
 const orderIdParams = z.object({ orderId: orderIdField });
+const documentIdParams = z.object({
+  documentId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
 
 /** Attachment header with a safe ASCII fallback and the UTF-8 name (RFC 6266). */
 export function contentDisposition(fileName: string, kind: 'attachment' | 'inline' = 'attachment'): string {
@@ -240,20 +248,69 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['order-detail'],
         summary: 'The stored approved document (Download File); HEAD tells whether it exists',
         security,
-        params: z.object({ documentId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }),
+        params: documentIdParams,
       },
     },
     async (request, reply) => {
-      const doc = await documentById(db, request.params.documentId);
-      if (!doc || !(await storedExists(config.DATA_DIR, doc.storageKey)))
-        throw notFound('Document not found');
+      const doc = await servableDocumentById(db, request.params.documentId);
+      if (!doc || !(await storedExists(config, doc.storageKey))) throw notFound('Document not found');
       return reply
         .header('content-type', doc.mimeType)
         .header('content-length', String(doc.sizeBytes))
         .header('content-disposition', contentDisposition(doc.originalName))
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'private, no-store')
-        .send(openStored(config.DATA_DIR, doc.storageKey));
+        .send(await openStored(config, doc.storageKey));
+    },
+  );
+
+  app.delete(
+    '/admin/order-document/:documentId',
+    {
+      config: { permission: 'orders.withdrawDocument' },
+      schema: {
+        tags: ['order-detail'],
+        summary:
+          'Withdraw a wrongly uploaded document (Admin, Manager) with a reason: kept for the record, never served or mailed again; the previous upload becomes current',
+        security,
+        params: documentIdParams,
+        body: withdrawDocumentBody,
+        response: { 200: withdrawDocumentResponse },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const { documentId } = request.params;
+      const { reason } = request.body;
+      const result = await db.transaction(async (tx) => {
+        const found = await documentById(tx, documentId);
+        if (!found) throw notFound('Document not found');
+        await lockOrder(tx, found.orderId);
+        const [doc] = await tx
+          .update(documents)
+          .set({ withdrawnAt: sql`now()`, withdrawnBy: staff.id, withdrawReason: reason })
+          .where(and(eq(documents.id, documentId), isNull(documents.withdrawnAt)))
+          .returning();
+        if (!doc) throw conflict('The document has already been withdrawn.');
+        await recordEvent(tx, {
+          orderId: doc.orderId,
+          actorId: staff.id,
+          action: 'withdraw',
+          fromValue: doc.originalName,
+          toValue: reason,
+        });
+        await recordAudit(tx, {
+          action: 'document.withdraw',
+          actorId: staff.id,
+          target: `order ${doc.orderId}, document ${doc.id}`,
+          from: { fileName: doc.originalName },
+          to: { reason },
+          ip: request.ip,
+        });
+        const current = await latestDocument(tx, doc.orderId);
+        return { id: doc.id, order_id: doc.orderId, current_document_id: current?.id ?? null };
+      });
+      return ok(result, 'The document has been withdrawn. It will not be served or mailed again.');
     },
   );
 };

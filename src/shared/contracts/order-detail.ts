@@ -8,6 +8,7 @@ import {
 import { MSG } from '../messages.js';
 import {
   envelope,
+  multilineText,
   noControlCharacters,
   noControlCharactersExceptLines,
   orderIdField,
@@ -196,6 +197,11 @@ export type SendInvoiceForm = z.infer<typeof sendInvoiceForm>;
 export const uploadDocItem = z.object({
   id: z.number(),
   order_id: z.number(),
+  /** The one document served and mailed: the newest that has not been withdrawn. */
+  current: z.boolean(),
+  /** Set when an Admin or Manager withdrew it: kept for the record, never served again. */
+  withdrawn_at: isoInstant.nullable(),
+  withdraw_reason: nullableText,
   file1: z.string(),
   mail_service_provider: nullableText,
   mime_type: z.string(),
@@ -206,6 +212,14 @@ export const uploadDocItem = z.object({
   download_url: z.string(),
 });
 export type UploadDocItem = z.infer<typeof uploadDocItem>;
+
+/** Withdraw a wrongly uploaded document: why, in a few words (kept with the document). */
+export const withdrawDocumentBody = z
+  .object({ reason: multilineText(500).pipe(z.string().min(3, 'Please say why the document is withdrawn')) })
+  .strict();
+export const withdrawDocumentResponse = envelope(
+  z.object({ id: z.number(), order_id: z.number(), current_document_id: z.number().nullable() }),
+);
 
 export const MAIL_KINDS = ['approval', 'resend', 'reminder', 'refund', 'invoice'] as const;
 export const MAIL_STATUSES = ['queued', 'sending', 'sent', 'retrying', 'failed'] as const;
