@@ -12,7 +12,7 @@ import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-
 import { Redis } from 'ioredis';
 import { MAX_UPLOAD_BYTES } from '../shared/constants.js';
 import { authGuard } from './auth/guard.js';
-import type { Config } from './config.js';
+import { type Config, fastifyTrustProxy } from './config.js';
 import type { AppContext } from './context.js';
 import { isCustomerPath, sendCustomerPage } from './customer/page.js';
 import type { Database } from './db/client.js';
@@ -37,7 +37,7 @@ export interface BuildOptions {
 export async function buildApp({ config, database, logger }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(logger ?? { level: config.LOG_LEVEL }),
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: false } },
     routerOptions: { maxParamLength: 200 },
@@ -83,7 +83,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       },
     },
     // HSTS only makes sense behind TLS; the proxy in front terminates it.
-    hsts: config.TRUST_PROXY ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    hsts: config.TRUST_PROXY !== false ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
   });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -36,10 +37,13 @@ const schema = z.object({
     .enum(['true', 'false', '1', '0', ''])
     .default('')
     .transform((v) => (v === '' ? undefined : v === 'true' || v === '1')),
-  TRUST_PROXY: z
-    .enum(['true', 'false', '1', '0', ''])
-    .default('false')
-    .transform((v) => v === 'true' || v === '1'),
+  /**
+   * Proxies in front: `false` (none), a hop count (`1` = one proxy; `true` means 1), or a comma list of
+   * proxy addresses/CIDRs. Only the X-Forwarded-For entries those proxies added are believed.
+   */
+  TRUST_PROXY: z.string().trim().default('false').transform(parseTrustProxy),
+  /** A staff session not used for this long ends (its absolute end stays 12 hours). */
+  SESSION_IDLE_HOURS: z.coerce.number().positive().max(12).default(8),
   REDIS_URL: optionalUrl,
   REMINDER_AFTER_HOURS: z.coerce
     .number()
@@ -48,6 +52,47 @@ const schema = z.object({
     .default(24),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
+
+/** What Fastify's `trustProxy` gets: false, a hop count, or the trusted proxy addresses. */
+export type TrustProxy = false | number | string[];
+
+/** Fastify's `trustProxy` option: a hop count becomes "trust the nearest N hops". */
+export function fastifyTrustProxy(
+  tp: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof tp === 'number') return (_address, hop) => hop < tp;
+  return tp;
+}
+
+function parseTrustProxy(value: string, ctx: z.RefinementCtx): TrustProxy {
+  const v = value.toLowerCase();
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true') return 1;
+  if (/^\d{1,2}$/.test(v)) return Number(v);
+  const entries = v
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const bad = entries.find((e) => !isAddressOrCidr(e));
+  if (bad || entries.length === 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be false, a hop count or a comma list of proxy addresses/CIDRs (bad entry: ${bad ?? value})`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address, bits, extra] = entry.split('/');
+  if (extra !== undefined || !address) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  if (!/^\d{1,3}$/.test(bits)) return false;
+  return Number(bits) <= (family === 4 ? 32 : 128);
+}
 
 export type Config = Omit<z.infer<typeof schema>, 'JWT_SECRET'> & { JWT_SECRET: string };
 

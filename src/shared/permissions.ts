@@ -39,6 +39,10 @@ export const PERMISSIONS = {
   'team.write': ADMIN_MANAGER,
   'gateways.read': NOT_NIGHT_STAFF,
   'gateways.write': ADMIN_MANAGER,
+  /** See and end another member's sessions; reset another member's two-factor sign-in. */
+  'sessions.manageAny': ['Admin'],
+  /** Sign-in settings: two-factor per role, password change after a reset. */
+  'settings.security': ['Admin'],
   /** The insights dashboard (backlog, throughput, time to complete, staff, SLA, chargebacks, mail). */
   'insights.read': ADMIN_MANAGER,
   /** The "My day" card: one's own completions today and open assigned orders. */

@@ -1,5 +1,5 @@
 import { api } from '../app/api';
-import { clearSession } from '../app/session';
+import { clearSession, getAccessToken } from '../app/session';
 import { getStore } from '../app/store';
 import { loggedOut } from './auth-slice';
 
@@ -16,6 +16,15 @@ let pendingNotice: SignOutNotice | null = null;
  * navigation to /, because the shell that was on screen unmounts with its toasts.
  */
 export function signOut(notice?: SignOutNotice): void {
+  const token = getAccessToken();
+  // End the session on the server too: a copied token must not outlive the sign-out.
+  if (token) {
+    void fetch('/api/admin/logout', {
+      method: 'POST',
+      headers: { authorization: token },
+      keepalive: true,
+    }).catch(() => undefined);
+  }
   clearSession();
   const store = getStore();
   store.dispatch(loggedOut());

@@ -43,6 +43,7 @@ export function Component() {
                 key={editId ?? 'new'}
                 member={editId !== undefined ? member.data : undefined}
                 actorType={role ?? ''}
+                actorId={user?.id}
               />
             )
           ) : (

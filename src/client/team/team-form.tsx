@@ -8,12 +8,16 @@ import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { ROLES, type Role } from '../../shared/constants';
+import type { z } from 'zod';
 import {
   addTeamMemberBody,
-  type EditTeamMemberForm,
-  editTeamMemberForm,
+  editTeamMemberFormWithReauth,
+  needsCurrentPassword,
+  TEAM_MSG,
   type TeamMember,
 } from '../../shared/contracts/team';
+
+type TeamFormValues = z.infer<typeof editTeamMemberFormWithReauth>;
 import { errorMessage } from '../app/api';
 import {
   useAddTeamMemberMutation,
@@ -25,10 +29,12 @@ interface Props {
   /** The member being edited; absent when adding. */
   member?: TeamMember | undefined;
   actorType: string;
+  /** The signed-in user's id: one's own password is changed elsewhere. */
+  actorId?: number | undefined;
 }
 
 /** The add/edit form of Manage Team (spec §2, §5): the shared zod contract is its resolver. */
-export function TeamForm({ member, actorType }: Props) {
+export function TeamForm({ member, actorType, actorId }: Props) {
   const navigate = useNavigate();
   const editing = !!member;
   const { data: types } = useGetTeamMemberTypesQuery();
@@ -38,21 +44,43 @@ export function TeamForm({ member, actorType }: Props) {
     register,
     handleSubmit,
     reset,
+    watch,
+    setError,
     formState: { errors },
-  } = useForm<EditTeamMemberForm>({
-    resolver: zodResolver(editing ? editTeamMemberForm : addTeamMemberBody),
+  } = useForm<TeamFormValues>({
+    resolver: zodResolver(editing ? editTeamMemberFormWithReauth : addTeamMemberBody),
     defaultValues: {
       name: member?.name ?? '',
       email: member?.email ?? '',
       password: '',
       type: (member?.type ?? '') as Role,
+      currentPassword: '',
     },
   });
+  const self = !!member && member.id === actorId;
+  const [emailValue, passwordValue] = watch(['email', 'password']);
+  // Changing another Admin's or Manager's password or e-mail (or one's own e-mail) asks for one's own password.
+  const askCurrent =
+    !!member &&
+    actorId !== undefined &&
+    needsCurrentPassword(actorId, member, {
+      password: !!passwordValue,
+      email: (emailValue ?? '').trim().toLowerCase() !== member.email.toLowerCase(),
+    });
 
-  const onSubmit = handleSubmit(async (values) => {
+  const onSubmit = handleSubmit(async ({ currentPassword, ...values }) => {
+    if (askCurrent && !currentPassword) {
+      setError('currentPassword', { message: TEAM_MSG.currentPasswordNeeded });
+      return;
+    }
     try {
       const res = member
-        ? await updateMember({ ...values, password: values.password ?? '', tmId: member.id }).unwrap()
+        ? await updateMember({
+            ...values,
+            password: values.password ?? '',
+            tmId: member.id,
+            ...(askCurrent ? { currentPassword } : {}),
+          }).unwrap()
         : await addMember({ ...values, password: values.password ?? '' }).unwrap();
       toast.success(res.message);
       if (member) navigate('/admin/manage-team');
@@ -102,7 +130,14 @@ export function TeamForm({ member, actorType }: Props) {
                 <Form.Control
                   type="password"
                   autoComplete="new-password"
-                  placeholder={editing ? 'Leave empty to keep the current password' : ''}
+                  placeholder={
+                    self
+                      ? TEAM_MSG.ownPasswordHere
+                      : editing
+                        ? 'Leave empty to keep the current password'
+                        : ''
+                  }
+                  disabled={self}
                   {...register('password')}
                   isInvalid={!!errors.password}
                 />
@@ -123,6 +158,26 @@ export function TeamForm({ member, actorType }: Props) {
                 <Form.Control.Feedback type="invalid">{errors.type?.message}</Form.Control.Feedback>
               </Form.Group>
             </Col>
+            {askCurrent ? (
+              <Col md={6}>
+                <Form.Group controlId="team-current-password">
+                  <Form.Label>Your current password</Form.Label>
+                  <Form.Control
+                    type="password"
+                    autoComplete="current-password"
+                    {...register('currentPassword')}
+                    isInvalid={!!errors.currentPassword}
+                    aria-describedby="team-current-password-help"
+                  />
+                  <Form.Text id="team-current-password-help" muted>
+                    Needed to change the password or e-mail of an Admin or Manager account.
+                  </Form.Text>
+                  <Form.Control.Feedback type="invalid">
+                    {errors.currentPassword?.message}
+                  </Form.Control.Feedback>
+                </Form.Group>
+              </Col>
+            ) : null}
           </Row>
           <div className="d-flex gap-2 mt-3">
             <Button type="submit" disabled={busy}>

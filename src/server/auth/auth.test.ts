@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MSG } from '../../shared/contracts/auth.js';
 import { MSG } from '../../shared/messages.js';
 import { createTestApp, type TestApp } from '../test/app.js';
+import { setClockForTests } from './clock.js';
 import { hashPassword } from './passwords.js';
 import { LOGIN_FAILURE_LIMIT, LOGIN_IP_LIMIT } from './routes.js';
+import { createSession } from './sessions.js';
 import { signStaffToken } from './tokens.js';
 
 let t: TestApp;
@@ -126,39 +128,44 @@ describe('POST /api/admin/admin-login', () => {
     expect((await login({}, '10.77.0.2')).statusCode).toBe(400);
   });
 
-  it('throttles one account after repeated failures, for a while only', async () => {
+  it('throttles one account from one address after repeated failures, for a while only', async () => {
     const id = await createStaff('throttled@example.com', 'right-password');
+    const attacker = '10.66.0.1';
     for (let i = 0; i < LOGIN_FAILURE_LIMIT; i++) {
-      expect((await login({ email: 'throttled@example.com', password: `guess-${i}` })).statusCode).toBe(401);
+      const res = await login({ email: 'throttled@example.com', password: `guess-${i}` }, attacker);
+      expect(res.statusCode).toBe(401);
     }
-    // Even the right password waits: the attacker cannot tell a hit from a miss.
-    const blocked = await login({ email: 'THROTTLED@example.com', password: 'right-password' });
+    // Even the right password waits there: the attacker cannot tell a hit from a miss.
+    const blocked = await login({ email: 'THROTTLED@example.com', password: 'right-password' }, attacker);
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toMatch(
       /Too many failed sign-in attempts for this account\. Please try again in 1[45] minutes\./,
     );
     // Other accounts are not affected.
     await createStaff('bystander@example.com', 'right-password');
-    expect((await login({ email: 'bystander@example.com', password: 'right-password' })).statusCode).toBe(
-      200,
-    );
-    // When the window has passed the real user gets in (no permanent lock-out).
-    await t.database.sql.query(
-      "update audit_log set created_at = created_at - interval '16 minutes' where actor_email = 'throttled@example.com'",
-    );
-    const after = await login({ email: 'throttled@example.com', password: 'right-password' });
+    const bystander = await login({ email: 'bystander@example.com', password: 'right-password' }, attacker);
+    expect(bystander.statusCode).toBe(200);
+    // When the window has passed the real user gets in from there too (no permanent lock-out).
+    setClockForTests(() => new Date(Date.now() + 16 * 60_000));
+    const after = await login({ email: 'throttled@example.com', password: 'right-password' }, attacker);
+    setClockForTests(null);
     expect(after.statusCode).toBe(200);
     expect((await auditRows('login.success', 'throttled@example.com'))[0]!.actor_id).toBe(id);
   });
 
   it('a success clears the failure count', async () => {
     await createStaff('clears@example.com', 'right-password');
+    const ip = '10.66.0.2';
     for (let i = 0; i < LOGIN_FAILURE_LIMIT - 1; i++)
-      await login({ email: 'clears@example.com', password: 'nope' });
-    expect((await login({ email: 'clears@example.com', password: 'right-password' })).statusCode).toBe(200);
+      await login({ email: 'clears@example.com', password: 'nope' }, ip);
+    expect((await login({ email: 'clears@example.com', password: 'right-password' }, ip)).statusCode).toBe(
+      200,
+    );
     for (let i = 0; i < LOGIN_FAILURE_LIMIT - 1; i++)
-      await login({ email: 'clears@example.com', password: 'nope' });
-    expect((await login({ email: 'clears@example.com', password: 'right-password' })).statusCode).toBe(200);
+      await login({ email: 'clears@example.com', password: 'nope' }, ip);
+    expect((await login({ email: 'clears@example.com', password: 'right-password' }, ip)).statusCode).toBe(
+      200,
+    );
   });
 
   it('refuses a deleted member with the same answer as a wrong password', async () => {
@@ -176,7 +183,16 @@ describe('tokens', () => {
     const { rows } = await t.database.sql.query<{ id: number; token_version: number }>(
       "select id, token_version from staff_users where email = 'admin@demo.test'",
     );
-    return { user: { id: rows[0]!.id, name: 'Demo Admin', type: 'Admin' }, tv: rows[0]!.token_version };
+    const { id: sid } = await createSession(t.database.db, {
+      userId: rows[0]!.id,
+      ip: null,
+      userAgent: null,
+    });
+    return {
+      user: { id: rows[0]!.id, name: 'Demo Admin', type: 'Admin' },
+      tv: rows[0]!.token_version,
+      sid,
+    };
   }
 
   it('accepts the raw token and the Bearer form', async () => {
@@ -240,7 +256,8 @@ describe('tokens', () => {
 
   it('refuses the token of a deleted user', async () => {
     const id = await createStaff('deleted.token@example.com', 'pw-123456', 'Admin');
-    const token = await signStaffToken(secret(), { user: { id, name: 'X', type: 'Admin' }, tv: 0 });
+    const { id: sid } = await createSession(t.database.db, { userId: id, ip: null, userAgent: null });
+    const token = await signStaffToken(secret(), { user: { id, name: 'X', type: 'Admin' }, tv: 0, sid });
     expect((await userInfo(token)).statusCode).toBe(200);
     await t.database.sql.query('update staff_users set deleted_at = now() where id = $1', [id]);
     expect((await userInfo(token)).statusCode).toBe(401);
@@ -248,7 +265,8 @@ describe('tokens', () => {
 
   it('takes the role from the database, not from the token', async () => {
     const id = await createStaff('role.check@example.com', 'pw-123456', 'Night Staff');
-    const lying = await signStaffToken(secret(), { user: { id, name: 'X', type: 'Admin' }, tv: 0 });
+    const { id: sid } = await createSession(t.database.db, { userId: id, ip: null, userAgent: null });
+    const lying = await signStaffToken(secret(), { user: { id, name: 'X', type: 'Admin' }, tv: 0, sid });
     const res = await t.app.inject({
       method: 'GET',
       url: '/api/admin/get-team-member-list',

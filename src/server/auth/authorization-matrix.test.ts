@@ -4,6 +4,7 @@ import { ROLES } from '../../shared/constants.js';
 import { PERMISSIONS, type Permission } from '../../shared/permissions.js';
 import { createTestApp, type DemoRole, type TestApp } from '../test/app.js';
 import { hashPassword } from './passwords.js';
+import { createSession, endSession } from './sessions.js';
 import { signStaffToken } from './tokens.js';
 
 /**
@@ -61,7 +62,13 @@ beforeAll(async () => {
   const secret = new TextEncoder().encode(t.config.JWT_SECRET);
   const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
   const admin = await insertAdmin('matrix-live@example.com');
-  const claims = { user: { id: admin.id, name: 'Matrix Admin', type: 'Admin' }, tv: admin.tv };
+  const sessionOf = async (userId: number) =>
+    (await createSession(t.database.db, { userId, ip: null, userAgent: null })).id;
+  const claims = {
+    user: { id: admin.id, name: 'Matrix Admin', type: 'Admin' },
+    tv: admin.tv,
+    sid: await sessionOf(admin.id),
+  };
   const now = Math.floor(Date.now() / 1000);
 
   bad.anonymous = undefined;
@@ -80,6 +87,7 @@ beforeAll(async () => {
   bad.revoked = await signStaffToken(t.config.JWT_SECRET, {
     user: { id: revoked.id, name: 'Matrix Admin', type: 'Admin' },
     tv: revoked.tv,
+    sid: await sessionOf(revoked.id),
   });
   await t.database.sql.query('update staff_users set token_version = token_version + 1 where id = $1', [
     revoked.id,
@@ -89,8 +97,18 @@ beforeAll(async () => {
   bad['deleted user'] = await signStaffToken(t.config.JWT_SECRET, {
     user: { id: deleted.id, name: 'Matrix Admin', type: 'Admin' },
     tv: deleted.tv,
+    sid: await sessionOf(deleted.id),
   });
   await t.database.sql.query('update staff_users set deleted_at = now() where id = $1', [deleted.id]);
+  // Ended: a valid token whose server-side session was ended (logout).
+  const endedSid = await sessionOf(admin.id);
+  bad['ended session'] = await signStaffToken(t.config.JWT_SECRET, { ...claims, sid: endedSid });
+  await endSession(t.database.db, endedSid, 'logout');
+  // Another user's session id in an otherwise valid token.
+  bad['foreign session'] = await signStaffToken(t.config.JWT_SECRET, {
+    ...claims,
+    sid: await sessionOf(deleted.id),
+  });
   // Sanity: the same admin's good token passes, so a 401 below is the token's fault, not the route's.
   const good = await signStaffToken(t.config.JWT_SECRET, claims);
   const me = await t.app.inject({ method: 'GET', url: '/api/user_info', headers: { authorization: good } });

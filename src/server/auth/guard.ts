@@ -2,7 +2,8 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { can } from '../../shared/permissions.js';
-import { staffUsers } from '../db/schema.js';
+import { staffSessions, staffUsers } from '../db/schema.js';
+import { sessionProblem, touchSession } from './sessions.js';
 import { forbidden, unauthorized } from '../http/errors.js';
 import { tokenFromHeader, verifyStaffToken } from './tokens.js';
 
@@ -21,12 +22,34 @@ declare module 'fastify' {
   }
 }
 
-/** Resolves the staff member of a request from its token; throws 401 for any bad, expired or revoked token. */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The server-side session of the request's token (set by the guard). */
+    sessionId?: string;
+  }
+  interface FastifyContextConfig {
+    /** Reachable by a session that still has a required step to finish (password change, 2FA setup). */
+    allowPending?: boolean;
+  }
+}
+
+const SESSION_GONE = 'Your session has expired or is invalid. Please sign in again.';
+
+/** What a session with a required step hears from every other route. */
+export const PENDING_MSG: Record<string, string> = {
+  password: 'Please change your password before you continue.',
+  'two-factor-setup': 'Please set up two-factor sign-in before you continue.',
+};
+
+/**
+ * Resolves the staff member of a request from its token and its server-side session; throws 401 for any
+ * bad, expired or revoked token and for a session that was ended, went idle or passed its absolute end.
+ */
 export async function authenticate(app: FastifyInstance, request: FastifyRequest) {
   const token = tokenFromHeader(request.headers.authorization);
   if (!token) throw unauthorized('Unauthorized: please sign in.');
   const claims = await verifyStaffToken(app.ctx.config.JWT_SECRET, token);
-  if (!claims) throw unauthorized('Your session has expired or is invalid. Please sign in again.');
+  if (!claims) throw unauthorized(SESSION_GONE);
   const [row] = await app.ctx.db
     .select({
       id: staffUsers.id,
@@ -34,14 +57,29 @@ export async function authenticate(app: FastifyInstance, request: FastifyRequest
       role: staffUsers.role,
       email: staffUsers.email,
       tokenVersion: staffUsers.tokenVersion,
+      session: {
+        id: staffSessions.id,
+        userId: staffSessions.userId,
+        lastSeenAt: staffSessions.lastSeenAt,
+        expiresAt: staffSessions.expiresAt,
+        endedAt: staffSessions.endedAt,
+        pending: staffSessions.pending,
+      },
     })
     .from(staffUsers)
-    .where(and(eq(staffUsers.id, claims.user.id), isNull(staffUsers.deletedAt)))
+    .innerJoin(staffSessions, eq(staffSessions.userId, staffUsers.id))
+    .where(
+      and(eq(staffUsers.id, claims.user.id), isNull(staffUsers.deletedAt), eq(staffSessions.id, claims.sid)),
+    )
     .limit(1);
-  if (!row || row.tokenVersion !== claims.tv) {
-    throw unauthorized('Your session has expired or is invalid. Please sign in again.');
-  }
-  return { id: row.id, name: row.name, type: row.role, email: row.email };
+  if (!row || row.tokenVersion !== claims.tv) throw unauthorized(SESSION_GONE);
+  if (sessionProblem(row.session, app.ctx.config.SESSION_IDLE_HOURS)) throw unauthorized(SESSION_GONE);
+  await touchSession(app.ctx.db, row.session);
+  return {
+    staff: { id: row.id, name: row.name, type: row.role, email: row.email },
+    sessionId: row.session.id,
+    pending: row.session.pending,
+  };
 }
 
 export const authGuard = fp(async (app: FastifyInstance) => {
@@ -64,11 +102,19 @@ export const authGuard = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', async (request) => {
     const config = request.routeOptions.config;
     if (!config?.permission) return;
-    const staff = await authenticate(app, request);
+    const { staff, sessionId, pending } = await authenticate(app, request);
     request.staff = staff;
+    request.sessionId = sessionId;
+    if (pending && !config.allowPending) throw forbidden(PENDING_MSG[pending] ?? PENDING_MSG.password);
     if (!can(staff.type, config.permission)) throw forbidden();
   });
 });
+
+/** The session of a guarded route's token (set by the guard). */
+export function sessionIdOf(request: FastifyRequest): string {
+  if (!request.sessionId) throw unauthorized();
+  return request.sessionId;
+}
 
 /** The signed-in staff member of a guarded route (set by the guard). */
 export function staffOf(request: FastifyRequest) {

@@ -9,19 +9,28 @@ import {
   userInfoResponse,
 } from '../../shared/contracts/auth.js';
 import { messageOnly } from '../../shared/contracts/common.js';
-import { recentLoginFailures, recordAudit } from '../audit/audit.js';
+import { recordAudit } from '../audit/audit.js';
 import { staffUsers } from '../db/schema.js';
 import { done } from '../http/envelope.js';
 import { badRequest, tooManyRequests, unauthorized } from '../http/errors.js';
-import { staffOf } from './guard.js';
+import { sessionIdOf, staffOf } from './guard.js';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.js';
+import { sessionRoutes } from './session-routes.js';
+import { createSession, endSession, endUserSessions } from './sessions.js';
+import { hitThrottle, refundThrottle, resetThrottle } from './throttle.js';
 import { signStaffToken } from './tokens.js';
 
-/** Per-account throttle: this many failed sign-ins inside the window answer 429 until it passes. */
+/** Per account + client address: this many password checks per window, then 429 until it passes. */
 export const LOGIN_FAILURE_LIMIT = 10;
 export const LOGIN_FAILURE_WINDOW_MINUTES = 15;
+/** Per account from all addresses together: a slower ceiling against guessing from many addresses. */
+export const LOGIN_ACCOUNT_LIMIT = 100;
+export const LOGIN_ACCOUNT_WINDOW_MINUTES = 60;
 /** Per-IP throttle of the login route (an office behind one NAT still fits comfortably). */
 export const LOGIN_IP_LIMIT = { max: 60, timeWindow: '1 minute' } as const;
+
+const accountIpKey = (email: string, ip: string) => `login:${email}|${ip}`;
+const accountKey = (email: string) => `login:${email}`;
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
@@ -29,6 +38,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onReady', async () => {
     await dummyHash();
   });
+  await app.register(sessionRoutes);
 
   app.post(
     '/admin/admin-login',
@@ -44,13 +54,19 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const email = request.body.email.toLowerCase();
       const ip = request.ip;
-      const { failures, oldest } = await recentLoginFailures(db, email, LOGIN_FAILURE_WINDOW_MINUTES);
-      if (failures >= LOGIN_FAILURE_LIMIT) {
-        await recordAudit(db, { action: 'login.throttled', actorEmail: email, ip });
-        const freeAt = (oldest?.getTime() ?? Date.now()) + LOGIN_FAILURE_WINDOW_MINUTES * 60_000;
-        throw tooManyRequests(
-          AUTH_MSG.accountThrottled(Math.max(1, Math.ceil((freeAt - Date.now()) / 60_000))),
-        );
+      // Counted before any hash is checked: a burst of parallel attempts gets at most the limit of checks.
+      for (const [key, rule] of [
+        [
+          accountIpKey(email, ip),
+          { limit: LOGIN_FAILURE_LIMIT, windowMinutes: LOGIN_FAILURE_WINDOW_MINUTES },
+        ],
+        [accountKey(email), { limit: LOGIN_ACCOUNT_LIMIT, windowMinutes: LOGIN_ACCOUNT_WINDOW_MINUTES }],
+      ] as const) {
+        const hit = await hitThrottle(db, key, rule);
+        if (!hit.allowed) {
+          await recordAudit(db, { action: 'login.throttled', actorEmail: email, ip });
+          throw tooManyRequests(AUTH_MSG.accountThrottled(hit.retryMinutes));
+        }
       }
       const [user] = await db
         .select({
@@ -73,17 +89,64 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         await recordAudit(db, { action: 'login.failure', actorId: user?.id ?? null, actorEmail: email, ip });
         throw unauthorized(AUTH_MSG.invalidCredentials);
       }
+      // The owner proved the password from this address: its slate is clean; the account-wide
+      // counter only gives this one check back.
+      await resetThrottle(db, accountIpKey(email, ip));
+      await refundThrottle(db, accountKey(email));
+      const session = await db.transaction(async (tx) => {
+        const created = await createSession(tx, {
+          userId: user.id,
+          ip,
+          userAgent: request.headers['user-agent'] ?? null,
+        });
+        await recordAudit(tx, {
+          action: 'login.success',
+          actorId: user.id,
+          actorEmail: email,
+          target: `session:${created.id}`,
+          ip,
+        });
+        return created;
+      });
       const jwtToken = await signStaffToken(app.ctx.config.JWT_SECRET, {
         user: { id: user.id, name: user.name, type: user.role },
         tv: user.tokenVersion,
+        sid: session.id,
       });
-      await recordAudit(db, { action: 'login.success', actorId: user.id, actorEmail: email, ip });
       return {
         status: 1 as const,
         message: AUTH_MSG.loginSuccess,
         jwtToken,
         data: { name: user.name, type: user.role as Role, email: user.email },
       };
+    },
+  );
+
+  app.post(
+    '/admin/logout',
+    {
+      config: { permission: 'session.self', allowPending: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign out: ends the session of this token on the server',
+        security: [{ staffToken: [] }],
+        response: { 200: messageOnly },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const sessionId = sessionIdOf(request);
+      await db.transaction(async (tx) => {
+        await endSession(tx, sessionId, 'logout');
+        await recordAudit(tx, {
+          action: 'logout',
+          actorId: staff.id,
+          actorEmail: staff.email,
+          target: `session:${sessionId}`,
+          ip: request.ip,
+        });
+      });
+      return done(AUTH_MSG.loggedOut);
     },
   );
 
@@ -154,6 +217,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           .update(staffUsers)
           .set({ passwordHash, tokenVersion: sql`${staffUsers.tokenVersion} + 1`, updatedAt: new Date() })
           .where(eq(staffUsers.id, staff.id));
+        await endUserSessions(tx, staff.id, 'password changed');
         await recordAudit(tx, {
           action: 'password.change',
           actorId: staff.id,

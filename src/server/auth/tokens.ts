@@ -1,12 +1,14 @@
 import { jwtVerify, SignJWT } from 'jose';
 
-/** A shift: staff tokens live 12 hours (DESIGN §6). */
+/** A shift: staff tokens (and their sessions) live 12 hours at most. */
 export const STAFF_TOKEN_TTL = '12h';
 
 export interface StaffTokenClaims {
   user: { id: number; name: string; type: string };
   /** Token version: a password change or delete bumps the user's version and kills older tokens. */
   tv: number;
+  /** The server-side session the token belongs to (staff_sessions.id). */
+  sid: string;
 }
 
 function key(secret: string): Uint8Array {
@@ -29,7 +31,8 @@ export async function verifyStaffToken(secret: string, token: string): Promise<S
     const { payload } = await jwtVerify(token, key(secret), { algorithms: ['HS256'], audience: 'staff' });
     const user = payload.user as StaffTokenClaims['user'] | undefined;
     if (!user || typeof user.id !== 'number' || typeof payload.tv !== 'number') return null;
-    return { user, tv: payload.tv };
+    if (typeof payload.sid !== 'string' || payload.sid.length === 0 || payload.sid.length > 64) return null;
+    return { user, tv: payload.tv, sid: payload.sid };
   } catch {
     return null;
   }

@@ -1,3 +1,5 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ROLES } from '../../shared/constants.js';
@@ -5,17 +7,22 @@ import { envelope, messageOnly } from '../../shared/contracts/common.js';
 import {
   addTeamMemberBody,
   deleteTeamMemberBody,
+  needsCurrentPassword,
   TEAM_MSG,
   teamMember,
   teamMemberParams,
   updateTeamMemberBody,
 } from '../../shared/contracts/team.js';
 import { MSG } from '../../shared/messages.js';
+import { AUTH_MSG } from '../../shared/contracts/auth.js';
 import { recordAudit } from '../audit/audit.js';
 import { staffOf } from '../auth/guard.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { endUserSessions } from '../auth/sessions.js';
+import { hitThrottle, refundThrottle } from '../auth/throttle.js';
+import { staffUsers } from '../db/schema.js';
 import { done, ok } from '../http/envelope.js';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors.js';
+import { badRequest, conflict, forbidden, notFound, tooManyRequests } from '../http/errors.js';
 import {
   emailTaken,
   findMember,
@@ -28,6 +35,8 @@ import {
 
 const security = [{ staffToken: [] }];
 
+/** Wrong current passwords given to change someone's credentials: like sign-ins, 10 per 15 minutes. */
+const REAUTH_LIMIT = { limit: 10, windowMinutes: 15 } as const;
 /** Only an Admin may touch an Admin account (DESIGN §5). */
 function assertMayManage(actorType: string, targetType: string): void {
   if (targetType === 'Admin' && actorType !== 'Admin') throw forbidden(TEAM_MSG.adminOnly);
@@ -129,20 +138,32 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const actor = staffOf(request);
-      const { tmId, name, email, password, type } = request.body;
+      const { tmId, name, email, password, type, currentPassword } = request.body;
+      const target = await findMember(db, tmId);
+      if (!target) throw notFound(TEAM_MSG.notFound);
+      assertMayManage(actor.type, target.type);
+      assertMayManage(actor.type, type);
+      // One's own password changes only through change-password (which asks for the current one).
+      if (password && target.id === actor.id) throw badRequest(TEAM_MSG.ownPasswordHere);
+      const emailChanged = target.email.toLowerCase() !== email.toLowerCase();
+      if (needsCurrentPassword(actor.id, target, { password: !!password, email: emailChanged })) {
+        await reauthenticate(request, actor, tmId, currentPassword);
+      }
       // Hash before the transaction: argon2 is slow and must not hold the row lock.
       const passwordHash = password ? await hashPassword(password) : undefined;
       try {
         const member = await db.transaction(async (tx) => {
           const before = await findMember(tx, tmId, true);
           if (!before) throw notFound(TEAM_MSG.notFound);
-          assertMayManage(actor.type, before.type);
-          assertMayManage(actor.type, type);
+          // Changed since the checks above (type or e-mail): the checks would differ, so ask again.
+          if (before.type !== target.type || before.email !== target.email)
+            throw conflict(TEAM_MSG.changedMeanwhile);
           if (before.id === actor.id && before.type !== type) throw badRequest(TEAM_MSG.changeOwnType);
           if (await emailTaken(tx, email, tmId)) throw conflict(TEAM_MSG.emailTaken);
           // A new password or a new type ends their sessions: the token carries the type.
           const revoke = !!passwordHash || before.type !== type;
           const after = await updateMember(tx, tmId, { name, email, role: type, passwordHash }, revoke);
+          if (revoke) await endUserSessions(tx, tmId, passwordHash ? 'password reset' : 'type changed');
           await recordAudit(tx, {
             action: 'team.update',
             actorId: actor.id,
@@ -161,6 +182,35 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       }
     },
   );
+
+  /** Checks the acting user's current password; wrong answers are throttled like sign-ins and audited. */
+  async function reauthenticate(
+    request: FastifyRequest,
+    actor: { id: number; email: string },
+    targetId: number,
+    currentPassword: string | undefined,
+  ): Promise<void> {
+    if (!currentPassword) throw badRequest(TEAM_MSG.currentPasswordNeeded);
+    const key = `reauth:${actor.id}`;
+    const hit = await hitThrottle(db, key, REAUTH_LIMIT);
+    if (!hit.allowed) throw tooManyRequests(AUTH_MSG.accountThrottled(hit.retryMinutes));
+    const [row] = await db
+      .select({ passwordHash: staffUsers.passwordHash })
+      .from(staffUsers)
+      .where(eq(staffUsers.id, actor.id));
+    if (!row || !(await verifyPassword(row.passwordHash, currentPassword))) {
+      await recordAudit(db, {
+        action: 'team.update',
+        actorId: actor.id,
+        actorEmail: actor.email,
+        target: `staff:${targetId}`,
+        to: { result: 'refused: wrong current password' },
+        ip: request.ip,
+      });
+      throw badRequest(AUTH_MSG.currentPasswordWrong);
+    }
+    await refundThrottle(db, key);
+  }
 
   app.put(
     '/admin/delete-team-member',

@@ -7,6 +7,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../app.js';
+import { createSession } from '../auth/sessions.js';
 import { signStaffToken } from '../auth/tokens.js';
 import { type Config, loadConfig } from '../config.js';
 import { type Database, openDatabase } from '../db/client.js';
@@ -79,9 +80,12 @@ export async function createTestApp(
   const tokenFor = async (role: DemoRole) => {
     const u = ids.get(role);
     if (!u) throw new Error(`no demo user with role ${role}`);
+    // Every token belongs to a server-side session, as after a real sign-in.
+    const session = await createSession(database.db, { userId: u.id, ip: '127.0.0.1', userAgent: 'test' });
     return signStaffToken(config.JWT_SECRET, {
       user: { id: u.id, name: u.name, type: role },
       tv: u.tokenVersion,
+      sid: session.id,
     });
   };
   return {

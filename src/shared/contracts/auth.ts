@@ -18,6 +18,7 @@ export const AUTH_MSG = {
   currentPasswordWrong: 'Your current password is incorrect.',
   newPasswordSame: 'New Password must be different from the current one.',
   passwordChanged: 'Password changed successfully. Please sign in again.',
+  loggedOut: 'You have been signed out.',
   passwordTooLong: `Password must be at most ${MAX_PASSWORD_LENGTH} characters.`,
   emailTooLong: `Email must be at most ${MAX_EMAIL_LENGTH} characters.`,
   accountThrottled: (minutes: number) =>

@@ -22,6 +22,10 @@ export const TEAM_MSG = {
   deleteSelf: 'You cannot delete your own account.',
   changeOwnType: 'You cannot change your own type.',
   badId: 'Please choose a valid team member.',
+  changedMeanwhile: 'This team member was changed meanwhile. Please reload and try again.',
+  ownPasswordHere: 'Change your own password under Change Password.',
+  currentPasswordNeeded:
+    'Please enter your current password to change the password or e-mail of an Admin or Manager account.',
 } as const;
 
 /** A positive integer id given as a number or a digit string (forms send strings); nothing else. */
@@ -67,9 +71,37 @@ export type AddTeamMemberBody = z.infer<typeof addTeamMemberBody>;
 export const editTeamMemberForm = z.object({ name, email, password: optionalPassword, type });
 export type EditTeamMemberForm = z.infer<typeof editTeamMemberForm>;
 
+/**
+ * The acting user's own password: needed to change another Admin's or Manager's password or e-mail,
+ * and one's own e-mail (re-authentication before a credential changes).
+ */
+const currentPassword = z
+  .string({ error: 'must be text' })
+  .max(MAX_PASSWORD_LENGTH, AUTH_MSG.passwordTooLong)
+  .optional();
+
+/** The edit form with the acting user's current password (shown only when needed). */
+export const editTeamMemberFormWithReauth = editTeamMemberForm.extend({ currentPassword });
+
 /** POST /api/admin/update-team-member. */
-export const updateTeamMemberBody = editTeamMemberForm.extend({ tmId: idField(TEAM_MSG.badId) });
+export const updateTeamMemberBody = editTeamMemberForm.extend({
+  tmId: idField(TEAM_MSG.badId),
+  currentPassword,
+});
 export type UpdateTeamMemberBody = z.infer<typeof updateTeamMemberBody>;
+
+/**
+ * Re-authentication before a credential changes: another Admin's or Manager's password or e-mail, and
+ * one's own e-mail. (One's own password changes only through change-password.)
+ */
+export function needsCurrentPassword(
+  actorId: number,
+  target: { id: number; type: string },
+  change: { password: boolean; email: boolean },
+): boolean {
+  if (target.id === actorId) return change.email;
+  return (target.type === 'Admin' || target.type === 'Manager') && (change.password || change.email);
+}
 
 /** PUT /api/admin/delete-team-member. */
 export const deleteTeamMemberBody = z.object({ teamMemberId: idField(TEAM_MSG.badId) });
