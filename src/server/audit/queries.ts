@@ -34,9 +34,9 @@ const WHERE = `
   and ($3::text is null or a.action = $3::text)
   and ($4::timestamptz is null or a.created_at >= $4::timestamptz)
   and ($5::timestamptz is null or a.created_at < $5::timestamptz)
-  and not ($6::boolean and a.action like '${SIGN_IN_ACTION_PREFIX}%' and (
-    a.actor_id in (select id from staff_users where role = 'Admin')
-    or lower(a.actor_email) in (select lower(email) from staff_users where role = 'Admin')))`;
+  and not ($6::boolean and a.action like '${SIGN_IN_ACTION_PREFIX}%' and exists (
+    select 1 from staff_users x where x.role = 'Admin'
+      and (x.id = a.actor_id or lower(x.email) = lower(a.actor_email))))`;
 
 export const AUDIT_LIST_SQL = `
   select a.id, a.created_at, a.actor_id, a.actor_email, s.name as actor_name, a.action, a.target,

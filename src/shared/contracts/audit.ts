@@ -3,8 +3,8 @@ import { z } from 'zod';
 /**
  * Every action the audit log records, with the label the audit screen shows. To add an action, add one
  * line here: `recordAudit` accepts exactly these names (its AuditAction type is derived from this table),
- * the audit-log filter accepts them, and the screen lists them. Names are `area.verb`; sign-in actions
- * start with `login.` (a Manager does not see those of Admin accounts).
+ * the audit-log filter accepts them, and the screen lists them. Names are lower-case, `area.verb` where
+ * there is an area; sign-in actions start with `login.` (a Manager does not see those of Admin accounts).
  */
 export const AUDIT_ACTIONS = {
   'login.success': 'Sign-in',
