@@ -408,6 +408,39 @@ describe('download history and download', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('answers hostile track and download input with a clear 4xx, records nothing, shows no stack', async () => {
+    const { order, doc } = await orderWithDocument();
+    const hostileTracks = [
+      { orderId: `0${'9'.repeat(15)}`, email: order.email },
+      { orderId: '000000', email: order.email },
+      { orderId: `${order.orderId}\u0000`, email: order.email },
+      { orderId: String(order.orderId), email: `${order.email}\u0000` },
+      { orderId: String(order.orderId), email: `${'a'.repeat(100_000)}@example.com` },
+    ];
+    for (const body of hostileTracks) {
+      const res = await track(body);
+      expect(res.statusCode, JSON.stringify(body).slice(0, 80)).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+      expect(res.body).not.toMatch(/at .+\.ts:\d+|stack/i);
+    }
+    const signed = await signDownloadToken(t.config.JWT_SECRET, {
+      orderId: order.orderId,
+      documentId: doc.id,
+    });
+    for (const token of [`${signed}%00`, 'x'.repeat(5000), `${signed.slice(0, -2)}%0D%0A`, '']) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/front/download?token=${token}` });
+      expect(res.statusCode, token.slice(0, 40)).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+      expect(res.headers['content-disposition']).toBeUndefined();
+      expect(res.body).not.toMatch(/at .+\.ts:\d+|stack/i);
+    }
+    const rows = await t.database.db.select().from(downloadLog).where(eq(downloadLog.orderId, order.orderId));
+    expect(rows).toHaveLength(0);
+    // The untouched URL still delivers once: the hostile attempts did not use it up.
+    const ok = await t.app.inject({ method: 'GET', url: `/api/front/download?token=${signed}` });
+    expect(ok.statusCode).toBe(200);
+  });
+
   it('keeps the download token out of the request log', async () => {
     const lines: string[] = [];
     const stream = new Writable({
