@@ -1,10 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { toast } from 'react-toastify';
 import { type AddRemarkForm, addRemarkForm, type OrderDetails } from '../../shared/contracts/order-detail';
+import { serviceToday } from '../../shared/dates';
+import { remarkMove, statusName } from '../../shared/order-rules';
 import { errorMessage } from '../app/api';
+import { ConfirmDialog } from '../components/confirm-dialog';
 import { sessionUser } from '../app/session';
 import { useAddNewRemarkMutation } from './order-detail-api';
 import { Section } from './section';
@@ -30,17 +34,43 @@ const EMPTY: AddRemarkForm = {
 
 const yn = (ticked: boolean) => (ticked ? 'Y' : 'N');
 
-/** The 'Add Comment Below' panel; Refund or Chargeback ticked also moves the order (server side). */
+/** Flags that move the order, and the queue they move it to (the shared order rules decide). */
+const MOVING_FLAGS: Partial<Record<(typeof FLAGS)[number][1], string>> = {
+  statusRefund: 'Refunds',
+  chargeBack: 'ChargeBack',
+};
+
+/**
+ * The 'Add Comment Below' panel. Refund or Chargeback ticked also moves the order: the form says where
+ * (from the shared order rules), asks first, and the success message names the move.
+ */
 export function AddCommentSection({ order }: { order: OrderDetails }) {
   const [addRemark, { isLoading }] = useAddNewRemarkMutation();
+  const [confirming, setConfirming] = useState<AddRemarkForm | null>(null);
   const {
     register,
     handleSubmit,
     reset,
+    watch,
     formState: { errors },
   } = useForm<AddRemarkForm>({ resolver: zodResolver(addRemarkForm), defaultValues: EMPTY });
 
-  const onSubmit = handleSubmit(async (values) => {
+  const state = {
+    processStatus: order.process_status,
+    assigned: !!order.assign_to,
+    processingDate: order.processing_date,
+  };
+  const moveOf = (values: Pick<AddRemarkForm, 'statusRefund' | 'chargeBack'>) =>
+    remarkMove(
+      state,
+      { statusRefund: yn(values.statusRefund), chargeBack: yn(values.chargeBack) },
+      sessionUser()?.type ?? '',
+      serviceToday(),
+    );
+  const move = moveOf({ statusRefund: watch('statusRefund'), chargeBack: watch('chargeBack') });
+
+  const submit = async (values: AddRemarkForm) => {
+    setConfirming(null);
     try {
       const res = await addRemark({
         orderId: order.order_id,
@@ -59,7 +89,8 @@ export function AddCommentSection({ order }: { order: OrderDetails }) {
     } catch (error) {
       toast.error(errorMessage(error));
     }
-  });
+  };
+  const onSubmit = handleSubmit((values) => (moveOf(values) ? setConfirming(values) : submit(values)));
 
   return (
     <Section title="Add Comment Below">
@@ -77,13 +108,40 @@ export function AddCommentSection({ order }: { order: OrderDetails }) {
         </Form.Group>
         <div className="mb-2">
           {FLAGS.map(([label, name]) => (
-            <Form.Check inline key={name} id={`remark-flag-${name}`} label={label} {...register(name)} />
+            <Form.Check
+              inline
+              key={name}
+              id={`remark-flag-${name}`}
+              label={MOVING_FLAGS[name] ? `${label} (moves the order to ${MOVING_FLAGS[name]})` : label}
+              {...register(name)}
+            />
           ))}
         </div>
-        <Button type="submit" disabled={isLoading}>
+        {move ? (
+          <p
+            className={`small mb-2 ${move.decision.allowed ? 'text-body-secondary' : 'text-danger'}`}
+            role="status"
+          >
+            {move.decision.allowed
+              ? `This remark moves the order to ${statusName(move.to)}.`
+              : move.decision.message}
+          </p>
+        ) : null}
+        <Button type="submit" disabled={isLoading || (move !== null && !move.decision.allowed)}>
           Submit
         </Button>
       </Form>
+      <ConfirmDialog
+        show={confirming !== null}
+        message={
+          confirming
+            ? `This remark moves the order to ${statusName(moveOf(confirming)?.to ?? '')}. Continue?`
+            : ''
+        }
+        busy={isLoading}
+        onYes={() => confirming && submit(confirming)}
+        onNo={() => setConfirming(null)}
+      />
     </Section>
   );
 }

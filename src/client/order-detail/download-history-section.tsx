@@ -4,10 +4,11 @@ import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { formatEasternDateTime } from '../../shared/dates';
 import { MSG } from '../../shared/messages';
 import { MailResendForm } from './mail-resend-form';
+import { currentDocument } from './current-document';
 import { Section } from './section';
 
 function lastProvider(order: OrderDetails): MailProvider {
-  return MAIL_PROVIDERS.find((p) => p === order.uploadDoc.at(-1)?.mail_service_provider) ?? 'AWS';
+  return MAIL_PROVIDERS.find((p) => p === currentDocument(order)?.mail_service_provider) ?? 'AWS';
 }
 
 /** Customer downloads (US Eastern time) and a Sent Mail button that mails the approved document again. */

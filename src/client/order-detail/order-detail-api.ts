@@ -41,10 +41,19 @@ export const orderDetailApi = api.injectEndpoints({
       query: (body) => ({ url: 'admin/save-transaction-details', method: 'POST', body }),
       invalidatesTags: (_r, error, { orderId }) => (error ? [] : orderTag(orderId)),
     }),
+    withdrawDocument: build.mutation<Message, { documentId: number; orderId: number; reason: string }>({
+      query: ({ documentId, reason }) => ({
+        url: `admin/order-document/${documentId}`,
+        method: 'DELETE',
+        body: { reason },
+      }),
+      invalidatesTags: (_r, error, { orderId }) => (error ? [] : orderTag(orderId)),
+    }),
   }),
 });
 
 export const {
+  useWithdrawDocumentMutation,
   useGetOrderDetailsQuery,
   useGetEmailContentQuery,
   useMoveOrderStatusMutation,

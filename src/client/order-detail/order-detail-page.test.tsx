@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MOVABLE_STATUSES, STATUS_BUTTON_LABELS } from '../../shared/constants';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { MSG } from '../../shared/messages';
 import { encodeOrderId } from '../../shared/order-id';
 import { Component } from './order-detail-page';
-import { fakeApi, orderFixture, renderPage } from './test-helpers';
+import { fakeApi, orderFixture, renderPage, signInAs } from './test-helpers';
 
 const ROUTE = '/admin/view-order/:orderId';
 const detailPath = (order: OrderDetails) => `/api/admin/get-orders-details/${order.order_id}`;
@@ -23,7 +23,11 @@ function openOrder(order: OrderDetails, extra: Parameters<typeof fakeApi>[0] = {
 const sectionTitles = () => screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
 const section = (title: string) => screen.getByRole('region', { name: title });
 
-afterEach(() => vi.unstubAllGlobals());
+beforeEach(() => signInAs('Manager'));
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
 
 describe('order detail page', () => {
   it('answers a malformed encoded id with a not-found message and asks the server nothing', async () => {
@@ -71,14 +75,17 @@ describe('order detail page', () => {
     expect(screen.queryByRole('button', { name: 'Download File' })).not.toBeInTheDocument();
   });
 
-  it('offers every movable status but the current one, and no packs outside Completed / Customer Called', async () => {
+  it('offers the moves the order rules allow, and no packs outside Completed / Customer Called', async () => {
     openOrder(orderFixture({ process_status: 'Awaiting' }));
     await screen.findByText(/Order 100123/);
     const moves = within(screen.getByRole('navigation', { name: 'Move order' }))
       .getAllByRole('button')
       .map((b) => b.textContent);
+    // Completed Refunds only from Refunds; the current status is never offered.
     expect(moves).toEqual(
-      MOVABLE_STATUSES.filter((s) => s !== 'Awaiting').map((s) => STATUS_BUTTON_LABELS[s]),
+      MOVABLE_STATUSES.filter((s) => s !== 'Awaiting' && s !== 'Refunded').map(
+        (s) => STATUS_BUTTON_LABELS[s],
+      ),
     );
     expect(screen.getByRole('button', { name: 'View Email Content' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Defence Pack 1' })).not.toBeInTheDocument();
@@ -93,6 +100,9 @@ describe('order detail page', () => {
         {
           id: 7,
           order_id: 100123,
+          current: true,
+          withdrawn_at: null,
+          withdraw_reason: null,
           file1: 'card.pdf',
           mail_service_provider: 'Sendgrid',
           mime_type: 'application/pdf',
@@ -192,8 +202,13 @@ describe('order detail page', () => {
 
     await user.type(panel.getByPlaceholderText('Enter your remark'), 'Called the customer');
     await user.click(panel.getByLabelText('Telephone'));
-    await user.click(panel.getByLabelText('Refund'));
+    await user.click(panel.getByLabelText('Refund (moves the order to Refunds)'));
+    expect(panel.getByText('This remark moves the order to Refunds.')).toBeInTheDocument();
     await user.click(panel.getByRole('button', { name: 'Submit' }));
+    // A flag that moves the order asks first.
+    expect(await screen.findByText('This remark moves the order to Refunds. Continue?')).toBeInTheDocument();
+    expect(sent.filter((r) => r.method === 'POST')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Yes' }));
     expect(await screen.findByText('Remark added successfully')).toBeInTheDocument();
     const post = sent.find((r) => r.path === '/api/admin/add-new-remark');
     expect(post?.body).toMatchObject({
@@ -228,6 +243,37 @@ describe('order detail page', () => {
       updatingStatus: 'AwaitingGovt',
     });
     await waitFor(() => expect(sent.filter((r) => r.path === detailPath(order))).toHaveLength(2));
+  });
+
+  it('mirrors the order rules per role: no Delete for Team, Restore instead of moves on a deleted order', async () => {
+    signInAs('Team');
+    openOrder(orderFixture({ process_status: 'Awaiting' }));
+    await screen.findByText(/Order 100123/);
+    const nav = () => within(screen.getByRole('navigation', { name: 'Move order' }));
+    expect(nav().queryByRole('button', { name: 'Move to Delete' })).not.toBeInTheDocument();
+    expect(nav().getByRole('button', { name: 'Move to Awaiting Govt' })).toBeInTheDocument();
+  });
+
+  it('offers Restore on a deleted order to a Manager, and sends it', async () => {
+    const user = userEvent.setup();
+    const sent = openOrder(orderFixture({ process_status: 'Deleted' }), {
+      'PUT /api/admin/restore-order': () => ({
+        body: { status: 1, message: 'Order has been restored to Awaiting Customer.' },
+      }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Restore' }));
+    expect(await screen.findByText('Order has been restored to Awaiting Customer.')).toBeInTheDocument();
+    expect(sent.find((r) => r.path === '/api/admin/restore-order')?.body).toEqual({ orderId: [100123] });
+  });
+
+  it('a Refund flag on a deleted order is explained and cannot be sent by Team', async () => {
+    const user = userEvent.setup();
+    signInAs('Team');
+    openOrder(orderFixture({ process_status: 'Deleted' }));
+    const panel = within(await screen.findByRole('region', { name: 'Add Comment Below' }));
+    await user.click(panel.getByLabelText('Refund (moves the order to Refunds)'));
+    expect(panel.getByText('Only an Admin or Manager can take an order out of Deleted.')).toBeInTheDocument();
+    expect(panel.getByRole('button', { name: 'Submit' })).toBeDisabled();
   });
 
   it('shows the server message when a move is refused', async () => {

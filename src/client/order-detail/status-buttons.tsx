@@ -6,6 +6,10 @@ import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { MSG } from '../../shared/messages';
 import { errorMessage } from '../app/api';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { serviceToday } from '../../shared/dates';
+import { decide } from '../../shared/order-rules';
+import { sessionUser } from '../app/session';
+import { useRestoreOrdersMutation } from '../orders/orders-api';
 import { useMoveOrderStatusMutation } from './order-detail-api';
 
 type Movable = (typeof MOVABLE_STATUSES)[number];
@@ -16,10 +20,33 @@ const CONFIRM: Partial<Record<Movable, string>> = {
   Refunded: 'Are you sure want to move this order to Completed Refunds? The customer will be mailed.',
 };
 
-/** One button per movable status except the current one (spec §2); counts and lists refresh after. */
+/**
+ * One button per status the order may move to, as the shared order rules allow for this role (the
+ * server decides again); a deleted order offers Restore instead. Counts and lists refresh after.
+ */
 export function StatusButtons({ order }: { order: OrderDetails }) {
-  const [move, { isLoading }] = useMoveOrderStatusMutation();
+  const [move, moving] = useMoveOrderStatusMutation();
+  const [restore, restoring] = useRestoreOrdersMutation();
+  const isLoading = moving.isLoading || restoring.isLoading;
   const [pending, setPending] = useState<Movable | null>(null);
+  const role = sessionUser()?.type ?? '';
+  const state = {
+    processStatus: order.process_status,
+    assigned: !!order.assign_to,
+    processingDate: order.processing_date,
+  };
+  const today = serviceToday();
+  const movable = MOVABLE_STATUSES.filter((to) => decide(state, { kind: 'move', to }, role, today).allowed);
+  const canRestore = decide(state, { kind: 'restore' }, role, today).allowed;
+
+  const runRestore = async () => {
+    try {
+      const res = await restore({ orderId: [order.order_id] }).unwrap();
+      toast.success(res.message);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
 
   const run = async (status: Movable) => {
     try {
@@ -34,7 +61,12 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
 
   return (
     <nav aria-label="Move order" className="d-flex flex-wrap gap-2 mb-3">
-      {MOVABLE_STATUSES.filter((s) => s !== order.process_status).map((status) => (
+      {canRestore ? (
+        <Button variant="primary" size="sm" disabled={isLoading} onClick={runRestore}>
+          Restore
+        </Button>
+      ) : null}
+      {movable.map((status) => (
         <Button
           key={status}
           variant={status === 'Deleted' ? 'outline-danger' : 'outline-dark'}

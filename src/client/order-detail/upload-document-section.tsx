@@ -6,7 +6,16 @@ import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { toast } from 'react-toastify';
 import { MAX_UPLOAD_BYTES, type MailProvider } from '../../shared/constants';
-import { type OrderDetails, UPLOAD_ACCEPT, uploadDocumentForm } from '../../shared/contracts/order-detail';
+import {
+  type OrderDetails,
+  UPLOAD_ACCEPT,
+  type UploadDocItem,
+  uploadDocumentForm,
+} from '../../shared/contracts/order-detail';
+import { can } from '../../shared/permissions';
+import { sessionUser } from '../app/session';
+import { currentDocument } from './current-document';
+import { EarlierDocuments, WithdrawDialog } from './withdraw-document';
 import { api } from '../app/api';
 import { useAppDispatch } from '../app/store';
 import { downloadWithToken } from './authorized-files';
@@ -32,7 +41,9 @@ export function UploadDocumentSection({ order }: { order: OrderDetails }) {
     resolver: zodResolver(uploadDocumentForm),
     defaultValues: { email: order.email, fileUpload: undefined },
   });
-  const latest = order.uploadDoc[0];
+  const latest = currentDocument(order);
+  const role = sessionUser()?.type ?? null;
+  const [withdrawing, setWithdrawing] = useState<UploadDocItem | null>(null);
   const busy = progress !== null;
 
   const submit = (provider: MailProvider) =>
@@ -116,8 +127,20 @@ export function UploadDocumentSection({ order }: { order: OrderDetails }) {
             </Button>
           )}
           {latest && <span className="small text-muted">{latest.file1}</span>}
+          {latest && can(role, 'orders.withdrawDocument') && (
+            <Button
+              type="button"
+              variant="link"
+              className="text-danger"
+              onClick={() => setWithdrawing(latest)}
+            >
+              Withdraw
+            </Button>
+          )}
         </div>
       </Form>
+      <EarlierDocuments order={order} />
+      <WithdrawDialog order={order} doc={withdrawing} onClose={() => setWithdrawing(null)} />
     </Section>
   );
 }

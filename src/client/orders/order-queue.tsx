@@ -5,6 +5,8 @@ import { type Folder, MAX_PAGE_SIZE, SEARCH_DEBOUNCE_MS } from '../../shared/con
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { toCsv } from '../../shared/csv';
 import { MSG } from '../../shared/messages';
+import { decide, type OrderAction } from '../../shared/order-rules';
+import { serviceToday } from '../../shared/dates';
 import { can, deletePermissionFor, readPermissionFor } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { sessionUser } from '../app/session';
@@ -20,10 +22,21 @@ import {
   useCompleteRefundMutation,
   useDeleteOrdersMutation,
   useGetOrdersListQuery,
+  useRestoreOrdersMutation,
   useSearchOrdersQuery,
 } from './orders-api';
 
-type Action = 'delete' | 'assign' | 'moveBack' | 'refund';
+type Action = 'delete' | 'assign' | 'moveBack' | 'refund' | 'restore';
+
+/** The shared order rules' verdict on one list row (the server decides again on every request). */
+export function rowDecision(row: OrderListRow, action: OrderAction, role: string | null) {
+  const state = {
+    processStatus: row.process_status,
+    assigned: row.assign_to !== '',
+    processingDate: row.processing_date,
+  };
+  return decide(state, action, role ?? '', serviceToday());
+}
 
 /** Shown instead of the table when the role may not read the folder (the server would answer 403). */
 export const NO_ACCESS = 'You do not have permission to view this list.';
@@ -33,7 +46,11 @@ const CONFIRM: Record<Action, string> = {
   assign: MSG.confirmAssign,
   moveBack: MSG.confirmMoveBack,
   refund: 'Are you sure want to mark the selected orders as refunded? The customers will be mailed.',
+  restore: 'Restore the selected orders? Each goes back to the status it had before it was deleted.',
 };
+
+/** Any deleted order: Restore is offered to the roles the order rules allow. */
+const DELETED = { processStatus: 'Deleted', assigned: false, processingDate: '' } as const;
 
 /** Queues whose bulk bar offers Delete (spec §6: new, priority, default queues, refunds, my orders). */
 const NO_BULK_DELETE: readonly Folder[] = ['deletedOrder', 'futureOrder', 'chargeBack'];
@@ -123,7 +140,25 @@ export function OrderQueue({ folder, title, columns, folderTotal, month, onBack 
   const [deleteOrders, del] = useDeleteOrdersMutation();
   const [assignOrders, asg] = useAssignOrdersMutation();
   const [completeRefund, ref] = useCompleteRefundMutation();
-  const busy = del.isLoading || asg.isLoading || ref.isLoading;
+  const [restoreOrders, rst] = useRestoreOrdersMutation();
+  const busy = del.isLoading || asg.isLoading || ref.isLoading || rst.isLoading;
+  const actionOf: Partial<Record<Action, OrderAction>> = {
+    delete: { kind: 'delete' },
+    refund: { kind: 'completeRefund' },
+    restore: { kind: 'restore' },
+  };
+  /** The first selected row the rules refuse for an action, so the button can say why before asking. */
+  const refusal = (action: Action, ids: Iterable<number>) => {
+    const ruled = actionOf[action];
+    if (!ruled) return null;
+    const chosen = new Set(ids);
+    for (const row of rows) {
+      if (!chosen.has(row.order_id)) continue;
+      const d = rowDecision(row, ruled, role);
+      if (!d.allowed) return `Order ${row.order_id}: ${d.message}`;
+    }
+    return null;
+  };
 
   const canDelete = can(role, deletePermissionFor(folder)) && folder !== 'deletedOrder';
   const bulk: { action: Action; label: string; variant: string }[] = [];
@@ -138,6 +173,9 @@ export function OrderQueue({ folder, title, columns, folderTotal, month, onBack 
   if (canDelete && !NO_BULK_DELETE.includes(folder)) {
     bulk.push({ action: 'delete', label: 'Delete Order', variant: 'danger' });
   }
+  const canRestore =
+    folder === 'deletedOrder' && decide(DELETED, { kind: 'restore' }, role ?? '', '').allowed;
+  if (canRestore) bulk.push({ action: 'restore', label: 'Restore', variant: 'primary' });
 
   const run = async (action: Action, ids: number[]) => {
     try {
@@ -149,6 +187,9 @@ export function OrderQueue({ folder, title, columns, folderTotal, month, onBack 
         toast.success(MSG.assigned);
       } else if (action === 'moveBack') {
         const res = await assignOrders({ orderId: ids, assignto: '' }).unwrap();
+        toast.success(res.message);
+      } else if (action === 'restore') {
+        const res = await restoreOrders({ orderId: ids }).unwrap();
         toast.success(res.message);
       } else {
         const res = await completeRefund({ orderId: ids }).unwrap();
@@ -162,7 +203,10 @@ export function OrderQueue({ folder, title, columns, folderTotal, month, onBack 
     }
   };
   const ask = (action: Action, ids: number[]) => {
-    if (ids.length) setPending({ action, ids });
+    if (!ids.length) return;
+    const refused = refusal(action, ids);
+    if (refused) toast.error(refused);
+    else setPending({ action, ids });
   };
 
   const exportCsv = () => {
@@ -177,9 +221,19 @@ export function OrderQueue({ folder, title, columns, folderTotal, month, onBack 
   const showRowDelete = canDelete && ROW_DELETE.includes(folder);
   const showRefund = folder === 'refundOrder' && can(role, 'orders.refund');
   const rowActions =
-    showRowDelete || showRefund
+    showRowDelete || showRefund || canRestore
       ? (row: OrderListRow) => (
           <>
+            {canRestore ? (
+              <Button
+                size="sm"
+                variant="primary"
+                disabled={busy}
+                onClick={() => ask('restore', [row.order_id])}
+              >
+                Restore
+              </Button>
+            ) : null}
             {showRefund ? (
               <Button
                 size="sm"
@@ -190,7 +244,7 @@ export function OrderQueue({ folder, title, columns, folderTotal, month, onBack 
                 Refund
               </Button>
             ) : null}
-            {showRowDelete ? (
+            {showRowDelete && rowDecision(row, { kind: 'delete' }, role).allowed ? (
               <Button
                 size="sm"
                 variant="danger"

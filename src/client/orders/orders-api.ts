@@ -19,7 +19,7 @@ export interface SearchArgs {
 
 type Changed = ApiEnvelope<{ orderId: number[] }>;
 
-/** Folder lists, search and the bulk actions of spec §4; every action refreshes counts and lists. */
+/** Folder lists, search and the bulk actions; every action refreshes counts and lists. */
 export const ordersApi = api.injectEndpoints({
   endpoints: (build) => ({
     getOrdersList: build.query<OrderListRow[], ListArgs>({
@@ -60,6 +60,10 @@ export const ordersApi = api.injectEndpoints({
       query: (body) => ({ url: 'admin/move-to-complete-refund', method: 'PUT', body }),
       invalidatesTags: ['Counts', 'Orders', 'Order'],
     }),
+    restoreOrders: build.mutation<Changed, { orderId: number[] }>({
+      query: (body) => ({ url: 'admin/restore-order', method: 'PUT', body }),
+      invalidatesTags: ['Counts', 'Orders', 'Order'],
+    }),
   }),
 });
 
@@ -70,4 +74,5 @@ export const {
   useDeleteOrdersMutation,
   useAssignOrdersMutation,
   useCompleteRefundMutation,
+  useRestoreOrdersMutation,
 } = ordersApi;

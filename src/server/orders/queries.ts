@@ -11,6 +11,7 @@ import {
 import type { FutureMonthCounts, OrderListRow } from '../../shared/contracts/orders.js';
 import { decide, type OrderAction, type OrderState } from '../../shared/order-rules.js';
 import type { StaffIdentity } from '../context.js';
+import { recordAudit } from '../audit/audit.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderEvents, orders, staffUsers } from '../db/schema.js';
 import { queueMail } from '../mail/outbox.js';
@@ -379,6 +380,15 @@ export async function restoreOrders(
       byTarget.set(to, [...(byTarget.get(to) ?? []), o]);
     }
     for (const [to, group] of byTarget) await changeStatus(tx, actor, group, to, { restore: true });
+    for (const o of locked) {
+      await recordAudit(tx, {
+        action: 'order.restore',
+        actorId: actor.id,
+        target: `order ${o.orderId}`,
+        from: 'Deleted',
+        to: before.get(o.orderId) ?? 'New',
+      });
+    }
     return locked.map((o) => ({ orderId: o.orderId, processStatus: before.get(o.orderId) ?? 'New' }));
   });
 }
