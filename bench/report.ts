@@ -2,7 +2,17 @@ import type { LighthouseResult } from './lighthouse.js';
 import type { LoadResult } from './load.js';
 import type { RawStats } from './sql-capture.js';
 
-export type Kind = 'hello' | 'counts' | 'list' | 'deep' | 'search' | 'detail' | 'report' | 'login' | 'track';
+export type Kind =
+  | 'hello'
+  | 'counts'
+  | 'list'
+  | 'deep'
+  | 'search'
+  | 'detail'
+  | 'report'
+  | 'insights'
+  | 'login'
+  | 'track';
 
 export interface EndpointResult {
   key: string;
@@ -143,6 +153,9 @@ export function evaluate(run: Run): Check[] {
         break;
       case 'report':
         add(`${e.label} p95 (one year)`, '≤ 100 ms', e.latency.p95, 100);
+        break;
+      case 'insights':
+        add(`${e.label} p95`, '≤ 150 ms', e.latency.p95, 150);
         break;
       default:
         break;

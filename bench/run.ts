@@ -319,6 +319,18 @@ async function benchEngine(engine: string): Promise<Run | null> {
         scenario: { method: 'POST', path: '/api/admin/get-processed-by-count', headers: auth, body: range },
       },
       {
+        key: 'insights',
+        label: 'insights dashboard (one year)',
+        kind: 'insights',
+        route: { method: 'GET', url: '/api/admin/insights' },
+        port: 'app',
+        scenario: {
+          method: 'GET',
+          path: `/api/admin/insights?from=${range.fromDate}&to=${range.toDate}`,
+          headers: auth,
+        },
+      },
+      {
         key: 'login',
         label: 'login (argon2id verify)',
         kind: 'login',
