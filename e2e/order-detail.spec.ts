@@ -220,16 +220,29 @@ test('Send Invoice mails the invoice of an order and logs it in its Email Histor
   await expect(mails.getByRole('row')).toHaveCount(2);
 });
 
-test('Move to Completed Refunds asks first, then refunds the order', async ({ page }) => {
+test('a Refund remark moves the order to Refunds after asking; Move to Completed Refunds asks, then refunds', async ({
+  page,
+}) => {
   const orderId = await newOrder(page);
   await loginAs(page, 'Admin');
   await page.goto(`/admin/view-order/${encodeOrderId(orderId)}`);
   const moves = page.getByRole('navigation', { name: 'Move order' });
+  // Completed Refunds is only offered from Refunds (the order rules).
+  await expect(moves.getByRole('button', { name: 'Move to Completed Refunds' })).toHaveCount(0);
+  const panel = page.getByRole('region', { name: 'Add Comment Below' });
+  await panel.getByPlaceholder('Enter your remark').fill('Customer asked for a refund');
+  await panel.getByLabel('Refund (moves the order to Refunds)').check();
+  await panel.getByRole('button', { name: 'Submit' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
+  await expect(
+    page.getByText('Remark has been added successfully and the order moved to Refunds.'),
+  ).toBeVisible();
+  await expect(page.getByTestId('process-status')).toHaveText('Refunds');
   await moves.getByRole('button', { name: 'Move to Completed Refunds' }).click();
   const confirm = page.getByRole('dialog');
   await expect(confirm).toContainText('Completed Refunds');
   await confirm.getByRole('button', { name: 'No' }).click();
-  await expect(page.getByTestId('process-status')).toHaveText('New');
+  await expect(page.getByTestId('process-status')).toHaveText('Refunds');
   await moves.getByRole('button', { name: 'Move to Completed Refunds' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
   await expect(page.getByTestId('process-status')).toHaveText('Refunded');

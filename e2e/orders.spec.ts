@@ -126,6 +126,14 @@ test('Team sees no Delete; a Manager deletes and the counts follow without a rel
   await expect(page.getByText(`of ${before.newOrdersCount! - 1}`).first()).toBeVisible();
 
   await page.goto(`/admin/deleted-order?search=${id}`);
+  const deleted = page.locator(`tr[data-order-id="${id}"]`);
+  await expect(deleted).toBeVisible();
+  // Restore puts it back where it was before deletion.
+  await deleted.getByRole('button', { name: 'Restore' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
+  await expect(page.getByText('Order has been restored to New.')).toBeVisible();
+  await expect(deleted).toHaveCount(0);
+  await page.goto(`/admin/recent-order?search=${id}`);
   await expect(page.locator(`tr[data-order-id="${id}"]`)).toBeVisible();
 });
 
