@@ -1,14 +1,9 @@
-import type {
-  AuditLogPage,
-  AuditLogQuery,
-  ExportEventBody,
-  GatewayChange,
-} from '../../shared/contracts/audit';
+import type { AuditLogPage, AuditLogQuery, GatewayChange } from '../../shared/contracts/audit';
 import { type ApiEnvelope, api } from '../app/api';
 
 export type AuditLogArgs = Partial<Omit<AuditLogQuery, 'page'>> & { page: number };
 
-/** The audit trail, the CSV export record and the gateway change history. */
+/** The audit trail and the gateway change history. */
 export const auditApi = api.injectEndpoints({
   endpoints: (build) => ({
     getAuditLog: build.query<AuditLogPage, AuditLogArgs>({
@@ -18,9 +13,6 @@ export const auditApi = api.injectEndpoints({
       }),
       transformResponse: (body: ApiEnvelope<AuditLogPage>) => body.data as AuditLogPage,
     }),
-    recordExport: build.mutation<ApiEnvelope, ExportEventBody>({
-      query: (body) => ({ url: 'admin/audit/export-event', method: 'POST', body }),
-    }),
     getGatewayChanges: build.query<GatewayChange[], void>({
       query: () => ({ url: 'admin/payment-gateway-changes' }),
       transformResponse: (body: ApiEnvelope<GatewayChange[]>) => body.data ?? [],
@@ -29,4 +21,4 @@ export const auditApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetAuditLogQuery, useRecordExportMutation, useGetGatewayChangesQuery } = auditApi;
+export const { useGetAuditLogQuery, useGetGatewayChangesQuery } = auditApi;

@@ -12,7 +12,7 @@ import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { useSessionUser } from '../auth/use-session-user';
 import { useGetAuditLogQuery } from './audit-api';
-import { useAuditedExport } from './use-audited-export';
+import { useAuditedExport } from '../components/use-audited-export';
 
 const FILTERS = ['actor', 'action', 'from', 'to'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;

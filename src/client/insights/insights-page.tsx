@@ -11,7 +11,7 @@ import { BACKLOG_BUCKETS, type InsightsData } from '../../shared/contracts/insig
 import { serviceToday } from '../../shared/dates';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
-import { useAuditedExport } from '../audit/use-audited-export';
+import { useAuditedExport } from '../components/use-audited-export';
 import { useSessionUser } from '../auth/use-session-user';
 import type { InsightsChartSpec } from './insights-chart';
 import { useGetInsightsQuery } from './insights-api';

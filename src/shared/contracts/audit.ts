@@ -97,7 +97,7 @@ export const auditLogPage = z.object({
 export type AuditLogPage = z.infer<typeof auditLogPage>;
 
 /** The screens whose CSV export carries personal data. */
-export const EXPORT_SCREENS = ['orders', 'audit-log', 'insights', 'reports'] as const;
+export const EXPORT_SCREENS = ['orders', 'audit-log', 'insights'] as const;
 
 /** Body of POST /api/admin/audit/export-event, sent before the browser builds the file. */
 export const exportEventBody = z

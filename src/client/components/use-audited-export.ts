@@ -2,9 +2,17 @@ import { useCallback } from 'react';
 import { toast } from 'react-toastify';
 import type { ExportEventBody } from '../../shared/contracts/audit';
 import { toCsv } from '../../shared/csv';
-import { errorMessage } from '../app/api';
-import { downloadText } from '../components/download';
-import { useRecordExportMutation } from './audit-api';
+import { type ApiEnvelope, api, errorMessage } from '../app/api';
+import { downloadText } from './download';
+
+const exportRecordApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    recordExport: build.mutation<ApiEnvelope, ExportEventBody>({
+      query: (body) => ({ url: 'admin/audit/export-event', method: 'POST', body }),
+    }),
+  }),
+});
+const { useRecordExportMutation } = exportRecordApi;
 
 type Cell = string | number | null | undefined;
 
