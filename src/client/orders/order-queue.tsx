@@ -3,7 +3,6 @@ import Button from 'react-bootstrap/Button';
 import { toast } from 'react-toastify';
 import { type Folder, MAX_PAGE_SIZE, SEARCH_DEBOUNCE_MS } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
-import { toCsv } from '../../shared/csv';
 import { MSG } from '../../shared/messages';
 import { decide, type OrderAction } from '../../shared/order-rules';
 import { serviceToday } from '../../shared/dates';
@@ -11,9 +10,9 @@ import { can, deletePermissionFor, readPermissionFor } from '../../shared/permis
 import { errorMessage } from '../app/api';
 import { sessionUser } from '../app/session';
 import { ConfirmDialog } from '../components/confirm-dialog';
-import { downloadText } from '../components/download';
 import { LoadError } from '../components/load-error';
 import { PaginationBar } from '../components/pagination-bar';
+import { useAuditedExport } from '../components/use-audited-export';
 import { useListParams } from '../components/use-list-params';
 import { type Column, cellText } from './columns';
 import { OrderTable } from './order-table';
@@ -209,13 +208,16 @@ export function OrderQueue({ folder, title, columns, folderTotal, month, onBack 
     else setPending({ action, ids });
   };
 
+  // The export is recorded in the audit log before the file is offered (personal data).
+  const { exportCsv: auditedExport } = useAuditedExport('orders');
   const exportCsv = () => {
-    const csv = toCsv(
+    const suffix = [folder, month, searching ? 'search' : null, `p${page}`].filter(Boolean).join('-');
+    void auditedExport(
+      `orders-${suffix}.csv`,
       columns.map((c) => c.label),
       rows.map((r) => columns.map((c) => cellText(r, c.key))),
+      suffix,
     );
-    const suffix = [folder, month, searching ? 'search' : null, `p${page}`].filter(Boolean).join('-');
-    downloadText(`orders-${suffix}.csv`, csv);
   };
 
   const showRowDelete = canDelete && ROW_DELETE.includes(folder);
