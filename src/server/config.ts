@@ -51,6 +51,10 @@ const schema = z.object({
     .max(24 * 30)
     .default(24),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Worker threads that build Defence Packs and invoices and read uploaded PDFs (the concurrency limit). */
+  PDF_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  /** Heap cap of each PDF worker thread, in MB: a task that needs more fails alone. */
+  PDF_WORKER_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(256),
 });
 
 /** What Fastify's `trustProxy` gets: false, a hop count, or the trusted proxy addresses. */

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../shared/constants.js';
+import { bombPdf, bombPng, jpegHeader } from '../test/bombs.js';
 import { samplePdf, TINY_PNG } from '../test/fixtures.js';
 import { multipart } from '../test/smtp.js';
 import { createOrder } from '../test/factories.js';
@@ -122,6 +123,63 @@ describe('upload-visa-document rejections (nothing stored, nothing logged)', () 
       ...multipart(fields(), { name: 'a.pdf', content: TINY_PNG }),
     });
     expect(anon.statusCode).toBe(401);
+  });
+});
+
+describe('documents no approved card needs (422, nothing stored)', () => {
+  it('refuses an image above 25 megapixels, read from its header, with the size in the message', async () => {
+    const before = await state();
+    const png = await post(multipart(fields(), { name: 'card.png', content: bombPng(8000, 8000) }));
+    expect(png.statusCode).toBe(422);
+    expect(png.json()).toEqual({
+      status: 0,
+      message:
+        'The image is 8000 x 8000 pixels (64 megapixels). Images up to 25 megapixels are accepted: save it at a lower resolution.',
+    });
+    const jpeg = await post(multipart(fields(), { name: 'card.jpg', content: jpegHeader(9000, 7000) }));
+    expect(jpeg.statusCode).toBe(422);
+    expect(jpeg.json().message).toContain('9000 x 7000 pixels (63 megapixels)');
+    const wide = await post(multipart(fields(), { name: 'card.png', content: bombPng(25_001, 1000) }));
+    expect(wide.statusCode).toBe(422);
+    expect(await state()).toEqual(before);
+  });
+
+  it('refuses a PDF above 50 pages (the 20,000-page bomb too), an unreadable PDF and an animated PNG (415)', async () => {
+    const before = await state();
+    const bomb = await post(multipart(fields(), { name: 'card.pdf', content: bombPdf(20_000) }));
+    expect(bomb.statusCode).toBe(422);
+    expect(bomb.json().message).toBe(
+      'The PDF has 20000 pages. An approved card has at most 50 pages: upload the card alone.',
+    );
+    const fifty1 = await post(multipart(fields(), { name: 'card.pdf', content: await samplePdf('P', 51) }));
+    expect(fifty1.statusCode).toBe(422);
+    expect(fifty1.json().message).toContain('51 pages');
+    const broken = await post(
+      multipart(fields(), { name: 'card.pdf', content: Buffer.from('%PDF-1.7\n1 0 obj<<>>endobj\n%%EOF\n') }),
+    );
+    expect(broken.statusCode).toBe(422);
+    expect(broken.json().message).toBe('The PDF could not be read. Save it again as a PDF and upload it.');
+    // An animated PNG (each frame would be decoded) is not a PNG to file-type: refused as a type.
+    const animated = await post(multipart(fields(), { name: 'card.png', content: bombPng(100, 100, 500) }));
+    expect(animated.statusCode).toBe(415);
+    for (const res of [bomb, fifty1, broken]) expect(res.body).not.toMatch(/\bat .*\.(ts|js):\d+/);
+    expect(await state()).toEqual(before);
+  });
+
+  it('accepts the limits themselves: a 50-page PDF and a 5000 x 5000 (25 megapixel) image', async () => {
+    const other = String((await createOrder(t.database)).orderId);
+    const before = await state();
+    const pdf = await post(
+      multipart(fields({ orderId: other }), { name: 'card.pdf', content: await samplePdf('L', 50) }),
+    );
+    expect(pdf.statusCode).toBe(200);
+    const png = await post(
+      multipart(fields({ orderId: other }), { name: 'card.png', content: bombPng(5000, 5000) }),
+    );
+    expect(png.statusCode).toBe(200);
+    const { rows } = await t.database.sql.query('select id from documents where order_id = $1', [other]);
+    expect(rows).toHaveLength(2);
+    expect(await state()).toMatchObject({ files: before.files + 2, partial: 0 });
   });
 });
 

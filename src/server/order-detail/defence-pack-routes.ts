@@ -5,7 +5,7 @@ import {
   defencePackDetailsResponse,
 } from '../../shared/contracts/order-detail.js';
 import { ok } from '../http/envelope.js';
-import { renderDefencePack } from '../pdf/defence-pack.js';
+import { buildDefencePackPdf } from '../pdf/build.js';
 import { documentBytes, gatherEvidence } from './evidence.js';
 import { contentDisposition } from './routes.js';
 
@@ -30,7 +30,7 @@ export const defencePackRoutes: FastifyPluginAsyncZod = async (app) => {
       const { orderId, defencePackType } = request.body;
       const evidence = await gatherEvidence(db, config, orderId, defencePackType);
       const doc = await documentBytes(db, config, evidence.document?.id);
-      const pdf = await renderDefencePack(evidence, doc);
+      const pdf = await buildDefencePackPdf(config, evidence, doc);
       return reply
         .header('content-type', 'application/pdf')
         .header(

@@ -2,6 +2,7 @@ import dayjs from 'dayjs';
 import utc from 'dayjs/plugin/utc.js';
 import { PDFDocument } from 'pdf-lib';
 import type { DefencePackDetails } from '../../shared/contracts/order-detail.js';
+import { imageDimensions, MAX_IMAGE_PIXELS, MAX_PDF_PAGES, megapixels } from './document-limits.js';
 import { A4, PdfWriter } from './writer.js';
 
 dayjs.extend(utc);
@@ -183,24 +184,46 @@ async function appendDocument(w: PdfWriter, doc: EmbeddedDocument | null): Promi
   if (doc.mimeType === 'application/pdf') {
     try {
       const source = await PDFDocument.load(doc.bytes, { ignoreEncryption: true });
-      const pages = await w.doc.copyPages(source, source.getPageIndices());
-      w.paragraph(`The ${pages.length} page(s) of the document follow.`);
-      for (const page of pages) w.doc.addPage(page);
-      return;
+      const count = source.getPageCount();
+      // Documents stored before uploads were limited may be page bombs: they are attached, not copied.
+      if (count > MAX_PDF_PAGES) {
+        w.paragraph(
+          `The document has ${count} pages, more than the ${MAX_PDF_PAGES} a pack copies in; it is attached to this PDF as a file.`,
+        );
+      } else {
+        const pages = await w.doc.copyPages(source, source.getPageIndices());
+        w.paragraph(`The ${pages.length} page(s) of the document follow.`);
+        for (const page of pages) w.doc.addPage(page);
+        return;
+      }
     } catch {
       w.paragraph('The document could not be embedded as pages; it is attached to this PDF as a file.');
     }
   } else if (doc.mimeType === 'image/png' || doc.mimeType === 'image/jpeg') {
-    const image =
-      doc.mimeType === 'image/png' ? await w.doc.embedPng(doc.bytes) : await w.doc.embedJpg(doc.bytes);
-    w.paragraph('The document image follows on the next page.');
-    const page = w.doc.addPage(A4);
-    const margin = 40;
-    const scale = Math.min((A4[0] - 2 * margin) / image.width, (A4[1] - 2 * margin) / image.height, 1);
-    const width = image.width * scale;
-    const height = image.height * scale;
-    page.drawImage(image, { x: (A4[0] - width) / 2, y: A4[1] - margin - height, width, height });
-    return;
+    const size = imageDimensions(doc.bytes);
+    // pdf-lib decodes a PNG into memory: an image above the upload limit is attached, never decoded.
+    if (!size || size.width * size.height > MAX_IMAGE_PIXELS) {
+      w.paragraph(
+        size
+          ? `The image is ${size.width} x ${size.height} pixels (${megapixels(size)} megapixels), above what a pack draws; it is attached to this PDF as a file.`
+          : 'The image could not be read; it is attached to this PDF as a file.',
+      );
+    } else {
+      try {
+        const image =
+          doc.mimeType === 'image/png' ? await w.doc.embedPng(doc.bytes) : await w.doc.embedJpg(doc.bytes);
+        w.paragraph('The document image follows on the next page.');
+        const page = w.doc.addPage(A4);
+        const margin = 40;
+        const scale = Math.min((A4[0] - 2 * margin) / image.width, (A4[1] - 2 * margin) / image.height, 1);
+        const width = image.width * scale;
+        const height = image.height * scale;
+        page.drawImage(image, { x: (A4[0] - width) / 2, y: A4[1] - margin - height, width, height });
+        return;
+      } catch {
+        w.paragraph('The image could not be drawn; it is attached to this PDF as a file.');
+      }
+    }
   } else {
     w.paragraph(
       'This image format cannot be drawn in a PDF; the document is attached to this PDF as a file.',

@@ -1,0 +1,45 @@
+import type { DefencePackDetails, OrderFields } from '../../shared/contracts/order-detail.js';
+import { HttpError, serviceUnavailable } from '../http/errors.js';
+import type { EmbeddedDocument } from './defence-pack.js';
+import { type PdfWorkerLimits, PdfWorkerError, runInPdfWorker } from './worker-pool.js';
+
+/** A pack larger than this takes is stopped: on a loaded server a 25-megapixel image takes a few seconds. */
+const PACK_TIMEOUT_MS = 60_000;
+const INVOICE_TIMEOUT_MS = 30_000;
+
+export const PACK_BUSY_MESSAGE =
+  'Too many Defence Packs are being built right now. Please try again in a minute.';
+export const PACK_TIMEOUT_MESSAGE =
+  'Building the Defence Pack took too long and was stopped. Please try again later.';
+export const PACK_MEMORY_MESSAGE =
+  'The Defence Pack could not be built: its approved document needs more memory than a pack may use. Download the document separately.';
+
+/** Defence Pack PDF, built on a PDF worker thread; its limits answer 503 (busy, too slow) or 422 (too big). */
+export async function buildDefencePackPdf(
+  limits: PdfWorkerLimits,
+  evidence: DefencePackDetails,
+  document: EmbeddedDocument | null,
+): Promise<Uint8Array> {
+  try {
+    return await runInPdfWorker(limits, { kind: 'defence-pack', evidence, document }, PACK_TIMEOUT_MS);
+  } catch (err) {
+    if (!(err instanceof PdfWorkerError)) throw err;
+    if (err.reason === 'busy') throw serviceUnavailable(PACK_BUSY_MESSAGE);
+    if (err.reason === 'timeout') throw serviceUnavailable(PACK_TIMEOUT_MESSAGE);
+    throw new HttpError(422, PACK_MEMORY_MESSAGE);
+  }
+}
+
+/** Invoice PDF, built on a PDF worker thread (a failure makes the mail delivery retry later). */
+export async function buildInvoicePdf(
+  limits: PdfWorkerLimits,
+  order: OrderFields,
+  issuedAt: Date,
+): Promise<Uint8Array> {
+  return runInPdfWorker(limits, { kind: 'invoice', order, issuedAt }, INVOICE_TIMEOUT_MS);
+}
+
+/** Pages of an uploaded PDF, counted on a worker thread (null: not a readable PDF). */
+export async function countPdfPages(limits: PdfWorkerLimits, bytes: Uint8Array, timeoutMs: number) {
+  return runInPdfWorker(limits, { kind: 'count-pages', bytes }, timeoutMs);
+}

@@ -1,0 +1,35 @@
+import { PDFDocument } from 'pdf-lib';
+import { move } from 'piscina';
+import type { DefencePackDetails, OrderFields } from '../../shared/contracts/order-detail.js';
+import { type EmbeddedDocument, renderDefencePack } from './defence-pack.js';
+import { renderInvoicePdf } from './invoice.js';
+
+/** The jobs a PDF worker thread does: everything that parses or lays out a PDF. */
+export type PdfTask =
+  | { kind: 'defence-pack'; evidence: DefencePackDetails; document: EmbeddedDocument | null }
+  | { kind: 'invoice'; order: OrderFields; issuedAt: Date }
+  | { kind: 'count-pages'; bytes: Uint8Array };
+
+export interface PdfTaskResult {
+  'defence-pack': Uint8Array;
+  invoice: Uint8Array;
+  /** null: the PDF cannot be read. */
+  'count-pages': number | null;
+}
+
+/** Worker-thread entry (piscina): runs one task; PDFs go back to the main thread without a copy. */
+export default async function runPdfTask(task: PdfTask): Promise<unknown> {
+  switch (task.kind) {
+    case 'defence-pack':
+      return move(await renderDefencePack(task.evidence, task.document));
+    case 'invoice':
+      return move(await renderInvoicePdf(task.order, task.issuedAt));
+    case 'count-pages':
+      try {
+        const pdf = await PDFDocument.load(task.bytes, { ignoreEncryption: true, updateMetadata: false });
+        return pdf.getPageCount();
+      } catch {
+        return null;
+      }
+  }
+}
