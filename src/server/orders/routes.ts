@@ -25,16 +25,13 @@ import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { monthNumber } from './folders.js';
+import { assignOrders, completeRefunds, deleteOrders, restoreOrders } from './queries.js';
 import {
-  assignOrders,
-  completeRefunds,
-  deleteOrders,
   folderCounts as countFolders,
   futureMonthCounts as countFutureMonths,
   listFolder,
-  restoreOrders,
   searchFolder,
-} from './queries.js';
+} from './lists.js';
 
 const isFolder = (name: string): name is Folder => (FOLDERS as readonly string[]).includes(name);
 const security = [{ staffToken: [] }];
