@@ -1,26 +1,46 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uploadDocumentFields } from '../../shared/contracts/order-detail.js';
+import { createSession } from '../auth/sessions.js';
+import { signStaffToken } from '../auth/tokens.js';
 import { createTestApp, type TestApp } from '../test/app.js';
-import { createOrder } from '../test/factories.js';
+import { buildOrder, createOrder } from '../test/factories.js';
+import { samplePdf } from '../test/fixtures.js';
+import { multipart } from '../test/smtp.js';
 
 /**
- * OpenAPI-driven fuzzer (issue 9): every documented route, every field, hostile values. Nothing may
- * answer 5xx, leak a stack trace, answer outside the envelope, or change data while rejecting.
+ * OpenAPI-driven fuzzer. For every documented route it builds a whole valid request from the route's
+ * own schema (example values that pass validation, real ids from the test database), checks that the
+ * valid request passes validation, then sends it again and again with exactly one field replaced by a
+ * hostile value (NUL and control characters, huge strings and numbers, wrong types, injection strings,
+ * another order's or another user's id). The hostile value therefore reaches the rules and the database.
+ * Nothing may answer 5xx, leak a stack trace or a secret, answer outside the envelope, or change data
+ * while rejecting.
  */
 const INTAKE_KEY = 'fuzz-intake-key-0123456789abcdef';
+const DEMO_PASSWORD = 'demo-password';
 
 const HOSTILE: unknown[] = [
   null,
   true,
+  0,
   -1,
+  1.5,
+  2 ** 63,
   1e308,
   '',
   ' ',
   'x'.repeat(100_000),
+  'Stripe\u0000',
+  'a\u0000b',
+  'bell\u0007',
+  '\u001b[2J\u001b[H',
+  'line\rfeed\u000b',
+  '99999999999999999999',
   "' OR '1'='1' --",
   '1; DROP TABLE orders; --',
   '<script>alert(1)</script>',
   '../../../../etc/passwd',
-  '%00\u0000\u202e\ud83d\ude00 ünïcødé',
+  '%00\u202e\ud83d\ude00 ünïcødé',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a log4shell probe string, on purpose
   '${jndi:ldap://x/a}',
   [],
@@ -29,19 +49,56 @@ const HOSTILE: unknown[] = [
   { $gt: '' },
   { __proto__: { polluted: true } },
 ];
+/** Bodies with many fields (intake) get the sharpest values only. */
+const HOSTILE_WIDE: unknown[] = [
+  null,
+  'a\u0000b',
+  'bell\u0007',
+  'x'.repeat(100_000),
+  1e308,
+  -1,
+  [],
+  {},
+  true,
+];
+/** Query and path values are text. */
+const HOSTILE_TEXT = [
+  "' OR 1=1 --",
+  '-1',
+  '0',
+  'x'.repeat(5000),
+  '1e999',
+  '99999999999999999999',
+  '%00',
+  'a\u0000b',
+  '\u0007',
+  '[]',
+];
+/** Multipart fields are text too. */
+const HOSTILE_MULTIPART = ['a\u0000b', 'bell\u0007', 'x'.repeat(60_000), '-1', '1e308', "' OR '1'='1", ''];
 
-function deep(levels: number): unknown {
-  let v: unknown = 'x';
-  for (let i = 0; i < levels; i++) v = { a: v };
-  return v;
-}
+type JsonSchema = {
+  type?: string | string[];
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  format?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  default?: unknown;
+};
 
 interface Operation {
   method: string;
   path: string;
-  bodyFields: string[];
-  queryFields: string[];
-  pathParams: string[];
+  body: JsonSchema | null;
+  query: { name: string; schema: JsonSchema; required: boolean }[];
+  pathParams: { name: string; schema: JsonSchema }[];
   multipart: boolean;
 }
 
@@ -50,29 +107,109 @@ function operations(doc: { paths: Record<string, Record<string, Record<string, u
   for (const [path, methods] of Object.entries(doc.paths)) {
     if (path.startsWith('/api/docs')) continue;
     for (const [method, op] of Object.entries(methods)) {
-      const params = (op.parameters as { in: string; name: string }[] | undefined) ?? [];
-      const content = (op.requestBody as { content?: Record<string, { schema?: { properties?: object } }> })
-        ?.content;
-      const json = content?.['application/json']?.schema?.properties ?? {};
+      const params =
+        (op.parameters as
+          | { in: string; name: string; schema: JsonSchema; required?: boolean }[]
+          | undefined) ?? [];
+      const content = (op.requestBody as { content?: Record<string, { schema?: JsonSchema }> })?.content;
       ops.push({
         method: method.toUpperCase(),
         path,
-        bodyFields: Object.keys(json),
-        queryFields: params.filter((p) => p.in === 'query').map((p) => p.name),
-        pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
-        multipart: !!content?.['multipart/form-data'],
+        body: content?.['application/json']?.schema ?? null,
+        query: params
+          .filter((p) => p.in === 'query')
+          .map((p) => ({ name: p.name, schema: p.schema, required: !!p.required })),
+        pathParams: params.filter((p) => p.in === 'path').map((p) => ({ name: p.name, schema: p.schema })),
+        multipart: !!content?.['multipart/form-data'] || path.endsWith('/upload-visa-document'),
       });
     }
   }
   return ops;
 }
 
+function deep(levels: number): unknown {
+  let v: unknown = 'x';
+  for (let i = 0; i < levels; i++) v = { a: v };
+  return v;
+}
+
 let t: TestApp;
-let orderId: number;
+let adminId: number;
+let adminPassword = DEMO_PASSWORD;
+let adminToken: string;
+/** An order with a document, tracked by the customer: the customer token covers it and nothing else. */
+let customer: { orderId: number; email: string; documentId: number; token: string };
+let otherOrderId: number;
+let otherDocumentId: number;
+let unique = 0;
+let ip = 0;
+
+const today = () => new Date().toISOString().slice(0, 10);
+const nextIp = () => {
+  ip += 1;
+  return `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip & 255}`;
+};
+
+async function freshAdminToken(): Promise<string> {
+  const { rows } = await t.database.sql.query<{ name: string; token_version: number }>(
+    'select name, token_version from staff_users where id = $1',
+    [adminId],
+  );
+  const session = await createSession(t.database.db, { userId: adminId, ip: '127.0.0.1', userAgent: 'fuzz' });
+  return signStaffToken(t.config.JWT_SECRET, {
+    user: { id: adminId, name: rows[0]!.name, type: 'Admin' },
+    tv: rows[0]!.token_version,
+    sid: session.id,
+  });
+}
+
+async function uploadDocument(orderId: number, email: string): Promise<number> {
+  const body = multipart(
+    { orderId: String(orderId), email, mailServiceProvider: 'AWS' },
+    { name: 'card.pdf', type: 'application/pdf', content: await samplePdf('FUZZ') },
+  );
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/admin/upload-visa-document',
+    headers: { ...body.headers, authorization: adminToken },
+    payload: body.payload,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data.documentId;
+}
+
+async function freshTeamMember(): Promise<number> {
+  unique += 1;
+  const { rows } = await t.database.sql.query<{ id: number }>(
+    `insert into staff_users (name, email, role, password_hash)
+     select 'Fuzz Member ' || $1::text, 'fuzz.member.' || $1::text || '@example.com', 'Team', password_hash
+     from staff_users where id = $2 returning id`,
+    [`${process.pid}-${unique}`, adminId],
+  );
+  return rows[0]!.id;
+}
+
 beforeAll(async () => {
   t = await createTestApp({ INTAKE_API_KEY: INTAKE_KEY });
-  for (let i = 0; i < 3; i++) orderId = (await createOrder(t.database)).orderId;
-});
+  const { rows } = await t.database.sql.query<{ id: number }>(
+    `select id from staff_users where role = 'Admin' and deleted_at is null order by id limit 1`,
+  );
+  adminId = rows[0]!.id;
+  adminToken = await freshAdminToken();
+  const order = await createOrder(t.database, { process_status: 'Completed' });
+  const documentId = await uploadDocument(order.orderId, order.email);
+  const other = await createOrder(t.database, { process_status: 'Completed' });
+  otherOrderId = other.orderId;
+  otherDocumentId = await uploadDocument(other.orderId, other.email);
+  const track = await t.app.inject({
+    method: 'POST',
+    url: '/api/front/track-order',
+    remoteAddress: nextIp(),
+    payload: { orderId: String(order.orderId), email: order.email },
+  });
+  expect(track.statusCode, track.body).toBe(200);
+  customer = { orderId: order.orderId, email: order.email, documentId, token: track.json().data.token };
+}, 120_000);
 afterAll(() => t.close());
 
 async function fingerprint(): Promise<string> {
@@ -83,58 +220,327 @@ async function fingerprint(): Promise<string> {
            (select count(*) from order_events)::text as events,
            (select count(*) from order_remarks)::text as remarks,
            (select count(*) from documents)::text as documents,
+           (select count(*) from mail_log)::text as mails,
            (select count(*) from staff_users)::text as staff,
            (select coalesce(md5(string_agg(id || name || email || role || token_version || coalesce(deleted_at::text, ''), ',' order by id)), '') from staff_users) as staff_state,
            (select coalesce(string_agg(id || ':' || is_active, ',' order by id), '') from payment_gateways) as gateways`);
   return JSON.stringify(rows[0]);
 }
 
+/** What one request of a case is built around: a fresh order (and member) where the route changes things. */
+interface Subject {
+  orderId: number;
+  email: string;
+  memberId: number;
+}
+
+/** Example values by field name: real ids and values that pass each contract. */
+function example(op: Operation, name: string, s: Subject): unknown {
+  const front = op.path.startsWith('/api/front/');
+  if (op.path === '/api/intake/orders') {
+    if (name === 'client_reference') return `fuzz-${process.pid}-${++unique}`;
+    return buildOrder()[name];
+  }
+  switch (name) {
+    case 'orderId':
+      if (op.path.endsWith('/send-invoice')) return String(s.orderId);
+      return front ? String(customer.orderId) : s.orderId;
+    case 'email':
+      if (op.path.endsWith('/admin-login')) return 'admin@demo.test';
+      if (op.path.includes('team-member')) return `fuzz.${process.pid}.${++unique}@example.com`;
+      return front ? customer.email : s.email;
+    case 'password':
+      return op.path.endsWith('/admin-login') ? adminPassword : 'a-long-password-1';
+    case 'currentPassword':
+      return adminPassword;
+    case 'newPassword':
+      return `new-password-${++unique}`;
+    case 'name':
+      return 'Fuzz Member';
+    case 'type':
+      return 'Team';
+    case 'tmId':
+    case 'teamMemberId':
+      return s.memberId;
+    case 'gatewayId':
+      return 1;
+    case 'file1':
+      return `${customer.documentId}.pdf`;
+    case 'customername':
+      return 'Jane';
+    case 'searchVal':
+      return String(s.orderId);
+    case 'remark':
+      return 'Called the customer.\nNo answer.';
+    case 'transactionId':
+      return `txn_fuzz_${++unique}`;
+    case 'merchantName':
+      return 'Stripe';
+    case 'reason':
+      return 'Uploaded to the wrong order';
+    case 'fromDate':
+    case 'from':
+      return '2026-01-01';
+    case 'toDate':
+    case 'to':
+      return today();
+    case 'userName':
+      return 'Admin';
+    case 'mailServiceProvider':
+      return 'AWS';
+    case 'defencePackType':
+      return 1;
+    default:
+      return undefined;
+  }
+}
+
+/** A value that passes the schema, from the example table first, else from the schema itself. */
+function sample(schema: JsonSchema, op: Operation, name: string, s: Subject): unknown {
+  const known = example(op, name, s);
+  if (known !== undefined) return known;
+  if (schema.enum) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  const choice = schema.anyOf?.[0] ?? schema.oneOf?.[0] ?? schema.allOf?.[0];
+  if (choice) return sample(choice, op, name, s);
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'string':
+      if (schema.format === 'email') return `fuzz.${++unique}@example.com`;
+      if (schema.format === 'date') return today();
+      return 'Fuzz text'.padEnd(schema.minLength ?? 0, 'x').slice(0, schema.maxLength ?? 100);
+    case 'integer':
+    case 'number':
+      return Math.max(schema.minimum ?? 1, 1);
+    case 'boolean':
+      return false;
+    case 'array':
+      return schema.items ? [sample(schema.items, op, name, s)] : [];
+    case 'object':
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sample(v, op, k, s)]),
+      );
+    default:
+      return 'Fuzz text';
+  }
+}
+
+/** Ids that belong to someone else: another order (outside the customer's token), another member. */
+function foreignIds(op: Operation, field: string): { label: string; value: unknown }[] {
+  if (field === 'orderId') {
+    return [
+      {
+        label: 'another order',
+        value: op.path.startsWith('/api/front/') ? String(otherOrderId) : otherOrderId,
+      },
+      { label: 'no such order', value: 999_999_999 },
+    ];
+  }
+  if (field === 'tmId' || field === 'teamMemberId') return [{ label: 'own account', value: adminId }];
+  if (field === 'file1') return [{ label: "another order's document", value: `${otherDocumentId}.pdf` }];
+  return [];
+}
+
+interface Case {
+  label: string;
+  /** Builds the request; the valid case is checked to pass validation. */
+  build: (s: Subject) => { body?: unknown; query?: Record<string, string>; url: string; raw?: string };
+  valid?: boolean;
+  foreign?: boolean;
+}
+
+/** The route's path with real ids in it; `bad` replaces one parameter. */
+function fillPath(op: Operation, s: Subject, bad?: { name: string; value: string }): string {
+  const real = (name: string): unknown => {
+    if (name === 'orderName') return 'newOrder';
+    if (name === 'documentId') return customer.documentId;
+    if (name === 'orderId') return op.path.startsWith('/api/front/') ? customer.orderId : s.orderId;
+    if (name === 'id') return op.path.includes('sessions') ? 'no-such-session' : s.memberId || adminId;
+    return 'x';
+  };
+  return op.pathParams.reduce(
+    (p, { name }) =>
+      p.replace(`{${name}}`, bad?.name === name ? bad.value : encodeURIComponent(String(real(name)))),
+    op.path,
+  );
+}
+
+function validQuery(op: Operation, s: Subject): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const q of op.query) {
+    if (!q.required && !['page', 'limit', 'userName'].includes(q.name)) continue;
+    query[q.name] = String(sample(q.schema, op, q.name, s));
+  }
+  return query;
+}
+
+function casesOf(op: Operation): Case[] {
+  const cases: Case[] = [];
+  const fields = Object.keys(op.body?.properties ?? {});
+  const base = (s: Subject) =>
+    op.body ? (sample(op.body, op, '', s) as Record<string, unknown>) : undefined;
+  cases.push({
+    label: 'valid request',
+    valid: true,
+    build: (s) => ({ body: base(s), query: validQuery(op, s), url: fillPath(op, s) }),
+  });
+  const values = fields.length > 15 ? HOSTILE_WIDE : HOSTILE;
+  for (const field of fields) {
+    for (const value of values) {
+      cases.push({
+        label: `body.${field}=${JSON.stringify(value)?.slice(0, 24)}`,
+        build: (s) => ({
+          body: { ...base(s), [field]: value },
+          query: validQuery(op, s),
+          url: fillPath(op, s),
+        }),
+      });
+    }
+    for (const { label, value } of foreignIds(op, field)) {
+      cases.push({
+        label: `body.${field}=${label}`,
+        foreign: label !== 'own account' && label !== 'no such order',
+        build: (s) => ({
+          body: { ...base(s), [field]: value },
+          query: validQuery(op, s),
+          url: fillPath(op, s),
+        }),
+      });
+    }
+    cases.push({
+      label: `body without ${field}`,
+      build: (s) => {
+        const { [field]: _gone, ...rest } = base(s) ?? {};
+        return { body: rest, query: validQuery(op, s), url: fillPath(op, s) };
+      },
+    });
+  }
+  if (op.body || ['POST', 'PUT', 'PATCH'].includes(op.method)) {
+    cases.push({ label: 'deep json', build: (s) => ({ body: deep(2000), url: fillPath(op, s) }) });
+    cases.push({ label: 'array body', build: (s) => ({ body: [1, 2, 3], url: fillPath(op, s) }) });
+    cases.push({
+      label: 'unknown field',
+      build: (s) => ({ body: { ...base(s), __unknown_field__: 'x' }, url: fillPath(op, s) }),
+    });
+    cases.push({ label: 'malformed json', build: (s) => ({ raw: '{"a": ', url: fillPath(op, s) }) });
+  }
+  for (const q of op.query) {
+    for (const value of HOSTILE_TEXT) {
+      cases.push({
+        label: `query.${q.name}=${value.slice(0, 20)}`,
+        build: (s) => ({
+          body: base(s),
+          query: { ...validQuery(op, s), [q.name]: value },
+          url: fillPath(op, s),
+        }),
+      });
+    }
+  }
+  for (const param of op.pathParams) {
+    for (const bad of [...HOSTILE_TEXT.map(encodeURIComponent), '..%2F..%2Fetc%2Fpasswd', "1'--"]) {
+      cases.push({
+        label: `path.${param.name}=${bad.slice(0, 20)}`,
+        build: (s) => ({
+          body: base(s),
+          query: validQuery(op, s),
+          url: fillPath(op, s, { name: param.name, value: bad }),
+        }),
+      });
+    }
+  }
+  return cases;
+}
+
+/** Multipart upload: the contract's text fields with one hostile value each, and a real PDF. */
+function multipartCases(): Case[] {
+  const fields = Object.keys(uploadDocumentFields.shape);
+  const valid = (s: Subject): Record<string, string> => ({
+    orderId: String(s.orderId),
+    email: s.email,
+    mailServiceProvider: 'AWS',
+  });
+  const cases: Case[] = [{ label: 'valid upload', valid: true, build: (s) => ({ body: valid(s), url: '' }) }];
+  for (const field of fields) {
+    for (const value of [...HOSTILE_MULTIPART, ...(field === 'orderId' ? ['999999999'] : [])]) {
+      cases.push({
+        label: `field.${field}=${JSON.stringify(value).slice(0, 20)}`,
+        build: (s) => ({ body: { ...valid(s), [field]: value }, url: '' }),
+      });
+    }
+  }
+  return cases;
+}
+
+/** Routes that act on an order (an orderId field or path parameter, or the search text). */
+const usesOrder = (op: Operation) =>
+  'orderId' in (op.body?.properties ?? {}) ||
+  'searchVal' in (op.body?.properties ?? {}) ||
+  op.pathParams.some((p) => p.name === 'orderId');
+
+/** Routes after which the admin's own session may have ended (password changed, logout…). */
+const SESSION_CHANGING = /logout|change-password|team-member|sessions/;
+
 describe('OpenAPI fuzzer', () => {
-  it('covers the documented routes and finds no 5xx, no stack, no change on rejection', async () => {
+  it('sends whole valid requests with one hostile field to every documented route: no 5xx, no stack, no change on rejection', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
     const ops = operations(doc);
-    expect(ops.length).toBeGreaterThan(1);
-    const token = await t.tokenFor('Admin');
+    expect(ops.length).toBeGreaterThan(30);
+    const pdf = await samplePdf('FUZZ-UPLOAD');
     const failures: string[] = [];
+    const reached = { valid: 0, hostile2xx: 0, hostile4xx: 0 };
     let sent = 0;
 
     for (const op of ops) {
-      const url = op.pathParams.reduce((p, name) => p.replace(`{${name}}`, String(orderId)), op.path);
-      const cases: { label: string; body?: unknown; query?: Record<string, string>; url?: string }[] = [];
-      for (const field of op.bodyFields) {
-        for (const value of HOSTILE)
-          cases.push({ label: `body.${field}=${String(value).slice(0, 20)}`, body: { [field]: value } });
-      }
-      if (op.bodyFields.length > 0 || ['POST', 'PUT', 'PATCH'].includes(op.method)) {
-        cases.push({ label: 'deep json', body: deep(2000) });
-        cases.push({ label: 'array body', body: [1, 2, 3] });
-        cases.push({ label: 'unknown field', body: { __unknown_field__: 'x' } });
-      }
-      for (const field of op.queryFields) {
-        for (const value of ["' OR 1=1 --", '-1', 'x'.repeat(5000), '1e999', '%00', '[]']) {
-          cases.push({ label: `query.${field}=${value.slice(0, 20)}`, query: { [field]: value } });
-        }
-      }
-      for (const bad of ['..%2F..%2Fetc%2Fpasswd', '-1', '99999999999999999999', "1'--", 'x'.repeat(300)]) {
-        if (op.pathParams.length > 0) {
-          cases.push({ label: `path=${bad.slice(0, 20)}`, url: op.path.replace(/\{[^}]+\}/g, bad) });
-        }
-      }
+      const front = op.path.startsWith('/api/front/');
+      const changes = op.method !== 'GET';
+      const cases = op.multipart ? multipartCases() : casesOf(op);
       for (const c of cases) {
-        const write = op.method !== 'GET';
-        const before = write ? await fingerprint() : '';
-        const headers: Record<string, string> = { authorization: token, 'x-intake-key': INTAKE_KEY };
-        let payload: string | undefined;
-        if (c.body !== undefined && !op.multipart) {
+        // A route that changes things gets a fresh order (and member) per request, so each hostile value
+        // meets an order in a state where the valid request would have been accepted.
+        const subject: Subject =
+          changes && !front && (op.multipart || usesOrder(op))
+            ? await (async () => {
+                const order = await createOrder(t.database, { process_status: 'Completed' });
+                return {
+                  orderId: order.orderId,
+                  email: order.email,
+                  memberId: 0,
+                };
+              })()
+            : { orderId: customer.orderId, email: customer.email, memberId: 0 };
+        if (changes && op.path.includes('team-member')) subject.memberId = await freshTeamMember();
+        if (changes && !front && /resend-mail|defence-pack|send-invoice/.test(op.path)) {
+          await uploadDocument(subject.orderId, subject.email);
+        }
+        const req = c.build(subject);
+        const before = changes ? await fingerprint() : '';
+        const headers: Record<string, string> = {
+          authorization: front ? customer.token : adminToken,
+          'x-intake-key': INTAKE_KEY,
+        };
+        let payload: string | Buffer | undefined;
+        if (op.multipart) {
+          const form = multipart(req.body as Record<string, string>, {
+            name: 'card.pdf',
+            type: 'application/pdf',
+            content: pdf,
+          });
+          Object.assign(headers, form.headers);
+          payload = form.payload;
+        } else if (req.raw !== undefined) {
           headers['content-type'] = 'application/json';
-          payload = JSON.stringify(c.body);
+          payload = req.raw;
+        } else if (req.body !== undefined) {
+          headers['content-type'] = 'application/json';
+          payload = JSON.stringify(req.body);
         }
         const res = await t.app.inject({
           method: op.method as 'GET',
-          url: c.url ?? url,
-          query: c.query,
+          url: op.multipart ? op.path : req.url,
+          query: req.query,
           headers,
           payload,
+          remoteAddress: nextIp(),
         });
         sent += 1;
         const where = `${op.method} ${op.path} [${c.label}] -> ${res.statusCode}`;
@@ -143,22 +549,49 @@ describe('OpenAPI fuzzer', () => {
           failures.push(`${where}: stack trace leaked`);
         if (/\$argon2|password_?hash|jwt-secret/i.test(res.body)) failures.push(`${where}: secret leaked`);
         const type = String(res.headers['content-type'] ?? '');
-        if (type.includes('application/json')) {
-          const body = res.json();
-          if (
-            !Array.isArray(body) &&
-            (typeof body.message !== 'string' || ![0, 1, 401].includes(body.status))
-          ) {
-            failures.push(`${where}: body outside the envelope`);
-          }
+        const json = type.includes('application/json') ? res.json() : null;
+        if (
+          json &&
+          !Array.isArray(json) &&
+          (typeof json.message !== 'string' || ![0, 1, 401].includes(json.status))
+        ) {
+          failures.push(`${where}: body outside the envelope`);
         }
-        if (write && res.statusCode >= 400 && res.statusCode < 500) {
+        if (c.valid) {
+          reached.valid += 1;
+          if (res.statusCode === 400 && json?.data?.errors) {
+            failures.push(`${where}: the valid request did not pass validation: ${json.message}`);
+          }
+        } else if (res.statusCode < 300) {
+          reached.hostile2xx += 1;
+        } else {
+          reached.hostile4xx += 1;
+        }
+        if (c.foreign && front && res.statusCode < 400) {
+          failures.push(`${where}: a customer token reached another order`);
+        }
+        if (changes && res.statusCode >= 400 && res.statusCode < 500) {
           const after = await fingerprint();
           if (after !== before) failures.push(`${where}: data changed by a rejected request`);
         }
+        if (op.path.endsWith('/change-password') && res.statusCode === 200) {
+          adminPassword = (req.body as { newPassword: string }).newPassword;
+        }
+        if (SESSION_CHANGING.test(op.path) && res.statusCode < 300) {
+          const me = await t.app.inject({
+            method: 'GET',
+            url: '/api/user_info',
+            headers: { authorization: adminToken },
+          });
+          if (me.statusCode === 401) adminToken = await freshAdminToken();
+        }
       }
     }
+    if (process.env.FUZZ_REPORT) console.log(JSON.stringify({ sent, ...reached }));
     expect(failures, failures.join('\n')).toEqual([]);
-    expect(sent).toBeGreaterThan(50);
-  }, 600_000);
+    expect(reached.valid).toBe(ops.length);
+    // Hostile values that still pass validation reach the rules and the database.
+    expect(reached.hostile2xx).toBeGreaterThan(50);
+    expect(sent).toBeGreaterThan(2000);
+  }, 900_000);
 });
