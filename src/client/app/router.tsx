@@ -31,6 +31,12 @@ const staffChildren: RouteObject[] = [
   { path: 'insights', lazy: lazyChunk('insights', () => import('../insights/insights-page')) },
   { path: 'audit-log', lazy: lazyChunk('audit-log', () => import('../audit/audit-log-page')) },
   { path: 'change-password', lazy: lazyChunk('password', () => import('../password/change-password-page')) },
+  { path: 'account/sessions', lazy: lazyChunk('account', () => import('../account/sessions-page')) },
+  { path: 'account/two-factor', lazy: lazyChunk('account', () => import('../account/two-factor-page')) },
+  {
+    path: 'account/security-settings',
+    lazy: lazyChunk('account', () => import('../account/security-settings-page')),
+  },
 ];
 
 export const routes: RouteObject[] = [

@@ -30,27 +30,44 @@ export function LoginPage() {
   const loading = useAppSelector((s) => s.auth.loading);
   const [login] = useLoginMutation();
   const [remember, setRemember] = useState(() => rememberedEmail() !== '');
+  // Second step (two-factor sign-in on): the same card asks for the code.
+  const [otpStep, setOtpStep] = useState(false);
   const {
     register,
     handleSubmit,
+    setValue,
     formState: { errors },
   } = useForm<LoginBody>({
     resolver: zodResolver(loginBody),
-    defaultValues: { email: rememberedEmail(), password: '' },
+    defaultValues: { email: rememberedEmail(), password: '', otp: '' },
   });
 
   const onSubmit = handleSubmit(async (values) => {
     dispatch(loginPending());
     try {
-      const res = await login(values).unwrap();
-      if (res.status !== 1) throw { data: res };
+      const res = await login(otpStep ? values : { email: values.email, password: values.password }).unwrap();
+      if (res.status !== 1) {
+        if (res.data && 'otpRequired' in res.data) {
+          setOtpStep(true);
+          dispatch(loginRejected(null));
+          return;
+        }
+        throw { data: res };
+      }
       if (remember) localStorage.setItem(REMEMBER_KEY, values.email);
       else localStorage.removeItem(REMEMBER_KEY);
       saveSession(res.jwtToken);
       dispatch(loginFulfilled(res.data));
       toast.success(res.message);
-      navigate('/admin', { replace: true });
+      // A required step comes before anything else.
+      const next = res.data.mustChangePassword
+        ? '/admin/change-password'
+        : res.data.twoFactorSetupRequired
+          ? '/admin/account/two-factor'
+          : '/admin';
+      navigate(next, { replace: true });
     } catch (error) {
+      if (otpStep) setValue('otp', '');
       const message = errorMessage(error);
       dispatch(loginRejected(message));
       if (message) toast.error(message);
@@ -68,7 +85,29 @@ export function LoginPage() {
         {/* Plain Bootstrap markup (the CSS is loaded by the staff root): the login screen is part of the
             first load, so it skips the react-bootstrap components. */}
         <form noValidate onSubmit={onSubmit} aria-label="Sign in">
-          <div className="mb-3">
+          {otpStep ? (
+            <div className="mb-3">
+              <label htmlFor="login-otp" className="form-label">
+                Authentication code
+              </label>
+              <input
+                id="login-otp"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                placeholder="6-digit code or a recovery code"
+                className={`form-control${errors.otp ? ' is-invalid' : ''}`}
+                aria-invalid={!!errors.otp}
+                aria-describedby="login-otp-help"
+                autoFocus
+                {...register('otp')}
+              />
+              <div id="login-otp-help" className="form-text">
+                Enter the code from your authenticator app.
+              </div>
+              <div className="invalid-feedback">{errors.otp?.message}</div>
+            </div>
+          ) : null}
+          <div className={otpStep ? 'd-none' : 'mb-3'}>
             <label htmlFor="login-email" className="form-label">
               Email ID
             </label>
@@ -83,7 +122,7 @@ export function LoginPage() {
             />
             <div className="invalid-feedback">{errors.email?.message}</div>
           </div>
-          <div className="mb-3">
+          <div className={otpStep ? 'd-none' : 'mb-3'}>
             <label htmlFor="login-password" className="form-label">
               Password
             </label>
@@ -98,7 +137,7 @@ export function LoginPage() {
             />
             <div className="invalid-feedback">{errors.password?.message}</div>
           </div>
-          <div className="login-options">
+          <div className={otpStep ? 'd-none' : 'login-options'}>
             <div className="form-check">
               <input
                 id="login-remember"
@@ -121,8 +160,21 @@ export function LoginPage() {
           </div>
           <button type="submit" className="btn btn-primary w-100" disabled={loading}>
             {loading ? <span className="spinner-border spinner-border-sm me-2" aria-hidden /> : null}
-            Sign In
+            {otpStep ? 'Verify' : 'Sign In'}
           </button>
+          {otpStep ? (
+            <button
+              type="button"
+              className="btn btn-link w-100 mt-1"
+              onClick={() => {
+                setOtpStep(false);
+                setValue('otp', '');
+                setValue('password', '');
+              }}
+            >
+              Back
+            </button>
+          ) : null}
         </form>
       </div>
     </div>

@@ -1,6 +1,7 @@
 import Dropdown from 'react-bootstrap/Dropdown';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { signOut } from '../auth/sign-out';
+import { useSessionUser } from '../auth/use-session-user';
 
 interface Props {
   name: string;
@@ -16,9 +17,10 @@ function initials(name: string): string {
   );
 }
 
-/** Top bar (spec §2): 'Welcome {name}', an avatar and a dropdown with Logout. */
+/** Top bar (spec §2): 'Welcome {name}', an avatar and the account menu (sessions, two-factor, Logout). */
 export function TopBar({ name, sidebarOpen, onToggleSidebar }: Props) {
   const navigate = useNavigate();
+  const type = useSessionUser()?.type;
   return (
     <header className="staff-topbar">
       <button
@@ -33,16 +35,29 @@ export function TopBar({ name, sidebarOpen, onToggleSidebar }: Props) {
         <span className="staff-toggle-bar" />
         <span className="staff-toggle-bar" />
       </button>
-      <div className="ms-auto d-flex align-items-center gap-2">
-        <span className="staff-welcome">Welcome {name}</span>
+      <div className="ms-auto d-flex align-items-center gap-2 staff-account">
         <Dropdown align="end">
-          <Dropdown.Toggle variant="light" className="staff-avatar-toggle" aria-label="Account menu">
+          {/* The button's name is its visible text, the greeting; the avatar's initials are decoration. */}
+          <Dropdown.Toggle variant="light" className="staff-avatar-toggle">
+            <span className="staff-welcome">Welcome {name}</span>
             <span className="staff-avatar" aria-hidden>
               {initials(name)}
             </span>
           </Dropdown.Toggle>
           <Dropdown.Menu>
-            <Dropdown.ItemText className="small text-muted">{name}</Dropdown.ItemText>
+            <Dropdown.ItemText className="small text-body-secondary">{name}</Dropdown.ItemText>
+            <Dropdown.Divider />
+            <Dropdown.Item as={Link} to="/admin/account/sessions">
+              Your sessions
+            </Dropdown.Item>
+            <Dropdown.Item as={Link} to="/admin/account/two-factor">
+              Two-factor sign-in
+            </Dropdown.Item>
+            {type === 'Admin' ? (
+              <Dropdown.Item as={Link} to="/admin/account/security-settings">
+                Sign-in settings
+              </Dropdown.Item>
+            ) : null}
             <Dropdown.Divider />
             <Dropdown.Item
               as="button"

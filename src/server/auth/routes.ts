@@ -13,10 +13,16 @@ import { recordAudit } from '../audit/audit.js';
 import { staffUsers } from '../db/schema.js';
 import { done } from '../http/envelope.js';
 import { badRequest, tooManyRequests, unauthorized } from '../http/errors.js';
+import { now } from './clock.js';
 import { sessionIdOf, staffOf } from './guard.js';
+import { queueNotice } from './notices.js';
+import { newPasswordProblem } from './password-policy.js';
+import { getSecuritySettings } from './settings.js';
+import { claimTotpStep, openSecret, totpStep, useRecoveryCode } from './two-factor.js';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.js';
 import { sessionRoutes } from './session-routes.js';
-import { createSession, endSession, endUserSessions } from './sessions.js';
+import { twoFactorRoutes } from './two-factor-routes.js';
+import { createSession, deviceLabel, endSession, endUserSessions, knownDevice } from './sessions.js';
 import { hitThrottle, refundThrottle, resetThrottle } from './throttle.js';
 import { signStaffToken } from './tokens.js';
 
@@ -31,14 +37,17 @@ export const LOGIN_IP_LIMIT = { max: 60, timeWindow: '1 minute' } as const;
 
 const accountIpKey = (email: string, ip: string) => `login:${email}|${ip}`;
 const accountKey = (email: string) => `login:${email}`;
+/** Wrong second-factor codes of one user: like passwords, 10 per 15 minutes. */
+const OTP_LIMIT = { limit: 10, windowMinutes: 15 } as const;
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db } = app.ctx;
+  const { db, config } = app.ctx;
   // Hash the dummy once at start, so the first unknown-e-mail login is not slower than the others.
   app.addHook('onReady', async () => {
     await dummyHash();
   });
   await app.register(sessionRoutes);
+  await app.register(twoFactorRoutes);
 
   app.post(
     '/admin/admin-login',
@@ -76,6 +85,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           role: staffUsers.role,
           passwordHash: staffUsers.passwordHash,
           tokenVersion: staffUsers.tokenVersion,
+          mustChangePassword: staffUsers.mustChangePassword,
+          totpSecret: staffUsers.totpSecret,
         })
         .from(staffUsers)
         .where(and(sql`lower(${staffUsers.email}) = ${email}`, isNull(staffUsers.deletedAt)))
@@ -93,22 +104,64 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       // counter only gives this one check back.
       await resetThrottle(db, accountIpKey(email, ip));
       await refundThrottle(db, accountKey(email));
+
+      // Second step: with two-factor sign-in on, no token without a right code.
+      const secret = user.totpSecret ? openSecret(user.totpSecret, config.JWT_SECRET) : null;
+      if (user.totpSecret) {
+        const otp = request.body.otp?.trim();
+        if (!otp) {
+          return { status: 0 as const, message: AUTH_MSG.otpRequired, data: { otpRequired: true as const } };
+        }
+        const hit = await hitThrottle(db, `otp:${user.id}`, OTP_LIMIT);
+        if (!hit.allowed) {
+          await recordAudit(db, { action: 'login.throttled', actorId: user.id, actorEmail: email, ip });
+          throw tooManyRequests(AUTH_MSG.accountThrottled(hit.retryMinutes));
+        }
+        const step = secret ? totpStep(secret, otp) : null;
+        const accepted =
+          step !== null ? await claimTotpStep(db, user.id, step) : await useRecoveryCode(db, user.id, otp);
+        if (!accepted) {
+          await recordAudit(db, {
+            action: 'login.failure',
+            actorId: user.id,
+            actorEmail: email,
+            to: { reason: 'second factor' },
+            ip,
+          });
+          throw unauthorized(AUTH_MSG.otpWrong);
+        }
+        await refundThrottle(db, `otp:${user.id}`);
+      }
+
+      const settings = await getSecuritySettings(db);
+      const setupRequired = !user.totpSecret && settings.twoFactorRoles.includes(user.role as Role);
+      const pending = user.mustChangePassword ? 'password' : setupRequired ? 'two-factor-setup' : null;
+      const userAgent = request.headers['user-agent'] ?? null;
       const session = await db.transaction(async (tx) => {
-        const created = await createSession(tx, {
-          userId: user.id,
-          ip,
-          userAgent: request.headers['user-agent'] ?? null,
-        });
+        const newDevice = !(await knownDevice(tx, user.id, userAgent));
+        const created = await createSession(tx, { userId: user.id, ip, userAgent, pending });
         await recordAudit(tx, {
           action: 'login.success',
           actorId: user.id,
           actorEmail: email,
           target: `session:${created.id}`,
+          to: pending ? { pending } : null,
           ip,
         });
+        if (newDevice) {
+          await queueNotice(tx, config, {
+            userId: user.id,
+            toEmail: user.email,
+            name: user.name,
+            kind: 'new-device',
+            device: deviceLabel(userAgent),
+            ip,
+            at: now(),
+          });
+        }
         return created;
       });
-      const jwtToken = await signStaffToken(app.ctx.config.JWT_SECRET, {
+      const jwtToken = await signStaffToken(config.JWT_SECRET, {
         user: { id: user.id, name: user.name, type: user.role },
         tv: user.tokenVersion,
         sid: session.id,
@@ -117,7 +170,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         status: 1 as const,
         message: AUTH_MSG.loginSuccess,
         jwtToken,
-        data: { name: user.name, type: user.role as Role, email: user.email },
+        data: {
+          name: user.name,
+          type: user.role as Role,
+          email: user.email,
+          ...(pending === 'password' ? { mustChangePassword: true } : {}),
+          ...(pending === 'two-factor-setup' ? { twoFactorSetupRequired: true } : {}),
+        },
       };
     },
   );
@@ -153,7 +212,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user_info',
     {
-      config: { permission: 'session.self' },
+      config: { permission: 'session.self', allowPending: true },
       schema: {
         tags: ['auth'],
         summary: 'The signed-in staff member',
@@ -176,6 +235,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: {
         permission: 'session.self',
+        allowPending: true,
         // Guessing the current password with a stolen token is throttled per account.
         rateLimit: {
           max: 10,
@@ -211,13 +271,27 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         throw badRequest(AUTH_MSG.currentPasswordWrong);
       }
       if (newPassword === currentPassword) throw badRequest(AUTH_MSG.newPasswordSame);
+      const problem = await newPasswordProblem(newPassword, staff.email);
+      if (problem) throw badRequest(problem);
       const passwordHash = await hashPassword(newPassword);
       await db.transaction(async (tx) => {
         await tx
           .update(staffUsers)
-          .set({ passwordHash, tokenVersion: sql`${staffUsers.tokenVersion} + 1`, updatedAt: new Date() })
+          .set({
+            passwordHash,
+            mustChangePassword: false,
+            tokenVersion: sql`${staffUsers.tokenVersion} + 1`,
+            updatedAt: new Date(),
+          })
           .where(eq(staffUsers.id, staff.id));
         await endUserSessions(tx, staff.id, 'password changed');
+        await queueNotice(tx, config, {
+          userId: staff.id,
+          toEmail: staff.email,
+          name: staff.name,
+          kind: 'password-changed',
+          at: now(),
+        });
         await recordAudit(tx, {
           action: 'password.change',
           actorId: staff.id,

@@ -87,8 +87,11 @@ export async function endUserSessions(db: DbOrTx, userId: number, reason: string
 }
 
 /** Clears the pending step of a session (the required step is done). */
-export async function clearPending(db: DbOrTx, id: string): Promise<void> {
-  await db.update(staffSessions).set({ pending: null }).where(eq(staffSessions.id, id));
+export async function clearPending(db: DbOrTx, id: string, step: SessionPending): Promise<void> {
+  await db
+    .update(staffSessions)
+    .set({ pending: null })
+    .where(and(eq(staffSessions.id, id), eq(staffSessions.pending, step)));
 }
 
 /** A user's live sessions, newest first (ended, expired and idle ones are left out). */

@@ -54,7 +54,7 @@ export async function emailTaken(db: DbOrTx, email: string, exceptId?: number): 
 
 export async function insertMember(
   db: DbOrTx,
-  values: { name: string; email: string; role: Role; passwordHash: string },
+  values: { name: string; email: string; role: Role; passwordHash: string; mustChangePassword?: boolean },
 ): Promise<TeamMember> {
   const [row] = await db.insert(staffUsers).values(values).returning(columns);
   return toMember(row!);
@@ -64,7 +64,13 @@ export async function insertMember(
 export async function updateMember(
   db: DbOrTx,
   id: number,
-  values: { name: string; email: string; role: Role; passwordHash?: string | undefined },
+  values: {
+    name: string;
+    email: string;
+    role: Role;
+    passwordHash?: string | undefined;
+    mustChangePassword?: boolean | undefined;
+  },
   revoke: boolean,
 ): Promise<TeamMember> {
   const [row] = await db
@@ -74,6 +80,7 @@ export async function updateMember(
       email: values.email,
       role: values.role,
       ...(values.passwordHash ? { passwordHash: values.passwordHash } : {}),
+      ...(values.mustChangePassword !== undefined ? { mustChangePassword: values.mustChangePassword } : {}),
       ...(revoke ? { tokenVersion: sql`${staffUsers.tokenVersion} + 1` } : {}),
       updatedAt: new Date(),
     })

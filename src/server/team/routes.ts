@@ -18,7 +18,11 @@ import { AUTH_MSG } from '../../shared/contracts/auth.js';
 import { recordAudit } from '../audit/audit.js';
 import { staffOf } from '../auth/guard.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { now } from '../auth/clock.js';
+import { queueNotice } from '../auth/notices.js';
+import { newPasswordProblem } from '../auth/password-policy.js';
 import { endUserSessions } from '../auth/sessions.js';
+import { getSecuritySettings } from '../auth/settings.js';
 import { hitThrottle, refundThrottle } from '../auth/throttle.js';
 import { staffUsers } from '../db/schema.js';
 import { done, ok } from '../http/envelope.js';
@@ -103,10 +107,19 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       const { name, email, password, type } = request.body;
       assertMayManage(actor.type, type);
       if (await emailTaken(db, email)) throw conflict(TEAM_MSG.emailTaken);
+      const problem = await newPasswordProblem(password, email);
+      if (problem) throw badRequest(problem);
+      const { mustChangeSetPasswords } = await getSecuritySettings(db);
       const passwordHash = await hashPassword(password);
       try {
         const member = await db.transaction(async (tx) => {
-          const created = await insertMember(tx, { name, email, role: type, passwordHash });
+          const created = await insertMember(tx, {
+            name,
+            email,
+            role: type,
+            passwordHash,
+            mustChangePassword: mustChangeSetPasswords,
+          });
           await recordAudit(tx, {
             action: 'team.add',
             actorId: actor.id,
@@ -149,6 +162,12 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       if (needsCurrentPassword(actor.id, target, { password: !!password, email: emailChanged })) {
         await reauthenticate(request, actor, tmId, currentPassword);
       }
+      if (password) {
+        const problem = await newPasswordProblem(password, email);
+        if (problem) throw badRequest(problem);
+      }
+      // A password set by someone else is changed at its first sign-in when the setting says so.
+      const mustChange = password ? (await getSecuritySettings(db)).mustChangeSetPasswords : undefined;
       // Hash before the transaction: argon2 is slow and must not hold the row lock.
       const passwordHash = password ? await hashPassword(password) : undefined;
       try {
@@ -162,7 +181,21 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
           if (await emailTaken(tx, email, tmId)) throw conflict(TEAM_MSG.emailTaken);
           // A new password or a new type ends their sessions: the token carries the type.
           const revoke = !!passwordHash || before.type !== type;
-          const after = await updateMember(tx, tmId, { name, email, role: type, passwordHash }, revoke);
+          const after = await updateMember(
+            tx,
+            tmId,
+            { name, email, role: type, passwordHash, mustChangePassword: mustChange },
+            revoke,
+          );
+          if (passwordHash) {
+            await queueNotice(tx, app.ctx.config, {
+              userId: tmId,
+              toEmail: after.email,
+              name: after.name,
+              kind: 'password-changed',
+              at: now(),
+            });
+          }
           if (revoke) await endUserSessions(tx, tmId, passwordHash ? 'password reset' : 'type changed');
           await recordAudit(tx, {
             action: 'team.update',

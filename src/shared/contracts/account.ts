@@ -14,6 +14,8 @@ export const ACCOUNT_MSG = {
   twoFactorDisabled: 'Two-factor sign-in is off.',
   twoFactorReset: 'Two-factor sign-in of this team member has been reset.',
   settingsSaved: 'Settings saved.',
+  memberNotFound: 'Team member not found.',
+  twoFactorRequiredForRole: 'Two-factor sign-in is required for your role and cannot be turned off.',
 } as const;
 
 /** A session id as the API hands it out (base64url). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { MIN_PASSWORD_LENGTH, ROLES } from '../constants.js';
+import { ROLES } from '../constants.js';
 import { MSG } from '../messages.js';
-import { AUTH_MSG, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from './auth.js';
+import { AUTH_MSG, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, NEW_PASSWORD_MIN_LENGTH } from './auth.js';
 import { noControlCharacters } from './common.js';
 
 /** A required text: a missing field and an empty one give the same spec message. */
@@ -12,7 +12,7 @@ const requiredString = (required: string) =>
 
 /** Texts of the team area that the spec does not word (decision 012). */
 export const TEAM_MSG = {
-  passwordMin: `Password must be at least ${MIN_PASSWORD_LENGTH} characters.`,
+  passwordMin: `Password must be at least ${NEW_PASSWORD_MIN_LENGTH} characters.`,
   nameTooLong: 'Name must be at most 100 characters.',
   emailTaken: 'A team member with this email already exists.',
   added: 'Team member added successfully.',
@@ -54,13 +54,13 @@ const email = requiredString(MSG.teamEmailRequired)
 const type = z.enum(ROLES, { error: MSG.teamTypeRequired });
 const password = requiredString(MSG.teamPasswordRequired)
   .min(1, { error: MSG.teamPasswordRequired, abort: true })
-  .min(MIN_PASSWORD_LENGTH, TEAM_MSG.passwordMin)
+  .min(NEW_PASSWORD_MIN_LENGTH, TEAM_MSG.passwordMin)
   .max(MAX_PASSWORD_LENGTH, AUTH_MSG.passwordTooLong);
 /** On edit an empty password keeps the old one. */
 const optionalPassword = z
   .string({ error: 'must be text' })
   .max(MAX_PASSWORD_LENGTH, AUTH_MSG.passwordTooLong)
-  .refine((p) => p.length === 0 || p.length >= MIN_PASSWORD_LENGTH, TEAM_MSG.passwordMin)
+  .refine((p) => p.length === 0 || p.length >= NEW_PASSWORD_MIN_LENGTH, TEAM_MSG.passwordMin)
   .optional();
 
 /** POST /api/admin/add-team-member and the add form. */

@@ -1,0 +1,161 @@
+import { type FormEvent, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import { useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
+import { errorMessage } from '../app/api';
+import {
+  useDisableTwoFactorMutation,
+  useEnableTwoFactorMutation,
+  useGetTwoFactorQuery,
+  useSetupTwoFactorMutation,
+} from './account-api';
+
+/**
+ * /admin/account/two-factor: turn two-factor sign-in (an authenticator app, 6-digit codes) on or off.
+ * The QR code comes from the server as SVG, so no QR code is bundled here.
+ */
+export function Component() {
+  const navigate = useNavigate();
+  const { data: state, isLoading } = useGetTwoFactorQuery();
+  const [setup, settingUp] = useSetupTwoFactorMutation();
+  const [enable, enabling] = useEnableTwoFactorMutation();
+  const [disable, disabling] = useDisableTwoFactorMutation();
+  const [pending, setPending] = useState<{ secret: string; qrSvg: string } | null>(null);
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+
+  const start = async () => {
+    try {
+      const res = await setup().unwrap();
+      if (res.data) setPending({ secret: res.data.secret, qrSvg: res.data.qrSvg });
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
+  const confirm = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      const res = await enable({ code }).unwrap();
+      setRecoveryCodes(res.data?.recoveryCodes ?? []);
+      setPending(null);
+      setCode('');
+      toast.success(res.message);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
+  const turnOff = async (e: FormEvent) => {
+    e.preventDefault();
+    try {
+      const res = await disable({ currentPassword: password, code }).unwrap();
+      setPassword('');
+      setCode('');
+      toast.success(res.message);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
+
+  if (isLoading || !state) return <p>Loading…</p>;
+
+  return (
+    <Card className="shadow-sm" style={{ maxWidth: 640 }}>
+      <Card.Header as="h1" className="h5 mb-0">
+        Two-factor sign-in
+      </Card.Header>
+      <Card.Body>
+        {recoveryCodes ? (
+          <section aria-label="Recovery codes">
+            <p>
+              Two-factor sign-in is on. These recovery codes each work once if you lose your phone. They are
+              shown only now: keep them somewhere safe.
+            </p>
+            <ul className="list-unstyled font-monospace row row-cols-2 g-1 mb-3" data-testid="recovery-codes">
+              {recoveryCodes.map((c) => (
+                <li key={c} className="col">
+                  {c}
+                </li>
+              ))}
+            </ul>
+            <Button onClick={() => navigate('/admin', { replace: true })}>
+              I have saved them — continue
+            </Button>
+          </section>
+        ) : state.enabled ? (
+          <Form onSubmit={turnOff} aria-label="Turn two-factor sign-in off">
+            <p>
+              Two-factor sign-in is <strong>on</strong>. {state.recoveryCodesLeft} recovery codes left.
+              {state.required ? ' It is required for your role.' : ''}
+            </p>
+            {state.required ? null : (
+              <>
+                <Form.Group controlId="tf-off-password" className="mb-2">
+                  <Form.Label>Current Password</Form.Label>
+                  <Form.Control
+                    type="password"
+                    autoComplete="current-password"
+                    value={password}
+                    onChange={(e) => setPassword(e.currentTarget.value)}
+                  />
+                </Form.Group>
+                <Form.Group controlId="tf-off-code" className="mb-3">
+                  <Form.Label>Code from your authenticator app (or a recovery code)</Form.Label>
+                  <Form.Control
+                    autoComplete="one-time-code"
+                    value={code}
+                    onChange={(e) => setCode(e.currentTarget.value)}
+                  />
+                </Form.Group>
+                <Button type="submit" variant="outline-danger" disabled={disabling.isLoading}>
+                  Turn off
+                </Button>
+              </>
+            )}
+          </Form>
+        ) : pending ? (
+          <Form onSubmit={confirm} aria-label="Confirm two-factor sign-in">
+            <p>
+              Scan this QR code with your authenticator app, or type the key, then enter the 6-digit code.
+            </p>
+            <img
+              src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(pending.qrSvg)}`}
+              alt="QR code for your authenticator app"
+              width={200}
+              height={200}
+            />
+            <p className="small mt-2">
+              Key: <code data-testid="totp-secret">{pending.secret}</code>
+            </p>
+            <Form.Group controlId="tf-code" className="mb-3" style={{ maxWidth: 240 }}>
+              <Form.Label>6-digit code</Form.Label>
+              <Form.Control
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                value={code}
+                onChange={(e) => setCode(e.currentTarget.value)}
+              />
+            </Form.Group>
+            <Button type="submit" disabled={enabling.isLoading}>
+              Turn on
+            </Button>
+          </Form>
+        ) : (
+          <div>
+            {state.required ? (
+              <div className="alert alert-warning">
+                Your role requires two-factor sign-in. Please set it up before you continue.
+              </div>
+            ) : null}
+            <p>Protect your account with a code from an authenticator app in addition to your password.</p>
+            <Button onClick={start} disabled={settingUp.isLoading}>
+              Set up two-factor sign-in
+            </Button>
+          </div>
+        )}
+      </Card.Body>
+    </Card>
+  );
+}
