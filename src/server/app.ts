@@ -16,6 +16,7 @@ import { type Config, fastifyTrustProxy } from './config.js';
 import type { AppContext } from './context.js';
 import { isCustomerPath, sendCustomerPage } from './customer/page.js';
 import type { Database } from './db/client.js';
+import { lifecycleGate } from './health/lifecycle.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { loggerOptions } from './http/log-redaction.js';
 import { strictJsonSchemaTransform, strictValidatorCompiler } from './http/strict-bodies.js';
@@ -57,6 +58,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   app.decorate('ctx', ctx);
 
   registerErrorHandler(app);
+  await app.register(lifecycleGate);
 
   // API answers hold personal data (orders, customers, staff): no browser or proxy may keep a copy.
   app.addHook('onSend', async (request, reply, payload) => {

@@ -45,6 +45,30 @@ const schema = z.object({
   /** A staff session not used for this long ends (its absolute end stays 12 hours). */
   SESSION_IDLE_HOURS: z.coerce.number().positive().max(12).default(8),
   REDIS_URL: optionalUrl,
+  /** Where documents live: `local` (DATA_DIR/documents) or `s3` (an S3-compatible bucket, S3_*). */
+  DOCUMENT_STORAGE: z.enum(['local', 's3']).default('local'),
+  S3_BUCKET: optionalText,
+  /** Endpoint of an S3-compatible store (MinIO, Ceph…); unset: AWS S3 of S3_REGION. */
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  /** Bucket in the path (`endpoint/bucket/key`), as most S3-compatible stores need. */
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  /** Downloads answer a redirect to a short-lived presigned URL instead of streaming through the app. */
+  S3_PRESIGNED_DOWNLOADS: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  S3_PRESIGNED_SECONDS: z.coerce.number().int().min(10).max(3600).default(60),
+  AWS_ACCESS_KEY_ID: optionalText,
+  AWS_SECRET_ACCESS_KEY: optionalText,
+  AWS_SESSION_TOKEN: optionalText,
+  /** Seconds between SIGTERM (readiness false) and closing the listener; unset: 5 in production, else 0. */
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(120).optional(),
+  /** Bearer token of GET /metrics; unset: no metrics endpoint (404). */
+  METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   REMINDER_AFTER_HOURS: z.coerce
     .number()
     .positive()
@@ -113,6 +137,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const values = parsed.data;
+  if (values.DOCUMENT_STORAGE === 's3' && !values.S3_BUCKET) {
+    throw new ConfigError('Invalid configuration:\n  S3_BUCKET: required when DOCUMENT_STORAGE=s3');
+  }
   let secret = values.JWT_SECRET;
   if (!secret) {
     if (values.NODE_ENV === 'production') {

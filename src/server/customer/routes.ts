@@ -16,7 +16,7 @@ import {
   trackOrderResponse,
 } from '../../shared/contracts/customer.js';
 import { tokenFromHeader } from '../auth/tokens.js';
-import { openStored, storedExists } from '../documents/storage.js';
+import { openStored, presignedDownloadUrl, storedExists } from '../documents/storage.js';
 import { locateIp } from '../geoip/lookup.js';
 import { HttpError, notFound, tooManyRequests, unauthorized } from '../http/errors.js';
 import { renderApprovalNotice } from '../mail/approval-notice.js';
@@ -203,7 +203,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!doc || file1Of(doc) !== file1 || !(await findTrackableOrder(app.ctx.db, orderId))) {
         throw notFound('Not a document of this order');
       }
-      if (!(await storedExists(config.DATA_DIR, doc.storageKey))) {
+      if (!(await storedExists(config, doc.storageKey))) {
         request.log.error({ orderId, documentId }, 'stored document file is missing');
         throw notFound(CUSTOMER_MSG.noDocument);
       }
@@ -234,7 +234,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!grant) throw unauthorized(CUSTOMER_MSG.linkExpired);
       const doc = await documentOfOrder(app.ctx.db, grant.orderId, grant.documentId);
       if (!doc || !(await findTrackableOrder(app.ctx.db, grant.orderId))) throw notFound('Not found');
-      if (!(await storedExists(config.DATA_DIR, doc.storageKey))) throw notFound('Not found');
+      if (!(await storedExists(config, doc.storageKey))) throw notFound('Not found');
       const name = downloadName(grant.orderId, extensionOf(doc.mimeType, doc.storageKey));
       // A HEAD (link checkers, download managers probing) neither uses up the URL nor counts as a download.
       if (request.method !== 'HEAD') {
@@ -251,13 +251,18 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
         });
         if (!delivered) throw new HttpError(410, CUSTOMER_MSG.linkUsed);
       }
+      const direct = await presignedDownloadUrl(config, doc.storageKey, {
+        fileName: name,
+        mimeType: doc.mimeType,
+      });
+      if (direct) return reply.header('cache-control', 'private, no-store').redirect(direct, 302);
       return reply
         .header('content-type', doc.mimeType)
         .header('content-disposition', `attachment; filename="${name}"`)
         .header('content-length', String(doc.sizeBytes))
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', 'private, no-store')
-        .send(openStored(config.DATA_DIR, doc.storageKey));
+        .send(await openStored(config, doc.storageKey));
     },
   );
 

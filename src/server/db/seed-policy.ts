@@ -44,6 +44,11 @@ export async function seedDemoOnStart(
     return false;
   }
   log(`Empty database: seeding the demo set (${decision.reason})…`);
-  await seedDemo(database, { orders, dataDir: config.DATA_DIR, log });
+  // A whole configuration stores the sample documents where it keeps documents (local disk or S3).
+  await seedDemo(database, {
+    orders,
+    dataDir: 'DOCUMENT_STORAGE' in config ? (config as Config) : config.DATA_DIR,
+    log,
+  });
   return true;
 }

@@ -2,7 +2,7 @@ import { Faker, en } from '@faker-js/faker';
 import { sql } from 'drizzle-orm';
 import { allCountries } from '../../shared/countries.js';
 import { hashPassword } from '../auth/passwords.js';
-import { storeBuffer } from '../documents/storage.js';
+import { type StorageTarget, storeBuffer } from '../documents/storage.js';
 import type { Database } from './client.js';
 import { paymentGateways, staffUsers } from './schema.js';
 
@@ -50,7 +50,8 @@ export interface SeedOptions {
   seed?: number;
   /** How many orders get a real stored document file (downloads need one). */
   documents?: number;
-  dataDir: string;
+  /** Where the sample documents go: a configuration (its storage) or a data folder (local disk). */
+  dataDir: StorageTarget;
   now?: Date;
   log?: (line: string) => void;
 }
@@ -381,7 +382,7 @@ async function seedHistories(database: Database, { seed, staffIds }: { seed: num
 }
 
 /** A real one-page PDF per document, so downloads and Defence Packs work on the demo set. */
-async function seedDocumentFiles(database: Database, dataDir: string, count: number) {
+async function seedDocumentFiles(database: Database, dataDir: StorageTarget, count: number) {
   if (count <= 0) return;
   const { rows } = await database.sql.query<{
     order_id: number;

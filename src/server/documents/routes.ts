@@ -52,7 +52,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       const fields: Record<string, string> = {};
       let upload: (StoredUpload & { originalName: string }) | null = null;
       const discard = async () => {
-        if (upload) await removeStored(config.DATA_DIR, upload.key);
+        if (upload) await removeStored(config, upload.key);
         upload = null;
       };
       try {
@@ -66,7 +66,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
             file.file.resume();
             throw badRequest(`Send exactly one file, in the field ${UPLOAD_FILE_FIELD}.`);
           }
-          const stored = await storeUpload(config.DATA_DIR, file.file);
+          const stored = await storeUpload(config, file.file);
           upload = { ...stored, originalName: '' };
           if (file.file.truncated) throw payloadTooLarge(TOO_LARGE);
           upload.originalName = sanitizeFileName(file.filename, stored.extension, 'document');

@@ -1,19 +1,33 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { Config } from '../config.js';
+import { notFound } from '../http/errors.js';
 
-/** Documents live under DATA_DIR/documents, outside any public folder, under random names (DESIGN §7). */
-export function documentsDir(dataDir: string): string {
-  return path.join(dataDir, 'documents');
-}
-
-const KEY_PATTERN = /^[a-f0-9]{32}\.(pdf|png|jpg|webp)$/;
-
-export function isStorageKey(key: string): boolean {
-  return KEY_PATTERN.test(key);
+/**
+ * Where approved documents live. Two implementations: the local disk under DATA_DIR/documents (the
+ * default) and an S3-compatible bucket (DOCUMENT_STORAGE=s3), so several instances share one store.
+ * Every reader and writer of documents goes through this interface.
+ */
+export interface DocumentStorage {
+  readonly kind: 'local' | 's3';
+  /** Streams a document in under a new random key; it appears under that key only once complete. */
+  put(source: Readable, extension: string): Promise<StoredFile>;
+  /** The document's bytes as a stream, or null when it is not there. */
+  open(key: string): Promise<Readable | null>;
+  read(key: string): Promise<Buffer | null>;
+  exists(key: string): Promise<boolean>;
+  remove(key: string): Promise<void>;
+  /** A short-lived direct URL (presigned) when configured; null means "serve it through the app". */
+  presignedUrl(key: string, download: { fileName: string; mimeType: string }): Promise<string | null>;
+  /** Every stored key (backups, checks). */
+  keys(): Promise<string[]>;
+  /** Removes what an interrupted upload left behind. */
+  cleanPartials(): Promise<void>;
+  close(): void;
 }
 
 export interface StoredFile {
@@ -22,59 +36,219 @@ export interface StoredFile {
   sha256: string;
 }
 
-/**
- * Streams a file into storage: written to a temp name and renamed when complete, so a crash never
- * leaves a half-written document under a real name.
- */
-export async function storeStream(dataDir: string, source: Readable, extension: string): Promise<StoredFile> {
-  const dir = documentsDir(dataDir);
-  await mkdir(path.join(dir, '.partial'), { recursive: true });
-  const key = `${randomBytes(16).toString('hex')}.${extension}`;
-  const partial = path.join(dir, '.partial', key);
+/** A configuration (its DOCUMENT_STORAGE decides) or a data folder (always the local disk). */
+export type StorageTarget = Config | string;
+
+const KEY_PATTERN = /^[a-f0-9]{32}\.(pdf|png|jpg|webp)$/;
+
+export function isStorageKey(key: string): boolean {
+  return KEY_PATTERN.test(key);
+}
+
+function assertKey(key: string): void {
+  if (!isStorageKey(key)) throw new Error('invalid storage key');
+}
+
+export function newStorageKey(extension: string): string {
+  return `${randomBytes(16).toString('hex')}.${extension}`;
+}
+
+/** Counts and hashes what flows through, for the StoredFile record. */
+export function measuring(): { through: PassThrough; result: () => { size: number; sha256: string } } {
   const hash = createHash('sha256');
   let size = 0;
-  source.on('data', (chunk: Buffer) => {
+  const through = new PassThrough();
+  through.on('data', (chunk: Buffer) => {
     hash.update(chunk);
     size += chunk.length;
   });
-  try {
-    await pipeline(source, createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
-    await rename(partial, path.join(dir, key));
-  } catch (err) {
-    await rm(partial, { force: true });
-    throw err;
+  return { through, result: () => ({ size, sha256: hash.digest('hex') }) };
+}
+
+/** Documents live under DATA_DIR/documents, outside any public folder, under random names. */
+export function documentsDir(dataDir: string): string {
+  return path.join(dataDir, 'documents');
+}
+
+export class LocalStorage implements DocumentStorage {
+  readonly kind = 'local' as const;
+  readonly dir: string;
+
+  constructor(dataDir: string) {
+    this.dir = documentsDir(dataDir);
   }
-  return { key, size, sha256: hash.digest('hex') };
+
+  private pathOf(key: string): string {
+    assertKey(key);
+    return path.join(this.dir, key);
+  }
+
+  /** Written to a temp name and renamed when complete: a crash never leaves half a document under a key. */
+  async put(source: Readable, extension: string): Promise<StoredFile> {
+    await mkdir(path.join(this.dir, '.partial'), { recursive: true });
+    const key = newStorageKey(extension);
+    const partial = path.join(this.dir, '.partial', key);
+    const meter = measuring();
+    try {
+      await pipeline(source, meter.through, createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
+      await rename(partial, path.join(this.dir, key));
+    } catch (err) {
+      await rm(partial, { force: true });
+      throw err;
+    }
+    return { key, ...meter.result() };
+  }
+
+  async open(key: string): Promise<Readable | null> {
+    return (await this.exists(key)) ? createReadStream(this.pathOf(key)) : null;
+  }
+
+  async read(key: string): Promise<Buffer | null> {
+    try {
+      return await readFile(this.pathOf(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      return (await stat(this.pathOf(key))).isFile();
+    } catch {
+      return false;
+    }
+  }
+
+  async remove(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  async presignedUrl(): Promise<string | null> {
+    return null;
+  }
+
+  async keys(): Promise<string[]> {
+    try {
+      return (await readdir(this.dir)).filter(isStorageKey);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+  }
+
+  async cleanPartials(): Promise<void> {
+    await rm(path.join(this.dir, '.partial'), { recursive: true, force: true });
+  }
+
+  close(): void {}
 }
 
-export async function storeBuffer(dataDir: string, data: Buffer, extension: string): Promise<StoredFile> {
-  const { Readable } = await import('node:stream');
-  return storeStream(dataDir, Readable.from([data]), extension);
+const byConfig = new WeakMap<Config, DocumentStorage>();
+const byDir = new Map<string, LocalStorage>();
+
+/** The storage of a configuration (one instance per configuration) or the local disk of a data folder. */
+export function documentStorage(target: StorageTarget): DocumentStorage {
+  if (typeof target === 'string') {
+    const known = byDir.get(target);
+    if (known) return known;
+    const local = new LocalStorage(target);
+    byDir.set(target, local);
+    return local;
+  }
+  let storage = byConfig.get(target);
+  if (!storage) {
+    storage =
+      target.DOCUMENT_STORAGE === 's3' ? new S3StorageProxy(target) : new LocalStorage(target.DATA_DIR);
+    byConfig.set(target, storage);
+  }
+  return storage;
 }
 
-/** Absolute path of a stored document; throws for anything that is not a storage key. */
-export function storedPath(dataDir: string, key: string): string {
-  if (!isStorageKey(key)) throw new Error('invalid storage key');
-  return path.join(documentsDir(dataDir), key);
-}
-
-export function openStored(dataDir: string, key: string): Readable {
-  return createReadStream(storedPath(dataDir, key));
-}
-
-export async function storedExists(dataDir: string, key: string): Promise<boolean> {
-  try {
-    return (await stat(storedPath(dataDir, key))).isFile();
-  } catch {
-    return false;
+/**
+ * Loads the S3 implementation (and the AWS SDK) on first use, so installs on the local disk never
+ * pay for it at start-up.
+ */
+class S3StorageProxy implements DocumentStorage {
+  readonly kind = 's3' as const;
+  private loaded: Promise<DocumentStorage> | null = null;
+  constructor(private readonly config: Config) {}
+  private impl(): Promise<DocumentStorage> {
+    this.loaded ??= import('./s3-storage.js').then(({ S3Storage }) => new S3Storage(this.config));
+    return this.loaded;
+  }
+  async put(source: Readable, extension: string) {
+    return (await this.impl()).put(source, extension);
+  }
+  async open(key: string) {
+    return (await this.impl()).open(key);
+  }
+  async read(key: string) {
+    return (await this.impl()).read(key);
+  }
+  async exists(key: string) {
+    return (await this.impl()).exists(key);
+  }
+  async remove(key: string) {
+    return (await this.impl()).remove(key);
+  }
+  async presignedUrl(key: string, download: { fileName: string; mimeType: string }) {
+    return (await this.impl()).presignedUrl(key, download);
+  }
+  async keys() {
+    return (await this.impl()).keys();
+  }
+  async cleanPartials() {
+    return (await this.impl()).cleanPartials();
+  }
+  close(): void {
+    void this.loaded?.then((s) => s.close());
   }
 }
 
-export async function removeStored(dataDir: string, key: string): Promise<void> {
-  await rm(storedPath(dataDir, key), { force: true });
+/** Closes the storage of a configuration (the S3 client's sockets); a later call opens a new one. */
+export function closeDocumentStorage(config: Config): void {
+  byConfig.get(config)?.close();
+  byConfig.delete(config);
 }
 
-/** Removes uploads a crash interrupted: they never got a real name, so nothing refers to them. */
-export async function cleanPartials(dataDir: string): Promise<void> {
-  await rm(path.join(documentsDir(dataDir), '.partial'), { recursive: true, force: true });
+export function storeStream(target: StorageTarget, source: Readable, extension: string): Promise<StoredFile> {
+  return documentStorage(target).put(source, extension);
+}
+
+export function storeBuffer(target: StorageTarget, data: Buffer, extension: string): Promise<StoredFile> {
+  return storeStream(target, Readable.from([data]), extension);
+}
+
+/** The document as a stream for a reply; 404 when it vanished since it was looked up. */
+export async function openStored(target: StorageTarget, key: string): Promise<Readable> {
+  const stream = await documentStorage(target).open(key);
+  if (!stream) throw notFound('Document not found');
+  return stream;
+}
+
+/** The bytes of a stored document, or null when it is gone. */
+export function readStored(target: StorageTarget, key: string): Promise<Buffer | null> {
+  return documentStorage(target).read(key);
+}
+
+export function storedExists(target: StorageTarget, key: string): Promise<boolean> {
+  return documentStorage(target).exists(key);
+}
+
+export function removeStored(target: StorageTarget, key: string): Promise<void> {
+  return documentStorage(target).remove(key);
+}
+
+/** A presigned download URL when S3_PRESIGNED_DOWNLOADS is on; null: stream it through the app. */
+export function presignedDownloadUrl(
+  target: StorageTarget,
+  key: string,
+  download: { fileName: string; mimeType: string },
+): Promise<string | null> {
+  return documentStorage(target).presignedUrl(key, download);
+}
+
+export function cleanPartials(target: StorageTarget): Promise<void> {
+  return documentStorage(target).cleanPartials();
 }

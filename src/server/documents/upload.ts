@@ -4,7 +4,7 @@ import { badRequest, HttpError, serviceUnavailable, unsupportedMediaType } from 
 import { countPdfPages } from '../pdf/build.js';
 import { imageDimensions, MAX_IMAGE_PIXELS, MAX_PDF_PAGES, megapixels } from '../pdf/document-limits.js';
 import { DEFAULT_PDF_WORKER_LIMITS, PdfWorkerError, type PdfWorkerLimits } from '../pdf/worker-pool.js';
-import { removeStored, type StoredFile, storeStream } from './storage.js';
+import { removeStored, type StorageTarget, type StoredFile, storeStream } from './storage.js';
 
 /** Accepted documents by content (magic bytes), never by the client's name or header. */
 const ACCEPTED: Record<string, string> = {
@@ -58,7 +58,7 @@ export interface StoredUpload extends StoredFile {
  * is stored then. A file cut at the size limit is returned unchecked: the caller answers 413.
  */
 export async function storeUpload(
-  dataDir: string,
+  dataDir: StorageTarget,
   source: Readable,
   workers: PdfWorkerLimits = DEFAULT_PDF_WORKER_LIMITS,
 ): Promise<StoredUpload> {
