@@ -8,7 +8,9 @@ import { toast } from 'react-toastify';
 import { type ChangePasswordBody, changePasswordBody } from '../../shared/contracts/auth';
 import { errorMessage } from '../app/api';
 import { useChangePasswordMutation } from '../auth/auth-api';
+import { PasswordStrength } from '../components/password-strength';
 import { signOut } from '../auth/sign-out';
+import { useSessionUser } from '../auth/use-session-user';
 
 /**
  * /admin/change-password (spec §2 Update Password). Deliberate change (DESIGN §5): the current password is
@@ -17,9 +19,11 @@ import { signOut } from '../auth/sign-out';
 export function Component() {
   const navigate = useNavigate();
   const [changePassword, { isLoading }] = useChangePasswordMutation();
+  const user = useSessionUser();
   const {
     register,
     handleSubmit,
+    watch,
     formState: { errors },
   } = useForm<ChangePasswordBody>({
     resolver: zodResolver(changePasswordBody),
@@ -62,6 +66,7 @@ export function Component() {
               isInvalid={!!errors.newPassword}
             />
             <Form.Control.Feedback type="invalid">{errors.newPassword?.message}</Form.Control.Feedback>
+            <PasswordStrength password={watch('newPassword')} userInputs={user ? [user.name] : []} />
           </Form.Group>
           <Button type="submit" disabled={isLoading}>
             Update Password

@@ -18,6 +18,7 @@ import {
 } from '../../shared/contracts/team';
 
 type TeamFormValues = z.infer<typeof editTeamMemberFormWithReauth>;
+import { PasswordStrength } from '../components/password-strength';
 import { errorMessage } from '../app/api';
 import {
   useAddTeamMemberMutation,
@@ -142,6 +143,9 @@ export function TeamForm({ member, actorType, actorId }: Props) {
                   isInvalid={!!errors.password}
                 />
                 <Form.Control.Feedback type="invalid">{errors.password?.message}</Form.Control.Feedback>
+                {self ? null : (
+                  <PasswordStrength password={passwordValue ?? ''} userInputs={[emailValue ?? '']} />
+                )}
               </Form.Group>
             </Col>
             <Col md={6}>
