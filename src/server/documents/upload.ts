@@ -60,7 +60,7 @@ export interface StoredUpload extends StoredFile {
 export async function storeUpload(
   dataDir: StorageTarget,
   source: Readable,
-  workers: PdfWorkerLimits = DEFAULT_PDF_WORKER_LIMITS,
+  workers: PdfWorkerLimits = typeof dataDir === 'string' ? DEFAULT_PDF_WORKER_LIMITS : dataDir,
 ): Promise<StoredUpload> {
   const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const head: Buffer[] = [];

@@ -1,11 +1,18 @@
 import type { DefencePackDetails, OrderFields } from '../../shared/contracts/order-detail.js';
 import { HttpError, serviceUnavailable } from '../http/errors.js';
 import type { EmbeddedDocument } from './defence-pack.js';
+import { imageDimensions, MAX_IMAGE_PIXELS } from './document-limits.js';
 import { type PdfWorkerLimits, PdfWorkerError, runInPdfWorker } from './worker-pool.js';
 
 /** A pack larger than this takes is stopped: on a loaded server a 25-megapixel image takes a few seconds. */
 const PACK_TIMEOUT_MS = 60_000;
 const INVOICE_TIMEOUT_MS = 30_000;
+
+/**
+ * pdf-lib decodes a PNG into pixel buffers (about 14 bytes per pixel at the peak) that live outside the
+ * worker's heap cap; packs drawing a PNG above this size therefore go one at a time.
+ */
+const LARGE_PNG_PIXELS = 4_000_000;
 
 export const PACK_BUSY_MESSAGE =
   'Too many Defence Packs are being built right now. Please try again in a minute.';
@@ -20,8 +27,15 @@ export async function buildDefencePackPdf(
   evidence: DefencePackDetails,
   document: EmbeddedDocument | null,
 ): Promise<Uint8Array> {
+  const size = document?.mimeType === 'image/png' ? imageDimensions(document.bytes) : null;
+  const pixels = size ? size.width * size.height : 0;
+  const oneAtATime = pixels > LARGE_PNG_PIXELS && pixels <= MAX_IMAGE_PIXELS;
   try {
-    return await runInPdfWorker(limits, { kind: 'defence-pack', evidence, document }, PACK_TIMEOUT_MS);
+    return await runInPdfWorker(
+      oneAtATime ? { ...limits, PDF_WORKERS: 1 } : limits,
+      { kind: 'defence-pack', evidence, document },
+      PACK_TIMEOUT_MS,
+    );
   } catch (err) {
     if (!(err instanceof PdfWorkerError)) throw err;
     if (err.reason === 'busy') throw serviceUnavailable(PACK_BUSY_MESSAGE);
