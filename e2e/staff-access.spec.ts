@@ -127,7 +127,7 @@ test.describe('sign-in', () => {
   test('logout from the dropdown clears the session and shows the login screen', async ({ page }) => {
     await loginAs(page, 'Manager');
     await page.goto('/admin');
-    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('button', { name: /^Welcome / }).click();
     await page.getByRole('button', { name: 'Logout' }).click();
     await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
     await expect(page).toHaveURL(/\/admin$/);

@@ -5,6 +5,9 @@ import {
   formatEasternDateTime,
   formatEstDateTime,
   formatLongDate,
+  formatIsoInstant,
+  formatStaffDate,
+  formatStaffDateTime,
   formatUtcDateTime,
   serviceToday,
   usDateTime,
@@ -35,6 +38,16 @@ describe('date formats', () => {
     expect(formatEasternDateTime('2026-11-01T06:30:00Z')).toBe('11-01-2026 1:30:00 AM EST');
     expect(formatEasternDateTime(null)).toBe('');
     expect(easternZoneLabel('garbage')).toBe('');
+  });
+  it('gives the staff screens one unambiguous form: day, month name, 24-hour Eastern time and its label', () => {
+    expect(formatStaffDateTime('2026-11-18T20:16:00Z')).toBe('18 Nov 2026 15:16 EST');
+    expect(formatStaffDateTime('2026-07-04T03:05:00Z')).toBe('3 Jul 2026 23:05 EDT');
+    expect(formatStaffDateTime('2026-11-01T05:30:00Z')).toBe('1 Nov 2026 01:30 EDT');
+    expect(formatStaffDateTime('2026-11-01T06:30:00Z')).toBe('1 Nov 2026 01:30 EST');
+    expect(formatStaffDateTime('')).toBe('');
+    expect(formatIsoInstant('2026-11-18T20:16:00Z')).toBe('2026-11-18T20:16:00.000Z');
+    expect(formatIsoInstant('garbage')).toBe('');
+    expect(formatStaffDate('2026-03-07')).toBe('7 Mar 2026');
   });
   it('formats long dates and remark date/time', () => {
     expect(formatLongDate('2026-03-07')).toBe('07/March/2026');

@@ -42,6 +42,25 @@ export function formatEasternDateTime(value: DateInput): string {
   return time && `${time} ${easternZoneLabel(value)}`;
 }
 
+/**
+ * The staff screens' one way to show a moment: day, month name, year, 24-hour time in US Eastern time
+ * and its label by date, e.g. "18 Nov 2026 15:16 EST" or "15 Jul 2026 13:00 EDT".
+ */
+export function formatStaffDateTime(value: DateInput): string {
+  const d = valid(value)?.tz(SERVICE_TIME_ZONE);
+  return d ? `${d.format('D MMM YYYY HH:mm')} ${easternZoneLabel(value)}` : '';
+}
+
+/** The same moment as a full ISO 8601 instant in UTC (shown on hover beside the short form). */
+export function formatIsoInstant(value: DateInput): string {
+  return valid(value)?.toISOString() ?? '';
+}
+
+/** A calendar date with the month named, e.g. "18 Nov 2026" (pickers and labels of the staff screens). */
+export function formatStaffDate(value: DateInput): string {
+  return valid(value)?.format('D MMM YYYY') ?? '';
+}
+
 /** Long calendar date, DD/MMMM/YYYY (spec §9). */
 export function formatLongDate(value: DateInput): string {
   return valid(value)?.format('DD/MMMM/YYYY') ?? '';

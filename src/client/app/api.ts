@@ -17,6 +17,10 @@ let onUnauthorized: (message: string) => void = () => {
 export function setUnauthorizedHandler(handler: (message: string) => void): void {
   onUnauthorized = handler;
 }
+/** A 401 seen outside RTK Query (uploads, PDFs) takes the same path as one inside it. */
+export function signalUnauthorized(message: string): void {
+  onUnauthorized(message);
+}
 
 const rawBaseQuery = fetchBaseQuery({
   baseUrl: '/api/',

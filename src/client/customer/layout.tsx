@@ -103,7 +103,7 @@ function Layout({ children }: { children: ReactNode }) {
         </main>
         <Footer brand={brand} />
       </div>
-      {/* Customer toasts stay until closed (spec §9); on a phone at the bottom, clear of the header. */}
+      {/* Error toasts stay until closed (spec §9), one of each kind (notify.ts); on a phone at the bottom. */}
       <ToastContainer position={toastPosition()} autoClose={false} closeOnClick={false} draggable />
     </LayoutContext.Provider>
   );

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { toast } from 'react-toastify';
 import type { DownloadHistoryResponse } from '../../shared/contracts/customer';
 import { MSG } from '../../shared/messages';
 import { clearToken, getDownloadHistory, loadToken, orderIdFromParam, recordDownload } from './customer-api';
 import { CustomerLayout, useBrand } from './layout';
 import { NoticePreview } from './notice-preview';
+import { notifyError } from './notify';
 
 /** Spec §9: the file download starts 1000 ms after the download was recorded. */
 export const DOWNLOAD_DELAY_MS = 1000;
@@ -93,7 +93,7 @@ function OrderDetails() {
   const backToTrack = useCallback(
     (message?: string) => {
       clearToken(orderId);
-      if (message) toast.error(message);
+      if (message) notifyError(message);
       navigate(`/track-order${orderId ? `/${orderId}` : ''}`, { replace: true });
     },
     [navigate, orderId],
@@ -105,7 +105,7 @@ function OrderDetails() {
     const res = await getDownloadHistory(orderId, token);
     if (res.status === 401) return backToTrack(res.message);
     if (res.status !== 1 || !res.data || !res.mainResult || !res.path) {
-      toast.error(res.message);
+      notifyError(res.message);
       return;
     }
     setBrand(res.mainResult.brand);

@@ -2,10 +2,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';
-import { toast } from 'react-toastify';
 import { type TrackOrderBody, type TrackOrderInput, trackOrderBody } from '../../shared/contracts/customer';
 import { orderIdFromParam, saveToken, trackOrder } from './customer-api';
 import { CustomerLayout, useBrand } from './layout';
+import { notifyError, notifySuccess } from './notify';
 
 export const TRACK_TITLE = 'Download your Aruba Embarkation Disembarkation Card';
 
@@ -32,10 +32,10 @@ function TrackForm() {
     if (res.status === 1 && res.data) {
       saveToken(values.orderId, res.data.token, res.data.expiresIn);
       reset({ orderId: '', email: '' });
-      toast.success(res.message);
+      notifySuccess(res.message);
       navigate(`/get-new-order-details/${values.orderId}`);
     } else {
-      toast.error(res.message);
+      notifyError(res.message);
     }
   };
 

@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import type { OrderDetails, RemarkItem } from '../../shared/contracts/order-detail';
 import { MSG } from '../../shared/messages';
+import { DateTime } from '../components/date-time';
 import { Section } from './section';
 
 const FLAGS: [label: string, key: keyof RemarkItem][] = [
@@ -51,7 +52,7 @@ export function CommentHistorySection({ order }: { order: OrderDetails }) {
                   <td>{i + 1}</td>
                   <td>{remark.order_id}</td>
                   <td>
-                    {remark.us_date} {remark.us_time}
+                    <DateTime value={remark.create_ts} />
                   </td>
                   <td>{remark.remark_name}</td>
                   <td>

@@ -1,7 +1,7 @@
 import Table from 'react-bootstrap/Table';
 import { MAIL_PROVIDERS, type MailProvider } from '../../shared/constants';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
-import { formatEasternDateTime } from '../../shared/dates';
+import { DateTime } from '../components/date-time';
 import { MSG } from '../../shared/messages';
 import { MailResendForm } from './mail-resend-form';
 import { currentDocument } from './current-document';
@@ -38,7 +38,9 @@ export function DownloadHistorySection({ order }: { order: OrderDetails }) {
               <tr key={row.id}>
                 <td>{i + 1}</td>
                 <td>{row.order_id}</td>
-                <td>{formatEasternDateTime(row.create_ts)}</td>
+                <td>
+                  <DateTime value={row.create_ts} />
+                </td>
                 <td>{row.file_name ?? '-'}</td>
                 <td>{row.ip}</td>
                 <td>{row.location || '-'}</td>

@@ -63,8 +63,8 @@ describe('Email History', () => {
     const history = within(await screen.findByRole('region', { name: 'Email History' }));
     const rows = history.getAllByRole('row').slice(1);
     // 15:00 UTC is 11:00 EDT in July and 10:00 EST in December.
-    expect(within(rows[0]!).getByText('07-02-2026 11:00:00 AM EDT')).toBeInTheDocument();
-    expect(within(rows[1]!).getByText('12-02-2026 10:00:00 AM EST')).toBeInTheDocument();
+    expect(within(rows[0]!).getByText('2 Jul 2026 11:00 EDT')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('2 Dec 2026 10:00 EST')).toBeInTheDocument();
     expect(within(rows[0]!).getByText('jane.doe@example.com')).toBeInTheDocument();
     expect(within(rows[0]!).queryByText('not the order e-mail')).not.toBeInTheDocument();
     expect(within(rows[1]!).getByText('someone@outside.example')).toBeInTheDocument();

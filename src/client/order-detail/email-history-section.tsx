@@ -2,7 +2,7 @@ import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Table from 'react-bootstrap/Table';
 import type { MailHistoryItem, OrderDetails } from '../../shared/contracts/order-detail';
-import { formatEasternDateTime } from '../../shared/dates';
+import { DateTime } from '../components/date-time';
 import { downloadWithToken } from './authorized-files';
 import { MailResendForm } from './mail-resend-form';
 import { toastFailure } from './notify';
@@ -50,7 +50,9 @@ export function EmailHistorySection({ order }: { order: OrderDetails }) {
               <td>
                 <MailedDocument mail={mail} />
               </td>
-              <td>{formatEasternDateTime(mail.create_ts)}</td>
+              <td>
+                <DateTime value={mail.create_ts} />
+              </td>
               <td>{mail.mail_service_provider}</td>
               <td>{mail.remainder_mail === 1 ? 'Yes' : 'No'}</td>
               <td className="text-break">

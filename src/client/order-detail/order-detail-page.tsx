@@ -7,6 +7,7 @@ import { useParams } from 'react-router';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { decodeOrderId } from '../../shared/order-id';
 import { errorMessage } from '../app/api';
+import { OrderActionBar } from './action-bar';
 import { AddCommentSection } from './add-comment-section';
 import { ArrivalDetailsSection } from './arrival-details-section';
 import { ArrivalSection } from './arrival-section';
@@ -19,7 +20,6 @@ import { useGetOrderDetailsQuery } from './order-detail-api';
 import { OrderDetailsSection } from './order-details-section';
 import { PassportSection } from './passport-section';
 import { PersonalInfoSection } from './personal-info-section';
-import { StatusButtons } from './status-buttons';
 import { StatusTimelineSection } from './status-timeline-section';
 import { TransactionDetailsModal } from './transaction-details-modal';
 import { TripInfoSection } from './trip-info-section';
@@ -77,16 +77,31 @@ function OrderDetail({ order }: { order: OrderDetails }) {
   const evidence = EVIDENCE_STATUSES.has(order.process_status);
 
   return (
-    <div className="p-3">
+    <div className="order-detail">
       <header className="d-flex flex-wrap align-items-center gap-2 mb-3">
-        <h1 className="h4 mb-0">
+        <h1 className="h4 mb-0 text-break">
           Order {order.order_id} — {order.first_name} {order.last_name}
         </h1>
         <Badge bg="secondary" data-testid="process-status">
           {order.process_status}
         </Badge>
-        {order.assign_to && <span className="small text-muted">Assigned to {order.assign_to}</span>}
+        {order.assign_to && <span className="small text-body-secondary">Assigned to {order.assign_to}</span>}
       </header>
+      {/* First in the reading order (a few Tab presses away), shown fixed at the bottom of the screen. */}
+      <OrderActionBar order={order} />
+      <div className="d-flex flex-wrap gap-2 mb-3">
+        <Button variant="primary" size="sm" onClick={() => setModal('email')}>
+          View Email Content
+        </Button>
+        {evidence && (
+          <>
+            <DefencePackButtons orderId={order.order_id} />
+            <Button variant="outline-primary" size="sm" onClick={() => setModal('transaction')}>
+              Enter Transaction Details
+            </Button>
+          </>
+        )}
+      </div>
       <EmailHistorySection order={order} />
       <UploadDocumentSection order={order} />
       <OrderDetailsSection order={order} />
@@ -98,21 +113,7 @@ function OrderDetail({ order }: { order: OrderDetails }) {
       <DownloadHistorySection order={order} />
       <CommentHistorySection order={order} />
       <AddCommentSection order={order} />
-      <StatusButtons order={order} />
       <StatusTimelineSection order={order} />
-      <div className="d-flex flex-wrap gap-2">
-        <Button variant="primary" onClick={() => setModal('email')}>
-          View Email Content
-        </Button>
-        {evidence && (
-          <>
-            <DefencePackButtons orderId={order.order_id} />
-            <Button variant="outline-primary" onClick={() => setModal('transaction')}>
-              Enter Transaction Details
-            </Button>
-          </>
-        )}
-      </div>
       <EmailContentModal order={order} show={modal === 'email'} onHide={() => setModal(null)} />
       {evidence && (
         <TransactionDetailsModal order={order} show={modal === 'transaction'} onHide={() => setModal(null)} />

@@ -1,6 +1,6 @@
 import Table from 'react-bootstrap/Table';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
-import { formatEasternDateTime } from '../../shared/dates';
+import { DateTime } from '../components/date-time';
 import { MSG } from '../../shared/messages';
 import { Section } from './section';
 
@@ -40,7 +40,9 @@ export function StatusTimelineSection({ order }: { order: OrderDetails }) {
           ) : (
             order.events.map((event) => (
               <tr key={event.id}>
-                <td>{formatEasternDateTime(event.create_ts)}</td>
+                <td>
+                  <DateTime value={event.create_ts} />
+                </td>
                 <td>{event.actor_name ?? 'System'}</td>
                 <td>{ACTIONS[event.action] ?? event.action}</td>
                 <td>{event.from_value ?? '-'}</td>

@@ -112,6 +112,7 @@ export function orderFixture(overrides: Partial<OrderDetails> = {}): OrderDetail
     currency: 'USD',
     created_at: '2026-03-01T12:00:00.000Z',
     updated_at: '2026-03-01T12:00:00.000Z',
+    version: 1,
     uploadDoc: [],
     mailHistory: [],
     downloadHistory: [],

@@ -4,7 +4,7 @@ import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { toast } from 'react-toastify';
 import type { OrderDetails, UploadDocItem } from '../../shared/contracts/order-detail';
-import { formatUtcDateTime } from '../../shared/dates';
+import { DateTime } from '../components/date-time';
 import { errorMessage } from '../app/api';
 import { useWithdrawDocumentMutation } from './order-detail-api';
 
@@ -81,7 +81,7 @@ export function EarlierDocuments({ order }: { order: OrderDetails }) {
       <ul className="mb-0">
         {earlier.map((d) => (
           <li key={d.id}>
-            {d.file1} — {formatUtcDateTime(d.create_ts)}
+            {d.file1} — <DateTime value={d.create_ts} />
             {d.withdrawn_at ? ` — withdrawn: ${d.withdraw_reason ?? ''}` : ' — superseded'}
           </li>
         ))}

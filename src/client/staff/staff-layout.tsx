@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { errorMessage } from '../app/api';
+import { FOLDER_ROUTES } from '../app/nav';
 import { useSessionUser } from '../auth/use-session-user';
 import { LoadError } from '../components/load-error';
 import { useGetFolderCountQuery } from '../orders/counts-api';
@@ -12,6 +13,14 @@ import { TopBar } from './top-bar';
 const MY_DAY_ROLES: readonly string[] = ['Team', 'Telecaller', 'Night Staff'];
 // Its own small chunk: the staff first load stays within its budget.
 const MyDayCard = lazy(() => import('../insights/my-day-card').then((m) => ({ default: m.MyDayCard })));
+
+/** The dashboard and the queues: the screens that show the folder tiles (a detail or form page does not). */
+const TILE_PATHS = new Set([
+  '/admin',
+  ...FOLDER_ROUTES.map((r) => `/admin/${r.path}`),
+  '/admin/future-order',
+  '/admin/chargeback',
+]);
 
 /** The staff layout under /admin/* (spec §2): sidebar, top bar, dashboard tiles, then the page. */
 export function StaffLayout() {
@@ -33,8 +42,14 @@ export function StaffLayout() {
     refetch();
   }, [location.pathname, location.search]);
 
+  const withTiles = TILE_PATHS.has(location.pathname.replace(/\/+$/, '') || '/admin');
+
   return (
     <div className="staff-shell">
+      {/* The first Tab stop: past the sidebar's links straight to the screen's own content. */}
+      <a href="#main-content" className="skip-link">
+        Skip to main content
+      </a>
       <Sidebar
         role={user?.type ?? null}
         counts={counts}
@@ -50,7 +65,7 @@ export function StaffLayout() {
           sidebarOpen={sidebarOpen}
           onToggleSidebar={() => setSidebarOpen((o) => !o)}
         />
-        <main className="staff-content">
+        <main id="main-content" className="staff-content" tabIndex={-1}>
           {countsFailed ? (
             <LoadError
               className="alert alert-light border py-2 mb-3"
@@ -58,8 +73,8 @@ export function StaffLayout() {
               onRetry={() => void refetch()}
             />
           ) : null}
-          <DashboardTiles counts={counts} />
-          {user && MY_DAY_ROLES.includes(user.type) ? (
+          {withTiles ? <DashboardTiles counts={counts} /> : null}
+          {withTiles && user && MY_DAY_ROLES.includes(user.type) ? (
             <Suspense fallback={null}>
               <MyDayCard />
             </Suspense>

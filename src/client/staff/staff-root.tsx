@@ -1,9 +1,9 @@
 import 'bootstrap/dist/css/bootstrap.min.css';
 import 'react-toastify/dist/ReactToastify.css';
 import './staff.css';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Provider } from 'react-redux';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { ToastContainer, toast } from 'react-toastify';
 import { setUnauthorizedHandler } from '../app/api';
 import { clearSession, getAccessToken, sessionUser } from '../app/session';
@@ -14,8 +14,20 @@ import { signOut, takeSignOutNotice } from '../auth/sign-out';
 const LoginPage = lazy(() => import('../auth/login-page').then((m) => ({ default: m.LoginPage })));
 const StaffLayout = lazy(() => import('./staff-layout').then((m) => ({ default: m.StaffLayout })));
 
-// An expired or unreadable token is no session: the login screen shows instead of a failing layout.
-if (getAccessToken() && !sessionUser()) clearSession();
+export const SESSION_ENDED = 'Your session has ended — please sign in again';
+
+// An expired or unreadable token is no session: the login screen shows instead of a failing layout,
+// and says why.
+let sessionEnded = false;
+if (getAccessToken() && !sessionUser()) {
+  clearSession();
+  sessionEnded = true;
+}
+const sessionListeners = new Set<(ended: boolean) => void>();
+function setSessionEnded(ended: boolean) {
+  sessionEnded = ended;
+  for (const listener of sessionListeners) listener(ended);
+}
 
 /** Toasts of the staff screens (spec §9): top-right, 5 s, pause on hover and focus loss, drag 80 %. */
 export const STAFF_TOASTS = {
@@ -27,17 +39,20 @@ export const STAFF_TOASTS = {
   draggablePercent: 80,
 } as const;
 
-/** Any 401 on a staff screen: toast the server message, clear the session, go to / (spec §6, §8). */
+/**
+ * Any 401 on a staff screen: toast the server message and clear the session. The address stays, so the
+ * login shows in place of the screen that asked, and signing in again returns to it.
+ */
 function UnauthorizedHandler() {
-  const navigate = useNavigate();
   useEffect(() => {
     setUnauthorizedHandler((message) => {
       // Signed out already (a failed sign-in answers 401 too): the login form shows its own toast.
       if (!getStore().getState().auth.isAuth) return;
-      signOut({ kind: 'error', message });
-      navigate('/', { replace: true });
+      signOut();
+      toast.error(message, { toastId: `sign-out:${message}` });
+      setSessionEnded(true);
     });
-  }, [navigate]);
+  }, []);
   // After a sign-out elsewhere (401, password changed) the fresh shell shows its notice.
   useEffect(() => {
     const notice = takeSignOutNotice();
@@ -46,9 +61,64 @@ function UnauthorizedHandler() {
   return null;
 }
 
+/** The login screen, in the page's main landmark, saying why when a session expired or was ended. */
+function SignIn() {
+  const [ended, setEnded] = useState(sessionEnded);
+  useEffect(() => {
+    sessionListeners.add(setEnded);
+    return () => {
+      sessionListeners.delete(setEnded);
+    };
+  }, []);
+  return (
+    <main id="main-content" className="staff-sign-in">
+      {ended ? (
+        <p className="alert alert-warning staff-session-ended" role="status">
+          {SESSION_ENDED}
+        </p>
+      ) : null}
+      <LoginPage />
+    </main>
+  );
+}
+
+/**
+ * The login shows at whatever address asked for it (a deep link, a screen whose session ended). The
+ * login form goes to /admin when it succeeds; this takes the person back to the address that asked,
+ * unless the sign-in sent them somewhere else first (a password change, two-factor setup).
+ */
+function useReturnAfterSignIn(isAuth: boolean) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const here = `${location.pathname}${location.search}`;
+  const asked = useRef<string | null>(null);
+  if (!isAuth) asked.current = here;
+  useEffect(() => {
+    const target = asked.current;
+    if (!isAuth || target === null) return;
+    if (location.pathname.replace(/\/+$/, '') === '/admin' && target !== here) {
+      asked.current = null;
+      navigate(target, { replace: true });
+    } else if (here !== target) {
+      asked.current = null;
+    } else {
+      // Still at the asked address: the form's own navigation may follow in a moment.
+      const timer = setTimeout(() => {
+        asked.current = null;
+      }, 1000);
+      return () => clearTimeout(timer);
+    }
+  }, [isAuth, here, location.pathname, navigate]);
+}
+
 function StaffArea() {
   const isAuth = useAppSelector((s) => s.auth.isAuth);
-  return <Suspense fallback={null}>{isAuth ? <StaffLayout /> : <LoginPage />}</Suspense>;
+  useReturnAfterSignIn(isAuth);
+  // A new sign-in ends the notice.
+  useEffect(() => {
+    if (isAuth) setSessionEnded(false);
+  }, [isAuth]);
+  return <Suspense fallback={null}>{isAuth ? <StaffLayout /> : <SignIn />}</Suspense>;
 }
 
 /** /admin: the login screen when signed out, the staff layout otherwise. */

@@ -1,0 +1,187 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { encodeOrderId } from '../src/shared/order-id.js';
+import { DEMO_EMAILS, DEMO_PASSWORD, type DemoRole, expect, loginAs, test } from './fixtures.js';
+
+const INTAKE_KEY = 'e2e-intake-key-0123456789';
+const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** Every violation of WCAG 2.1 A and AA on the page, whatever its impact, as readable lines. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
+  return results.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
+  );
+}
+
+async function expectNoAxeViolations(page: Page, label: string) {
+  expect(await axeViolations(page), label).toEqual([]);
+}
+
+async function approvedPdf(text: string): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  pdf.addPage([595, 842]).drawText(text, { x: 50, y: 780, size: 20, font });
+  return Buffer.from(await pdf.save());
+}
+
+interface Made {
+  orderId: number;
+  email: string;
+}
+
+/** A paid order from the intake API; with `approved` its card is uploaded by staff through the API. */
+async function makeOrder(api: APIRequestContext, approved: boolean): Promise<Made> {
+  const stamp = `${Date.now()}-${Math.round(Math.random() * 1e6)}`;
+  const email = `a11y.${stamp}@example.com`;
+  const created = await api.post('/api/intake/orders', {
+    headers: { 'x-intake-key': INTAKE_KEY },
+    data: {
+      client_reference: `e2e-a11y-${stamp}`,
+      email,
+      re_enter_email: email,
+      processing_mode: 'Standard',
+      arrival_date: '2030-01-15',
+      passport_number: 'A11Y123456',
+      last_name: 'Access',
+      first_name: 'Ada',
+      nationality: 'Netherlands',
+      country_of_residence: 'NLD',
+      phone_code: '31',
+      telephone_number: '612345678',
+      processing_date: '2020-01-01',
+      amount: 59,
+      currency: 'USD',
+    },
+  });
+  expect(created.ok(), await created.text()).toBeTruthy();
+  const orderId = (await created.json()).data.order_id as number;
+  if (approved) {
+    const login = await api.post('/api/admin/admin-login', {
+      data: { email: DEMO_EMAILS.Team, password: DEMO_PASSWORD },
+    });
+    const token = (await login.json()).jwtToken as string;
+    const remark = await api.post('/api/admin/add-new-remark', {
+      headers: { authorization: token },
+      data: {
+        orderId,
+        remark: 'Checked the passport scan.',
+        whatsapp: 'N',
+        telephone: 'Y',
+        statusRefund: 'N',
+        voided: 'N',
+        chargeBack: 'N',
+        reportError: 'N',
+      },
+    });
+    expect(remark.ok(), await remark.text()).toBeTruthy();
+    const upload = await api.post('/api/admin/upload-visa-document', {
+      headers: { authorization: token },
+      multipart: {
+        orderId: String(orderId),
+        email,
+        mailServiceProvider: 'AWS',
+        uploadVisaDoc: {
+          name: 'approved.pdf',
+          mimeType: 'application/pdf',
+          buffer: await approvedPdf(`Approved card ${orderId}`),
+        },
+      },
+    });
+    expect(upload.ok(), await upload.text()).toBeTruthy();
+  }
+  return { orderId, email };
+}
+
+let worked: Made;
+let fresh: Made;
+
+test.beforeAll(async ({ baseURL }) => {
+  const api = await playwrightRequest.newContext({ baseURL });
+  worked = await makeOrder(api, true);
+  fresh = await makeOrder(api, false);
+  await api.dispose();
+});
+
+/** Every staff screen; the folder queues share one component, so two of them stand for the rest. */
+const STAFF_ROUTES = [
+  '/admin',
+  '/admin/recent-order',
+  '/admin/my-order',
+  '/admin/pending-order',
+  '/admin/deleted-order',
+  '/admin/refund-order',
+  '/admin/future-order',
+  '/admin/chargeback',
+  '/admin/send-invoice',
+  '/admin/country-order-list',
+  '/admin/processed-order',
+  '/admin/manage-team',
+  '/admin/gateway-setting',
+  '/admin/insights',
+  '/admin/audit-log',
+  '/admin/change-password',
+];
+/** The screens whose content changes with the role (sidebar, buttons, cards). */
+const ROLE_ROUTES = ['/admin', '/admin/recent-order', '/admin/manage-team', '/admin/gateway-setting'];
+const OTHER_ROLES: DemoRole[] = ['Manager', 'Team', 'Telecaller', 'Night Staff'];
+
+async function settle(page: Page) {
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('.spinner-border')).toHaveCount(0);
+}
+
+test.describe('axe-core, WCAG 2.1 AA', () => {
+  test('the login screen', async ({ page }) => {
+    await page.goto('/admin');
+    await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+    await expect(page.getByRole('main')).toBeVisible();
+    await expectNoAxeViolations(page, 'login');
+  });
+
+  test('every staff screen as Admin', async ({ page }) => {
+    test.setTimeout(180_000);
+    await loginAs(page, 'Admin');
+    const found: string[] = [];
+    for (const route of [...STAFF_ROUTES, `/admin/view-order/${encodeOrderId(worked.orderId)}`]) {
+      await page.goto(route);
+      await settle(page);
+      for (const v of await axeViolations(page)) found.push(`${route}: ${v}`);
+    }
+    expect(found).toEqual([]);
+  });
+
+  for (const role of OTHER_ROLES) {
+    test(`the screens that differ, as ${role}`, async ({ page }) => {
+      test.setTimeout(120_000);
+      await loginAs(page, role);
+      const found: string[] = [];
+      const routes = [
+        ...ROLE_ROUTES,
+        `/admin/view-order/${encodeOrderId(worked.orderId)}`,
+        `/admin/view-order/${encodeOrderId(fresh.orderId)}`,
+      ];
+      for (const route of routes) {
+        await page.goto(route);
+        await settle(page);
+        for (const v of await axeViolations(page)) found.push(`${route}: ${v}`);
+      }
+      expect(found).toEqual([]);
+    });
+  }
+
+  test('the customer pages, wide and at 390 px', async ({ page }) => {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto(`/track-order/${worked.orderId}`);
+      await expect(page.getByRole('button', { name: 'TRACK ORDER' })).toBeVisible();
+      await expectNoAxeViolations(page, `track ${width}`);
+      await page.getByLabel('Email ID').fill(worked.email);
+      await page.getByRole('button', { name: 'TRACK ORDER' }).click();
+      await expect(page).toHaveURL(new RegExp(`/get-new-order-details/${worked.orderId}$`));
+      await expect(page.getByRole('table', { name: 'Downloaded History' })).toBeVisible();
+      await expectNoAxeViolations(page, `details ${width}`);
+    }
+  });
+});
