@@ -7,12 +7,15 @@ import { gatewayRoutes } from './gateways/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { insightsRoutes } from './insights/routes.js';
 import { intakeRoutes } from './intake/routes.js';
+import { liveRoutes } from './live/routes.js';
 import { invoiceRoutes } from './invoices/routes.js';
 import { defencePackRoutes } from './order-detail/defence-pack-routes.js';
 import { orderDetailRoutes } from './order-detail/routes.js';
 import { orderRoutes } from './orders/routes.js';
 import { reportRoutes } from './reports/routes.js';
+import { slaRoutes } from './sla/routes.js';
 import { teamRoutes } from './team/routes.js';
+import { viewRoutes } from './views/routes.js';
 
 /** Every area's routes, registered under /api by app.ts. One line per area. */
 export const areaRoutes: FastifyPluginAsync[] = [
@@ -30,4 +33,7 @@ export const areaRoutes: FastifyPluginAsync[] = [
   invoiceRoutes,
   insightsRoutes,
   auditRoutes,
+  liveRoutes,
+  slaRoutes,
+  viewRoutes,
 ];

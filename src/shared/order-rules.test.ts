@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MOVABLE_STATUSES, ORDER_STATUSES, ROLES } from './constants.js';
-import { decide, deleteRoles, type OrderState, remarkMove } from './order-rules.js';
+import { decide, deleteRoles, holderDecision, type OrderState, remarkMove } from './order-rules.js';
 
 const TODAY = '2026-11-22';
 const order = (over: Partial<OrderState> = {}): OrderState => ({
@@ -136,5 +136,31 @@ describe('remark flags', () => {
     expect(d?.decision).toMatchObject({ allowed: false, code: 403 });
     const m = remarkMove(order({ processStatus: 'Deleted' }), flags(true, false), 'Manager', TODAY);
     expect(m?.decision.allowed).toBe(true);
+  });
+});
+
+describe('holder rule', () => {
+  const held = { assignedToId: 7, holder: 'Demo Team' };
+  it('lets the holder and anyone on an unheld order act', () => {
+    expect(holderDecision(held, { id: 7, role: 'Team' }, false)).toEqual({ allowed: true, takeOver: false });
+    expect(
+      holderDecision({ assignedToId: null, holder: null }, { id: 1, role: 'Telecaller' }, false),
+    ).toEqual({
+      allowed: true,
+      takeOver: false,
+    });
+  });
+  it('refuses other Team, Telecaller and Night Staff members, naming the holder, even with takeOver', () => {
+    for (const role of ['Team', 'Telecaller', 'Night Staff']) {
+      const d = holderDecision(held, { id: 8, role }, true);
+      expect(d).toMatchObject({ allowed: false, code: 409 });
+      if (!d.allowed) expect(d.message).toContain('Demo Team');
+    }
+  });
+  it('lets Admin and Manager take over only when they ask to', () => {
+    for (const role of ['Admin', 'Manager']) {
+      expect(holderDecision(held, { id: 9, role }, false)).toMatchObject({ allowed: false, code: 409 });
+      expect(holderDecision(held, { id: 9, role }, true)).toEqual({ allowed: true, takeOver: true });
+    }
   });
 });

@@ -153,3 +153,30 @@ export function remarkMove(
   if (to === 'Refunds' && order.processStatus === 'Refunded') return null;
   return { to, decision: decide(order, { kind: 'move', to }, role, today) };
 }
+
+/**
+ * The holder rule of shared queues: while an order is assigned to someone, nobody else moves it (by a
+ * status button or a remark flag). Admin and Manager may take it over, which reassigns it to them.
+ */
+export function holderDecision(
+  order: { assignedToId: number | null; holder: string | null },
+  actor: { id: number; role: string },
+  takeOver: boolean,
+): { allowed: true; takeOver: boolean } | { allowed: false; code: 409; message: string } {
+  if (order.assignedToId === null || order.assignedToId === actor.id)
+    return { allowed: true, takeOver: false };
+  const name = order.holder || 'someone else';
+  if (mayRole(ADMIN_MANAGER, actor.role)) {
+    if (takeOver) return { allowed: true, takeOver: true };
+    return {
+      allowed: false,
+      code: 409,
+      message: `${name} is working on this order. Take it over to change it.`,
+    };
+  }
+  return {
+    allowed: false,
+    code: 409,
+    message: `${name} is working on this order. Ask them, or an Admin or Manager, to release it.`,
+  };
+}

@@ -30,6 +30,13 @@ export interface Database {
   ping(): Promise<void>;
   /** Applies the committed migrations (no statement timeout: a migration may rewrite big tables). */
   migrate(): Promise<void>;
+  /** Connections of the PostgreSQL pool (metrics); absent on PGlite (one in-process connection). */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
+  /**
+   * Subscribes to a NOTIFY channel: payloads of committed transactions, from every server instance on
+   * this database. Answers the unsubscribe function.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -84,7 +91,50 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
         client.release();
       }
     },
+    listen: (channel, onPayload) => listenPostgres(url, channel, onPayload),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     close: () => pool.end(),
+  };
+}
+
+/**
+ * LISTEN needs a session of its own (a pooled connection would drop it). The connection is re-opened
+ * with backoff when PostgreSQL restarts; changes committed while it was down are not replayed, so the
+ * screens refetch when their stream reconnects.
+ */
+async function listenPostgres(
+  url: string,
+  channel: string,
+  onPayload: (payload: string) => void,
+): Promise<() => Promise<void>> {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (delay: number): Promise<void> => {
+    if (stopped) return;
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+    c.on('notification', (n) => {
+      if (n.channel === channel && n.payload !== undefined) onPayload(n.payload);
+    });
+    c.on('error', () => {
+      void c.end().catch(() => {});
+      if (client === c) client = null;
+      if (!stopped) retry = setTimeout(() => void connect(Math.min(delay * 2, 10_000)), delay);
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      client = c;
+    } catch {
+      await c.end().catch(() => {});
+      if (!stopped) retry = setTimeout(() => void connect(Math.min(delay * 2, 10_000)), delay);
+    }
+  };
+  await connect(250);
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
   };
 }
 
@@ -115,6 +165,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
       ping: async () => {
         await client.query('select 1');
       },
+      listen: async (channel, onPayload) => client.listen(channel, onPayload),
       close: async () => {
         await client.close();
         await release?.();

@@ -22,6 +22,7 @@ import {
 import { queueMail } from '../mail/outbox.js';
 import { nudgeMailQueue } from '../mail/queue.js';
 import { latestDocument, lockOrder, recordEvent } from '../order-detail/queries.js';
+import { assertVersion } from '../orders/queries.js';
 import { resendRefusal } from './resend-limits.js';
 import { removeStored } from './storage.js';
 import { type StoredUpload, sanitizeFileName, storeUpload } from './upload.js';
@@ -94,12 +95,12 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       if (!upload) throw badRequest(MSG.fileRequired);
       const file: StoredUpload & { originalName: string } = upload;
-      const { orderId, email, mailServiceProvider } = parsed.data;
+      const { orderId, email, mailServiceProvider, expectedVersion } = parsed.data;
 
       let result: { mailId: number; documentId: number };
       try {
         result = await db.transaction(async (tx) => {
-          await lockOrder(tx, orderId);
+          await assertVersion(tx, await lockOrder(tx, orderId), expectedVersion);
           const [doc] = await tx
             .insert(documents)
             .values({
@@ -150,9 +151,9 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const staff = staffOf(request);
-      const { orderId, email, mailServiceProvider } = request.body;
+      const { orderId, email, mailServiceProvider, expectedVersion } = request.body;
       const result = await db.transaction(async (tx) => {
-        await lockOrder(tx, orderId);
+        await assertVersion(tx, await lockOrder(tx, orderId), expectedVersion);
         const doc = await latestDocument(tx, orderId);
         if (!doc) throw conflict('No document has been uploaded for this order yet.');
         const refusal = await resendRefusal(tx, orderId, staff.id);

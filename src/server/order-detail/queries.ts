@@ -104,6 +104,7 @@ export async function loadOrder(
     currency: o.currency,
     created_at: o.createdAt.toISOString(),
     updated_at: o.updatedAt.toISOString(),
+    version: o.version,
   };
 }
 

@@ -23,7 +23,7 @@ import { openStored, storedExists } from '../documents/storage.js';
 import { ok } from '../http/envelope.js';
 import { conflict, notFound } from '../http/errors.js';
 import { renderApprovalNotice } from '../mail/approval-notice.js';
-import { changeStatus, enforceRules, ruleState } from '../orders/queries.js';
+import { applyHolderRule, assertVersion, changeStatus, enforceRules, ruleState } from '../orders/queries.js';
 import { nudgeMailQueue } from '../mail/queue.js';
 import {
   documentById,
@@ -99,9 +99,12 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      const { orderId, updatingStatus } = request.body;
+      const { orderId, updatingStatus, expectedVersion, takeOver = false } = request.body;
       const from = await db.transaction(async (tx) => {
         const order = await lockOrder(tx, orderId);
+        await assertVersion(tx, order, expectedVersion);
+        // Deleting has its own rule for held orders (Admin only); other moves follow the holder rule.
+        if (updatingStatus !== 'Deleted') await applyHolderRule(tx, order, staff, takeOver);
         enforceRules([order], { kind: 'move', to: updatingStatus }, staff, serviceToday());
         await changeStatus(tx, staff, [order], updatingStatus);
         return order.processStatus;
@@ -132,8 +135,12 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = request.body;
       const result = await db.transaction(async (tx) => {
         const order = await lockOrder(tx, body.orderId);
+        await assertVersion(tx, order, body.expectedVersion);
         const move = remarkMove(ruleState(order), body, staff.type, serviceToday());
-        if (move) enforceRules([order], { kind: 'move', to: move.to }, staff, serviceToday());
+        if (move) {
+          await applyHolderRule(tx, order, staff, body.takeOver ?? false);
+          enforceRules([order], { kind: 'move', to: move.to }, staff, serviceToday());
+        }
         const [remark] = await tx
           .insert(orderRemarks)
           .values({
@@ -185,9 +192,10 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      const { orderId, transactionId, merchantName } = request.body;
+      const { orderId, transactionId, merchantName, expectedVersion } = request.body;
       await db.transaction(async (tx) => {
         const order = await lockOrder(tx, orderId);
+        await assertVersion(tx, order, expectedVersion);
         await tx
           .update(orders)
           .set({ transactionId, merchantName, updatedAt: sql`now()` })

@@ -1,5 +1,5 @@
 import { inArray, sql } from 'drizzle-orm';
-import { ORDER_STATUSES, type OrderStatus, SERVICE_TIME_ZONE } from '../../shared/constants.js';
+import { type Folder, ORDER_STATUSES, type OrderStatus, SERVICE_TIME_ZONE } from '../../shared/constants.js';
 import {
   decide,
   holderDecision,
@@ -12,7 +12,8 @@ import { recordAudit } from '../audit/audit.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderEvents, orders, staffUsers } from '../db/schema.js';
 import { queueMail } from '../mail/outbox.js';
-import { conflict, HttpError, notFound } from '../http/errors.js';
+import { type FolderScope, folderWhere } from './folders.js';
+import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
 
 interface LockedOrder {
   orderId: number;
@@ -20,6 +21,7 @@ interface LockedOrder {
   processingDate: string;
   assignedTo: number | null;
   email: string;
+  version: number;
   holder: string | null;
 }
 
@@ -33,6 +35,7 @@ export async function lockOrders(tx: DbOrTx, ids: number[]): Promise<LockedOrder
       processingDate: orders.processingDate,
       assignedTo: orders.assignedTo,
       email: orders.email,
+      version: orders.version,
     })
     .from(orders)
     .where(inArray(orders.orderId, unique))
@@ -228,9 +231,14 @@ export async function assignOrders(
   ids: number[],
   assign: boolean,
   mayReleaseOthers: boolean,
+  expectedVersion?: number,
 ): Promise<number[]> {
   return db.transaction(async (tx) => {
     const locked = await lockOrders(tx, ids);
+    if (expectedVersion !== undefined) {
+      if (locked.length !== 1) throw badRequest('expectedVersion: only with a single order');
+      await assertVersion(tx, locked[0]!, expectedVersion);
+    }
     let changed: LockedOrder[];
     if (assign) {
       const deleted = locked.find((o) => o.processStatus === 'Deleted');
@@ -388,4 +396,35 @@ export async function applyHolderRule(
     to: actor.name,
   });
   order.assignedTo = actor.id;
+}
+
+/**
+ * Next order: assigns to the caller the most urgent unassigned open order of a folder (earliest arrival
+ * first, then oldest). SKIP LOCKED lets concurrent claims pass each other, so two never get one order.
+ */
+export async function claimNextOrder(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  folder: Folder,
+  scope: FolderScope,
+): Promise<number | null> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ order_id: string }>(sql`
+      select order_id::text as order_id from orders
+      where ${folderWhere(folder, scope)} and assigned_to is null
+        and process_status not in ('Completed', 'Deleted', 'Refunded')
+      order by arrival_date asc nulls last, created_at asc, order_id asc
+      limit 1 for update skip locked`);
+    const row = rows[0];
+    if (!row) return null;
+    const orderId = Number(row.order_id);
+    await tx
+      .update(orders)
+      .set({ assignedTo: actor.id, updatedAt: sql`now()` })
+      .where(sql`${orders.orderId} = ${orderId}`);
+    await tx
+      .insert(orderEvents)
+      .values({ orderId, actorId: actor.id, action: 'assign', fromValue: null, toValue: String(actor.id) });
+    return orderId;
+  });
 }

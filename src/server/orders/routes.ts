@@ -26,11 +26,15 @@ import { ok } from '../http/envelope.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { monthNumber } from './folders.js';
 import { assignOrders, completeRefunds, deleteOrders, restoreOrders } from './queries.js';
+import { slaClock } from '../sla/policy.js';
 import {
   folderCounts as countFolders,
   futureMonthCounts as countFutureMonths,
+  filtersOf,
   listFolder,
+  listTotal,
   searchFolder,
+  slaCounts,
 } from './lists.js';
 
 const isFolder = (name: string): name is Folder => (FOLDERS as readonly string[]).includes(name);
@@ -54,7 +58,11 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      return ok(await countFolders(db, { today: serviceToday(), staffId: staff.id }), 'Folder counts');
+      const [counts, sla] = await Promise.all([
+        countFolders(db, { today: serviceToday(), staffId: staff.id }),
+        slaClock(db).then((clock) => slaCounts(db, clock)),
+      ]);
+      return ok({ ...counts, ...sla }, 'Folder counts');
     },
   );
 
@@ -78,11 +86,16 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'orders.read' },
       schema: {
         tags: ['orders'],
-        summary: 'One page of a folder, newest first (month narrows futureOrder to one process month)',
+        summary:
+          'One page of a folder, newest first unless sorted; filters narrow it (month narrows futureOrder to one process month)',
         security,
         params: ordersListParams,
         querystring: ordersListQuery,
-        response: { 200: envelope(z.array(orderListRow)) },
+        response: {
+          200: envelope(z.array(orderListRow)).extend({
+            total: z.number().int().describe('How many orders of the folder match the filters'),
+          }),
+        },
       },
     },
     async (request) => {
@@ -90,10 +103,19 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       const folder = request.params.orderName;
       if (!isFolder(folder)) throw notFound(`Unknown folder: ${folder}`);
       if (!can(staff.type, readPermissionFor(folder))) throw forbidden();
-      const { page, limit, month } = request.query;
+      const { page, limit, month, delay: _delay, userName: _userName, ...query } = request.query;
       const scope = { today: serviceToday(), staffId: staff.id, month: monthNumber(month) };
-      const rows = await listFolder(db, folder, scope, page, limit);
-      return ok(rows, rows.length ? 'Orders' : MSG.noRecords);
+      const options = {
+        sort: query.sort,
+        dir: query.dir,
+        filters: filtersOf(query),
+        clock: await slaClock(db),
+      };
+      const [rows, total] = await Promise.all([
+        listFolder(db, folder, scope, page, limit, options),
+        listTotal(db, folder, scope, options),
+      ]);
+      return { ...ok(rows, rows.length ? 'Orders' : MSG.noRecords), total };
     },
   );
 
@@ -117,10 +139,19 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      const { folderName, searchVal, start, end, month } = request.body;
+      const { folderName, searchVal, start, end, month, ...query } = request.body;
       if (!can(staff.type, readPermissionFor(folderName))) throw forbidden();
       const scope = { today: serviceToday(), staffId: staff.id, month: monthNumber(month) };
-      const { rows, total, totalCapped } = await searchFolder(db, folderName, scope, searchVal, start, end);
+      const options = { filters: filtersOf(query), clock: await slaClock(db) };
+      const { rows, total, totalCapped } = await searchFolder(
+        db,
+        folderName,
+        scope,
+        searchVal,
+        start,
+        end,
+        options,
+      );
       return { ...ok(rows, total ? 'Orders' : MSG.noRecords), total, totalCapped };
     },
   );
@@ -186,9 +217,16 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      const { orderId, assignto } = request.body;
+      const { orderId, assignto, expectedVersion } = request.body;
       const assign = !!assignto?.trim();
-      const changed = await assignOrders(db, staff, orderId, assign, can(staff.type, 'orders.releaseAny'));
+      const changed = await assignOrders(
+        db,
+        staff,
+        orderId,
+        assign,
+        can(staff.type, 'orders.releaseAny'),
+        expectedVersion,
+      );
       return ok(
         { orderId: changed },
         assign ? MSG.assigned : 'Order has been moved to the original folder successfully',

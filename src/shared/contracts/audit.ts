@@ -18,12 +18,14 @@ export const AUDIT_ACTIONS = {
   'export.csv': 'CSV export',
   'document.withdraw': 'Document withdrawn',
   'order.restore': 'Order restored',
+  'order.takeover': 'Order taken over',
   logout: 'Sign-out',
   'session.end': 'Session ended',
   'two-factor.enable': 'Two-factor sign-in turned on',
   'two-factor.disable': 'Two-factor sign-in turned off',
   'two-factor.reset': 'Two-factor sign-in reset',
   'settings.update': 'Settings changed',
+  'sla.update': 'Due-time policy changed',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];

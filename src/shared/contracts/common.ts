@@ -42,3 +42,17 @@ export const text = (max = 200) =>
 /** Text of a text area: trimmed, capped, tab and line breaks allowed. */
 export const multilineText = (max = 2000) =>
   noControlCharactersExceptLines(z.string().trim().max(max, `at most ${max} characters`));
+
+/**
+ * Optional on every change of one order: the order's `version` as the client last saw it. When the
+ * order has changed since, the server refuses with 409 naming who changed it; absent, no check is made.
+ */
+export const expectedVersionField = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .positive('must be 1 or more')
+  .max(2_147_483_647, 'is too large')
+  .optional();
+
+/** Admin and Manager: take over an order someone else holds, to change it. */
+export const takeOverField = z.boolean().optional();

@@ -8,10 +8,12 @@ import {
 import { MSG } from '../messages.js';
 import {
   envelope,
+  expectedVersionField,
   multilineText,
   noControlCharacters,
   noControlCharactersExceptLines,
   orderIdField,
+  takeOverField,
   text,
 } from './common.js';
 
@@ -48,6 +50,8 @@ export const moveOrderStatusBody = z.object({
   updatingStatus: z.enum(MOVABLE_STATUSES, {
     error: 'not a status you can move an order to',
   }),
+  expectedVersion: expectedVersionField,
+  takeOver: takeOverField,
 });
 export type MoveOrderStatusBody = z.infer<typeof moveOrderStatusBody>;
 
@@ -82,6 +86,8 @@ export const addRemarkBody = z.object({
   voided: remarkFlag,
   chargeBack: remarkFlag,
   reportError: remarkFlag,
+  expectedVersion: expectedVersionField,
+  takeOver: takeOverField,
 });
 export type AddRemarkBody = z.input<typeof addRemarkBody>;
 
@@ -116,9 +122,10 @@ export const saveTransactionBody = z.object({
       .min(1, MSG.merchantNameRequired)
       .max(120, 'at most 120 characters'),
   ),
+  expectedVersion: expectedVersionField,
 });
 export type SaveTransactionBody = z.infer<typeof saveTransactionBody>;
-export const saveTransactionForm = saveTransactionBody.omit({ orderId: true });
+export const saveTransactionForm = saveTransactionBody.omit({ orderId: true, expectedVersion: true });
 export type SaveTransactionForm = z.infer<typeof saveTransactionForm>;
 
 /** POST /api/admin/resend-mail */
@@ -126,6 +133,7 @@ export const resendMailBody = z.object({
   orderId: orderIdField,
   email: requiredEmail(MSG.uploadEmailRequired),
   mailServiceProvider: mailProviderField,
+  expectedVersion: expectedVersionField,
 });
 export type ResendMailBody = z.infer<typeof resendMailBody>;
 
@@ -137,6 +145,7 @@ export const uploadDocumentFields = z.object({
   orderId: orderIdField,
   email: requiredEmail(MSG.uploadEmailRequired),
   mailServiceProvider: mailProviderField,
+  expectedVersion: expectedVersionField,
 });
 export type UploadDocumentFields = z.infer<typeof uploadDocumentFields>;
 export const UPLOAD_FILE_FIELD = 'uploadVisaDoc';
@@ -348,6 +357,8 @@ export const orderFields = z.object({
   currency: z.string(),
   created_at: isoInstant,
   updated_at: isoInstant,
+  /** Raised by every change; send it back as `expectedVersion` to refuse stale changes. */
+  version: z.number().int(),
 });
 export type OrderFields = z.infer<typeof orderFields>;
 

@@ -1,14 +1,79 @@
 import { z } from 'zod';
-import { FOLDER_COUNT_KEYS, FOLDERS, MAX_PAGE_SIZE, MONTHS, ORDER_STATUSES } from '../constants.js';
-import { noControlCharacters, orderIdField, text } from './common.js';
+import {
+  FOLDER_COUNT_KEYS,
+  FOLDERS,
+  MAX_PAGE_SIZE,
+  MONTHS,
+  ORDER_STATUSES,
+  PROCESSING_MODES,
+} from '../constants.js';
+import { countryName } from '../countries.js';
+import { expectedVersionField, noControlCharacters, orderIdField, text } from './common.js';
+import { SLA_STATES } from './sla.js';
 
-/** Folder counts: one number per folder. */
-export const folderCounts = z.object(
-  Object.fromEntries(Object.values(FOLDER_COUNT_KEYS).map((k) => [k, z.number().int()])) as Record<
-    (typeof FOLDER_COUNT_KEYS)[keyof typeof FOLDER_COUNT_KEYS],
-    z.ZodNumber
-  >,
-);
+/** Folder counts: one number per folder, and the open orders at risk of or past their due time. */
+export const folderCounts = z
+  .object(
+    Object.fromEntries(Object.values(FOLDER_COUNT_KEYS).map((k) => [k, z.number().int()])) as Record<
+      (typeof FOLDER_COUNT_KEYS)[keyof typeof FOLDER_COUNT_KEYS],
+      z.ZodNumber
+    >,
+  )
+  .extend({
+    atRiskCount: z.number().int().describe('Open orders due within the at-risk margin (whole system)'),
+    breachedCount: z.number().int().describe('Open orders past their due time (whole system)'),
+  });
+export type FolderCountsAnswer = z.infer<typeof folderCounts>;
+
+/** Sort keys of the order lists; without `sort` a list is newest first. */
+export const LIST_SORT_KEYS = [
+  'order_id',
+  'created_at',
+  'arrival_date',
+  'due_at',
+  'name',
+  'status',
+  'assign_to',
+] as const;
+export type ListSortKey = (typeof LIST_SORT_KEYS)[number];
+export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+
+const day = z.string().max(10, 'must be a date (YYYY-MM-DD)').pipe(z.iso.date({ error: 'must be a date (YYYY-MM-DD)' }));
+
+/**
+ * Sorting and filters shared by the folder lists, search and saved views. Every value is checked:
+ * an unknown sort key, direction, country code, mode, assignee or state is a 400.
+ */
+export const listFilterFields = {
+  sort: z.enum(LIST_SORT_KEYS, { error: `must be one of ${LIST_SORT_KEYS.join(', ')}` }).optional(),
+  dir: z.enum(SORT_DIRECTIONS, { error: 'must be asc or desc' }).optional(),
+  /** ISO 3166 alpha-3 code of the traveller's nationality. */
+  nationality: z
+    .string()
+    .max(3, 'must be an ISO 3166 alpha-3 country code')
+    .regex(/^[A-Za-z]{3}$/, 'must be an ISO 3166 alpha-3 country code')
+    .refine((c) => countryName(c) !== 'Unknown Country', 'must be an ISO 3166 alpha-3 country code')
+    .transform((c) => c.toUpperCase())
+    .optional(),
+  processingMode: z.enum(PROCESSING_MODES, { error: `must be ${PROCESSING_MODES.join(' or ')}` }).optional(),
+  /** `me`, `none` (unassigned) or a staff id. */
+  assignee: z
+    .string()
+    .max(10, 'must be me, none or a staff id')
+    .regex(/^(me|none|[1-9]\d{0,8})$/, 'must be me, none or a staff id')
+    .optional(),
+  arrivalFrom: day.optional(),
+  arrivalTo: day.optional(),
+  slaState: z.enum(SLA_STATES, { error: `must be one of ${SLA_STATES.join(', ')}` }).optional(),
+};
+
+export const listFilters = z.object(listFilterFields).strict();
+export type ListFilters = z.infer<typeof listFilters>;
+
+const arrivalOrder = <T extends { arrivalFrom?: string | undefined; arrivalTo?: string | undefined }>(v: T) =>
+  !v.arrivalFrom || !v.arrivalTo || v.arrivalFrom <= v.arrivalTo;
+const arrivalOrderError = { path: ['arrivalTo'], message: 'must be on or after arrivalFrom' };
 
 export const folderName = z.enum(FOLDERS, { error: 'must be one of the folder names' });
 
@@ -35,8 +100,10 @@ export const ordersListQuery = z
     userName: text(200).optional(),
     /** Future orders only: the process month (Jan…Dec) of the tile that was opened. */
     month: z.enum(MONTHS, { error: 'must be Jan to Dec' }).optional(),
+    ...listFilterFields,
   })
-  .strict();
+  .strict()
+  .refine(arrivalOrder, arrivalOrderError);
 export type OrdersListQuery = z.infer<typeof ordersListQuery>;
 
 export const ordersListParams = z.object({ orderName: text(50) });
@@ -56,6 +123,11 @@ export const orderListRow = z.object({
   processing_date: z.string(),
   process_month: z.string(),
   assign_to: z.string(),
+  nationality: z.string().nullable(),
+  processing_mode: z.string(),
+  /** When the order is due (ISO time); null for Completed, Refunded and Deleted orders. */
+  due_at: z.string().nullable(),
+  sla_state: z.enum(SLA_STATES).nullable(),
 });
 export type OrderListRow = z.infer<typeof orderListRow>;
 
@@ -81,8 +153,10 @@ export const searchOrderBody = z
     ),
     folderName,
     month: z.enum(MONTHS, { error: 'must be Jan to Dec' }).optional(),
+    ...listFilterFields,
   })
   .strict()
+  .refine(arrivalOrder, arrivalOrderError)
   .refine((v) => v.end > v.start, { path: ['end'], message: 'must be greater than start' })
   .refine((v) => v.end - v.start <= MAX_PAGE_SIZE, {
     path: ['end'],
@@ -111,6 +185,8 @@ export const assignOrderBody = z
   .object({
     orderId: orderIds,
     assignto: text(200).nullable().optional(),
+    /** Only with a single order (the detail page): see expectedVersionField. */
+    expectedVersion: expectedVersionField,
   })
   .strict();
 export type AssignOrderBody = z.infer<typeof assignOrderBody>;
