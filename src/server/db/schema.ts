@@ -182,9 +182,22 @@ export const orders = pgTable(
     currency: text('currency').notNull().default('USD'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** Raised by every order event (a trigger on order_events): stale writes are refused with 409. */
+    version: integer('version').notNull().default(1),
+    /**
+     * When an open order is due under the due-time policy; null for Completed, Refunded and Deleted.
+     * Kept by the trigger orders_due_at (migration sla_due_at), never written by the application.
+     */
+    dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     uniqueIndex('orders_client_reference_uq').on(t.clientReference),
+    // Lists sorted by due time or arrival, per status folder and across folders; the due-time index also
+    // answers the at-risk and breached counts with one range scan.
+    index('orders_due_idx').on(t.dueAt, t.orderId).where(sql`${t.dueAt} is not null`),
+    index('orders_status_due_idx').on(t.processStatus, t.dueAt, t.orderId),
+    index('orders_arrival_idx').on(t.arrivalDate, t.orderId),
+    index('orders_status_arrival_idx').on(t.processStatus, t.arrivalDate, t.orderId),
     index('orders_created_idx').on(t.createdAt.desc(), t.orderId.desc()),
     index('orders_status_created_idx').on(t.processStatus, t.createdAt.desc(), t.orderId.desc()),
     index('orders_assigned_idx').on(t.assignedTo, t.createdAt.desc(), t.orderId.desc()),
@@ -341,6 +354,43 @@ export const orderEvents = pgTable(
   (t) => [
     index('order_events_order_idx').on(t.orderId, t.createdAt),
     index('order_events_action_created_idx').on(t.action, t.toValue, t.createdAt),
+  ],
+);
+
+/** Who has an order open right now (heartbeats from the detail page; rows older than 30 s are gone). */
+export const orderPresence = pgTable(
+  'order_presence',
+  {
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    staffId: integer('staff_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    editing: boolean('editing').notNull().default(false),
+    seenAt: timestamp('seen_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.staffId] }), index('order_presence_seen_idx').on(t.seenAt)],
+);
+
+/** Saved list views: a folder and its list query; shared ones (Admin, Manager) are seen by everyone. */
+export const savedViews = pgTable(
+  'saved_views',
+  {
+    id: serial('id').primaryKey(),
+    ownerId: integer('owner_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    name: text('name').notNull(),
+    folder: text('folder').notNull(),
+    query: jsonb('query').notNull(),
+    shared: boolean('shared').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('saved_views_owner_idx').on(t.ownerId),
+    index('saved_views_shared_idx').on(t.id).where(sql`${t.shared}`),
   ],
 );
 
