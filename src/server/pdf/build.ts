@@ -4,7 +4,7 @@ import type { EmbeddedDocument } from './defence-pack.js';
 import { imageDimensions, MAX_IMAGE_PIXELS } from './document-limits.js';
 import { type PdfWorkerLimits, PdfWorkerError, runInPdfWorker } from './worker-pool.js';
 
-/** A pack larger than this takes is stopped: on a loaded server a 25-megapixel image takes a few seconds. */
+/** A pack still unfinished after this (waiting included) is stopped; a 25-megapixel PNG alone takes seconds. */
 const PACK_TIMEOUT_MS = 60_000;
 const INVOICE_TIMEOUT_MS = 30_000;
 

@@ -80,10 +80,3 @@ export async function runInPdfWorker<K extends PdfTask['kind']>(
     pool.inFlight--;
   }
 }
-
-/** Ends every worker (graceful shutdown, end of a test run); a later task starts new ones. */
-export async function closePdfWorkers(): Promise<void> {
-  const all = [...pools.values()];
-  pools.clear();
-  await Promise.all(all.map((pool) => pool.piscina.close({ force: true })));
-}
