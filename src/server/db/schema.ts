@@ -532,3 +532,14 @@ export const insightsMailDaily = pgTable(
   },
   (t) => [primaryKey({ columns: [t.day, t.provider] })],
 );
+
+/**
+ * Payment → Completed per completion day: count, nearest-rank median and 90th percentile in whole hours,
+ * recomputed from the kind-1 histogram for the days each statement touches (docs/decisions/120).
+ */
+export const insightsTtcDaily = pgTable('insights_ttc_daily', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  completed: integer('completed').notNull().default(0),
+  medianHours: integer('median_hours'),
+  p90Hours: integer('p90_hours'),
+});
