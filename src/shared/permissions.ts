@@ -51,6 +51,12 @@ export const PERMISSIONS = {
   'audit.read': ADMIN_MANAGER,
   /** Record that one exported personal data to CSV (the export itself is built in the browser). */
   'audit.exportEvent': ALL,
+  /** The due-time policy per processing mode: everyone reads it, Admin and Manager change it. */
+  'sla.read': ALL,
+  'sla.write': ADMIN_MANAGER,
+  /** Saved list views: everyone keeps their own; Admin and Manager may share theirs with all. */
+  'views.own': ALL,
+  'views.share': ADMIN_MANAGER,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

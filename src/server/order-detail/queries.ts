@@ -22,6 +22,7 @@ import {
   staffUsers,
 } from '../db/schema.js';
 import { notFound } from '../http/errors.js';
+import { slaClock, slaStateOf } from '../sla/policy.js';
 
 /**
  * Reads of the order detail screen: one query per section (no N+1), every list in time order
@@ -105,6 +106,8 @@ export async function loadOrder(
     created_at: o.createdAt.toISOString(),
     updated_at: o.updatedAt.toISOString(),
     version: o.version,
+    due_at: iso(o.dueAt),
+    sla_state: slaStateOf(o.dueAt, await slaClock(db)),
   };
 }
 

@@ -6,8 +6,16 @@ import {
   type FolderCounts,
   MONTHS,
 } from '../../shared/constants.js';
-import type { FutureMonthCounts, OrderListRow } from '../../shared/contracts/orders.js';
+import type {
+  FutureMonthCounts,
+  ListFilters,
+  ListSortKey,
+  OrderListRow,
+  SortDirection,
+} from '../../shared/contracts/orders.js';
+import { countryName } from '../../shared/countries.js';
 import type { DbOrTx } from '../db/client.js';
+import { type SlaClock, slaStateSql } from '../sla/policy.js';
 import { counterWhere, type FolderScope, folderWhere } from './folders.js';
 
 /**
@@ -50,9 +58,40 @@ export async function futureMonthCounts(db: DbOrTx, today: string): Promise<Futu
   return counts;
 }
 
+/**
+ * Open orders at risk of or past their due time, whole system: one range scan of the due-time index
+ * (closed orders have no due time), so the figures are exact at every moment without a nightly job.
+ */
+export async function slaCounts(
+  db: DbOrTx,
+  clock: SlaClock,
+): Promise<{ atRiskCount: number; breachedCount: number }> {
+  const now = clock.now.toISOString();
+  const edge = new Date(clock.now.getTime() + clock.marginHours * 3_600_000).toISOString();
+  const { rows } = await db.execute<{ breached: string; at_risk: string }>(sql`
+    select count(*) filter (where due_at <= ${now}::timestamptz)::text as breached,
+           count(*) filter (where due_at > ${now}::timestamptz)::text as at_risk
+    from orders where due_at < ${edge}::timestamptz`);
+  return { atRiskCount: Number(rows[0]?.at_risk ?? 0), breachedCount: Number(rows[0]?.breached ?? 0) };
+}
+
 type RawRow = Omit<OrderListRow, 'order_id'> & { order_id: string };
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+/** The columns of a list row over `orders o` joined to `staff_users s`. */
+function rowColumns(clock: SlaClock): SQL {
+  return sql`o.order_id::text as order_id, o.process_status, o.first_name, o.last_name,
+           o.arrival_date::text as arrival_date, o.email, o.telephone_number, o.phone_code,
+           to_char(o.created_at at time zone 'UTC', ${sql.raw(ISO)}) as created_at,
+           to_char(o.refund_date at time zone 'UTC', ${sql.raw(ISO)}) as refund_date,
+           o.processing_date::text as processing_date,
+           to_char(o.processing_date, 'Mon') as process_month,
+           coalesce(s.name, '') as assign_to,
+           o.nationality, o.processing_mode,
+           to_char(o.due_at at time zone 'UTC', ${sql.raw(ISO)}) as due_at,
+           ${slaStateSql(sql.raw('o.due_at'), clock)} as sla_state`;
+}
 
 /**
  * One page of a folder (optionally narrowed by a search condition), newest first. The inner query
@@ -64,6 +103,7 @@ async function pageOf(
   where: SQL,
   offset: number,
   limit: number,
+  clock: SlaClock,
   scan: 'newest-first' | 'oldest-first' = 'newest-first',
 ): Promise<OrderListRow[]> {
   // Oldest-first walks the same index backwards; the page is still answered newest first.
@@ -72,19 +112,82 @@ async function pageOf(
       ? sql`order by created_at desc nulls last, order_id desc nulls last`
       : sql`order by created_at asc nulls first, order_id asc nulls first`;
   const { rows } = await db.execute<RawRow>(sql`
-    select o.order_id::text as order_id, o.process_status, o.first_name, o.last_name,
-           o.arrival_date::text as arrival_date, o.email, o.telephone_number, o.phone_code,
-           to_char(o.created_at at time zone 'UTC', ${sql.raw(ISO)}) as created_at,
-           to_char(o.refund_date at time zone 'UTC', ${sql.raw(ISO)}) as refund_date,
-           o.processing_date::text as processing_date,
-           to_char(o.processing_date, 'Mon') as process_month,
-           coalesce(s.name, '') as assign_to
+    select ${rowColumns(clock)}
     from (select order_id, created_at from orders where ${where}
           ${inner} limit ${limit} offset ${offset}) p
     join orders o on o.order_id = p.order_id
     left join staff_users s on s.id = o.assigned_to
     order by p.created_at desc nulls last, p.order_id desc nulls last`);
   return rows.map((r) => ({ ...r, order_id: Number(r.order_id) }));
+}
+
+/**
+ * Sort expressions over the unaliased orders table. Text keys compare byte-wise (collation "C") so
+ * the order is the same on every server; names compare without case.
+ */
+const SORT_EXPRESSIONS: Record<ListSortKey, SQL[]> = {
+  order_id: [],
+  created_at: [sql`created_at`],
+  arrival_date: [sql`arrival_date`],
+  due_at: [sql`due_at`],
+  name: [sql`lower(last_name) collate "C"`, sql`lower(first_name) collate "C"`],
+  status: [sql`process_status collate "C"`],
+  assign_to: [sql`(select su.name from staff_users su where su.id = orders.assigned_to) collate "C"`],
+};
+
+/**
+ * One page in the asked order, ties broken by order id in the same direction. Nulls follow
+ * PostgreSQL's default (last going up, first going down), so one plain index serves both directions.
+ */
+async function sortedPage(
+  db: DbOrTx,
+  where: SQL,
+  sort: ListSortKey,
+  dir: SortDirection,
+  offset: number,
+  limit: number,
+  clock: SlaClock,
+): Promise<OrderListRow[]> {
+  const d = sql.raw(dir);
+  const keys = SORT_EXPRESSIONS[sort];
+  const keyColumns = keys.map((k, i) => sql`, ${k} as ${sql.identifier(`k${i}`)}`);
+  const innerOrder = sql.join([...keys.map((k) => sql`${k} ${d}`), sql`order_id ${d}`], sql`, `);
+  const outerOrder = sql.join(
+    [...keys.map((_, i) => sql`p.${sql.identifier(`k${i}`)} ${d}`), sql`p.order_id ${d}`],
+    sql`, `,
+  );
+  const { rows } = await db.execute<RawRow>(sql`
+    select ${rowColumns(clock)}
+    from (select order_id ${sql.join(keyColumns, sql``)} from orders where ${where}
+          order by ${innerOrder} limit ${limit} offset ${offset}) p
+    join orders o on o.order_id = p.order_id
+    left join staff_users s on s.id = o.assigned_to
+    order by ${outerOrder}`);
+  return rows.map((r) => ({ ...r, order_id: Number(r.order_id) }));
+}
+
+/** The filters as a condition over the unaliased orders table; null when there are none. */
+export function filterWhere(filters: ListFilters, staffId: number, clock: SlaClock): SQL | null {
+  const parts: SQL[] = [];
+  if (filters.nationality) {
+    // Orders carry the country's name (intake) or, from older imports, the code itself.
+    parts.push(sql`nationality in (${countryName(filters.nationality)}, ${filters.nationality})`);
+  }
+  if (filters.processingMode) parts.push(sql`processing_mode = ${filters.processingMode}`);
+  if (filters.assignee === 'me') parts.push(sql`assigned_to = ${staffId}`);
+  else if (filters.assignee === 'none') parts.push(sql`assigned_to is null`);
+  else if (filters.assignee) parts.push(sql`assigned_to = ${Number(filters.assignee)}`);
+  if (filters.arrivalFrom) parts.push(sql`arrival_date >= ${filters.arrivalFrom}::date`);
+  if (filters.arrivalTo) parts.push(sql`arrival_date <= ${filters.arrivalTo}::date`);
+  if (filters.slaState) {
+    const now = clock.now.toISOString();
+    const edge = new Date(clock.now.getTime() + clock.marginHours * 3_600_000).toISOString();
+    if (filters.slaState === 'breached') parts.push(sql`due_at <= ${now}::timestamptz`);
+    else if (filters.slaState === 'at_risk')
+      parts.push(sql`due_at > ${now}::timestamptz and due_at < ${edge}::timestamptz`);
+    else parts.push(sql`due_at >= ${edge}::timestamptz`);
+  }
+  return parts.length ? sql.join(parts, sql` and `) : null;
 }
 
 /** Below this offset a page is read from the newest end directly; deeper pages may read from the other end. */
@@ -98,24 +201,60 @@ async function folderTotal(db: DbOrTx, folder: Folder, scope: FolderScope): Prom
   return Number(rows[0]?.n ?? 0);
 }
 
+export interface ListOptions {
+  sort?: ListSortKey | undefined;
+  dir?: SortDirection | undefined;
+  filters: ListFilters;
+  clock: SlaClock;
+}
+
+/** The filters alone (sort and dir taken out). */
+export function filtersOf(query: ListFilters): ListFilters {
+  const { sort: _s, dir: _d, ...filters } = query;
+  return filters;
+}
+
+/** How many orders a folder holds under the filters: the counters when unfiltered, else a count. */
+export async function listTotal(
+  db: DbOrTx,
+  folder: Folder,
+  scope: FolderScope,
+  options: ListOptions,
+): Promise<number> {
+  const filter = filterWhere(options.filters, scope.staffId, options.clock);
+  if (!filter) return folderTotal(db, folder, scope);
+  const { rows } = await db.execute<{ n: string }>(
+    sql`select count(*)::text as n from orders where ${folderWhere(folder, scope)} and ${filter}`,
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
 export async function listFolder(
   db: DbOrTx,
   folder: Folder,
   scope: FolderScope,
   page: number,
   limit: number,
+  options: ListOptions,
 ): Promise<OrderListRow[]> {
-  const where = folderWhere(folder, scope);
+  const { clock } = options;
+  const filter = filterWhere(options.filters, scope.staffId, clock);
+  const where = filter ? sql`${folderWhere(folder, scope)} and ${filter}` : folderWhere(folder, scope);
   const offset = (page - 1) * limit;
-  if (offset < REVERSE_SCAN_FROM) return pageOf(db, where, offset, limit);
+  const newestFirst = !options.sort || (options.sort === 'created_at' && options.dir !== 'asc');
+  if (!newestFirst) {
+    const dir = options.dir ?? (options.sort === 'created_at' ? 'desc' : 'asc');
+    return sortedPage(db, where, options.sort ?? 'created_at', dir, offset, limit, clock);
+  }
+  if (offset < REVERSE_SCAN_FROM || filter) return pageOf(db, where, offset, limit, clock);
   // OFFSET costs as many index entries as it skips: a page in the older half is read from the oldest
   // end instead, so the last page costs what the first does (the total is exact, from the counters).
   const total = await folderTotal(db, folder, scope);
   if (offset >= total) return [];
   const newerThanPage = offset;
   const olderThanPage = Math.max(0, total - offset - limit);
-  if (newerThanPage <= olderThanPage) return pageOf(db, where, offset, limit);
-  return pageOf(db, where, olderThanPage, Math.min(limit, total - offset), 'oldest-first');
+  if (newerThanPage <= olderThanPage) return pageOf(db, where, offset, limit, clock);
+  return pageOf(db, where, olderThanPage, Math.min(limit, total - offset), clock, 'oldest-first');
 }
 
 /** Escapes LIKE wildcards so that user text is matched literally. */
@@ -129,7 +268,7 @@ const SEARCH_TEXT = sql.raw(
 );
 
 /**
- * Search condition (issue 4): exact order id; case-insensitive substring of name, e-mail or phone for
+ * Search condition: exact order id; case-insensitive substring of name, e-mail or phone for
  * 3+ characters (trigram index); shorter text matches a whole field exactly.
  */
 export function searchCondition(searchVal: string): SQL {
@@ -153,16 +292,39 @@ export function searchCondition(searchVal: string): SQL {
 /** Matches counted exactly up to here; a search that finds more should be narrowed, not paged. */
 export const SEARCH_TOTAL_CAP = 1000;
 
-/** Rows [start, end) of the matches: the order whose id was typed comes first, then the rest newest first. */
-async function searchPage(db: DbOrTx, where: SQL, searchVal: string, start: number, end: number) {
+/**
+ * The orders that must come first: the one whose id was typed, and those whose e-mail is exactly the
+ * typed text (any case; orders_email_lower_idx). Null when the text can be neither.
+ */
+function pinnedCondition(searchVal: string): SQL | null {
   const typed = searchVal.trim();
-  const [exact] = /^\d{1,15}$/.test(typed)
-    ? await pageOf(db, sql`${where} and order_id = ${Number(typed)}`, 0, 1)
-    : [];
-  if (!exact) return pageOf(db, where, start, end - start);
-  const others = sql`${where} and order_id <> ${exact.order_id}`;
-  if (start > 0) return pageOf(db, others, start - 1, end - start);
-  return [exact, ...(await pageOf(db, others, 0, end - start - 1))];
+  if (/^\d{1,15}$/.test(typed)) return sql`order_id = ${Number(typed)}`;
+  if (typed.includes('@')) return sql`lower(email) = ${typed.toLowerCase()}`;
+  return null;
+}
+
+/** Rows [start, end) of the matches: exact id or e-mail matches first, then the rest newest first. */
+async function searchPage(
+  db: DbOrTx,
+  where: SQL,
+  searchVal: string,
+  start: number,
+  end: number,
+  clock: SlaClock,
+) {
+  const pin = pinnedCondition(searchVal);
+  if (!pin) return pageOf(db, where, start, end - start, clock);
+  const pinnedWhere = sql`${where} and ${pin}`;
+  const { rows } = await db.execute<{ n: string }>(
+    sql`select count(*)::text as n from orders where ${pinnedWhere}`,
+  );
+  const pinned = Number(rows[0]?.n ?? 0);
+  if (pinned === 0) return pageOf(db, where, start, end - start, clock);
+  const others = sql`${where} and not (${pin})`;
+  if (start >= pinned) return pageOf(db, others, start - pinned, end - start, clock);
+  const head = await pageOf(db, pinnedWhere, start, Math.min(end, pinned) - start, clock);
+  if (end <= pinned) return head;
+  return [...head, ...(await pageOf(db, others, 0, end - pinned, clock))];
 }
 
 export async function searchFolder(
@@ -172,10 +334,12 @@ export async function searchFolder(
   searchVal: string,
   start: number,
   end: number,
+  options: ListOptions,
 ): Promise<{ rows: OrderListRow[]; total: number; totalCapped: boolean }> {
-  const where = sql`${folderWhere(folder, scope)} and ${searchCondition(searchVal)}`;
+  const filter = filterWhere(options.filters, scope.staffId, options.clock);
+  const where = sql`${folderWhere(folder, scope)} and ${searchCondition(searchVal)}${filter ? sql` and ${filter}` : sql``}`;
   const [rows, count] = await Promise.all([
-    searchPage(db, where, searchVal, start, end),
+    searchPage(db, where, searchVal, start, end, options.clock),
     db.execute<{ n: string }>(
       sql`select count(*)::text as n from (select 1 from orders where ${where} limit ${SEARCH_TOTAL_CAP + 1}) m`,
     ),

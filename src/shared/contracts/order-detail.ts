@@ -16,6 +16,7 @@ import {
   takeOverField,
   text,
 } from './common.js';
+import { SLA_STATES } from './sla.js';
 
 /**
  * Contracts of the order detail area (issue 5): spec §3 "Order details" and §7 calls
@@ -359,6 +360,9 @@ export const orderFields = z.object({
   updated_at: isoInstant,
   /** Raised by every change; send it back as `expectedVersion` to refuse stale changes. */
   version: z.number().int(),
+  /** When the order is due under the due-time policy; null for Completed, Refunded and Deleted. */
+  due_at: isoInstant.nullable(),
+  sla_state: z.enum(SLA_STATES).nullable(),
 });
 export type OrderFields = z.infer<typeof orderFields>;
 

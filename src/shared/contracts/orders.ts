@@ -39,7 +39,10 @@ export type ListSortKey = (typeof LIST_SORT_KEYS)[number];
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
 export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 
-const day = z.string().max(10, 'must be a date (YYYY-MM-DD)').pipe(z.iso.date({ error: 'must be a date (YYYY-MM-DD)' }));
+const day = z
+  .string()
+  .max(10, 'must be a date (YYYY-MM-DD)')
+  .pipe(z.iso.date({ error: 'must be a date (YYYY-MM-DD)' }));
 
 /**
  * Sorting and filters shared by the folder lists, search and saved views. Every value is checked:

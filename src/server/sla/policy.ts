@@ -1,0 +1,70 @@
+import { eq, type SQL, sql } from 'drizzle-orm';
+import { DEFAULT_SLA_POLICY, type SlaPolicy, type SlaState, slaPolicy } from '../../shared/contracts/sla.js';
+import { now } from '../auth/clock.js';
+import type { DbOrTx } from '../db/client.js';
+import { appSettings, staffUsers } from '../db/schema.js';
+
+/**
+ * The due-time policy lives in app_settings under this key. A trigger on orders (drizzle migration
+ * "sla_due_at") reads it to store each open order's due_at, and a trigger on app_settings recomputes
+ * the open orders when the policy's limits change. Keep the key in step with that migration.
+ */
+export const SLA_SETTINGS_KEY = 'sla';
+
+/** The moment "now" for due states (the injected clock of src/server/auth/clock.ts) and the margin. */
+export interface SlaClock {
+  now: Date;
+  marginHours: number;
+}
+
+export async function getSlaPolicy(
+  db: DbOrTx,
+): Promise<SlaPolicy & { updatedAt: string | null; updatedBy: string | null }> {
+  const [row] = await db
+    .select({ value: appSettings.value, updatedAt: appSettings.updatedAt, by: staffUsers.name })
+    .from(appSettings)
+    .leftJoin(staffUsers, eq(staffUsers.id, appSettings.updatedBy))
+    .where(eq(appSettings.key, SLA_SETTINGS_KEY));
+  const parsed = slaPolicy.safeParse(row?.value);
+  const policy = parsed.success ? parsed.data : DEFAULT_SLA_POLICY;
+  return {
+    ...policy,
+    updatedAt: row?.by ? row.updatedAt.toISOString() : null,
+    updatedBy: row?.by ?? null,
+  };
+}
+
+/** Saves the policy; the database trigger recomputes every open order's due_at in the same transaction. */
+export async function saveSlaPolicy(db: DbOrTx, value: SlaPolicy, by: number): Promise<void> {
+  const at = now();
+  await db
+    .insert(appSettings)
+    .values({ key: SLA_SETTINGS_KEY, value, updatedBy: by, updatedAt: at })
+    .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedBy: by, updatedAt: at } });
+}
+
+export async function slaClock(db: DbOrTx): Promise<SlaClock> {
+  const policy = await getSlaPolicy(db);
+  return { now: now(), marginHours: policy.atRiskMarginHours };
+}
+
+/**
+ * The state of a due time at the clock's moment: breached from the due time on, at risk while less
+ * than the margin is left, on track before. Null when there is no due time (closed orders).
+ */
+export function slaStateSql(dueAt: SQL, clock: SlaClock): SQL {
+  const at = clock.now.toISOString();
+  const edge = new Date(clock.now.getTime() + clock.marginHours * 3_600_000).toISOString();
+  return sql`case when ${dueAt} is null then null
+              when ${dueAt} <= ${at}::timestamptz then 'breached'
+              when ${dueAt} < ${edge}::timestamptz then 'at_risk'
+              else 'on_track' end`;
+}
+
+/** The same rule in TypeScript (the detail answer). */
+export function slaStateOf(dueAt: Date | null, clock: SlaClock): SlaState | null {
+  if (!dueAt) return null;
+  const left = dueAt.getTime() - clock.now.getTime();
+  if (left <= 0) return 'breached';
+  return left < clock.marginHours * 3_600_000 ? 'at_risk' : 'on_track';
+}

@@ -1,0 +1,129 @@
+import { and, count, eq, or } from 'drizzle-orm';
+import type { Folder } from '../../shared/constants.js';
+import {
+  MAX_VIEWS_PER_USER,
+  type SavedView,
+  type SavedViewBody,
+  type ViewQuery,
+  viewQuery,
+} from '../../shared/contracts/views.js';
+import { can, readPermissionFor } from '../../shared/permissions.js';
+import { serviceToday } from '../../shared/dates.js';
+import type { StaffIdentity } from '../context.js';
+import type { DbOrTx } from '../db/client.js';
+import { savedViews, staffUsers } from '../db/schema.js';
+import { conflict, forbidden, notFound } from '../http/errors.js';
+import { monthNumber } from '../orders/folders.js';
+import { filtersOf, listTotal } from '../orders/lists.js';
+import { type SlaClock, slaClock } from '../sla/policy.js';
+
+type ViewRow = typeof savedViews.$inferSelect;
+
+/** The views a member sees: their own and the shared ones whose folder their role may read. */
+export async function viewsFor(db: DbOrTx, staff: StaffIdentity): Promise<SavedView[]> {
+  const rows = await db
+    .select({ v: savedViews, ownerName: staffUsers.name })
+    .from(savedViews)
+    .leftJoin(staffUsers, eq(staffUsers.id, savedViews.ownerId))
+    .where(or(eq(savedViews.ownerId, staff.id), eq(savedViews.shared, true)))
+    .orderBy(savedViews.name, savedViews.id);
+  const clock = await slaClock(db);
+  const visible = rows.filter((r) => can(staff.type, readPermissionFor(r.v.folder as Folder)));
+  return Promise.all(visible.map(async (r) => answer(db, r.v, r.ownerName ?? '', staff, clock)));
+}
+
+async function answer(
+  db: DbOrTx,
+  v: ViewRow,
+  ownerName: string,
+  staff: StaffIdentity,
+  clock: SlaClock,
+): Promise<SavedView> {
+  // A stored query that no longer passes today's rules counts as no filter rather than failing the list.
+  const parsed = viewQuery.safeParse(v.query);
+  const query: ViewQuery = parsed.success ? parsed.data : {};
+  const folder = v.folder as Folder;
+  const scope = { today: serviceToday(), staffId: staff.id, month: monthNumber(query.month) };
+  const { month: _m, limit: _l, columns: _c, ...filters } = query;
+  const n = await listTotal(db, folder, scope, { filters: filtersOf(filters), clock });
+  return {
+    id: v.id,
+    name: v.name,
+    folder,
+    query,
+    shared: v.shared,
+    ownerName,
+    mine: v.ownerId === staff.id,
+    count: n,
+  };
+}
+
+/** The member's own view, for a change: another member's shared view is 403, an unseen one 404. */
+async function ownView(db: DbOrTx, staff: StaffIdentity, id: number): Promise<ViewRow> {
+  const [v] = await db.select().from(savedViews).where(eq(savedViews.id, id)).for('update');
+  if (!v || (v.ownerId !== staff.id && !v.shared)) throw notFound('View not found');
+  if (v.ownerId !== staff.id) throw forbidden('Only the member who saved this view may change it.');
+  return v;
+}
+
+function checkAllowed(staff: StaffIdentity, body: SavedViewBody): void {
+  if (!can(staff.type, readPermissionFor(body.folder))) throw forbidden();
+  if (body.shared && !can(staff.type, 'views.share'))
+    throw forbidden('Only Admin and Manager may share a view with everyone.');
+}
+
+export async function createView(db: DbOrTx, staff: StaffIdentity, body: SavedViewBody): Promise<SavedView> {
+  checkAllowed(staff, body);
+  return db.transaction(async (tx) => {
+    // Serialises one member's creations so the cap holds under concurrent requests.
+    await tx.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.id, staff.id)).for('update');
+    const [{ n } = { n: 0 }] = await tx
+      .select({ n: count() })
+      .from(savedViews)
+      .where(eq(savedViews.ownerId, staff.id));
+    if (n >= MAX_VIEWS_PER_USER)
+      throw conflict(`You can keep at most ${MAX_VIEWS_PER_USER} views: delete one first.`);
+    const [v] = await tx
+      .insert(savedViews)
+      .values({
+        ownerId: staff.id,
+        name: body.name,
+        folder: body.folder,
+        query: body.query,
+        shared: body.shared,
+      })
+      .returning();
+    return answer(tx, v!, staff.name, staff, await slaClock(tx));
+  });
+}
+
+export async function updateView(
+  db: DbOrTx,
+  staff: StaffIdentity,
+  id: number,
+  body: SavedViewBody,
+): Promise<SavedView> {
+  checkAllowed(staff, body);
+  return db.transaction(async (tx) => {
+    await ownView(tx, staff, id);
+    const [v] = await tx
+      .update(savedViews)
+      .set({
+        name: body.name,
+        folder: body.folder,
+        query: body.query,
+        shared: body.shared,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(savedViews.id, id), eq(savedViews.ownerId, staff.id)))
+      .returning();
+    return answer(tx, v!, staff.name, staff, await slaClock(tx));
+  });
+}
+
+export async function deleteView(db: DbOrTx, staff: StaffIdentity, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    await ownView(tx, staff, id);
+    await tx.delete(savedViews).where(and(eq(savedViews.id, id), eq(savedViews.ownerId, staff.id)));
+  });
+}

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { PROCESSING_MODES } from '../constants.js';
+
+/** Where an open order stands against its due time. Closed orders (Completed, Refunded, Deleted) have none. */
+export const SLA_STATES = ['on_track', 'at_risk', 'breached'] as const;
+export type SlaState = (typeof SLA_STATES)[number];
+
+/** Up to a year, in whole hours. */
+const hours = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number of hours')
+  .min(0, 'must be 0 or more')
+  .max(8760, 'can be at most 8760 hours (a year)');
+
+/** One processing mode's limits: hours from payment, and hours before the arrival day begins. */
+export const slaModePolicy = z
+  .object({
+    fromPaymentHours: hours.refine((h) => h >= 1, 'must be 1 or more'),
+    beforeArrivalHours: hours,
+  })
+  .strict();
+export type SlaModePolicy = z.infer<typeof slaModePolicy>;
+
+/**
+ * The due-time policy: one entry per processing mode, and the margin under which an open order is
+ * "at risk". An order is due at the earlier of (payment + fromPaymentHours) and (start of the arrival
+ * day in service time − beforeArrivalHours); payment counts from the processing date when that is later.
+ */
+export const slaPolicy = z
+  .object({
+    modes: z
+      .object(
+        Object.fromEntries(PROCESSING_MODES.map((m) => [m, slaModePolicy])) as Record<
+          (typeof PROCESSING_MODES)[number],
+          typeof slaModePolicy
+        >,
+      )
+      .strict(),
+    atRiskMarginHours: hours.refine((h) => h >= 1, 'must be 1 or more'),
+  })
+  .strict();
+export type SlaPolicy = z.infer<typeof slaPolicy>;
+
+export const DEFAULT_SLA_POLICY: SlaPolicy = {
+  modes: {
+    Standard: { fromPaymentHours: 72, beforeArrivalHours: 24 },
+    Priority: { fromPaymentHours: 24, beforeArrivalHours: 24 },
+  },
+  atRiskMarginHours: 12,
+};
+
+export const slaPolicyAnswer = slaPolicy.extend({
+  updatedAt: z.string().nullable(),
+  updatedBy: z.string().nullable(),
+});
