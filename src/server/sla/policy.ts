@@ -43,9 +43,19 @@ export async function saveSlaPolicy(db: DbOrTx, value: SlaPolicy, by: number): P
     .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedBy: by, updatedAt: at } });
 }
 
+/**
+ * Due states read the service clock (src/server/auth/clock.ts). Tests may move this one alone, so
+ * that sign-in sessions do not expire while they look days ahead.
+ */
+let dueClock: () => Date = now;
+
+export function setDueClockForTests(clock: (() => Date) | null): void {
+  dueClock = clock ?? now;
+}
+
 export async function slaClock(db: DbOrTx): Promise<SlaClock> {
   const policy = await getSlaPolicy(db);
-  return { now: now(), marginHours: policy.atRiskMarginHours };
+  return { now: dueClock(), marginHours: policy.atRiskMarginHours };
 }
 
 /**
