@@ -109,7 +109,7 @@ test('Country Order Details: range, table, search, chart and CSV', async ({ page
   // The URL alone restores the report (a shared link, the back button).
   await page.goto(`/admin/country-order-list?from=${FROM}&to=${TO}&search=united`);
   await expect(rows(page)).toHaveCount(united.length);
-  await expect(page.getByLabel('From')).toHaveValue(FROM);
+  await expect(page.getByLabel('From')).toHaveValue(dayjs(FROM).format('D MMM YYYY'));
 });
 
 test('Country Order Details refuses a bad range in the form', async ({ page }) => {

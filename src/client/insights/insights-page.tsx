@@ -99,7 +99,9 @@ function Section<R>({
             <InsightsChart spec={chart} />
           </Suspense>
         ) : null}
-        <div style={{ maxHeight: 320, overflowY: 'auto' }}>
+        {/* A scrollable region takes keyboard focus so it can be scrolled without a mouse (axe). */}
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: see above */}
+        <div style={{ maxHeight: 320, overflowY: 'auto' }} tabIndex={0}>
           <Table size="sm" striped hover className="mb-0" aria-label={title}>
             <thead>
               <tr>

@@ -42,8 +42,11 @@ export function cellText(row: OrderListRow, key: ColumnKey): string {
       return row.email;
     case 'telephone':
       return formatPhone(row);
-    case 'datetime':
-      return formatUtcDateTime(row.created_at);
+    case 'datetime': {
+      // The list keeps its fixed UTC format and says so.
+      const time = formatUtcDateTime(row.created_at);
+      return time && `${time} UTC`;
+    }
     case 'refund':
       return formatDate(row.refund_date);
     case 'processDate':

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { skipToken } from '@reduxjs/toolkit/query';
 import dayjs from 'dayjs';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
@@ -17,6 +17,7 @@ import { errorMessage } from '../app/api';
 import { downloadText } from '../components/download';
 import { PaginationBar } from '../components/pagination-bar';
 import { useListParams } from '../components/use-list-params';
+import { parseDayFirstDate, showDayFirstDate } from './date-field';
 import type { ChartSpec } from './report-chart';
 import './reports.css';
 
@@ -75,7 +76,7 @@ export function ReportScreen<R>({
   const { from, to, range, page, size, search, update } = useReportParams();
   const today = serviceToday();
   const {
-    register,
+    control,
     handleSubmit,
     reset,
     formState: { errors },
@@ -156,12 +157,24 @@ export function ReportScreen<R>({
       <Form noValidate onSubmit={onSubmit} className="d-flex flex-wrap align-items-start gap-2 mb-3">
         <Form.Group controlId="report-from">
           <Form.Label className="small mb-1">From</Form.Label>
-          <Form.Control type="date" size="sm" isInvalid={!!errors.fromDate} {...register('fromDate')} />
+          <Controller
+            control={control}
+            name="fromDate"
+            render={({ field }) => (
+              <DayFirstDateInput value={field.value} onChange={field.onChange} invalid={!!errors.fromDate} />
+            )}
+          />
           <Form.Control.Feedback type="invalid">{errors.fromDate?.message}</Form.Control.Feedback>
         </Form.Group>
         <Form.Group controlId="report-to">
           <Form.Label className="small mb-1">To</Form.Label>
-          <Form.Control type="date" size="sm" isInvalid={!!errors.toDate} {...register('toDate')} />
+          <Controller
+            control={control}
+            name="toDate"
+            render={({ field }) => (
+              <DayFirstDateInput value={field.value} onChange={field.onChange} invalid={!!errors.toDate} />
+            )}
+          />
           <Form.Control.Feedback type="invalid">{errors.toDate?.message}</Form.Control.Feedback>
         </Form.Group>
         <div className="align-self-end">
@@ -250,5 +263,48 @@ export function ReportScreen<R>({
         </div>
       </div>
     </section>
+  );
+}
+
+/**
+ * A report date typed day first and shown as "18 Nov 2026", the order of every date on the staff screens
+ * (a browser's own date input follows its locale, month first in the US). The form holds YYYY-MM-DD.
+ */
+function DayFirstDateInput({
+  value,
+  onChange,
+  invalid,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  invalid: boolean;
+}) {
+  const [text, setText] = useState(() => showDayFirstDate(value));
+  const [shownFor, setShownFor] = useState(value);
+  // A value set from outside (the URL, a reset) shows in the field.
+  if (value !== shownFor) {
+    setShownFor(value);
+    if (parseDayFirstDate(text) !== value) setText(showDayFirstDate(value));
+  }
+  return (
+    <Form.Control
+      type="text"
+      size="sm"
+      placeholder="e.g. 18 Nov 2026"
+      autoComplete="off"
+      isInvalid={invalid}
+      value={text}
+      onChange={(e) => {
+        const typed = e.currentTarget.value;
+        const next = parseDayFirstDate(typed) ?? typed;
+        setText(typed);
+        setShownFor(next);
+        onChange(next);
+      }}
+      onBlur={() => {
+        const iso = parseDayFirstDate(text);
+        if (iso) setText(showDayFirstDate(iso));
+      }}
+    />
   );
 }
