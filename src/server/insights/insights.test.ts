@@ -400,6 +400,26 @@ describe('insights figures equal a direct computation over the raw rows', () => 
     await expectFiguresEqualOracle(daysAgo(29), today);
   });
 
+  it('stays exact under concurrent completions of one day', { timeout: 120_000 }, async () => {
+    const { rows } = await t.database.sql.query<{ id: number }>(
+      "select order_id::int as id from orders where process_status <> 'Completed' order by order_id limit 16",
+    );
+    await Promise.all(
+      rows.map(({ id }, i) =>
+        t.database.db.transaction(async (tx) => {
+          await tx.insert(orderEvents).values({
+            orderId: id,
+            actorId: staffIds[i % staffIds.length]!,
+            action: 'status',
+            fromValue: 'New',
+            toValue: 'Completed',
+          });
+        }),
+      ),
+    );
+    await expectFiguresEqualOracle(daysAgo(50), today);
+  });
+
   it('answers the same over HTTP, with every day of the period listed', { timeout: 120_000 }, async () => {
     const from = daysAgo(29);
     const res = await t.as('Manager', { method: 'GET', url: `/api/admin/insights?from=${from}&to=${today}` });

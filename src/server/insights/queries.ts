@@ -24,16 +24,19 @@ export const DAILY_SQL = `
   from insights_daily where day between $1::date and $2::date
   group by day order by day`;
 
-/** Payment → Completed per day: count, median, p90, within the target. $3: target hours. */
+/**
+ * Payment → Completed per day: count, median and p90 from the per-day rows the trigger keeps
+ * (insights_ttc_daily), and how many within the target from the histogram. $3: target hours.
+ */
 export const TIME_TO_COMPLETE_DAILY_SQL = `
-  with c as (
-    select day, hours, n, sum(n) over (partition by day order by hours) as cum, (sum(n) over (partition by day))::bigint as total
-    from insights_duration_daily where kind = 1 and day between $1::date and $2::date and n <> 0)
-  select to_char(day, 'YYYY-MM-DD') as day, total::int as completed,
-         min(hours) filter (where cum >= (total + 1) / 2) as median,
-         min(hours) filter (where cum >= (9 * total + 9) / 10) as p90,
-         coalesce(sum(n) filter (where hours < $3::int), 0)::int as within
-  from c group by day, total order by day`;
+  select to_char(t.day, 'YYYY-MM-DD') as day, t.completed, t.median_hours as median, t.p90_hours as p90,
+         coalesce(w.within, 0)::int as within
+  from insights_ttc_daily t
+  left join (
+    select day, sum(n) as within from insights_duration_daily
+    where kind = 1 and day between $1::date and $2::date and hours < $3::int group by day) w on w.day = t.day
+  where t.day between $1::date and $2::date and t.completed > 0
+  order by t.day`;
 
 /** The same over the whole period. */
 export const TIME_TO_COMPLETE_OVERALL_SQL = `
