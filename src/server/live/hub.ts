@@ -1,11 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { sql } from 'drizzle-orm';
-import type { FolderCounts } from '../../shared/constants.js';
 import type { OrderChangeEvent, PresenceEvent } from '../../shared/contracts/live.js';
-import { serviceToday } from '../../shared/dates.js';
 import type { StaffIdentity } from '../context.js';
 import type { Database } from '../db/client.js';
-import { folderCounts } from '../orders/lists.js';
+import { countsFor } from '../orders/counts.js';
 
 /** Channels the database triggers publish on (drizzle/0019_order_change_events.sql). */
 export const ORDER_CHANNEL = 'edcard_order';
@@ -100,11 +98,10 @@ export class LiveHub {
   private async sendCounts(targets: Stream[]): Promise<void> {
     const byStaff = new Map<number, Stream[]>();
     for (const s of targets) byStaff.set(s.staff.id, [...(byStaff.get(s.staff.id) ?? []), s]);
-    const today = serviceToday();
     for (const [staffId, streams] of byStaff) {
-      let counts: FolderCounts;
+      let counts: Awaited<ReturnType<typeof countsFor>>;
       try {
-        counts = await folderCounts(this.database.db, { today, staffId });
+        counts = await countsFor(this.database.db, staffId);
       } catch {
         continue; // The database is away; the next change or reconnect brings fresh counts.
       }

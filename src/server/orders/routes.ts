@@ -27,14 +27,13 @@ import { forbidden, notFound } from '../http/errors.js';
 import { monthNumber } from './folders.js';
 import { assignOrders, completeRefunds, deleteOrders, restoreOrders } from './queries.js';
 import { slaClock } from '../sla/policy.js';
+import { countsFor } from './counts.js';
 import {
-  folderCounts as countFolders,
   futureMonthCounts as countFutureMonths,
   filtersOf,
   listFolder,
   listTotal,
   searchFolder,
-  slaCounts,
 } from './lists.js';
 
 const isFolder = (name: string): name is Folder => (FOLDERS as readonly string[]).includes(name);
@@ -58,11 +57,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      const [counts, sla] = await Promise.all([
-        countFolders(db, { today: serviceToday(), staffId: staff.id }),
-        slaClock(db).then((clock) => slaCounts(db, clock)),
-      ]);
-      return ok({ ...counts, ...sla }, 'Folder counts');
+      return ok(await countsFor(db, staff.id), 'Folder counts');
     },
   );
 

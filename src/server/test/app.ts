@@ -16,6 +16,8 @@ import { withDatabase } from './global-setup.js';
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
+  /** The PostgreSQL database of this app (absent on PGlite). */
+  databaseUrl?: string | undefined;
   config: Config;
   /** A valid staff token for a demo user of that role. */
   tokenFor(role: DemoRole): Promise<string>;
@@ -30,7 +32,11 @@ export type DemoRole = 'Admin' | 'Manager' | 'Team' | 'Telecaller' | 'Night Staf
  * A fresh database for the calling test file (a clone of the migrated template: PGlite by default,
  * PostgreSQL when TEST_DATABASE_URL is set) and the real app built on it.
  */
-export async function openTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+export async function openTestDatabase(): Promise<{
+  database: Database;
+  drop: () => Promise<void>;
+  url?: string;
+}> {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
     const name = `edcard_t_${randomBytes(6).toString('hex')}`;
@@ -40,6 +46,7 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
     const database = await openDatabase({ databaseUrl: withDatabase(url, name), poolSize: 5 });
     return {
       database,
+      url: withDatabase(url, name),
       drop: async () => {
         await database.close();
         await admin.query(`drop database if exists ${name} with (force)`);
@@ -55,7 +62,11 @@ export async function openTestDatabase(): Promise<{ database: Database; drop: ()
 export async function createTestApp(
   env: Record<string, string> = {},
   /** Pino options for a test that reads the log (default: no logging). */
-  options: { logger?: object } = {},
+  options: {
+    logger?: object;
+    /** A second server instance on the same PostgreSQL database as this one (scale-out tests). */
+    sameDatabaseAs?: TestApp;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'edcard-test-'));
   const config = loadConfig({
@@ -65,7 +76,15 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const { database, drop } = await openTestDatabase();
+  const shared = options.sameDatabaseAs?.databaseUrl;
+  if (options.sameDatabaseAs && !shared) throw new Error('a second instance needs TEST_DATABASE_URL');
+  const { database, drop, url } = shared
+    ? await openDatabase({ databaseUrl: shared, poolSize: 5 }).then((d) => ({
+        database: d,
+        drop: () => d.close(),
+        url: shared,
+      }))
+    : await openTestDatabase();
   const app = await buildApp({ config, database, logger: options.logger ?? false });
   await app.ready();
   const ids = new Map<string, { id: number; name: string; tokenVersion: number }>();
@@ -91,6 +110,7 @@ export async function createTestApp(
   return {
     app,
     database,
+    databaseUrl: url,
     config,
     tokenFor,
     as: async (role, opts) =>
