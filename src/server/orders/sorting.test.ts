@@ -1,0 +1,236 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIST_SORT_KEYS, type OrderListRow } from '../../shared/contracts/orders.js';
+import { createTestApp, type TestApp } from '../test/app.js';
+import { createOrder } from '../test/factories.js';
+
+/**
+ * Sorting and filters of the order lists against an in-memory oracle. The test orders are Tuvalu
+ * travellers; `nationality=TUV` isolates them (the oracle is built from the same rows either way).
+ */
+let t: TestApp;
+let ids: Record<string, number>;
+let names: Record<string, string>;
+beforeAll(async () => {
+  t = await createTestApp();
+  const { rows } = await t.database.sql.query<{ id: number; role: string; name: string }>(
+    `select id, role, name from staff_users where deleted_at is null order by id`,
+  );
+  ids = {};
+  names = {};
+  for (const r of rows) {
+    ids[r.role] ??= r.id;
+    names[r.role] ??= r.name;
+  }
+  const people = [
+    ['Anna', 'Zeller'],
+    ['bob', 'adams'],
+    ['Carl', 'Adams'],
+    ['Dora', 'Mills'],
+    ['Anna', 'Zeller'],
+    ['Eve', 'Ng'],
+  ];
+  const arrivals = ['2031-02-03', null, '2031-02-01', '2031-02-03', '2031-01-20', null, '2031-03-01'];
+  const statuses = ['New', 'Awaiting', 'Completed', 'New', 'Refunds', 'ChargeBack', 'AwaitingGovt'];
+  const assignees = [null, ids.Team, ids.Manager, null];
+  for (let i = 0; i < 14; i++) {
+    const [first, last] = people[i % people.length]!;
+    await createOrder(t.database, {
+      nationality: 'Tuvalu',
+      first_name: first,
+      last_name: last,
+      arrival_date: arrivals[i % arrivals.length],
+      process_status: statuses[i % statuses.length],
+      processing_mode: i % 3 === 0 ? 'Priority' : 'Standard',
+      processing_date: i % 2 ? '2031-01-05' : '2026-01-05',
+      assigned_to: assignees[i % assignees.length],
+    });
+  }
+});
+afterAll(() => t.close());
+
+const list = async (folder: string, query: string, role: 'Admin' | 'Team' = 'Admin') => {
+  const res = await t.as(role, { method: 'GET', url: `/api/admin/get-orders-list/${folder}?${query}` });
+  expect(res.statusCode, res.body).toBe(200);
+  return { rows: (res.json().data ?? []) as OrderListRow[], total: res.json().total as number };
+};
+
+type Key = string | number | null;
+/** What the server sorts by, per key, read back from a row. */
+const keysOf: Record<(typeof LIST_SORT_KEYS)[number], (r: OrderListRow) => Key[]> = {
+  order_id: () => [],
+  created_at: (r) => [r.created_at],
+  arrival_date: (r) => [r.arrival_date],
+  due_at: (r) => [r.due_at],
+  name: (r) => [r.last_name.toLowerCase(), r.first_name.toLowerCase()],
+  status: (r) => [r.process_status],
+  assign_to: (r) => [r.assign_to || null],
+};
+
+/** PostgreSQL's default: nulls are greater than every value (last going up, first going down). */
+function compare(a: Key, b: Key): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return a < b ? -1 : 1;
+}
+
+function oracle(rows: OrderListRow[], key: (typeof LIST_SORT_KEYS)[number], dir: 'asc' | 'desc') {
+  const sign = dir === 'asc' ? 1 : -1;
+  return [...rows]
+    .sort((x, y) => {
+      const kx = [...keysOf[key](x), x.order_id];
+      const ky = [...keysOf[key](y), y.order_id];
+      for (let i = 0; i < kx.length; i++) {
+        const c = compare(kx[i]!, ky[i]!);
+        if (c) return sign * c;
+      }
+      return 0;
+    })
+    .map((r) => r.order_id);
+}
+
+describe('get-orders-list sorting', () => {
+  it('sorts by every key in both directions, pages included, as the oracle does', async () => {
+    const all = (await list('allOrder', 'nationality=TUV&limit=100')).rows;
+    expect(all.length).toBeGreaterThanOrEqual(14);
+    // Unsorted is newest first.
+    expect(all.map((r) => r.order_id)).toEqual(oracle(all, 'created_at', 'desc'));
+    for (const sort of LIST_SORT_KEYS) {
+      for (const dir of ['asc', 'desc'] as const) {
+        const expected = oracle(all, sort, dir);
+        const whole = await list('allOrder', `nationality=TUV&limit=100&sort=${sort}&dir=${dir}`);
+        expect(
+          whole.rows.map((r) => r.order_id),
+          `${sort} ${dir}`,
+        ).toEqual(expected);
+        const paged: number[] = [];
+        for (let page = 1; page <= Math.ceil(expected.length / 5); page++) {
+          const p = await list('allOrder', `nationality=TUV&limit=5&page=${page}&sort=${sort}&dir=${dir}`);
+          paged.push(...p.rows.map((r) => r.order_id));
+          expect(p.total).toBe(expected.length);
+        }
+        expect(paged, `${sort} ${dir} paged`).toEqual(expected);
+      }
+    }
+  });
+
+  it('sorts a status folder too, with no direction meaning ascending', async () => {
+    const awaiting = (await list('awaitingOrder', 'nationality=TUV&limit=100')).rows;
+    expect(awaiting.length).toBeGreaterThan(0);
+    const sorted = await list('awaitingOrder', 'nationality=TUV&limit=100&sort=arrival_date');
+    expect(sorted.rows.map((r) => r.order_id)).toEqual(oracle(awaiting, 'arrival_date', 'asc'));
+  });
+});
+
+describe('get-orders-list filters', () => {
+  it('each filter keeps exactly the matching rows, and the total follows', async () => {
+    const all = (await list('allOrder', 'nationality=TUV&limit=100')).rows;
+    expect(all.every((r) => r.nationality === 'Tuvalu')).toBe(true);
+    const cases: [string, (r: OrderListRow) => boolean][] = [
+      ['processingMode=Priority', (r) => r.processing_mode === 'Priority'],
+      ['processingMode=Standard', (r) => r.processing_mode === 'Standard'],
+      ['assignee=none', (r) => r.assign_to === ''],
+      [`assignee=${ids.Manager}`, (r) => r.assign_to === names.Manager],
+      ['arrivalFrom=2031-02-01', (r) => r.arrival_date !== null && r.arrival_date >= '2031-02-01'],
+      ['arrivalTo=2031-02-01', (r) => r.arrival_date !== null && r.arrival_date <= '2031-02-01'],
+      [
+        'arrivalFrom=2031-02-01&arrivalTo=2031-02-03&processingMode=Standard',
+        (r) =>
+          r.arrival_date !== null &&
+          r.arrival_date >= '2031-02-01' &&
+          r.arrival_date <= '2031-02-03' &&
+          r.processing_mode === 'Standard',
+      ],
+    ];
+    const mine = await list('allOrder', 'nationality=TUV&limit=100&assignee=me', 'Admin');
+    expect(mine.total).toBe(0); // the Admin holds none of them
+    const teamMine = await t.as('Team', {
+      method: 'GET',
+      url: '/api/admin/get-orders-list/myOrder?nationality=TUV&limit=100&assignee=me',
+    });
+    expect(teamMine.statusCode, teamMine.body).toBe(200);
+    const teamRows = teamMine.json().data as OrderListRow[];
+    expect(teamRows.length).toBeGreaterThan(0);
+    expect(teamRows.every((r) => r.assign_to === names.Team)).toBe(true);
+    expect(teamMine.json().total).toBe(teamRows.length);
+    for (const [query, keep] of cases) {
+      const expected = all.filter(keep).map((r) => r.order_id);
+      expect(expected.length, query).toBeGreaterThan(0);
+      const got = await list('allOrder', `nationality=TUV&limit=100&${query}`);
+      expect(
+        got.rows.map((r) => r.order_id),
+        query,
+      ).toEqual(expected);
+      expect(got.total, query).toBe(expected.length);
+    }
+  });
+
+  it('counts follow filters in a folder whose meaning excludes them', async () => {
+    // New Orders hold no Priority orders, so the filter leaves nothing.
+    const none = await list('newOrder', 'nationality=TUV&processingMode=Priority');
+    expect(none).toEqual({ rows: [], total: 0 });
+    const priority = await list('priorityOrder', 'nationality=TUV&processingMode=Priority&limit=100');
+    expect(priority.total).toBe(priority.rows.length);
+    expect(priority.rows.every((r) => r.processing_mode === 'Priority' && r.process_status === 'New')).toBe(
+      true,
+    );
+  });
+
+  it('refuses unknown or hostile values with 400', async () => {
+    for (const query of [
+      'sort=price',
+      'sort=due_at&dir=up',
+      'nationality=XXX',
+      'nationality=US',
+      'nationality=U%00S',
+      `nationality=${'A'.repeat(5000)}`,
+      'processingMode=Express',
+      'assignee=someone',
+      'assignee=-1',
+      'assignee=99999999999',
+      'slaState=late',
+      'arrivalFrom=2031-13-01',
+      'arrivalFrom=2031-02-02&arrivalTo=2031-02-01',
+      'colour=red',
+    ]) {
+      const res = await t.as('Admin', { method: 'GET', url: `/api/admin/get-orders-list/allOrder?${query}` });
+      expect(res.statusCode, query).toBe(400);
+      expect(res.body, query).not.toMatch(/at .*\.ts:\d+/);
+    }
+  });
+});
+
+describe('search-order with filters', () => {
+  it('applies the filters, and an exact e-mail comes first', async () => {
+    const exact = await createOrder(t.database, { email: 'ann.search@example.com', nationality: 'Tuvalu' });
+    const newer = await createOrder(t.database, { email: 'joann.search@example.com', nationality: 'Tuvalu' });
+    const priority = await createOrder(t.database, {
+      email: 'ann.search@example.org',
+      nationality: 'Tuvalu',
+      processing_mode: 'Priority',
+    });
+    const search = async (payload: Record<string, unknown>) => {
+      const res = await t.as('Admin', {
+        method: 'POST',
+        url: '/api/admin/search-order',
+        payload: { folderName: 'allOrder', start: 0, end: 10, ...payload },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    };
+    const byEmail = await search({ searchVal: 'ANN.search@example.com' });
+    expect(byEmail.data.map((r: OrderListRow) => r.order_id)).toEqual([exact.orderId, newer.orderId]);
+    // Rows after the first page continue behind the pinned one.
+    const second = await search({ searchVal: 'ann.search@example.com', start: 1, end: 2 });
+    expect(second.data.map((r: OrderListRow) => r.order_id)).toEqual([newer.orderId]);
+    const filtered = await search({ searchVal: 'ann.search', processingMode: 'Priority' });
+    expect(filtered.data.map((r: OrderListRow) => r.order_id)).toEqual([priority.orderId]);
+    expect(filtered.total).toBe(1);
+    const bad = await t.as('Admin', {
+      method: 'POST',
+      url: '/api/admin/search-order',
+      payload: { folderName: 'allOrder', searchVal: 'ann', nationality: 'ZZZ' },
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+});
