@@ -120,7 +120,7 @@ describe('PDF and image bombs', () => {
     expect(await count()).toBe(before);
   });
 
-  it('/api/health answers within 100 ms while packs of stored bombs are built on worker threads', async () => {
+  it('/api/health keeps answering (median under 100 ms) while packs of stored bombs are built on worker threads', async () => {
     const app = await createTestApp();
     try {
       const bigPng = await storedDocument(app, bombPng(8000, 8000), 'image/png', 'png');
