@@ -17,6 +17,7 @@ import type { AppContext } from './context.js';
 import { isCustomerPath, sendCustomerPage } from './customer/page.js';
 import type { Database } from './db/client.js';
 import { lifecycleGate } from './health/lifecycle.js';
+import { metricsPlugin } from './metrics/metrics.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { loggerOptions } from './http/log-redaction.js';
 import { strictJsonSchemaTransform, strictValidatorCompiler } from './http/strict-bodies.js';
@@ -59,6 +60,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
 
   registerErrorHandler(app);
   await app.register(lifecycleGate);
+  await app.register(metricsPlugin);
 
   // API answers hold personal data (orders, customers, staff): no browser or proxy may keep a copy.
   app.addHook('onSend', async (request, reply, payload) => {

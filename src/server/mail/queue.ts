@@ -4,6 +4,7 @@ import PgBoss from 'pg-boss';
 import { MAIL_PROVIDERS, type MailProvider } from '../../shared/constants.js';
 import type { Database } from '../db/client.js';
 import { mailAttempts, mailLog } from '../db/schema.js';
+import { recordMailDelivered, recordMailFailure } from '../metrics/metrics.js';
 import { composeMail, PermanentMailError } from './compose.js';
 import { queueDueReminders } from './reminders.js';
 import { createMailSender, type MailSender } from './transports.js';
@@ -110,8 +111,10 @@ export async function startMailQueue(app: FastifyInstance, opts: MailQueueOption
           })
           .where(eq(mailLog.id, mailId));
       });
+      recordMailDelivered(provider, mail.createdAt);
     } catch (err) {
       const final = err instanceof PermanentMailError || isLastTry;
+      recordMailFailure(provider, final);
       await db.transaction(async (tx) => {
         await tx
           .insert(mailAttempts)
