@@ -141,7 +141,7 @@ function Row({ row, columns, selectable, selected, onToggle, rowActions }: Props
       <td className="d-flex gap-1">
         <Link
           to={`/admin/view-order/${encodeOrderId(row.order_id)}`}
-          className={`btn btn-sm ${assigned ? 'btn-secondary opacity-50' : 'btn-primary'}`}
+          className={`btn btn-sm ${assigned ? 'btn-outline-secondary' : 'btn-primary'}`}
           title={assigned ? `Assigned to ${row.assign_to}` : undefined}
         >
           View
