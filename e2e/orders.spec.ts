@@ -93,9 +93,9 @@ test('assign to me -> My Orders -> move back to the original folder', async ({ p
 
   await page.goto('/admin/my-order');
   await expect(page.locator(`tr[data-order-id="${id}"]`)).toBeVisible();
-  // Assigned rows show a greyed View.
+  // Assigned rows show a grey outline View.
   await expect(page.locator(`tr[data-order-id="${id}"]`).getByRole('link', { name: 'View' })).toHaveClass(
-    /opacity-50/,
+    /btn-outline-secondary/,
   );
   await page.getByLabel(`Select order ${id}`).check();
   await page.getByRole('button', { name: 'Move to Original Folder' }).click();
