@@ -171,7 +171,8 @@ export function filterWhere(filters: ListFilters, staffId: number, clock: SlaClo
   const parts: SQL[] = [];
   if (filters.nationality) {
     // Orders carry the country's name (intake) or, from older imports, the code itself.
-    parts.push(sql`nationality in (${countryName(filters.nationality)}, ${filters.nationality})`);
+    const code = filters.nationality.toUpperCase();
+    parts.push(sql`nationality in (${countryName(code)}, ${code})`);
   }
   if (filters.processingMode) parts.push(sql`processing_mode = ${filters.processingMode}`);
   if (filters.assignee === 'me') parts.push(sql`assigned_to = ${staffId}`);

@@ -103,9 +103,9 @@ export async function updateView(
   id: number,
   body: SavedViewBody,
 ): Promise<SavedView> {
-  checkAllowed(staff, body);
   return db.transaction(async (tx) => {
     await ownView(tx, staff, id);
+    checkAllowed(staff, body);
     const [v] = await tx
       .update(savedViews)
       .set({

@@ -57,7 +57,6 @@ export const listFilterFields = {
     .max(3, 'must be an ISO 3166 alpha-3 country code')
     .regex(/^[A-Za-z]{3}$/, 'must be an ISO 3166 alpha-3 country code')
     .refine((c) => countryName(c) !== 'Unknown Country', 'must be an ISO 3166 alpha-3 country code')
-    .transform((c) => c.toUpperCase())
     .optional(),
   processingMode: z.enum(PROCESSING_MODES, { error: `must be ${PROCESSING_MODES.join(' or ')}` }).optional(),
   /** `me`, `none` (unassigned) or a staff id. */
