@@ -135,6 +135,13 @@ test.describe('the order detail page', () => {
     await bar.getByRole('button', { name: 'Move to Original Folder' }).click();
     await expect(bar.getByRole('button', { name: 'Assign to me' })).toBeVisible();
 
+    // Next order: the most urgent order nobody holds is assigned to me and opens.
+    await bar.getByRole('button', { name: 'Next order' }).click();
+    await expect(page).not.toHaveURL(new RegExp(`${detailPath()}$`));
+    await expect(page).toHaveURL(/\/admin\/view-order\//);
+    await expect(page.getByText('Assigned to Demo Admin')).toBeVisible();
+    await expect(actionBar(page).getByRole('button', { name: 'Move to Original Folder' })).toBeVisible();
+
     // The dashboard and the queues keep the tiles.
     await page.goto('/admin/pending-order');
     await expect(page.getByRole('region', { name: 'Dashboard' })).toBeVisible();

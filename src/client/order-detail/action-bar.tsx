@@ -1,12 +1,15 @@
 import Button from 'react-bootstrap/Button';
+import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import type { OrderStatus } from '../../shared/constants';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
+import { encodeOrderId } from '../../shared/order-id';
 import { CLOSED_STATUSES } from '../../shared/order-rules';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { sessionUser } from '../app/session';
 import { useAssignOrdersMutation } from '../orders/orders-api';
+import { useClaimNextOrderMutation } from './order-detail-api';
 import { openSection, sectionId } from './section';
 import { StatusButtons } from './status-buttons';
 
@@ -45,9 +48,45 @@ function AssignButton({ order }: { order: OrderDetails }) {
   );
 }
 
+/** Where the next order comes from: Priority first, then New Orders. */
+const NEXT_FOLDERS = ['priorityOrder', 'newOrder'] as const;
+export const NO_NEXT_ORDER = 'No unassigned order is waiting in Priority Order or New Orders.';
+
+/** Next order: assigns to me the most urgent order nobody holds and opens it. */
+function NextOrderButton() {
+  const [claim, { isLoading }] = useClaimNextOrderMutation();
+  const navigate = useNavigate();
+  const run = async () => {
+    for (const folderName of NEXT_FOLDERS) {
+      try {
+        const res = await claim({ folderName }).unwrap();
+        if (res.data) {
+          toast.success(res.message);
+          navigate(`/admin/view-order/${encodeOrderId(res.data.orderId)}`);
+          return;
+        }
+      } catch (error) {
+        // Nothing waiting here: try the next folder; anything else is said at once.
+        if ((error as { status?: unknown }).status !== 404) {
+          toast.error(errorMessage(error));
+          return;
+        }
+      }
+    }
+    toast.info(NO_NEXT_ORDER);
+  };
+  if (!can(sessionUser()?.type ?? null, 'orders.assign')) return null;
+  return (
+    <Button size="sm" variant="outline-dark" disabled={isLoading} onClick={run}>
+      Next order
+    </Button>
+  );
+}
+
 /**
  * The detail page's working bar, fixed to the bottom of the screen so it stays in reach however far the
- * page is scrolled: assign, jump to the remark form or the upload, and every status move the role may use.
+ * page is scrolled: assign, jump to the remark form or the upload, take the next order, and every status
+ * move the role may use.
  */
 export function OrderActionBar({ order }: { order: OrderDetails }) {
   return (
@@ -60,6 +99,7 @@ export function OrderActionBar({ order }: { order: OrderDetails }) {
         <Button size="sm" variant="outline-dark" onClick={() => jumpTo('Upload Document', 'upload-file')}>
           Upload
         </Button>
+        <NextOrderButton />
       </div>
       <div className="detail-moves">
         <StatusButtons order={order} />

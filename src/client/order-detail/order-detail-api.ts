@@ -7,6 +7,7 @@ import type {
   SaveTransactionBody,
 } from '../../shared/contracts/order-detail';
 import { api, type ApiEnvelope } from '../app/api';
+import { withVersion } from '../live/live-bus';
 
 type Message = ApiEnvelope<unknown>;
 const orderTag = (orderId: number) => [{ type: 'Order' as const, id: orderId }];
@@ -25,21 +26,29 @@ export const orderDetailApi = api.injectEndpoints({
       providesTags: (_result, _error, orderId) => orderTag(orderId),
     }),
     moveOrderStatus: build.mutation<Message, MoveOrderStatusBody>({
-      query: (body) => ({ url: 'admin/move-order-status', method: 'PUT', body }),
+      query: (body) => ({ url: 'admin/move-order-status', method: 'PUT', body: withVersion(body) }),
       invalidatesTags: (_r, error, { orderId }) => (error ? [] : [...orderTag(orderId), 'Counts', 'Orders']),
     }),
     addNewRemark: build.mutation<Message, AddRemarkBody & { orderId: number }>({
-      query: (body) => ({ url: 'admin/add-new-remark', method: 'POST', body }),
+      query: (body) => ({ url: 'admin/add-new-remark', method: 'POST', body: withVersion(body) }),
       // The Refund and Chargeback flags move the order, so the queues refresh too.
       invalidatesTags: (_r, error, { orderId }) => (error ? [] : [...orderTag(orderId), 'Counts', 'Orders']),
     }),
     resendMail: build.mutation<Message, ResendMailBody>({
-      query: (body) => ({ url: 'admin/resend-mail', method: 'POST', body }),
+      query: (body) => ({ url: 'admin/resend-mail', method: 'POST', body: withVersion(body) }),
       invalidatesTags: (_r, error, { orderId }) => (error ? [] : orderTag(orderId)),
     }),
     saveTransactionDetails: build.mutation<Message, SaveTransactionBody>({
-      query: (body) => ({ url: 'admin/save-transaction-details', method: 'POST', body }),
+      query: (body) => ({ url: 'admin/save-transaction-details', method: 'POST', body: withVersion(body) }),
       invalidatesTags: (_r, error, { orderId }) => (error ? [] : orderTag(orderId)),
+    }),
+    /** Assigns to me the most urgent unassigned open order of a folder; 404 when none is waiting. */
+    claimNextOrder: build.mutation<
+      ApiEnvelope<{ orderId: number }>,
+      { folderName: 'priorityOrder' | 'newOrder' }
+    >({
+      query: (body) => ({ url: 'admin/claim-next-order', method: 'POST', body }),
+      invalidatesTags: (_r, error) => (error ? [] : ['Counts', 'Orders']),
     }),
     withdrawDocument: build.mutation<Message, { documentId: number; orderId: number; reason: string }>({
       query: ({ documentId, reason }) => ({
@@ -60,4 +69,5 @@ export const {
   useAddNewRemarkMutation,
   useResendMailMutation,
   useSaveTransactionDetailsMutation,
+  useClaimNextOrderMutation,
 } = orderDetailApi;

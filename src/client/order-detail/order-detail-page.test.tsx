@@ -48,6 +48,45 @@ describe('order detail page', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Order not found');
   });
 
+  it('folds a section from its title and remembers it for the next order; Remark in the bar opens the form', async () => {
+    const user = userEvent.setup();
+    fakeApi({
+      [`GET ${detailPath(orderFixture())}`]: () => ({
+        body: { status: 1, message: 'ok', data: orderFixture() },
+      }),
+    });
+    const first = renderPage(ROUTE, `/admin/view-order/${encodeOrderId(100123)}`, <Component />);
+    await screen.findByText(/Order 100123/);
+    const passport = screen.getByRole('button', { name: 'Passport details' });
+    expect(passport).toHaveAttribute('aria-expanded', 'true');
+    await user.click(passport);
+    expect(passport).toHaveAttribute('aria-expanded', 'false');
+    expect(within(section('Passport details')).queryByText('Passport Number')).not.toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Add Comment Below' }));
+    first.unmount();
+    vi.unstubAllGlobals();
+
+    openOrder(orderFixture({ order_id: 100124 }));
+    await screen.findByText(/Order 100124/);
+    expect(screen.getByRole('button', { name: 'Passport details' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+    expect(screen.getByRole('button', { name: 'Order Details' })).toHaveAttribute('aria-expanded', 'true');
+    const bar = within(screen.getByRole('region', { name: 'Order actions' }));
+    expect(bar.getByRole('navigation', { name: 'Move order' })).toBeInTheDocument();
+    // jsdom lays nothing out: record the scroll instead.
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    await user.click(bar.getByRole('button', { name: 'Remark' }));
+    await waitFor(() => expect(screen.getByPlaceholderText('Enter your remark')).toHaveFocus());
+    expect(scrolled).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('button', { name: 'Add Comment Below' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
+  });
+
   it('shows every section in the spec order with the spec formats', async () => {
     openOrder(orderFixture());
     await screen.findByText(/Order 100123/);

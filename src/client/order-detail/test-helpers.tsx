@@ -113,6 +113,8 @@ export function orderFixture(overrides: Partial<OrderDetails> = {}): OrderDetail
     created_at: '2026-03-01T12:00:00.000Z',
     updated_at: '2026-03-01T12:00:00.000Z',
     version: 1,
+    due_at: null,
+    sla_state: null,
     uploadDoc: [],
     mailHistory: [],
     downloadHistory: [],
