@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -47,6 +47,12 @@ function open(path: string) {
   return router;
 }
 
+/** The toasts on screen, leaving out those on their way out (jsdom never ends the exit animation). */
+const shownToasts = () =>
+  [...document.querySelectorAll('.Toastify__toast')]
+    .filter((t) => !/exit/.test(t.className))
+    .map((t) => t.textContent?.trim());
+
 afterEach(() => {
   vi.unstubAllGlobals();
   sessionStorage.clear();
@@ -82,6 +88,24 @@ describe('track page', () => {
     expect(await screen.findByText(message)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/track-order/100123');
     expect(loadToken('100123')).toBeNull();
+  });
+
+  it('shows one error toast however often tracking fails, and a success replaces it', async () => {
+    const user = userEvent.setup();
+    serve(404, { status: 0, message: 'No order matches this Order ID and e-mail address.' });
+    open('/track-order/100123');
+    await user.type(screen.getByLabelText('Email ID'), 'someone@example.com');
+    for (let i = 0; i < 3; i++) {
+      await user.click(screen.getByRole('button', { name: 'TRACK ORDER' }));
+      await screen.findAllByText(/No order matches/);
+    }
+    await waitFor(() =>
+      expect(shownToasts()).toEqual(['No order matches this Order ID and e-mail address.']),
+    );
+    serve(200, { status: 1, message: 'Your order has been found.', data: { token: 'tok', expiresIn: 1800 } });
+    await user.click(screen.getByRole('button', { name: 'TRACK ORDER' }));
+    expect(await screen.findByText('Your order has been found.')).toBeInTheDocument();
+    await waitFor(() => expect(shownToasts()).toEqual(['Your order has been found.']));
   });
 
   it('keeps the token, resets the form and goes to the details page on success', async () => {
