@@ -11,6 +11,7 @@ import { liveRoutes } from './live/routes.js';
 import { invoiceRoutes } from './invoices/routes.js';
 import { defencePackRoutes } from './order-detail/defence-pack-routes.js';
 import { orderDetailRoutes } from './order-detail/routes.js';
+import { orderExportRoutes } from './orders/export-routes.js';
 import { orderRoutes } from './orders/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { slaRoutes } from './sla/routes.js';
@@ -36,4 +37,5 @@ export const areaRoutes: FastifyPluginAsync[] = [
   liveRoutes,
   slaRoutes,
   viewRoutes,
+  orderExportRoutes,
 ];
