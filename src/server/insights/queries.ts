@@ -5,6 +5,7 @@ import {
   type InsightsData,
   type InsightsQuery,
   type MyDayData,
+  percentileRank,
 } from '../../shared/contracts/insights.js';
 import { SERVICE_TIME_ZONE } from '../../shared/constants.js';
 import { serviceToday } from '../../shared/dates.js';
@@ -17,63 +18,50 @@ import type { SqlRunner } from '../db/client.js';
  * whose running count reaches ceil(n·p), which a histogram answers exactly.
  */
 
-/** Per day: received, completed, refunded, deleted, chargebacks. $1, $2: first and last day. */
+/**
+ * One pass over insights_daily: per day (received, completed, refunded, deleted, chargebacks) and per
+ * actor with the member's name (completed, status moves, remarks). $1, $2: first and last day.
+ * Rows with a day are day rows; rows without are actor rows.
+ */
 export const DAILY_SQL = `
-  select to_char(day, 'YYYY-MM-DD') as day, sum(received)::int as received, sum(completed)::int as completed,
-         sum(refunded)::int as refunded, sum(deleted)::int as deleted, sum(chargebacks)::int as chargebacks
-  from insights_daily where day between $1::date and $2::date
-  group by day order by day`;
+  select to_char(i.day, 'YYYY-MM-DD') as day, i.actor_id, coalesce(s.name, 'System') as name,
+         sum(i.received)::int as received, sum(i.completed)::int as completed,
+         sum(i.refunded)::int as refunded, sum(i.deleted)::int as deleted,
+         sum(i.chargebacks)::int as chargebacks, sum(i.status_moves)::int as status_moves,
+         sum(i.remarks)::int as remarks
+  from insights_daily i left join staff_users s on s.id = i.actor_id
+  where i.day between $1::date and $2::date
+  group by grouping sets ((i.day), (i.actor_id, s.name))`;
 
 /**
- * Payment → Completed per day: count, median and p90 from the per-day rows the trigger keeps
- * (insights_ttc_daily), and how many within the target from the histogram. $3: target hours.
+ * One pass over the duration histograms: per (kind, actor, hour) for the whole period (overall and
+ * per-staff percentiles), and per (kind, day) the count within the target. $3: target hours.
  */
-export const TIME_TO_COMPLETE_DAILY_SQL = `
-  select to_char(t.day, 'YYYY-MM-DD') as day, t.completed, t.median_hours as median, t.p90_hours as p90,
-         coalesce(w.within, 0)::int as within
-  from insights_ttc_daily t
-  left join (
-    select day, sum(n) as within from insights_duration_daily
-    where kind = 1 and day between $1::date and $2::date and hours < $3::int group by day) w on w.day = t.day
-  where t.day between $1::date and $2::date and t.completed > 0
-  order by t.day`;
-
-/** The same over the whole period. */
-export const TIME_TO_COMPLETE_OVERALL_SQL = `
-  with h as (
-    select hours, sum(n) as n from insights_duration_daily
-    where kind = 1 and day between $1::date and $2::date group by hours having sum(n) <> 0),
-  c as (select hours, n, sum(n) over (order by hours) as cum, (sum(n) over ())::bigint as total from h)
-  select total::int as completed,
-         min(hours) filter (where cum >= (total + 1) / 2) as median,
-         min(hours) filter (where cum >= (9 * total + 9) / 10) as p90,
+export const HISTOGRAM_SQL = `
+  select kind, actor_id, hours, to_char(day, 'YYYY-MM-DD') as day, sum(n)::int as n,
          coalesce(sum(n) filter (where hours < $3::int), 0)::int as within
-  from c group by total`;
+  from insights_duration_daily
+  where day between $1::date and $2::date
+  group by grouping sets ((kind, actor_id, hours), (kind, day))
+  having sum(n) <> 0`;
 
-/** Per staff member (actor 0 = System): counts, and the median of assignment → Completed. */
-export const PER_STAFF_SQL = `
-  with counts as (
-    select actor_id, sum(completed)::int as completed, sum(status_moves)::int as status_moves,
-           sum(remarks)::int as remarks
-    from insights_daily where day between $1::date and $2::date
-    group by actor_id having sum(completed) + sum(status_moves) + sum(remarks) > 0),
-  h as (
-    select actor_id, hours, sum(n) as n from insights_duration_daily
-    where kind = 2 and day between $1::date and $2::date group by actor_id, hours having sum(n) <> 0),
-  c as (
-    select actor_id, hours, n, sum(n) over (partition by actor_id order by hours) as cum,
-           (sum(n) over (partition by actor_id))::bigint as total from h),
-  handling as (
-    select actor_id, total::int as handled, min(hours) filter (where cum >= (total + 1) / 2) as median
-    from c group by actor_id, total)
-  select coalesce(counts.actor_id, handling.actor_id) as staff_id,
-         coalesce(s.name, 'System') as name,
-         coalesce(counts.completed, 0) as completed, coalesce(counts.status_moves, 0) as status_moves,
-         coalesce(counts.remarks, 0) as remarks, coalesce(handling.handled, 0) as handled,
-         handling.median
-  from counts full join handling on handling.actor_id = counts.actor_id
-  left join staff_users s on s.id = coalesce(counts.actor_id, handling.actor_id)
-  order by completed desc, name, staff_id`;
+/** Payment → Completed per day: count, median and p90, kept per day by the event trigger. */
+export const TIME_TO_COMPLETE_DAILY_SQL = `
+  select to_char(day, 'YYYY-MM-DD') as day, completed, median_hours as median, p90_hours as p90
+  from insights_ttc_daily
+  where day between $1::date and $2::date and completed > 0`;
+
+/** Nearest-rank percentile (num/den) of a histogram given as [hours, n] pairs; null when empty. */
+function histogramPercentile(bins: [number, number][], total: number, num: number, den: number) {
+  if (total <= 0) return null;
+  const rank = percentileRank(total, num, den);
+  let cum = 0;
+  for (const [hours, n] of bins) {
+    cum += n;
+    if (cum >= rank) return hours;
+  }
+  return null;
+}
 
 /** Mail rows per creation day and provider. */
 export const MAIL_SQL = `
@@ -142,32 +130,31 @@ export async function insights(
 ): Promise<InsightsData> {
   const range = [period.from, period.to];
   const today = serviceToday(now);
-  const [daily, ttcDays, ttcAll, staff, mail, backlog] = await Promise.all([
+  const [daily, histogram, ttcDays, mail, backlog] = await Promise.all([
     sql.query<{
-      day: string;
+      day: string | null;
+      actor_id: number | null;
+      name: string;
       received: number;
       completed: number;
       refunded: number;
       deleted: number;
       chargebacks: number;
-    }>(DAILY_SQL, range),
-    sql.query<{ day: string; completed: number; median: number | null; p90: number | null; within: number }>(
-      TIME_TO_COMPLETE_DAILY_SQL,
-      [...range, slaHours],
-    ),
-    sql.query<{ completed: number; median: number | null; p90: number | null; within: number }>(
-      TIME_TO_COMPLETE_OVERALL_SQL,
-      [...range, slaHours],
-    ),
-    sql.query<{
-      staff_id: number;
-      name: string;
-      completed: number;
       status_moves: number;
       remarks: number;
-      handled: number;
-      median: number | null;
-    }>(PER_STAFF_SQL, range),
+    }>(DAILY_SQL, range),
+    sql.query<{
+      kind: number;
+      actor_id: number | null;
+      hours: number | null;
+      day: string | null;
+      n: number;
+      within: number;
+    }>(HISTOGRAM_SQL, [...range, slaHours]),
+    sql.query<{ day: string; completed: number; median: number | null; p90: number | null }>(
+      TIME_TO_COMPLETE_DAILY_SQL,
+      range,
+    ),
     sql.query<{ day: string; provider: string; sent: number; failed: number; pending: number }>(
       MAIL_SQL,
       range,
@@ -179,11 +166,60 @@ export async function insights(
   ]);
 
   const days = periodDays(period.from, period.to);
-  const byDay = new Map(daily.rows.map((r) => [r.day, r]));
+  const dayRows = daily.rows.filter((r) => r.day !== null);
+  const byDay = new Map(dayRows.map((r) => [r.day as string, r]));
   const ttcByDay = new Map(ttcDays.rows.map((r) => [r.day, r]));
-  const overall = ttcAll.rows[0];
-  const totalChargebacks = daily.rows.reduce((s, r) => s + r.chargebacks, 0);
-  const totalCompleted = daily.rows.reduce((s, r) => s + r.completed, 0);
+  const withinByDay = new Map<string, number>();
+  const overallBins: [number, number][] = [];
+  const handlingBins = new Map<number, [number, number][]>();
+  let overallWithin = 0;
+  for (const r of histogram.rows) {
+    if (r.day !== null) {
+      if (r.kind === 1) withinByDay.set(r.day, r.within);
+    } else if (r.hours !== null && r.kind === 1) {
+      overallBins.push([r.hours, r.n]);
+      overallWithin += r.within;
+    } else if (r.hours !== null && r.kind === 2) {
+      const actor = r.actor_id ?? 0;
+      handlingBins.set(actor, [...(handlingBins.get(actor) ?? []), [r.hours, r.n]]);
+    }
+  }
+  const byHours = (a: [number, number], b: [number, number]) => a[0] - b[0];
+  overallBins.sort(byHours);
+  const overallCompleted = overallBins.reduce((sum, [, n]) => sum + n, 0);
+  const overall = {
+    completed: overallCompleted,
+    median: histogramPercentile(overallBins, overallCompleted, 1, 2),
+    p90: histogramPercentile(overallBins, overallCompleted, 9, 10),
+    within: overallWithin,
+  };
+  const totalChargebacks = dayRows.reduce((sum, r) => sum + r.chargebacks, 0);
+  const totalCompleted = dayRows.reduce((sum, r) => sum + r.completed, 0);
+
+  const names = new Map<number, string>();
+  const counts = new Map<number, { completed: number; statusMoves: number; remarks: number }>();
+  for (const r of daily.rows) {
+    if (r.day !== null || r.actor_id === null) continue;
+    names.set(r.actor_id, r.name);
+    if (r.status_moves + r.remarks > 0)
+      counts.set(r.actor_id, { completed: r.completed, statusMoves: r.status_moves, remarks: r.remarks });
+  }
+  const staffIds = new Set([...counts.keys(), ...handlingBins.keys()]);
+  const perStaff = [...staffIds].map((staffId) => {
+    const bins = (handlingBins.get(staffId) ?? []).sort(byHours);
+    const handled = bins.reduce((sum, [, n]) => sum + n, 0);
+    const c = counts.get(staffId);
+    return {
+      staffId,
+      name: names.get(staffId) ?? 'System',
+      completed: c?.completed ?? 0,
+      statusMoves: c?.statusMoves ?? 0,
+      remarks: c?.remarks ?? 0,
+      handled,
+      medianHandlingHours: histogramPercentile(bins, handled, 1, 2),
+    };
+  });
+  perStaff.sort((a, b) => b.completed - a.completed || a.name.localeCompare(b.name) || a.staffId - b.staffId);
 
   const backlogByFolder = new Map(backlog.rows.map((r) => [r.folder, r]));
   const folders = BACKLOG_FOLDERS.map(({ key, label }) => {
@@ -238,15 +274,7 @@ export async function insights(
         };
       }),
     },
-    perStaff: staff.rows.map((r) => ({
-      staffId: r.staff_id,
-      name: r.name,
-      completed: r.completed,
-      statusMoves: r.status_moves,
-      remarks: r.remarks,
-      handled: r.handled,
-      medianHandlingHours: r.median,
-    })),
+    perStaff,
     sla: {
       overall: {
         completed: overall?.completed ?? 0,
@@ -256,7 +284,7 @@ export async function insights(
       days: days.map((day) => {
         const r = ttcByDay.get(day);
         const completed = r?.completed ?? 0;
-        const withinTarget = r?.within ?? 0;
+        const withinTarget = withinByDay.get(day) ?? 0;
         return { day, completed, withinTarget, share: ratio(withinTarget, completed) };
       }),
     },
