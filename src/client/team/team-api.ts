@@ -27,6 +27,9 @@ export const teamApi = api.injectEndpoints({
       query: (body) => ({ url: 'admin/update-team-member', method: 'POST', body }),
       invalidatesTags: ['Team'],
     }),
+    resetTwoFactor: build.mutation<ApiEnvelope, number>({
+      query: (id) => ({ url: `admin/2fa/reset/${id}`, method: 'POST' }),
+    }),
     deleteTeamMember: build.mutation<ApiEnvelope, number>({
       query: (teamMemberId) => ({ url: 'admin/delete-team-member', method: 'PUT', body: { teamMemberId } }),
       invalidatesTags: ['Team'],
@@ -41,4 +44,5 @@ export const {
   useAddTeamMemberMutation,
   useUpdateTeamMemberMutation,
   useDeleteTeamMemberMutation,
+  useResetTwoFactorMutation,
 } = teamApi;

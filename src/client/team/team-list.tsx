@@ -9,7 +9,7 @@ import type { TeamMember } from '../../shared/contracts/team';
 import { MSG } from '../../shared/messages';
 import { errorMessage } from '../app/api';
 import { ConfirmDialog } from '../components/confirm-dialog';
-import { useDeleteTeamMemberMutation } from './team-api';
+import { useDeleteTeamMemberMutation, useResetTwoFactorMutation } from './team-api';
 
 interface Props {
   members: TeamMember[] | undefined;
@@ -23,6 +23,18 @@ interface Props {
 export function TeamList({ members, loading, canWrite, actor }: Props) {
   const [pending, setPending] = useState<TeamMember | null>(null);
   const [deleteMember, { isLoading: deleting }] = useDeleteTeamMemberMutation();
+  const [resetting, setResetting] = useState<TeamMember | null>(null);
+  const [resetTwoFactor, { isLoading: resetBusy }] = useResetTwoFactorMutation();
+  const confirmReset = async () => {
+    if (!resetting) return;
+    try {
+      toast.success((await resetTwoFactor(resetting.id).unwrap()).message);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setResetting(null);
+    }
+  };
   // Mirrors the server: nobody deletes themselves, only an Admin touches an Admin.
   const mayTouch = (m: TeamMember) => m.type !== 'Admin' || actor.type === 'Admin';
 
@@ -89,6 +101,16 @@ export function TeamList({ members, loading, canWrite, actor }: Props) {
                           Delete
                         </Button>
                       ) : null}
+                      {actor.type === 'Admin' && m.id !== actor.id ? (
+                        <Button
+                          size="sm"
+                          variant="outline-secondary"
+                          className="ms-2"
+                          onClick={() => setResetting(m)}
+                        >
+                          Reset 2FA
+                        </Button>
+                      ) : null}
                     </td>
                   ) : null}
                 </tr>
@@ -103,6 +125,13 @@ export function TeamList({ members, loading, canWrite, actor }: Props) {
         busy={deleting}
         onYes={confirmDelete}
         onNo={() => setPending(null)}
+      />
+      <ConfirmDialog
+        show={!!resetting}
+        message={`Reset the two-factor sign-in of ${resetting?.name ?? ''}? Their sessions end and they set it up again.`}
+        busy={resetBusy}
+        onYes={confirmReset}
+        onNo={() => setResetting(null)}
       />
     </Card>
   );
