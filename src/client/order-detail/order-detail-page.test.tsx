@@ -273,13 +273,15 @@ describe('order detail page', () => {
     await user.click(await screen.findByRole('button', { name: 'Move to Delete' }));
     expect(await screen.findByText(MSG.confirmDelete)).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'No' }));
-    expect(sent.filter((r) => r.method === 'PUT')).toHaveLength(0);
+    expect(sent.filter((r) => r.path === '/api/admin/move-order-status')).toHaveLength(0);
 
     await user.click(screen.getByRole('button', { name: 'Move to Awaiting Govt' }));
     expect(await screen.findByText('Order status updated')).toBeInTheDocument();
-    expect(sent.find((r) => r.method === 'PUT')?.body).toEqual({
+    expect(sent.find((r) => r.path === '/api/admin/move-order-status')?.body).toEqual({
       orderId: 100123,
       updatingStatus: 'AwaitingGovt',
+      // The version shown: a change made elsewhere in the meantime is refused, not overwritten.
+      expectedVersion: 1,
     });
     await waitFor(() => expect(sent.filter((r) => r.path === detailPath(order))).toHaveLength(2));
   });
@@ -324,7 +326,8 @@ describe('order detail page', () => {
       }),
     });
     await user.click(await screen.findByRole('button', { name: 'Move to Customer Called' }));
-    expect(await screen.findByText('The order is already in that status')).toBeInTheDocument();
+    // In the toast, and beside Reload on the page.
+    expect((await screen.findAllByText('The order is already in that status'))[0]).toBeInTheDocument();
   });
 
   it('asks for a file before uploading', async () => {
@@ -361,6 +364,7 @@ describe('order detail page', () => {
       orderId: 100123,
       transactionId: 'pi_123',
       merchantName: 'Stripe',
+      expectedVersion: 1,
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });

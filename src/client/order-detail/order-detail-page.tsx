@@ -7,6 +7,7 @@ import { useParams } from 'react-router';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { decodeOrderId } from '../../shared/order-id';
 import { errorMessage } from '../app/api';
+import { OrderLivePanel } from '../live/order-live-panel';
 import { OrderActionBar } from './action-bar';
 import { AddCommentSection } from './add-comment-section';
 import { ArrivalDetailsSection } from './arrival-details-section';
@@ -87,6 +88,8 @@ function OrderDetail({ order }: { order: OrderDetails }) {
         </Badge>
         {order.assign_to && <span className="small text-body-secondary">Assigned to {order.assign_to}</span>}
       </header>
+      {/* Who else is on the order, changes made elsewhere, refused changes; back to the queue. */}
+      <OrderLivePanel order={order} />
       {/* First in the reading order (a few Tab presses away), shown fixed at the bottom of the screen. */}
       <OrderActionBar order={order} />
       <div className="d-flex flex-wrap gap-2 mb-3">

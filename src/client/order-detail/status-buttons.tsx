@@ -10,6 +10,9 @@ import { serviceToday } from '../../shared/dates';
 import { decide } from '../../shared/order-rules';
 import { sessionUser } from '../app/session';
 import { useRestoreOrdersMutation } from '../orders/orders-api';
+import { useAppDispatch } from '../app/store';
+import { likelyNextStatus } from '../live/describe';
+import { offerUndo } from '../live/undo';
 import { useMoveOrderStatusMutation } from './order-detail-api';
 
 type Movable = (typeof MOVABLE_STATUSES)[number];
@@ -29,6 +32,8 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
   const [restore, restoring] = useRestoreOrdersMutation();
   const isLoading = moving.isLoading || restoring.isLoading;
   const [pending, setPending] = useState<Movable | null>(null);
+  const dispatch = useAppDispatch();
+  const next = likelyNextStatus(order.process_status);
   const role = sessionUser()?.type ?? '';
   const state = {
     processStatus: order.process_status,
@@ -51,7 +56,13 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
   const run = async (status: Movable) => {
     try {
       const res = await move({ orderId: order.order_id, updatingStatus: status }).unwrap();
-      toast.success(res.message);
+      // Undo for 10 s: a move back (or a restore after a delete), as its own change.
+      offerUndo(dispatch, {
+        orderId: order.order_id,
+        from: order.process_status,
+        to: status,
+        message: res.message,
+      });
     } catch (error) {
       toast.error(errorMessage(error));
     } finally {
@@ -69,7 +80,7 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
       {movable.map((status) => (
         <Button
           key={status}
-          variant={status === 'Deleted' ? 'outline-danger' : 'outline-dark'}
+          variant={status === 'Deleted' ? 'outline-danger' : status === next ? 'primary' : 'outline-dark'}
           size="sm"
           disabled={isLoading}
           onClick={() => (CONFIRM[status] ? setPending(status) : run(status))}

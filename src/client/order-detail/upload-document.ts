@@ -1,5 +1,6 @@
 import type { ApiEnvelope } from '../app/api';
 import { getAccessToken } from '../app/session';
+import { openVersion, reportConflict } from '../live/live-bus';
 import { MSG } from '../../shared/messages';
 
 export interface UploadFields {
@@ -27,6 +28,8 @@ export function uploadVisaDocument(
     form.append('orderId', String(fields.orderId));
     form.append('email', fields.email);
     form.append('mailServiceProvider', fields.mailServiceProvider);
+    const version = openVersion(fields.orderId);
+    if (version !== undefined) form.append('expectedVersion', String(version));
     // The file goes last so the server has read every text field when the stream starts.
     form.append('uploadVisaDoc', fields.file, fields.file.name);
 
@@ -37,7 +40,11 @@ export function uploadVisaDocument(
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
     };
-    xhr.onload = () => resolve({ httpStatus: xhr.status, body: parseEnvelope(xhr.responseText, xhr.status) });
+    xhr.onload = () => {
+      const body = parseEnvelope(xhr.responseText, xhr.status);
+      if (xhr.status === 409) reportConflict('uploadVisaDocument', { orderId: fields.orderId }, body.message);
+      resolve({ httpStatus: xhr.status, body });
+    };
     xhr.onerror = () => resolve({ httpStatus: 0, body: { status: 0, message: MSG.networkError } });
     xhr.send(form);
   });

@@ -1,6 +1,7 @@
 import type { Folder } from '../../shared/constants';
 import type { FutureMonthCounts, OrderListRow } from '../../shared/contracts/orders';
 import { type ApiEnvelope, api } from '../app/api';
+import { openVersion } from '../live/live-bus';
 
 export interface ListArgs {
   folder: Folder;
@@ -53,7 +54,15 @@ export const ordersApi = api.injectEndpoints({
       invalidatesTags: ['Counts', 'Orders', 'Order'],
     }),
     assignOrders: build.mutation<Changed, { orderId: number[]; assignto: string }>({
-      query: (body) => ({ url: 'admin/assign-order-status', method: 'PUT', body }),
+      // One order open on its detail page: the change carries the version shown there.
+      query: (body) => {
+        const version = body.orderId.length === 1 ? openVersion(body.orderId[0]!) : undefined;
+        return {
+          url: 'admin/assign-order-status',
+          method: 'PUT',
+          body: version === undefined ? body : { ...body, expectedVersion: version },
+        };
+      },
       invalidatesTags: ['Counts', 'Orders', 'Order'],
     }),
     completeRefund: build.mutation<Changed, { orderId: number[] }>({

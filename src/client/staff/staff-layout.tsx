@@ -13,6 +13,8 @@ import { TopBar } from './top-bar';
 const MY_DAY_ROLES: readonly string[] = ['Team', 'Telecaller', 'Night Staff'];
 // Its own small chunk: the staff first load stays within its budget.
 const MyDayCard = lazy(() => import('../insights/my-day-card').then((m) => ({ default: m.MyDayCard })));
+// The event stream, keyboard shortcuts and jump-to-order box: their own chunk, loaded after sign-in.
+const LiveRoot = lazy(() => import('../live/live-root').then((m) => ({ default: m.LiveRoot })));
 
 /** The dashboard and the queues: the screens that show the folder tiles (a detail or form page does not). */
 const TILE_PATHS = new Set([
@@ -81,6 +83,9 @@ export function StaffLayout() {
           ) : null}
           <Outlet />
         </main>
+        <Suspense fallback={null}>
+          <LiveRoot />
+        </Suspense>
       </div>
     </div>
   );

@@ -1,0 +1,44 @@
+import type { OrderChangeEvent } from '../../shared/contracts/live';
+import { statusName } from '../../shared/order-rules';
+
+/** "Demo Team moved it to Awaiting Govt": one order change in words, for the detail page's notice. */
+export function describeOrderChange(e: OrderChangeEvent): string {
+  const who = e.by || 'The system';
+  switch (e.action) {
+    case 'status':
+      return `${who} moved it to ${statusName(e.processStatus)}`;
+    case 'assign':
+      return e.assignTo ? `${who} assigned it to ${e.assignTo}` : `${who} released it`;
+    case 'takeover':
+      return `${who} took it over`;
+    case 'remark':
+      return `${who} added a remark`;
+    case 'upload':
+      return `${who} uploaded a document`;
+    case 'withdraw':
+      return `${who} withdrew a document`;
+    case 'mail':
+      return `${who} queued a mail`;
+    case 'transaction':
+      return `${who} changed the transaction details`;
+    default:
+      return `${who} changed it`;
+  }
+}
+
+/**
+ * The likely next step from a status, shown as the primary status button: a new order usually waits for
+ * the customer's answer or goes to the government, an answered one to the government, and an order back
+ * from the government or a call is completed.
+ */
+const NEXT_STEP: Record<string, string> = {
+  New: 'AwaitingGovt',
+  Awaiting: 'AwaitingGovt',
+  'Contact Customer': 'Customer Called',
+  'Customer Called': 'Completed',
+  AwaitingGovt: 'Completed',
+  Refunds: 'Refunded',
+};
+export function likelyNextStatus(processStatus: string): string | null {
+  return NEXT_STEP[processStatus] ?? null;
+}

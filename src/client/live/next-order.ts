@@ -1,0 +1,38 @@
+import type { NavigateFunction } from 'react-router';
+import { toast } from 'react-toastify';
+import { encodeOrderId } from '../../shared/order-id';
+import { errorMessage } from '../app/api';
+import type { AppDispatch } from '../app/store';
+import { lastQueue } from './live-bus';
+import { liveApi } from './live-api';
+
+/** Folders whose orders are held already or closed: nothing to claim there. */
+const NO_CLAIM = new Set(['myOrder', 'completedOrder', 'deletedOrder', 'refundedOrder', 'allOrder']);
+export const NO_NEXT_WAITING = 'No unassigned order is waiting in your queue, Priority Order or New Orders.';
+
+/**
+ * Where Next order looks, in turn: the queue the user came from (remembered for the tab), then
+ * Priority Order, then New Orders.
+ */
+export function nextFolders(): string[] {
+  const folder = lastQueue()?.folder;
+  const first = folder && !NO_CLAIM.has(folder) ? [folder] : [];
+  return [...new Set([...first, 'priorityOrder', 'newOrder'])];
+}
+
+/** Claims the next order (see nextFolders) and opens it; says so when nothing is waiting. */
+export async function openNextOrder(dispatch: AppDispatch, navigate: NavigateFunction): Promise<void> {
+  for (const folderName of nextFolders()) {
+    try {
+      const { orderId } = await dispatch(liveApi.endpoints.claimNext.initiate({ folderName })).unwrap();
+      toast.success(`Order ${orderId} is now assigned to you.`, { toastId: `claimed:${orderId}` });
+      navigate(`/admin/view-order/${encodeOrderId(orderId)}`);
+      return;
+    } catch (error) {
+      if ((error as { status?: unknown }).status === 404) continue;
+      toast.error(errorMessage(error));
+      return;
+    }
+  }
+  toast.info(NO_NEXT_WAITING, { toastId: 'claim-next' });
+}

@@ -1,0 +1,241 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import { useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
+import type { PresenceEvent } from '../../shared/contracts/live';
+import type { OrderDetails } from '../../shared/contracts/order-detail';
+import { statusName } from '../../shared/order-rules';
+import { can } from '../../shared/permissions';
+import { errorMessage } from '../app/api';
+import { getAccessToken, sessionUser } from '../app/session';
+import { useAppDispatch } from '../app/store';
+import { orderDetailApi } from '../order-detail/order-detail-api';
+import './conflict-watch';
+import { describeOrderChange } from './describe';
+import {
+  type Conflict,
+  conflicts,
+  lastQueue,
+  openVersion,
+  orderEvents,
+  presenceEvents,
+  setOpenVersion,
+} from './live-bus';
+import { refreshOrder } from './live-cache';
+import { usePutPresenceMutation } from './live-api';
+
+/** A heartbeat keeps the viewer listed; the server forgets one after 30 s without. */
+export const PRESENCE_HEARTBEAT_MS = 10_000;
+/** Typing in the remark or upload form counts as editing for this long after the last key. */
+const EDITING_MS = 15_000;
+const EDIT_SECTIONS = ['#section-add-comment-below-block', '#section-upload-document-block'];
+
+function hhmm(date = new Date()): string {
+  return date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+}
+
+/** Tells the server at once that this viewer left (also when the tab closes). */
+function leave(orderId: number): void {
+  const token = getAccessToken();
+  if (!token) return;
+  void fetch(`/api/admin/presence/${orderId}`, {
+    method: 'DELETE',
+    headers: { authorization: token },
+    keepalive: true,
+  }).catch(() => undefined);
+}
+
+/** True while the user types in the remark or upload form (and for a while after the last key). */
+function useEditing(): boolean {
+  const [editing, setEditing] = useState(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onInput = (e: Event) => {
+      const target = e.target as HTMLElement | null;
+      if (!target?.closest || !EDIT_SECTIONS.some((s) => target.closest(s))) return;
+      setEditing(true);
+      clearTimeout(timer);
+      timer = setTimeout(() => setEditing(false), EDITING_MS);
+    };
+    document.addEventListener('input', onInput, true);
+    document.addEventListener('change', onInput, true);
+    return () => {
+      clearTimeout(timer);
+      document.removeEventListener('input', onInput, true);
+      document.removeEventListener('change', onInput, true);
+    };
+  }, []);
+  return editing;
+}
+
+/** Presence on the open order: heartbeats, the leave call, and who else is on it. */
+function usePresence(orderId: number, editing: boolean): PresenceEvent['viewers'] {
+  const [putPresence] = usePutPresenceMutation();
+  const [viewers, setViewers] = useState<PresenceEvent['viewers']>([]);
+  useEffect(() => {
+    let live = true;
+    const beat = () =>
+      putPresence({ orderId, editing })
+        .unwrap()
+        .then((p) => live && setViewers(p.viewers))
+        .catch(() => undefined);
+    void beat();
+    const timer = setInterval(beat, PRESENCE_HEARTBEAT_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [orderId, editing, putPresence]);
+  useEffect(() => {
+    const off = presenceEvents.on((p) => {
+      if (p.orderId === orderId) setViewers(p.viewers);
+    });
+    const onHide = () => leave(orderId);
+    window.addEventListener('pagehide', onHide);
+    return () => {
+      off();
+      window.removeEventListener('pagehide', onHide);
+      leave(orderId);
+    };
+  }, [orderId]);
+  return viewers;
+}
+
+/** "Take over and move to Completed Orders": what the refused change would have done. */
+function takeOverLabel(c: Conflict): string {
+  if (c.endpoint === 'moveOrderStatus')
+    return `Take over and move it to ${statusName(String(c.body.updatingStatus))}`;
+  if (c.endpoint === 'addNewRemark') return 'Take over and save the remark';
+  return 'Take over and try again';
+}
+
+/**
+ * The live side of the order detail page: who else is on the order, a notice when it changed elsewhere
+ * (the page reloads it by itself), a refused change explained with Reload (and, for Admin and Manager
+ * when someone else holds the order, Take over), and Back to the queue.
+ */
+export function OrderLivePanel({ order }: { order: OrderDetails }) {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const me = sessionUser();
+  const orderId = order.order_id;
+  const editing = useEditing();
+  const viewers = usePresence(orderId, editing).filter((v) => v.staffId !== me?.id);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [busy, setBusy] = useState(false);
+  const shown = useRef(order.version);
+  shown.current = order.version;
+
+  // Every change sent from this page carries the version shown here.
+  useEffect(() => {
+    setOpenVersion(orderId, order.version);
+  }, [orderId, order.version]);
+  useEffect(() => () => setOpenVersion(orderId, null), [orderId]);
+
+  useEffect(() => {
+    const offOrder = orderEvents.on((e) => {
+      if (e.orderId !== orderId || e.version <= shown.current) return;
+      refreshOrder(dispatch, orderId);
+      if (e.by && e.by === me?.name) return;
+      setNotice(`${describeOrderChange(e)} at ${hhmm()}. The page shows the change.`);
+    });
+    const offConflict = conflicts.on((c) => {
+      if (c.orderId === orderId) setConflict(c);
+    });
+    return () => {
+      offOrder();
+      offConflict();
+    };
+  }, [dispatch, orderId, me?.name]);
+
+  const reload = useCallback(() => {
+    setConflict(null);
+    setNotice(null);
+    refreshOrder(dispatch, orderId);
+  }, [dispatch, orderId]);
+
+  const takeOver = async (c: Conflict) => {
+    setBusy(true);
+    try {
+      const body = { ...c.body, takeOver: true, expectedVersion: openVersion(orderId) };
+      // The body is the refused call's own, plus takeOver and the version shown now.
+      const res =
+        c.endpoint === 'addNewRemark'
+          ? await dispatch(
+              orderDetailApi.endpoints.addNewRemark.initiate(
+                body as Parameters<typeof orderDetailApi.endpoints.addNewRemark.initiate>[0],
+              ),
+            ).unwrap()
+          : await dispatch(
+              orderDetailApi.endpoints.moveOrderStatus.initiate(
+                body as Parameters<typeof orderDetailApi.endpoints.moveOrderStatus.initiate>[0],
+              ),
+            ).unwrap();
+      setConflict(null);
+      toast.success(res.message);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const queue = lastQueue();
+  const mayTakeOver = can(me?.type ?? null, 'orders.releaseAny');
+  const others = viewers.map((v) => `${v.name} is ${v.editing ? 'editing' : 'viewing'}`);
+
+  return (
+    <div className="live-order-panel mb-3">
+      <div className="d-flex flex-wrap align-items-center gap-2">
+        <Button
+          size="sm"
+          variant="outline-secondary"
+          onClick={() => navigate(queue?.path ?? '/admin/recent-order')}
+        >
+          Back to {queue?.title ?? 'the queue'}
+        </Button>
+        <span className="small text-body-secondary ms-2" role="status" data-testid="presence">
+          {others.length ? others.join(', ') : ''}
+        </span>
+      </div>
+      {notice ? (
+        <Alert
+          variant="info"
+          className="mt-2 mb-0 py-2"
+          dismissible
+          onClose={() => setNotice(null)}
+          data-testid="change-notice"
+        >
+          Changed elsewhere: {notice}
+        </Alert>
+      ) : null}
+      {conflict ? (
+        <Alert variant="warning" className="mt-2 mb-0 py-2" role="alert" data-testid="conflict">
+          <div>{conflict.message}</div>
+          <div className="d-flex flex-wrap gap-2 mt-2">
+            <Button size="sm" variant="primary" onClick={reload}>
+              Reload
+            </Button>
+            {conflict.held &&
+            mayTakeOver &&
+            ['moveOrderStatus', 'addNewRemark'].includes(conflict.endpoint) ? (
+              <Button
+                size="sm"
+                variant="outline-danger"
+                disabled={busy}
+                onClick={() => void takeOver(conflict)}
+              >
+                {takeOverLabel(conflict)}
+              </Button>
+            ) : null}
+            <Button size="sm" variant="link" onClick={() => setConflict(null)}>
+              Dismiss
+            </Button>
+          </div>
+        </Alert>
+      ) : null}
+    </div>
+  );
+}

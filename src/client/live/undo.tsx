@@ -1,0 +1,75 @@
+import { toast } from 'react-toastify';
+import { MOVABLE_STATUSES } from '../../shared/constants';
+import { errorMessage } from '../app/api';
+import { sessionUser } from '../app/session';
+import type { AppDispatch } from '../app/store';
+import { orderDetailApi } from '../order-detail/order-detail-api';
+import { ordersApi } from '../orders/orders-api';
+import { orderEvents, withVersion } from './live-bus';
+
+export const UNDO_MS = 10_000;
+
+/**
+ * Whether a move can be taken back with one click: a delete by a restore, a move by the move back to
+ * the status it left. A refund mails the customer and a new order's status cannot be chosen again, so
+ * those moves offer no Undo.
+ */
+export function undoable(from: string, to: string): boolean {
+  if (to === 'Deleted') return true;
+  if (to === 'Refunded') return false;
+  return (MOVABLE_STATUSES as readonly string[]).includes(from) && from !== to;
+}
+
+/**
+ * The toast after a status move or a delete: the server's message and Undo for 10 s. Undo is a normal
+ * change of its own (a move back, or a restore), recorded as its own event; a change of the order by
+ * someone else in the meantime withdraws the offer.
+ */
+export function offerUndo(
+  dispatch: AppDispatch,
+  move: { orderId: number; from: string; to: string; message: string },
+): void {
+  if (!undoable(move.from, move.to)) {
+    toast.success(move.message);
+    return;
+  }
+  const id = `undo:${move.orderId}:${Date.now()}`;
+  let off = () => {};
+  const undo = async () => {
+    toast.dismiss(id);
+    off();
+    try {
+      const res =
+        move.to === 'Deleted'
+          ? await dispatch(ordersApi.endpoints.restoreOrders.initiate({ orderId: [move.orderId] })).unwrap()
+          : await dispatch(
+              orderDetailApi.endpoints.moveOrderStatus.initiate(
+                withVersion({
+                  orderId: move.orderId,
+                  updatingStatus: move.from as (typeof MOVABLE_STATUSES)[number],
+                }),
+              ),
+            ).unwrap();
+      toast.success(`Undone: ${res.message}`);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
+  toast.success(
+    <span className="d-flex align-items-center gap-2">
+      <span>{move.message}</span>
+      <button type="button" className="btn btn-sm btn-light ms-auto" onClick={() => void undo()}>
+        Undo
+      </button>
+    </span>,
+    { toastId: id, autoClose: UNDO_MS, pauseOnHover: false, pauseOnFocusLoss: false, closeOnClick: false },
+  );
+  // Someone else changing the order takes the offer back: an undo would overwrite their change.
+  off = orderEvents.on((e) => {
+    if (e.orderId === move.orderId && e.by !== '' && e.by !== sessionUser()?.name) {
+      toast.dismiss(id);
+      off();
+    }
+  });
+  setTimeout(() => off(), UNDO_MS + 1000);
+}
