@@ -19,6 +19,13 @@ async function drawn(page: Page, index: number) {
     .toBeGreaterThan(300);
 }
 
+// The server listens (and /api/health answers) while it still migrates; wait until it serves requests.
+test.beforeAll(async ({ request }) => {
+  await expect
+    .poll(async () => (await request.get('/api/user_info')).status(), { timeout: 90_000, intervals: [500] })
+    .not.toBe(503);
+});
+
 test('Insights: a 30-day period with every chart drawn, the previous period, and an audited CSV', async ({
   page,
 }) => {
