@@ -1,4 +1,5 @@
-import type { OrderListRow } from '../../shared/contracts/orders';
+import type { ListSortKey, OrderListRow } from '../../shared/contracts/orders';
+import type { ListColumn } from '../../shared/contracts/views';
 import { formatDate, formatUtcDateTime } from '../../shared/dates';
 
 export type ColumnKey =
@@ -12,11 +13,57 @@ export type ColumnKey =
   | 'refund'
   | 'processDate'
   | 'processMonth'
-  | 'assignTo';
+  | 'assignTo'
+  | 'due'
+  | 'nationality'
+  | 'mode';
 
 export interface Column {
   key: ColumnKey;
   label: string;
+}
+
+/** The server's sort key of a column (headers without one do not sort). */
+export const SORT_KEY: Partial<Record<ColumnKey, ListSortKey>> = {
+  id: 'order_id',
+  status: 'status',
+  name: 'name',
+  arrival: 'arrival_date',
+  datetime: 'created_at',
+  due: 'due_at',
+  assignTo: 'assign_to',
+};
+
+/** The name a saved view uses for a column. */
+export const VIEW_COLUMN: Partial<Record<ColumnKey, ListColumn>> = {
+  id: 'order_id',
+  name: 'name',
+  email: 'email',
+  telephone: 'phone',
+  nationality: 'nationality',
+  mode: 'processing_mode',
+  arrival: 'arrival_date',
+  due: 'due_at',
+  status: 'status',
+  datetime: 'created_at',
+  processDate: 'processing_date',
+  assignTo: 'assign_to',
+};
+
+const HOUR = 3_600_000;
+
+/** "in 5 h", "2 h late", "in 3 d"; minutes under an hour. Empty without a due time. */
+export function dueText(dueAt: string | null, now: number = Date.now()): string {
+  if (!dueAt) return '';
+  const left = Date.parse(dueAt) - now;
+  const abs = Math.abs(left);
+  const amount =
+    abs < HOUR
+      ? `${Math.max(1, Math.round(abs / 60_000))} min`
+      : abs < 48 * HOUR
+        ? `${Math.round(abs / HOUR)} h`
+        : `${Math.round(abs / (24 * HOUR))} d`;
+  return left > 0 ? `in ${amount}` : `${amount} late`;
 }
 
 /** Telephone as the spec shows it: `+code number`, or a dash when missing. */
@@ -55,6 +102,12 @@ export function cellText(row: OrderListRow, key: ColumnKey): string {
       return row.process_month;
     case 'assignTo':
       return row.assign_to;
+    case 'due':
+      return dueText(row.due_at);
+    case 'nationality':
+      return row.nationality ?? '';
+    case 'mode':
+      return row.processing_mode;
   }
 }
 
@@ -73,6 +126,27 @@ export const FOLDER_COLUMNS: Column[] = [
   col('processDate', 'Process Date'),
   col('processMonth', 'Process Month'),
   col('assignTo', 'Assign To'),
+];
+
+/** Every column the chooser offers on a folder list. */
+export const ALL_FOLDER_COLUMNS: Column[] = [
+  ...FOLDER_COLUMNS.slice(0, 4),
+  col('due', 'Due'),
+  col('nationality', 'Nationality'),
+  col('mode', 'Mode'),
+  ...FOLDER_COLUMNS.slice(4),
+];
+
+/** Shown until a member chooses: they fit 1,280 px with the Action column (no sideways scroll). */
+export const DEFAULT_FOLDER_COLUMN_KEYS: ColumnKey[] = [
+  'id',
+  'status',
+  'name',
+  'arrival',
+  'due',
+  'email',
+  'datetime',
+  'assignTo',
 ];
 
 export const CONTACT_CUSTOMER_COLUMNS = FOLDER_COLUMNS.filter((c) => c.key !== 'telephone');

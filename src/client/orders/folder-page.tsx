@@ -1,6 +1,6 @@
 import { useLocation, useMatches } from 'react-router';
 import { FOLDER_ROUTES, type FolderRoute } from '../app/nav';
-import { CONTACT_CUSTOMER_COLUMNS, FOLDER_COLUMNS } from './columns';
+import { ALL_FOLDER_COLUMNS, CONTACT_CUSTOMER_COLUMNS, FOLDER_COLUMNS } from './columns';
 import { useGetFolderCountQuery } from './counts-api';
 import { OrderQueue } from './order-queue';
 
@@ -23,6 +23,11 @@ function FolderQueue({ route }: { route: FolderRoute }) {
       title={route.title}
       columns={route.folder === 'contactCustomerOrder' ? CONTACT_CUSTOMER_COLUMNS : FOLDER_COLUMNS}
       folderTotal={counts.data?.[route.countKey]}
+      choosable={
+        route.folder === 'contactCustomerOrder'
+          ? ALL_FOLDER_COLUMNS.filter((c) => c.key !== 'telephone')
+          : ALL_FOLDER_COLUMNS
+      }
     />
   );
 }

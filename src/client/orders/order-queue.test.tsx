@@ -34,6 +34,10 @@ const row = (id: number): OrderListRow => ({
   processing_date: '2026-03-01',
   process_month: 'Mar',
   assign_to: '',
+  nationality: 'Netherlands',
+  processing_mode: 'Standard',
+  due_at: null,
+  sla_state: null,
 });
 
 const queue = (folder: 'allOrder' | 'newOrder', folderTotal: number) => (

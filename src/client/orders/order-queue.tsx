@@ -8,13 +8,16 @@ import { decide, type OrderAction } from '../../shared/order-rules';
 import { serviceToday } from '../../shared/dates';
 import { can, deletePermissionFor, readPermissionFor } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
-import { sessionUser } from '../app/session';
+import { getAccessToken, sessionUser } from '../app/session';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { LoadError } from '../components/load-error';
 import { PaginationBar } from '../components/pagination-bar';
-import { useAuditedExport } from '../components/use-audited-export';
 import { useListParams } from '../components/use-list-params';
-import { type Column, cellText } from './columns';
+import type { ListSortKey, SortDirection } from '../../shared/contracts/orders';
+import { downloadBlob } from '../components/download';
+import { type Column, type ColumnKey, DEFAULT_FOLDER_COLUMN_KEYS, VIEW_COLUMN } from './columns';
+import { useGetOrdersPageQuery } from './list-api';
+import { ColumnChooser, FilterBar, listQueryFrom, SaveViewButton, useListPrefs } from './list-controls';
 import { OrderTable } from './order-table';
 import {
   useAssignOrdersMutation,
@@ -65,13 +68,34 @@ interface Props {
   /** Future orders: the process month tile that was opened. */
   month?: string | undefined;
   onBack?: (() => void) | undefined;
+  /** Folder lists: the columns the chooser offers (`columns` is then ignored). */
+  choosable?: Column[] | undefined;
 }
 
 /** One queue screen: title bar, search, bulk actions, the order table, pagination and CSV export. */
-export function OrderQueue({ folder, title, columns, folderTotal, month, onBack }: Props) {
+export function OrderQueue({
+  folder,
+  title,
+  columns: fixedColumns,
+  folderTotal,
+  month,
+  onBack,
+  choosable,
+}: Props) {
   const role = sessionUser()?.type ?? null;
   const userName = sessionUser()?.name ?? '';
-  const { page, size, search, update } = useListParams();
+  const { params, page, size, search, update } = useListParams();
+  // Sort and filters live in the URL too; with any of them the server answers the page and its total.
+  const query = listQueryFrom(params);
+  const filtered = Object.keys(query).length > 0;
+  const prefs = useListPrefs(sessionUser()?.id);
+  const fromView = params
+    .get('columns')
+    ?.split(',')
+    .map((name) => (Object.keys(VIEW_COLUMN) as ColumnKey[]).find((k) => VIEW_COLUMN[k] === name))
+    .filter((k): k is ColumnKey => !!k);
+  const shownKeys = fromView?.length ? fromView : (prefs.columns ?? DEFAULT_FOLDER_COLUMN_KEYS);
+  const columns = choosable ? choosable.filter((c) => shownKeys.includes(c.key)) : fixedColumns;
   const [typed, setTyped] = useState(search);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [pending, setPending] = useState<{ action: Action; ids: number[] } | null>(null);
@@ -93,19 +117,41 @@ export function OrderQueue({ folder, title, columns, folderTotal, month, onBack 
   const list = useGetOrdersListQuery(
     { folder, page, limit, month },
     {
-      skip: !allowed || searching || (size === 'All' && folderTotal === undefined),
+      skip: !allowed || searching || filtered || (size === 'All' && folderTotal === undefined),
       refetchOnMountOrArgChange: true,
     },
   );
-  const found = useSearchOrdersQuery(
-    { folderName: folder, searchVal: search, start: (page - 1) * limit, end: page * limit, month },
-    { skip: !allowed || !searching, refetchOnMountOrArgChange: true },
+  const sorted = useGetOrdersPageQuery(
+    { folder, page, limit, month, query },
+    {
+      skip: !allowed || searching || !filtered || (size === 'All' && folderTotal === undefined),
+      refetchOnMountOrArgChange: true,
+    },
   );
-  const rows: OrderListRow[] = (searching ? found.currentData?.rows : list.currentData) ?? [];
-  const total = allowed ? (searching ? (found.currentData?.total ?? 0) : (folderTotal ?? 0)) : 0;
-  const loading = searching ? found.isFetching : list.isFetching;
-  const failed = searching ? found.error : list.error;
-  const retry = searching ? found.refetch : list.refetch;
+  const searchArgs = {
+    folderName: folder,
+    searchVal: search,
+    start: (page - 1) * limit,
+    end: page * limit,
+    month,
+    ...query,
+  };
+  const found = useSearchOrdersQuery(searchArgs, {
+    skip: !allowed || !searching,
+    refetchOnMountOrArgChange: true,
+  });
+  const rows: OrderListRow[] =
+    (searching ? found.currentData?.rows : filtered ? sorted.currentData?.rows : list.currentData) ?? [];
+  const total = allowed
+    ? searching
+      ? (found.currentData?.total ?? 0)
+      : filtered
+        ? (sorted.currentData?.total ?? 0)
+        : (folderTotal ?? 0)
+    : 0;
+  const loading = searching ? found.isFetching : filtered ? sorted.isFetching : list.isFetching;
+  const failed = searching ? found.error : filtered ? sorted.error : list.error;
+  const retry = searching ? found.refetch : filtered ? sorted.refetch : list.refetch;
   const emptyContent = !allowed ? (
     <div role="alert">{NO_ACCESS}</div>
   ) : failed ? (
@@ -129,7 +175,7 @@ export function OrderQueue({ folder, title, columns, folderTotal, month, onBack 
     </div>
   ) : undefined;
   // A new page, size, search or data set starts with nothing selected.
-  const source = searching ? found.currentData : list.currentData;
+  const source = searching ? found.currentData : filtered ? sorted.currentData : list.currentData;
   const [selectionFor, setSelectionFor] = useState(source);
   if (selectionFor !== source) {
     setSelectionFor(source);
@@ -208,16 +254,32 @@ export function OrderQueue({ folder, title, columns, folderTotal, month, onBack 
     else setPending({ action, ids });
   };
 
-  // The export is recorded in the audit log before the file is offered (personal data).
-  const { exportCsv: auditedExport } = useAuditedExport('orders');
-  const exportCsv = () => {
-    const suffix = [folder, month, searching ? 'search' : null, `p${page}`].filter(Boolean).join('-');
-    void auditedExport(
-      `orders-${suffix}.csv`,
-      columns.map((c) => c.label),
-      rows.map((r) => columns.map((c) => cellText(r, c.key))),
-      suffix,
-    );
+  // The whole filtered view (every page), streamed by the server, which records the export in the
+  // audit log before the first byte (personal data).
+  const [exporting, setExporting] = useState(false);
+  const exportCsv = async () => {
+    const qs = new URLSearchParams({
+      ...query,
+      ...(month ? { month } : {}),
+      ...(searching ? { search } : {}),
+    });
+    setExporting(true);
+    try {
+      const res = await fetch(`/api/admin/export-orders/${folder}?${qs}`, {
+        headers: { Authorization: getAccessToken() ?? '' },
+      });
+      if (!res.ok) {
+        const body = (await res.json().catch(() => null)) as { message?: string } | null;
+        toast.error(body?.message ?? 'The export failed. Please try again.');
+        return;
+      }
+      const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1];
+      downloadBlob(name ?? `orders-${folder}.csv`, await res.blob());
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      setExporting(false);
+    }
   };
 
   const showRowDelete = canDelete && ROW_DELETE.includes(folder);
@@ -303,12 +365,33 @@ export function OrderQueue({ folder, title, columns, folderTotal, month, onBack 
           size="sm"
           variant="outline-secondary"
           className="ms-auto"
-          onClick={exportCsv}
-          disabled={!rows.length}
+          onClick={() => void exportCsv()}
+          disabled={!rows.length || exporting}
         >
           Export CSV
         </Button>
+        {choosable ? (
+          <ColumnChooser
+            all={choosable}
+            visible={shownKeys}
+            onVisible={(keys) => {
+              prefs.setColumns(keys);
+              if (fromView) update({ columns: null });
+            }}
+            compact={prefs.compact}
+            onCompact={prefs.setCompact}
+          />
+        ) : null}
+        <SaveViewButton
+          folder={folder}
+          query={query}
+          month={month}
+          limit={limit}
+          columns={columns.map((c) => c.key)}
+          role={role}
+        />
       </div>
+      <FilterBar query={query} onChange={update} />
       <OrderTable
         rows={rows}
         columns={columns}
@@ -325,6 +408,12 @@ export function OrderQueue({ folder, title, columns, folderTotal, month, onBack 
         onToggleAll={(checked) => setSelected(checked ? new Set(rows.map((r) => r.order_id)) : new Set())}
         rowActions={rowActions}
         emptyContent={emptyContent}
+        sort={{
+          key: query.sort as ListSortKey | undefined,
+          dir: (query.dir as SortDirection | undefined) ?? 'asc',
+        }}
+        onSort={(key, dir) => update({ sort: key, dir, page: null })}
+        compact={prefs.compact}
       />
       {searching && found.currentData?.totalCapped ? (
         <p className="small text-muted mt-2 mb-0" role="status">

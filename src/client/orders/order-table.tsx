@@ -1,10 +1,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, type RefObject, useRef } from 'react';
-import { Link } from 'react-router';
-import type { OrderListRow } from '../../shared/contracts/orders';
+import { Link, useNavigate } from 'react-router';
+import type { ListSortKey, OrderListRow, SortDirection } from '../../shared/contracts/orders';
 import { MSG } from '../../shared/messages';
 import { encodeOrderId } from '../../shared/order-id';
-import { type Column, cellText } from './columns';
+import { type Column, type ColumnKey, cellText, SORT_KEY } from './columns';
+import { DueBadge, StatusBadge } from './list-controls';
 
 /** Above this many rows only the visible rows are in the page (TanStack Virtual). */
 const VIRTUAL_FROM = 200;
@@ -22,6 +23,41 @@ interface Props {
   rowActions?: (row: OrderListRow) => ReactNode;
   /** Shown instead of "No records found" when there are no rows for another reason (an error, no access). */
   emptyContent?: ReactNode;
+  /** Sortable headers: the current sort and what a header click asks for. */
+  sort?: { key: ListSortKey | undefined; dir: SortDirection } | undefined;
+  onSort?: ((key: ListSortKey, dir: SortDirection) => void) | undefined;
+  compact?: boolean | undefined;
+}
+
+/** The Action column stays in view on the right however wide the table is. */
+const PINNED = { position: 'sticky', right: 0, background: 'var(--bs-body-bg)', zIndex: 1 } as const;
+
+function Cell({ row, columnKey }: { row: OrderListRow; columnKey: ColumnKey }) {
+  if (columnKey === 'due') return <DueBadge row={row} />;
+  if (columnKey === 'status') return <StatusBadge status={row.process_status} />;
+  return <>{cellText(row, columnKey)}</>;
+}
+
+function SortHeader({ column, sort, onSort }: { column: Column } & Pick<Props, 'sort' | 'onSort'>) {
+  const key = SORT_KEY[column.key];
+  if (!key || !onSort || !sort) return <th scope="col">{column.label}</th>;
+  const active = sort.key === key;
+  const next: SortDirection = active && sort.dir === 'asc' ? 'desc' : 'asc';
+  return (
+    <th scope="col" aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+      <button
+        type="button"
+        className="btn btn-link btn-sm p-0 text-reset fw-semibold text-decoration-none text-nowrap"
+        onClick={() => onSort(key, next)}
+        title={`Sort by ${column.label}`}
+      >
+        {column.label}
+        <span aria-hidden="true" className={active ? 'ms-1' : 'ms-1 text-muted opacity-50'}>
+          {active ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}
+        </span>
+      </button>
+    </th>
+  );
 }
 
 /** The one order table: every folder, the future month and the chargeback list (spec §2, §3). */
@@ -36,7 +72,10 @@ export function OrderTable(props: Props) {
       className="table-responsive border rounded"
       style={{ height: 550, overflow: 'auto' }}
     >
-      <table className="table table-sm table-hover align-middle mb-0 text-nowrap" data-testid="order-table">
+      <table
+        className={`table table-hover align-middle mb-0 text-nowrap${props.compact ? ' table-sm small' : ''}`}
+        data-testid="order-table"
+      >
         <thead className="table-light" style={{ position: 'sticky', top: 0, zIndex: 1 }}>
           <tr>
             {selectable ? (
@@ -52,11 +91,11 @@ export function OrderTable(props: Props) {
               </th>
             ) : null}
             {columns.map((c) => (
-              <th key={c.key} scope="col">
-                {c.label}
-              </th>
+              <SortHeader key={c.key} column={c} sort={props.sort} onSort={props.onSort} />
             ))}
-            <th scope="col">Action</th>
+            <th scope="col" style={{ ...PINNED, background: 'var(--bs-tertiary-bg)' }}>
+              Action
+            </th>
           </tr>
         </thead>
         {rows.length === 0 ? (
@@ -122,8 +161,19 @@ function VirtualBody(props: Props & { scrollRef: RefObject<HTMLDivElement | null
 
 function Row({ row, columns, selectable, selected, onToggle, rowActions }: Props & { row: OrderListRow }) {
   const assigned = row.assign_to !== '';
+  const navigate = useNavigate();
+  const to = `/admin/view-order/${encodeOrderId(row.order_id)}`;
   return (
-    <tr style={{ height: ROW_HEIGHT }} data-order-id={row.order_id}>
+    <tr
+      style={{ height: ROW_HEIGHT, cursor: 'pointer' }}
+      data-order-id={row.order_id}
+      // The row opens the order; its own controls (checkbox, buttons, links) keep their meaning.
+      onClick={(e) => {
+        if ((e.target as HTMLElement).closest('a, button, input, label, select')) return;
+        if (window.getSelection()?.toString()) return;
+        navigate(to);
+      }}
+    >
       {selectable ? (
         <td>
           <input
@@ -136,17 +186,21 @@ function Row({ row, columns, selectable, selected, onToggle, rowActions }: Props
         </td>
       ) : null}
       {columns.map((c) => (
-        <td key={c.key}>{cellText(row, c.key)}</td>
+        <td key={c.key}>
+          <Cell row={row} columnKey={c.key} />
+        </td>
       ))}
-      <td className="d-flex gap-1">
-        <Link
-          to={`/admin/view-order/${encodeOrderId(row.order_id)}`}
-          className={`btn btn-sm ${assigned ? 'btn-outline-secondary' : 'btn-primary'}`}
-          title={assigned ? `Assigned to ${row.assign_to}` : undefined}
-        >
-          View
-        </Link>
-        {rowActions?.(row)}
+      <td style={PINNED}>
+        <div className="d-flex gap-1">
+          <Link
+            to={to}
+            className={`btn btn-sm ${assigned ? 'btn-outline-secondary' : 'btn-primary'}`}
+            title={assigned ? `Assigned to ${row.assign_to}` : undefined}
+          >
+            View
+          </Link>
+          {rowActions?.(row)}
+        </div>
       </td>
     </tr>
   );

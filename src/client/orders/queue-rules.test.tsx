@@ -22,6 +22,10 @@ const row = (id: number, over: Partial<OrderListRow> = {}): OrderListRow => ({
   processing_date: '2026-03-01',
   process_month: 'Mar',
   assign_to: '',
+  nationality: 'Netherlands',
+  processing_mode: 'Standard',
+  due_at: null,
+  sla_state: null,
   ...over,
 });
 

@@ -1,0 +1,308 @@
+import { useMemo, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Dropdown from 'react-bootstrap/Dropdown';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
+import { toast } from 'react-toastify';
+import { type Folder, PROCESSING_MODES } from '../../shared/constants';
+import type { OrderListRow } from '../../shared/contracts/orders';
+import { SLA_STATES, type SlaState } from '../../shared/contracts/sla';
+import type { ListColumn, ViewQuery } from '../../shared/contracts/views';
+import { allCountries } from '../../shared/countries';
+import { can } from '../../shared/permissions';
+import { errorMessage } from '../app/api';
+import { type Column, type ColumnKey, dueText, VIEW_COLUMN } from './columns';
+import { type ListQuery, useSaveViewMutation } from './list-api';
+
+/** URL parameters that sort and filter a list (the same names the server takes). */
+export const LIST_PARAMS = [
+  'sort',
+  'dir',
+  'nationality',
+  'processingMode',
+  'assignee',
+  'arrivalFrom',
+  'arrivalTo',
+  'slaState',
+] as const;
+
+export function listQueryFrom(params: URLSearchParams): ListQuery {
+  const query: ListQuery = {};
+  for (const k of LIST_PARAMS) {
+    const v = params.get(k);
+    if (v) query[k] = v;
+  }
+  return query;
+}
+
+export const SLA_LABEL: Record<SlaState, string> = {
+  on_track: 'On track',
+  at_risk: 'At risk',
+  breached: 'Late',
+};
+const SLA_CLASS: Record<SlaState, string> = {
+  on_track: 'text-bg-success',
+  at_risk: 'text-bg-warning',
+  breached: 'text-bg-danger',
+};
+
+/** "in 5 h" / "2 h late", coloured by the order's due state. */
+export function DueBadge({ row }: { row: OrderListRow }) {
+  if (!row.due_at || !row.sla_state) return <span className="text-muted">-</span>;
+  return (
+    <span
+      className={`badge ${SLA_CLASS[row.sla_state]}`}
+      title={`${SLA_LABEL[row.sla_state]}: due ${new Date(row.due_at).toUTCString()}`}
+      data-testid="due-badge"
+    >
+      {dueText(row.due_at)}
+    </span>
+  );
+}
+
+/** Status colours by meaning: new work, waiting on others, needs the customer, done, money back, lost. */
+const STATUS_CLASS: Record<string, string> = {
+  New: 'text-bg-primary',
+  Awaiting: 'text-bg-info',
+  AwaitingGovt: 'text-bg-info',
+  'Customer Called': 'text-bg-warning',
+  'Contact Customer': 'text-bg-warning',
+  Completed: 'text-bg-success',
+  Refunds: 'text-bg-secondary',
+  Refunded: 'text-bg-secondary',
+  ChargeBack: 'text-bg-danger',
+  Deleted: 'text-bg-dark',
+};
+
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={`badge ${STATUS_CLASS[status] ?? 'text-bg-light'}`}>{status}</span>;
+}
+
+interface FilterBarProps {
+  query: ListQuery;
+  onChange: (changes: Record<string, string | null>) => void;
+}
+
+/** Nationality, mode, assignee, arrival range and due state; every change goes to the URL (page 1). */
+export function FilterBar({ query, onChange }: FilterBarProps) {
+  const countries = useMemo(() => allCountries(), []);
+  const set = (k: string) => (e: { target: { value: string } }) =>
+    onChange({ [k]: e.target.value || null, page: null });
+  const active = LIST_PARAMS.some((k) => k !== 'sort' && k !== 'dir' && query[k]);
+  return (
+    <fieldset className="d-flex flex-wrap align-items-end gap-2 mb-2" aria-label="Filters">
+      <Form.Group controlId="filter-nationality">
+        <Form.Label className="small mb-0">Nationality</Form.Label>
+        <Form.Select
+          size="sm"
+          value={query.nationality ?? ''}
+          onChange={set('nationality')}
+          style={{ maxWidth: 200 }}
+        >
+          <option value="">Any</option>
+          {countries.map((c) => (
+            <option key={c.alpha3} value={c.alpha3}>
+              {c.name}
+            </option>
+          ))}
+        </Form.Select>
+      </Form.Group>
+      <Form.Group controlId="filter-mode">
+        <Form.Label className="small mb-0">Mode</Form.Label>
+        <Form.Select size="sm" value={query.processingMode ?? ''} onChange={set('processingMode')}>
+          <option value="">Any</option>
+          {PROCESSING_MODES.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </Form.Select>
+      </Form.Group>
+      <Form.Group controlId="filter-assignee">
+        <Form.Label className="small mb-0">Assignee</Form.Label>
+        <Form.Select size="sm" value={query.assignee ?? ''} onChange={set('assignee')}>
+          <option value="">Anyone</option>
+          <option value="me">Me</option>
+          <option value="none">Unassigned</option>
+        </Form.Select>
+      </Form.Group>
+      <Form.Group controlId="filter-arrival-from">
+        <Form.Label className="small mb-0">Arrival from</Form.Label>
+        <Form.Control size="sm" type="date" value={query.arrivalFrom ?? ''} onChange={set('arrivalFrom')} />
+      </Form.Group>
+      <Form.Group controlId="filter-arrival-to">
+        <Form.Label className="small mb-0">Arrival to</Form.Label>
+        <Form.Control size="sm" type="date" value={query.arrivalTo ?? ''} onChange={set('arrivalTo')} />
+      </Form.Group>
+      <Form.Group controlId="filter-due">
+        <Form.Label className="small mb-0">Due</Form.Label>
+        <Form.Select size="sm" value={query.slaState ?? ''} onChange={set('slaState')}>
+          <option value="">Any</option>
+          {SLA_STATES.map((s) => (
+            <option key={s} value={s}>
+              {SLA_LABEL[s]}
+            </option>
+          ))}
+        </Form.Select>
+      </Form.Group>
+      {active ? (
+        <Button
+          size="sm"
+          variant="link"
+          onClick={() =>
+            onChange(
+              Object.fromEntries(
+                [...LIST_PARAMS.filter((k) => k !== 'sort' && k !== 'dir'), 'page'].map((k) => [k, null]),
+              ),
+            )
+          }
+        >
+          Clear filters
+        </Button>
+      ) : null}
+    </fieldset>
+  );
+}
+
+interface ChooserProps {
+  all: Column[];
+  visible: ColumnKey[];
+  onVisible: (keys: ColumnKey[]) => void;
+  compact: boolean;
+  onCompact: (compact: boolean) => void;
+}
+
+/** Which columns show, and the compact density; both remembered per member. */
+export function ColumnChooser({ all, visible, onVisible, compact, onCompact }: ChooserProps) {
+  return (
+    <Dropdown autoClose="outside">
+      <Dropdown.Toggle size="sm" variant="outline-secondary" id="column-chooser">
+        Columns
+      </Dropdown.Toggle>
+      <Dropdown.Menu className="p-2" style={{ minWidth: 220 }}>
+        {all.map((c) => (
+          <Form.Check
+            key={c.key}
+            id={`column-${c.key}`}
+            label={c.label}
+            checked={visible.includes(c.key)}
+            disabled={c.key === 'id'}
+            onChange={(e) =>
+              onVisible(
+                e.target.checked
+                  ? all.map((x) => x.key).filter((k) => k === c.key || visible.includes(k))
+                  : visible.filter((k) => k !== c.key),
+              )
+            }
+          />
+        ))}
+        <Dropdown.Divider />
+        <Form.Check
+          type="switch"
+          id="density-compact"
+          label="Compact rows"
+          checked={compact}
+          onChange={(e) => onCompact(e.target.checked)}
+        />
+      </Dropdown.Menu>
+    </Dropdown>
+  );
+}
+
+/** Per-member display preferences of the lists, in this browser. */
+export function useListPrefs(userId: number | undefined) {
+  const key = `edcard.list-prefs.${userId ?? 0}`;
+  const read = (): { columns?: ColumnKey[]; compact?: boolean } => {
+    try {
+      return JSON.parse(localStorage.getItem(key) ?? '{}');
+    } catch {
+      return {};
+    }
+  };
+  const [prefs, setPrefs] = useState(read);
+  const save = (next: { columns?: ColumnKey[]; compact?: boolean }) => {
+    const merged = { ...prefs, ...next };
+    setPrefs(merged);
+    localStorage.setItem(key, JSON.stringify(merged));
+  };
+  return {
+    columns: prefs.columns,
+    compact: prefs.compact ?? false,
+    setColumns: (columns: ColumnKey[]) => save({ columns }),
+    setCompact: (compact: boolean) => save({ compact }),
+  };
+}
+
+interface SaveViewProps {
+  folder: Folder;
+  query: ListQuery;
+  month?: string | undefined;
+  limit: number;
+  columns: ColumnKey[];
+  role: string | null;
+}
+
+/** Saves the list as it is (folder, sort, filters, page size, columns) under a name. */
+export function SaveViewButton({ folder, query, month, limit, columns, role }: SaveViewProps) {
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  const [shared, setShared] = useState(false);
+  const [save, { isLoading }] = useSaveViewMutation();
+  const submit = async () => {
+    const viewQuery: ViewQuery = {
+      ...(query as ViewQuery),
+      ...(month ? { month: month as ViewQuery['month'] } : {}),
+      limit,
+      columns: columns.map((k) => VIEW_COLUMN[k]).filter((c): c is ListColumn => !!c),
+    };
+    try {
+      const res = await save({ name: name.trim(), folder, query: viewQuery, shared }).unwrap();
+      toast.success(res.message);
+      setOpen(false);
+      setName('');
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
+  return (
+    <>
+      <Button size="sm" variant="outline-primary" onClick={() => setOpen(true)}>
+        Save view
+      </Button>
+      <Modal show={open} onHide={() => setOpen(false)}>
+        <Form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+        >
+          <Modal.Header closeButton>
+            <Modal.Title className="h5">Save this view</Modal.Title>
+          </Modal.Header>
+          <Modal.Body>
+            <Form.Group controlId="view-name" className="mb-2">
+              <Form.Label>Name</Form.Label>
+              <Form.Control value={name} maxLength={80} required onChange={(e) => setName(e.target.value)} />
+            </Form.Group>
+            {can(role, 'views.share') ? (
+              <Form.Check
+                id="view-shared"
+                label="Share with everyone"
+                checked={shared}
+                onChange={(e) => setShared(e.target.checked)}
+              />
+            ) : null}
+          </Modal.Body>
+          <Modal.Footer>
+            <Button variant="secondary" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={isLoading || !name.trim()}>
+              Save
+            </Button>
+          </Modal.Footer>
+        </Form>
+      </Modal>
+    </>
+  );
+}
