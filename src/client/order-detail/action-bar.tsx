@@ -8,6 +8,7 @@ import { CLOSED_STATUSES } from '../../shared/order-rules';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { sessionUser } from '../app/session';
+import { nextFolders } from '../live/next-order';
 import { useAssignOrdersMutation } from '../orders/orders-api';
 import { useClaimNextOrderMutation } from './order-detail-api';
 import { openSection, sectionId } from './section';
@@ -57,7 +58,8 @@ function NextOrderButton() {
   const [claim, { isLoading }] = useClaimNextOrderMutation();
   const navigate = useNavigate();
   const run = async () => {
-    for (const folderName of NEXT_FOLDERS) {
+    // The queue the user came from first (remembered for the tab), then Priority and New.
+    for (const folderName of new Set([...nextFolders(), ...NEXT_FOLDERS])) {
       try {
         const res = await claim({ folderName }).unwrap();
         if (res.data) {

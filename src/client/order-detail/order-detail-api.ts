@@ -43,10 +43,7 @@ export const orderDetailApi = api.injectEndpoints({
       invalidatesTags: (_r, error, { orderId }) => (error ? [] : orderTag(orderId)),
     }),
     /** Assigns to me the most urgent unassigned open order of a folder; 404 when none is waiting. */
-    claimNextOrder: build.mutation<
-      ApiEnvelope<{ orderId: number }>,
-      { folderName: 'priorityOrder' | 'newOrder' }
-    >({
+    claimNextOrder: build.mutation<ApiEnvelope<{ orderId: number }>, { folderName: string }>({
       query: (body) => ({ url: 'admin/claim-next-order', method: 'POST', body }),
       invalidatesTags: (_r, error) => (error ? [] : ['Counts', 'Orders']),
     }),
