@@ -4,7 +4,6 @@ import type { OrderListRow } from '../../shared/contracts/orders';
 import { api } from '../app/api';
 import type { AppDispatch, RootState } from '../app/store';
 import { countsApi } from '../orders/counts-api';
-import { ordersApi } from '../orders/orders-api';
 import { orderEvents, presenceEvents } from './live-bus';
 import type { SseEvent } from './sse';
 
@@ -13,25 +12,36 @@ interface StoreLike {
   getState: () => RootState;
 }
 
-/** The new status and holder of one order, written into every cached list row of it (no refetch). */
+type Recipe = (data: unknown) => void;
+/** updateQueryData for any endpoint by name: list endpoints come and go, every one holds list rows. */
+const updateAny = api.util.updateQueryData as unknown as (
+  endpoint: string,
+  args: unknown,
+  recipe: Recipe,
+) => Parameters<AppDispatch>[0];
+
+/** The rows of a cached list answer: an array of rows, or an object with `rows`. */
+function rowsOf(data: unknown): OrderListRow[] | null {
+  const rows = Array.isArray(data) ? data : (data as { rows?: unknown } | null)?.rows;
+  return Array.isArray(rows) && rows.every((r) => r && typeof r === 'object' && 'order_id' in r)
+    ? (rows as OrderListRow[])
+    : null;
+}
+
+/**
+ * The new status and holder of one order, written into every cached list answer that shows it (the
+ * folder lists, search, sorted pages) without a refetch, so nothing moves under the cursor.
+ */
 export function patchListRows(store: StoreLike, orderId: number, processStatus: string, assignTo: string) {
-  const patch = (row: OrderListRow) => {
-    if (row.order_id !== orderId) return;
-    row.process_status = processStatus;
-    row.assign_to = assignTo;
-  };
-  const state = store.getState();
-  for (const args of ordersApi.util.selectCachedArgsForQuery(state, 'getOrdersList')) {
+  for (const q of Object.values(store.getState().api.queries)) {
+    if (!q?.endpointName || !rowsOf(q.data)?.some((r) => r.order_id === orderId)) continue;
     store.dispatch(
-      ordersApi.util.updateQueryData('getOrdersList', args, (rows) => {
-        for (const row of rows) patch(row);
-      }),
-    );
-  }
-  for (const args of ordersApi.util.selectCachedArgsForQuery(state, 'searchOrders')) {
-    store.dispatch(
-      ordersApi.util.updateQueryData('searchOrders', args, (found) => {
-        for (const row of found.rows) patch(row);
+      updateAny(q.endpointName, q.originalArgs, (draft) => {
+        for (const row of rowsOf(draft) ?? []) {
+          if (row.order_id !== orderId) continue;
+          row.process_status = processStatus;
+          row.assign_to = assignTo;
+        }
       }),
     );
   }
