@@ -30,6 +30,10 @@ const staffChildren: RouteObject[] = [
   { path: 'gateway-setting', lazy: lazyChunk('gateways', () => import('../gateways/gateway-page')) },
   { path: 'insights', lazy: lazyChunk('insights', () => import('../insights/insights-page')) },
   { path: 'audit-log', lazy: lazyChunk('audit-log', () => import('../audit/audit-log-page')) },
+  {
+    path: 'due-time-policy',
+    lazy: lazyChunk('due-time-policy', () => import('../orders/sla-settings-page')),
+  },
   { path: 'change-password', lazy: lazyChunk('password', () => import('../password/change-password-page')) },
   { path: 'account/sessions', lazy: lazyChunk('account', () => import('../account/sessions-page')) },
   { path: 'account/two-factor', lazy: lazyChunk('account', () => import('../account/two-factor-page')) },

@@ -3,6 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Dropdown from 'react-bootstrap/Dropdown';
 import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
+import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import { type Folder, PROCESSING_MODES } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
@@ -160,6 +161,9 @@ export function FilterBar({ query, onChange }: FilterBarProps) {
           Clear filters
         </Button>
       ) : null}
+      <Link to="/admin/due-time-policy" className="small ms-auto align-self-center">
+        Due-time policy
+      </Link>
     </fieldset>
   );
 }

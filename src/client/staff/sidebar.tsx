@@ -2,6 +2,7 @@ import { NavLink } from 'react-router';
 import type { FolderCounts } from '../../shared/constants';
 import { sidebarVisible } from '../../shared/permissions';
 import { SIDEBAR_LINKS } from '../app/nav';
+import { SidebarViews } from '../orders/sidebar-views';
 
 interface Props {
   role: string | null;
@@ -38,6 +39,7 @@ export function Sidebar({ role, counts, open, onClose }: Props) {
           </li>
         ))}
       </ul>
+      <SidebarViews />
     </nav>
   );
 }

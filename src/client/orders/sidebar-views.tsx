@@ -1,0 +1,53 @@
+import { NavLink } from 'react-router';
+import { PAGE_SIZES } from '../../shared/constants';
+import type { SavedView } from '../../shared/contracts/views';
+import { FOLDER_ROUTES } from '../app/nav';
+import { useGetViewsQuery } from './list-api';
+
+/** The list URL a view stands for: its folder's route and its query (page size and columns included). */
+export function viewHref(view: SavedView): string | null {
+  const route = FOLDER_ROUTES.find((r) => r.folder === view.folder);
+  if (!route) return null;
+  const { limit, columns, ...rest } = view.query;
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(rest)) if (v !== undefined && v !== '') qs.set(k, String(v));
+  if (limit && (PAGE_SIZES as readonly number[]).includes(limit)) qs.set('size', String(limit));
+  if (columns?.length) qs.set('columns', columns.join(','));
+  return `/admin/${route.path}?${qs}`;
+}
+
+/** Own and shared views under the sidebar's folders, each with its live count. */
+export function SidebarViews() {
+  const { data: views } = useGetViewsQuery(undefined, { pollingInterval: 60_000 });
+  const links = (views ?? [])
+    .map((v) => ({ v, href: viewHref(v) }))
+    .filter((x): x is { v: SavedView; href: string } => x.href !== null);
+  if (!links.length) return null;
+  return (
+    <>
+      <div className="staff-nav-heading px-3 pt-3 pb-1 small text-uppercase opacity-75" id="views-heading">
+        Views
+      </div>
+      <ul className="staff-nav" aria-labelledby="views-heading">
+        {links.map(({ v, href }) => (
+          <li key={v.id}>
+            <NavLink
+              to={href}
+              className={() =>
+                `staff-nav-link${`${window.location.pathname}${window.location.search}` === href ? ' active' : ''}`
+              }
+              title={v.shared ? `Shared by ${v.ownerName}` : undefined}
+              data-testid={`view-link-${v.id}`}
+            >
+              <span>
+                {v.name}
+                {v.shared ? <span className="visually-hidden"> (shared)</span> : null}
+              </span>
+              <span className="badge rounded-pill staff-count">{v.count}</span>
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

@@ -1,0 +1,118 @@
+import { useEffect, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import { toast } from 'react-toastify';
+import { PROCESSING_MODES } from '../../shared/constants';
+import { type SlaPolicy, slaPolicy } from '../../shared/contracts/sla';
+import { formatEstDateTime } from '../../shared/dates';
+import { can } from '../../shared/permissions';
+import { errorMessage } from '../app/api';
+import { sessionUser } from '../app/session';
+import { LoadError } from '../components/load-error';
+import { useGetSlaPolicyQuery, useSaveSlaPolicyMutation } from './list-api';
+
+/** /admin/due-time-policy: hours per processing mode and the at-risk margin (Admin and Manager change them). */
+export function Component() {
+  const role = sessionUser()?.type ?? null;
+  const editable = can(role, 'sla.write');
+  const policy = useGetSlaPolicyQuery(undefined, { refetchOnMountOrArgChange: true });
+  const [save, { isLoading }] = useSaveSlaPolicyMutation();
+  const [draft, setDraft] = useState<SlaPolicy | null>(null);
+  useEffect(() => {
+    if (policy.data) {
+      const { updatedAt: _a, updatedBy: _b, ...value } = policy.data;
+      setDraft(value);
+    }
+  }, [policy.data]);
+
+  if (policy.error)
+    return <LoadError message={errorMessage(policy.error)} onRetry={() => void policy.refetch()} />;
+  if (!draft)
+    return <div className="p-3 spinner-border spinner-border-sm" role="status" aria-label="Loading" />;
+
+  const setMode = (
+    mode: (typeof PROCESSING_MODES)[number],
+    field: 'fromPaymentHours' | 'beforeArrivalHours',
+    v: string,
+  ) =>
+    setDraft({ ...draft, modes: { ...draft.modes, [mode]: { ...draft.modes[mode], [field]: Number(v) } } });
+  const submit = async () => {
+    const parsed = slaPolicy.safeParse(draft);
+    if (!parsed.success) {
+      toast.error(`${parsed.error.issues[0]?.path.join(' ')}: ${parsed.error.issues[0]?.message}`);
+      return;
+    }
+    try {
+      const res = await save(parsed.data).unwrap();
+      toast.success(res.message);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
+
+  return (
+    <section className="p-3" aria-labelledby="sla-title" style={{ maxWidth: 720 }}>
+      <h1 id="sla-title" className="h4">
+        Due-time policy
+      </h1>
+      <p className="text-muted small">
+        An open order is due at the earlier of: payment (or its processing day, when later) plus the hours
+        from payment, and the start of the arrival day minus the hours before arrival.
+      </p>
+      <Form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <fieldset disabled={!editable || isLoading}>
+          {PROCESSING_MODES.map((mode) => (
+            <Card key={mode} className="mb-3">
+              <Card.Body className="d-flex flex-wrap gap-3">
+                <h2 className="h6 w-100 mb-0">{mode}</h2>
+                <Form.Group controlId={`sla-${mode}-payment`}>
+                  <Form.Label>Hours from payment</Form.Label>
+                  <Form.Control
+                    type="number"
+                    min={1}
+                    max={8760}
+                    value={draft.modes[mode].fromPaymentHours}
+                    onChange={(e) => setMode(mode, 'fromPaymentHours', e.target.value)}
+                  />
+                </Form.Group>
+                <Form.Group controlId={`sla-${mode}-arrival`}>
+                  <Form.Label>Hours before arrival</Form.Label>
+                  <Form.Control
+                    type="number"
+                    min={0}
+                    max={8760}
+                    value={draft.modes[mode].beforeArrivalHours}
+                    onChange={(e) => setMode(mode, 'beforeArrivalHours', e.target.value)}
+                  />
+                </Form.Group>
+              </Card.Body>
+            </Card>
+          ))}
+          <Form.Group controlId="sla-margin" className="mb-3" style={{ maxWidth: 240 }}>
+            <Form.Label>At risk when less than (hours) left</Form.Label>
+            <Form.Control
+              type="number"
+              min={1}
+              max={8760}
+              value={draft.atRiskMarginHours}
+              onChange={(e) => setDraft({ ...draft, atRiskMarginHours: Number(e.target.value) })}
+            />
+          </Form.Group>
+          {editable ? <Button type="submit">Save</Button> : null}
+        </fieldset>
+      </Form>
+      {!editable ? <p className="mt-2 small">Only an Admin or a Manager can change the policy.</p> : null}
+      {policy.data?.updatedAt ? (
+        <p className="mt-3 small text-muted">
+          Last changed by {policy.data.updatedBy} on {formatEstDateTime(policy.data.updatedAt)}.
+        </p>
+      ) : null}
+    </section>
+  );
+}
