@@ -99,6 +99,8 @@ let fresh: Made;
 
 test.beforeAll(async ({ baseURL }) => {
   const api = await playwrightRequest.newContext({ baseURL });
+  // The server answers health while it still migrates: wait until it is ready for work.
+  await expect.poll(async () => (await api.get('/api/health/ready')).status(), { timeout: 60_000 }).toBe(200);
   worked = await makeOrder(api, true);
   fresh = await makeOrder(api, false);
   await api.dispose();
@@ -127,9 +129,11 @@ const STAFF_ROUTES = [
 const ROLE_ROUTES = ['/admin', '/admin/recent-order', '/admin/manage-team', '/admin/gateway-setting'];
 const OTHER_ROLES: DemoRole[] = ['Manager', 'Team', 'Telecaller', 'Night Staff'];
 
+/** The screen has drawn its heading and finished loading (no spinner); the live event stream never idles. */
 async function settle(page: Page) {
-  await page.waitForLoadState('networkidle');
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 }).first()).toBeVisible();
   await expect(page.locator('.spinner-border')).toHaveCount(0);
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
 }
 
 test.describe('axe-core, WCAG 2.1 AA', () => {

@@ -48,6 +48,8 @@ let order: Made;
 
 test.beforeAll(async ({ baseURL }) => {
   const api = await playwrightRequest.newContext({ baseURL });
+  // The server answers health while it still migrates: wait until it is ready for work.
+  await expect.poll(async () => (await api.get('/api/health/ready')).status(), { timeout: 60_000 }).toBe(200);
   order = await makeOrder(api);
   const token = await staffToken(api);
   const remark = await api.post('/api/admin/add-new-remark', {
@@ -236,7 +238,8 @@ test.describe('390 px', () => {
     await loginAs(page, 'Admin');
     for (const path of ['/admin', '/admin/recent-order', '/admin/pending-order', '/admin/future-order']) {
       await page.goto(path);
-      await page.waitForLoadState('networkidle');
+      await expect(page.getByRole('main').getByRole('heading', { level: 1 }).first()).toBeVisible();
+      await expect(page.locator('.spinner-border')).toHaveCount(0);
       await noSidewaysScroll(page);
     }
     await page.goto(detailPath());
