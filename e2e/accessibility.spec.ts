@@ -124,6 +124,9 @@ const STAFF_ROUTES = [
   '/admin/insights',
   '/admin/audit-log',
   '/admin/change-password',
+  '/admin/account/sessions',
+  '/admin/account/two-factor',
+  '/admin/account/security-settings',
 ];
 /** The screens whose content changes with the role (sidebar, buttons, cards). */
 const ROLE_ROUTES = ['/admin', '/admin/recent-order', '/admin/manage-team', '/admin/gateway-setting'];

@@ -23,11 +23,6 @@ if (getAccessToken() && !sessionUser()) {
   clearSession();
   sessionEnded = true;
 }
-const sessionListeners = new Set<(ended: boolean) => void>();
-function setSessionEnded(ended: boolean) {
-  sessionEnded = ended;
-  for (const listener of sessionListeners) listener(ended);
-}
 
 /** Toasts of the staff screens (spec §9): top-right, 5 s, pause on hover and focus loss, drag 80 %. */
 export const STAFF_TOASTS = {
@@ -48,9 +43,10 @@ function UnauthorizedHandler() {
     setUnauthorizedHandler((message) => {
       // Signed out already (a failed sign-in answers 401 too): the login form shows its own toast.
       if (!getStore().getState().auth.isAuth) return;
+      // Set first: the login screen that replaces the layout reads it when it appears.
+      sessionEnded = true;
       signOut();
       toast.error(message, { toastId: `sign-out:${message}` });
-      setSessionEnded(true);
     });
   }, []);
   // After a sign-out elsewhere (401, password changed) the fresh shell shows its notice.
@@ -63,13 +59,7 @@ function UnauthorizedHandler() {
 
 /** The login screen, in the page's main landmark, saying why when a session expired or was ended. */
 function SignIn() {
-  const [ended, setEnded] = useState(sessionEnded);
-  useEffect(() => {
-    sessionListeners.add(setEnded);
-    return () => {
-      sessionListeners.delete(setEnded);
-    };
-  }, []);
+  const [ended] = useState(sessionEnded);
   return (
     <main id="main-content" className="staff-sign-in">
       {ended ? (
@@ -95,29 +85,21 @@ function useReturnAfterSignIn(isAuth: boolean) {
   if (!isAuth) asked.current = here;
   useEffect(() => {
     const target = asked.current;
-    if (!isAuth || target === null) return;
-    if (location.pathname.replace(/\/+$/, '') === '/admin' && target !== here) {
+    if (!isAuth || !target) return;
+    if (here === '/admin') {
       asked.current = null;
-      navigate(target, { replace: true });
+      if (target !== here) navigate(target, { replace: true });
     } else if (here !== target) {
       asked.current = null;
-    } else {
-      // Still at the asked address: the form's own navigation may follow in a moment.
-      const timer = setTimeout(() => {
-        asked.current = null;
-      }, 1000);
-      return () => clearTimeout(timer);
     }
-  }, [isAuth, here, location.pathname, navigate]);
+  }, [isAuth, here, navigate]);
 }
 
 function StaffArea() {
   const isAuth = useAppSelector((s) => s.auth.isAuth);
   useReturnAfterSignIn(isAuth);
   // A new sign-in ends the notice.
-  useEffect(() => {
-    if (isAuth) setSessionEnded(false);
-  }, [isAuth]);
+  if (isAuth) sessionEnded = false;
   return <Suspense fallback={null}>{isAuth ? <StaffLayout /> : <SignIn />}</Suspense>;
 }
 
