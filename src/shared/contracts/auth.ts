@@ -99,7 +99,10 @@ export const newPasswordField = requiredText(MSG.newPasswordRequired).check(
   z.minLength(1, { error: MSG.newPasswordRequired, abort: true }),
   // The spec's message below its minimum of 6; new passwords need 8.
   z.minLength(MIN_PASSWORD_LENGTH, { error: MSG.newPasswordMin, abort: true }),
-  z.minLength(NEW_PASSWORD_MIN_LENGTH, `New Password must be at least ${NEW_PASSWORD_MIN_LENGTH} characters.`),
+  z.minLength(
+    NEW_PASSWORD_MIN_LENGTH,
+    `New Password must be at least ${NEW_PASSWORD_MIN_LENGTH} characters.`,
+  ),
   z.maxLength(MAX_PASSWORD_LENGTH, AUTH_MSG.passwordTooLong),
 );
 
