@@ -14,6 +14,7 @@ import { orderDetailRoutes } from './order-detail/routes.js';
 import { orderExportRoutes } from './orders/export-routes.js';
 import { orderRoutes } from './orders/routes.js';
 import { reportRoutes } from './reports/routes.js';
+import { retentionRoutes } from './retention/routes.js';
 import { slaRoutes } from './sla/routes.js';
 import { teamRoutes } from './team/routes.js';
 import { viewRoutes } from './views/routes.js';
@@ -38,4 +39,5 @@ export const areaRoutes: FastifyPluginAsync[] = [
   slaRoutes,
   viewRoutes,
   orderExportRoutes,
+  retentionRoutes,
 ];

@@ -54,6 +54,9 @@ export const PERMISSIONS = {
   /** The due-time policy per processing mode: everyone reads it, Admin and Manager change it. */
   'sla.read': ALL,
   'sla.write': ADMIN_MANAGER,
+  /** Retention of personal data: the policy period, and erasing one order's personal data on request. */
+  'settings.retention': ['Admin'],
+  'orders.erase': ['Admin'],
   /** Saved list views: everyone keeps their own; Admin and Manager may share theirs with all. */
   'views.own': ALL,
   'views.share': ADMIN_MANAGER,

@@ -47,7 +47,7 @@ export function jobIdOf(mailId: number): string {
 }
 
 /** pg-boss over our own connection: PGlite needs exec() for pg-boss's multi-statement migrations. */
-function bossDb(database: Database) {
+export function bossDb(database: Database) {
   const pglite = database.pglite;
   return {
     executeSql: async (text: string, values?: unknown[]) => {

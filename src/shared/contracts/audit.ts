@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = {
   'two-factor.reset': 'Two-factor sign-in reset',
   'settings.update': 'Settings changed',
   'sla.update': 'Due-time policy changed',
+  'order.erase': 'Personal data erased',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
