@@ -28,17 +28,31 @@ function answerCounts(status: number) {
       }
     },
   );
-  vi.stubGlobal('fetch', async () =>
-    status === 200
+  vi.stubGlobal('fetch', async (request: Request) => {
+    // Other calls of the layout (saved views, the My day card) answer an empty success.
+    if (!request.url.includes('get-folder-count')) {
+      return new Response(JSON.stringify({ status: 1, message: 'Success', data: [] }), { status: 200 });
+    }
+    return status === 200
       ? new Response(JSON.stringify({ status: 1, message: 'Success', data: COUNTS }), { status })
-      : new Response(JSON.stringify({ status: 0, message: 'Not found' }), { status }),
-  );
+      : new Response(JSON.stringify({ status: 0, message: 'Not found' }), { status });
+  });
 }
 
-function renderLayout() {
+function renderLayout(path = '/admin') {
   const router = createMemoryRouter(
-    [{ path: '/admin', element: <StaffLayout />, children: [{ index: true, element: <p>page</p> }] }],
-    { initialEntries: ['/admin'] },
+    [
+      {
+        path: '/admin',
+        element: <StaffLayout />,
+        children: [
+          { index: true, element: <p>page</p> },
+          { path: 'pending-order', element: <p>queue</p> },
+          { path: 'view-order/:orderId', element: <p>order</p> },
+        ],
+      },
+    ],
+    { initialEntries: [path] },
   );
   return render(
     <Provider store={makeStore()}>
@@ -65,6 +79,25 @@ describe('staff layout', () => {
     );
     await new Promise((r) => setTimeout(r, 50));
     expect(within(tiles).queryByText(/\d/)).toBeNull();
+  });
+
+  it('offers a skip link to the main content first, and shows the tiles on the dashboard and queues only', async () => {
+    storeSession('Tina Tester', 'Team');
+    answerCounts(200);
+    const view = renderLayout('/admin/view-order/MjAwMjQ2');
+    expect(await screen.findByText('order')).toBeInTheDocument();
+    const links = screen.getAllByRole('link');
+    expect(links[0]).toHaveTextContent('Skip to main content');
+    expect(links[0]).toHaveAttribute('href', '#main-content');
+    expect(screen.getByRole('main')).toHaveAttribute('id', 'main-content');
+    expect(screen.queryByRole('region', { name: 'Dashboard' })).toBeNull();
+    // The account button is named by its visible text.
+    expect(screen.getByRole('button', { name: 'Welcome Tina Tester' })).toBeInTheDocument();
+    view.unmount();
+
+    renderLayout('/admin/pending-order');
+    expect(await screen.findByText('queue')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Dashboard' })).toBeInTheDocument();
   });
 
   it('shows the counts on tiles and sidebar links once they arrive', async () => {
