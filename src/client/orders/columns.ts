@@ -145,7 +145,6 @@ export const DEFAULT_FOLDER_COLUMN_KEYS: ColumnKey[] = [
   'arrival',
   'due',
   'email',
-  'datetime',
   'assignTo',
 ];
 

@@ -29,13 +29,24 @@ interface Props {
   compact?: boolean | undefined;
 }
 
+const TRUNCATE: Partial<Record<ColumnKey, number>> = { name: 160, email: 200, assignTo: 120 };
+
 /** The Action column stays in view on the right however wide the table is. */
 const PINNED = { position: 'sticky', right: 0, background: 'var(--bs-body-bg)', zIndex: 1 } as const;
 
 function Cell({ row, columnKey }: { row: OrderListRow; columnKey: ColumnKey }) {
   if (columnKey === 'due') return <DueBadge row={row} />;
   if (columnKey === 'status') return <StatusBadge status={row.process_status} />;
-  return <>{cellText(row, columnKey)}</>;
+  const text = cellText(row, columnKey);
+  // Long names and e-mails are cut with an ellipsis (whole text on hover) so the default columns fit.
+  const max = TRUNCATE[columnKey];
+  if (max)
+    return (
+      <span className="d-inline-block text-truncate align-bottom" style={{ maxWidth: max }} title={text}>
+        {text}
+      </span>
+    );
+  return <>{text}</>;
 }
 
 function SortHeader({ column, sort, onSort }: { column: Column } & Pick<Props, 'sort' | 'onSort'>) {

@@ -1,0 +1,142 @@
+import { readFile } from 'node:fs/promises';
+import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
+import { expect, loginAs, test } from './fixtures.js';
+
+/** Work by urgency: sort by arrival, filter by nationality, save a view, open it, export it; at 1,280 px. */
+
+const INTAKE_KEY = 'e2e-intake-key-0123456789';
+const stamp = `${Date.now()}`;
+const lastName = `Urgency${stamp}`;
+
+async function makeOrder(api: APIRequestContext, arrival: string, i: number): Promise<number> {
+  const email = `urgency.${stamp}.${i}@example.com`;
+  const created = await api.post('/api/intake/orders', {
+    headers: { 'x-intake-key': INTAKE_KEY },
+    data: {
+      client_reference: `e2e-urgency-${stamp}-${i}`,
+      email,
+      re_enter_email: email,
+      processing_mode: 'Standard',
+      arrival_date: arrival,
+      passport_number: `URG${stamp.slice(-6)}${i}`,
+      last_name: lastName,
+      first_name: `Tala${i}`,
+      nationality: 'Tuvalu',
+      country_of_residence: 'TUV',
+      phone_code: '688',
+      telephone_number: `90${i}123`,
+      processing_date: '2020-01-01',
+      amount: 59,
+      currency: 'USD',
+    },
+  });
+  expect(created.ok(), await created.text()).toBeTruthy();
+  return (await created.json()).data.order_id as number;
+}
+
+/** The order ids of the table rows, in screen order, restricted to ours. */
+async function shownIds(page: Page, ours: number[]): Promise<number[]> {
+  const ids = await page
+    .locator('[data-testid="order-table"] tbody tr[data-order-id]')
+    .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-order-id'))));
+  return ids.filter((id) => ours.includes(id));
+}
+
+let ids: number[] = [];
+test.beforeAll(async ({ baseURL }) => {
+  test.setTimeout(120_000);
+  const api = await playwrightRequest.newContext({ baseURL });
+  // The server answers health while it still migrates: wait until it is ready for work.
+  await expect.poll(async () => (await api.get('/api/health/ready')).status(), { timeout: 90_000 }).toBe(200);
+  // Created out of arrival order: newest first is not arrival order.
+  ids = [
+    await makeOrder(api, '2031-05-20', 1),
+    await makeOrder(api, '2031-05-02', 2),
+    await makeOrder(api, '2031-05-11', 3),
+  ];
+  await api.dispose();
+});
+
+test.use({ viewport: { width: 1280, height: 800 } });
+
+test('sort by arrival, filter by nationality, save a shared view, open it from the sidebar, export it', async ({
+  page,
+}) => {
+  await loginAs(page, 'Manager');
+  await page.goto('/admin/order-history');
+  await expect(page.getByRole('heading', { name: 'Order History' })).toBeVisible();
+
+  await page.getByLabel('Nationality').selectOption({ label: 'Tuvalu' });
+  await expect(page).toHaveURL(/nationality=TUV/);
+  await expect.poll(() => shownIds(page, ids)).toEqual([...ids].reverse()); // newest first
+
+  await page.getByRole('button', { name: /^Arrival Date/ }).click();
+  await expect(page).toHaveURL(/sort=arrival_date&dir=asc/);
+  const byArrival = [ids[1]!, ids[2]!, ids[0]!];
+  await expect.poll(() => shownIds(page, ids)).toEqual(byArrival);
+  await expect(page.getByRole('columnheader', { name: /Arrival Date/ })).toHaveAttribute(
+    'aria-sort',
+    'ascending',
+  );
+  // Each row shows its due time as a badge.
+  await expect(page.locator(`tr[data-order-id="${ids[1]}"] [data-testid="due-badge"]`)).toBeVisible();
+
+  const viewName = `Tuvalu ${stamp}`;
+  await page.getByRole('button', { name: 'Save view' }).click();
+  await page.getByRole('dialog').getByLabel('Name').fill(viewName);
+  await page.getByLabel('Share with everyone').check();
+  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  const link = page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: new RegExp(viewName) });
+  await expect(link).toBeVisible();
+  await expect(link).toContainText(/\d+/);
+
+  await page.goto('/admin/recent-order');
+  await expect(page.getByRole('heading', { name: 'New Orders' })).toBeVisible();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: new RegExp(viewName) })
+    .click();
+  await expect(page).toHaveURL(/\/admin\/order-history\?.*nationality=TUV/);
+  await expect(page).toHaveURL(/sort=arrival_date/);
+  await expect.poll(() => shownIds(page, ids)).toEqual(byArrival);
+
+  const downloadPromise = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const download = await downloadPromise;
+  expect(download.suggestedFilename()).toMatch(/^orders-allOrder-.*\.csv$/);
+  const csv = await readFile((await download.path())!, 'utf8');
+  const lines = csv
+    .replace(/^\uFEFF/, '')
+    .trim()
+    .split('\r\n');
+  expect(lines[0]).toContain('Order ID');
+  const exported = lines
+    .slice(1)
+    .map((l) => Number(l.split(',')[0]))
+    .filter((id) => ids.includes(id));
+  expect(exported).toEqual(byArrival);
+  // Phone numbers come without a visible quote.
+  expect(csv).toContain('+688 902123');
+  expect(csv).not.toContain("'+688");
+});
+
+test('at 1,280 px the default columns and the Action column fit, and the row opens the order', async ({
+  page,
+}) => {
+  await loginAs(page, 'Team');
+  await page.goto('/admin/order-history?nationality=TUV&sort=arrival_date');
+  const row = page.locator(`tr[data-order-id="${ids[1]}"]`);
+  await expect(row).toBeVisible();
+  const view = row.getByRole('link', { name: 'View' });
+  await expect(view).toBeVisible();
+  const box = (await view.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(1280);
+  const scroller = page.locator('[data-testid="order-table"]').locator('xpath=..');
+  const overflow = await scroller.evaluate((el) => el.scrollWidth - el.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+
+  await row.getByRole('cell', { name: new RegExp(lastName) }).click();
+  await expect(page).toHaveURL(/\/admin\/view-order\//);
+});
