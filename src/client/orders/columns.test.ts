@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderListRow } from '../../shared/contracts/orders';
-import { cellText } from './columns';
+import { cellText, dueText } from './columns';
 
 const row = {
   order_id: 7,
@@ -23,5 +23,17 @@ describe('list cells', () => {
     expect(cellText(row, 'datetime')).toBe('18/11/2026 20:16:05 UTC');
     expect(cellText({ ...row, created_at: '' }, 'datetime')).toBe('');
     expect(cellText(row, 'arrival')).toBe('07/03/2026');
+  });
+});
+
+describe('due text', () => {
+  const now = Date.parse('2031-01-12T00:00:00Z');
+  it('says how long is left or how late, in minutes, hours or days', () => {
+    expect(dueText('2031-01-12T05:00:00Z', now)).toBe('in 5 h');
+    expect(dueText('2031-01-11T22:00:00Z', now)).toBe('2 h late');
+    expect(dueText('2031-01-12T00:40:00Z', now)).toBe('in 40 min');
+    expect(dueText('2031-01-15T00:00:00Z', now)).toBe('in 3 d');
+    expect(dueText('2031-01-12T00:00:00Z', now)).toBe('1 min late');
+    expect(dueText(null, now)).toBe('');
   });
 });
