@@ -19,6 +19,7 @@ import { type Column, type ColumnKey, DEFAULT_FOLDER_COLUMN_KEYS, VIEW_COLUMN } 
 import { useGetOrdersPageQuery } from './list-api';
 import { ColumnChooser, FilterBar, listQueryFrom, SaveViewButton, useListPrefs } from './list-controls';
 import { OrderTable } from './order-table';
+import { useAllRows } from './use-all-rows';
 import {
   useAssignOrdersMutation,
   useCompleteRefundMutation,
@@ -110,6 +111,9 @@ export function OrderQueue({
   useEffect(() => setTyped((t) => (t.trim() === search ? t : search)), [search]);
 
   const searching = search !== '';
+  // 'All' streams in chunks: the first rows at once, the rest appended as they arrive.
+  const streamAll = size === 'All' && !searching;
+  const [reloadAll, setReloadAll] = useState(0);
   const allLimit = Math.min(Math.max(folderTotal ?? 0, 1), MAX_PAGE_SIZE);
   const limit = size === 'All' ? (searching ? MAX_PAGE_SIZE : allLimit) : size;
   // A list the role may not read (a link typed or shared) is not asked for: the screen says why.
@@ -117,14 +121,14 @@ export function OrderQueue({
   const list = useGetOrdersListQuery(
     { folder, page, limit, month },
     {
-      skip: !allowed || searching || filtered || (size === 'All' && folderTotal === undefined),
+      skip: !allowed || searching || filtered || streamAll,
       refetchOnMountOrArgChange: true,
     },
   );
   const sorted = useGetOrdersPageQuery(
     { folder, page, limit, month, query },
     {
-      skip: !allowed || searching || !filtered || (size === 'All' && folderTotal === undefined),
+      skip: !allowed || searching || !filtered || streamAll,
       refetchOnMountOrArgChange: true,
     },
   );
@@ -140,18 +144,39 @@ export function OrderQueue({
     skip: !allowed || !searching,
     refetchOnMountOrArgChange: true,
   });
+  const all = useAllRows(allowed && streamAll, { folder, month, query }, reloadAll);
   const rows: OrderListRow[] =
-    (searching ? found.currentData?.rows : filtered ? sorted.currentData?.rows : list.currentData) ?? [];
+    (streamAll
+      ? all.rows
+      : searching
+        ? found.currentData?.rows
+        : filtered
+          ? sorted.currentData?.rows
+          : list.currentData) ?? [];
   const total = allowed
     ? searching
       ? (found.currentData?.total ?? 0)
-      : filtered
-        ? (sorted.currentData?.total ?? 0)
+      : filtered || streamAll
+        ? ((streamAll ? all.total : sorted.currentData?.total) ?? (filtered ? 0 : (folderTotal ?? 0)))
         : (folderTotal ?? 0)
     : 0;
-  const loading = searching ? found.isFetching : filtered ? sorted.isFetching : list.isFetching;
-  const failed = searching ? found.error : filtered ? sorted.error : list.error;
-  const retry = searching ? found.refetch : filtered ? sorted.refetch : list.refetch;
+  const loading = streamAll
+    ? all.loading
+    : searching
+      ? found.isFetching
+      : filtered
+        ? sorted.isFetching
+        : list.isFetching;
+  const failed = (streamAll ? all.error : searching ? found.error : filtered ? sorted.error : list.error) as
+    | typeof list.error
+    | undefined;
+  const retry = streamAll
+    ? () => setReloadAll((n) => n + 1)
+    : searching
+      ? found.refetch
+      : filtered
+        ? sorted.refetch
+        : list.refetch;
   const emptyContent = !allowed ? (
     <div role="alert">{NO_ACCESS}</div>
   ) : failed ? (
@@ -175,7 +200,13 @@ export function OrderQueue({
     </div>
   ) : undefined;
   // A new page, size, search or data set starts with nothing selected.
-  const source = searching ? found.currentData : filtered ? sorted.currentData : list.currentData;
+  const source = streamAll
+    ? all.total
+    : searching
+      ? found.currentData
+      : filtered
+        ? sorted.currentData
+        : list.currentData;
   const [selectionFor, setSelectionFor] = useState(source);
   if (selectionFor !== source) {
     setSelectionFor(source);
