@@ -8,7 +8,8 @@ import { encodeOrderId } from '../../shared/order-id';
 import { FOLDER_ROUTES } from '../app/nav';
 import { getAccessToken, sessionUser } from '../app/session';
 import type { AppStore } from '../app/store';
-import { signalUnauthorized } from '../app/api';
+import { toast } from 'react-toastify';
+import { errorMessage, signalUnauthorized } from '../app/api';
 import { ordersApi } from '../orders/orders-api';
 import { currentStreamState, rememberQueue, setStreamState, streamStates } from './live-bus';
 import { applyLiveEvent } from './live-cache';
@@ -158,7 +159,11 @@ export function LiveRoot() {
           const id = Number(row?.getAttribute('data-order-id'));
           if (!id) return;
           const me = sessionUser()?.name || 'me';
-          void store.dispatch(ordersApi.endpoints.assignOrders.initiate({ orderId: [id], assignto: me }));
+          store
+            .dispatch(ordersApi.endpoints.assignOrders.initiate({ orderId: [id], assignto: me }))
+            .unwrap()
+            .then((res) => toast.success(res.message || `Order ${id} is now assigned to you.`))
+            .catch((error) => toast.error(errorMessage(error)));
           break;
         }
         default:

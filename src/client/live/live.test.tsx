@@ -14,6 +14,7 @@ import { FOLDER_COLUMNS } from '../orders/columns';
 import { OrderQueue } from '../orders/order-queue';
 import { applyLiveEvent } from './live-cache';
 import { backoffDelay, openEventStream, SseParser, type StreamState } from './sse';
+import { undoable } from './undo';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -331,5 +332,23 @@ describe('detail page, live', () => {
     const moves = () => sent.filter((r) => r.path === '/api/admin/move-order-status');
     await waitFor(() => expect(moves()).toHaveLength(2));
     expect(moves()[1]?.body).toMatchObject({ updatingStatus: 'Awaiting' });
+  });
+});
+
+describe('undo', () => {
+  const move = (from: string, to: string, assigned = false) => ({
+    from,
+    to,
+    assigned,
+    processingDate: '2020-01-01',
+  });
+  it('is offered only where the order rules allow the way back for the role', () => {
+    expect(undoable(move('Awaiting', 'AwaitingGovt'), 'Team')).toBe(true);
+    // A delete is undone by a restore: Admin and Manager only.
+    expect(undoable(move('Awaiting', 'Deleted'), 'Manager')).toBe(true);
+    expect(undoable(move('Awaiting', 'Deleted'), 'Team')).toBe(false);
+    // New cannot be chosen again; a refund has mailed the customer.
+    expect(undoable(move('New', 'AwaitingGovt'), 'Admin')).toBe(false);
+    expect(undoable(move('Refunds', 'Refunded'), 'Admin')).toBe(false);
   });
 });

@@ -1,5 +1,7 @@
 import { toast } from 'react-toastify';
 import { MOVABLE_STATUSES } from '../../shared/constants';
+import { serviceToday } from '../../shared/dates';
+import { decide } from '../../shared/order-rules';
 import { errorMessage } from '../app/api';
 import { sessionUser } from '../app/session';
 import type { AppDispatch } from '../app/store';
@@ -14,10 +16,17 @@ export const UNDO_MS = 10_000;
  * the status it left. A refund mails the customer and a new order's status cannot be chosen again, so
  * those moves offer no Undo.
  */
-export function undoable(from: string, to: string): boolean {
-  if (to === 'Deleted') return true;
-  if (to === 'Refunded') return false;
-  return (MOVABLE_STATUSES as readonly string[]).includes(from) && from !== to;
+export function undoable(
+  move: { from: string; to: string; assigned: boolean; processingDate: string },
+  role: string,
+): boolean {
+  const after = { processStatus: move.to, assigned: move.assigned, processingDate: move.processingDate };
+  // The order rules (the server's own) must allow the way back for this role.
+  if (move.to === 'Deleted') return decide(after, { kind: 'restore' }, role, serviceToday()).allowed;
+  if (move.to === 'Refunded' || move.from === move.to) return false;
+  if (!(MOVABLE_STATUSES as readonly string[]).includes(move.from)) return false;
+  const back = move.from as (typeof MOVABLE_STATUSES)[number];
+  return decide(after, { kind: 'move', to: back }, role, serviceToday()).allowed;
 }
 
 /**
@@ -27,9 +36,16 @@ export function undoable(from: string, to: string): boolean {
  */
 export function offerUndo(
   dispatch: AppDispatch,
-  move: { orderId: number; from: string; to: string; message: string },
+  move: {
+    orderId: number;
+    from: string;
+    to: string;
+    message: string;
+    assigned: boolean;
+    processingDate: string;
+  },
 ): void {
-  if (!undoable(move.from, move.to)) {
+  if (!undoable(move, sessionUser()?.type ?? '')) {
     toast.success(move.message);
     return;
   }

@@ -62,6 +62,8 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
         from: order.process_status,
         to: status,
         message: res.message,
+        assigned: !!order.assign_to,
+        processingDate: order.processing_date,
       });
     } catch (error) {
       toast.error(errorMessage(error));
