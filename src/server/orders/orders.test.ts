@@ -165,6 +165,10 @@ describe('folders and counts', () => {
         'processing_date',
         'process_month',
         'assign_to',
+        'nationality',
+        'processing_mode',
+        'due_at',
+        'sla_state',
       ].sort(),
     );
     expect(row).toMatchObject({
@@ -197,7 +201,7 @@ describe('folders and counts', () => {
     expect(p3).toHaveLength(3);
     expect(await list('Admin', 'awaitingGovtOrder', 'page=4&limit=10')).toEqual([]);
     const empty = await get('Admin', '/api/admin/get-orders-list/awaitingGovtOrder?page=99&limit=10');
-    expect(empty.json()).toEqual({ status: 1, message: 'No records found', data: [] });
+    expect(empty.json()).toEqual({ status: 1, message: 'No records found', data: [], total: 23 });
     expect(ids(await list('Admin', 'awaitingGovtOrder', 'page=1&limit=25'))).toEqual(all);
   });
 
