@@ -194,7 +194,7 @@ export const orders = pgTable(
     uniqueIndex('orders_client_reference_uq').on(t.clientReference),
     // Lists sorted by due time or arrival, per status folder and across folders; the due-time index also
     // answers the at-risk and breached counts with one range scan.
-    index('orders_due_idx').on(t.dueAt, t.orderId).where(sql`${t.dueAt} is not null`),
+    index('orders_due_idx').on(t.dueAt, t.orderId),
     index('orders_status_due_idx').on(t.processStatus, t.dueAt, t.orderId),
     index('orders_arrival_idx').on(t.arrivalDate, t.orderId),
     index('orders_status_arrival_idx').on(t.processStatus, t.arrivalDate, t.orderId),
