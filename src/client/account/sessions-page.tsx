@@ -5,9 +5,10 @@ import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../app/api';
 import { signOut } from '../auth/sign-out';
+import { DateTime } from '../components/date-time';
 import { useEndSessionMutation, useGetSessionsQuery } from './account-api';
 
-const when = (iso: string) => new Date(iso).toLocaleString('en-US', { timeZone: 'America/New_York' });
+const when = (iso: string) => <DateTime value={iso} />;
 
 /** /admin/account/sessions: "Your sessions" — where and when one is signed in; end any of them. */
 export function Component() {

@@ -7,7 +7,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
 import { useSearchParams } from 'react-router';
 import { AUDIT_ACTIONS, type AuditEntry, auditLogQuery } from '../../shared/contracts/audit';
-import { formatEstDateTime } from '../../shared/dates';
+import { formatStaffDateTime } from '../../shared/dates';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { useSessionUser } from '../auth/use-session-user';
@@ -21,7 +21,7 @@ const actionLabel = (a: string) => (AUDIT_ACTIONS as Record<string, string>)[a] 
 const short = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
 
 const COLUMNS: { label: string; value: (e: AuditEntry) => string }[] = [
-  { label: 'When (ET)', value: (e) => formatEstDateTime(e.createdAt) },
+  { label: 'When', value: (e) => formatStaffDateTime(e.createdAt) },
   { label: 'Actor', value: (e) => [e.actorName, e.actorEmail].filter(Boolean).join(' · ') },
   { label: 'Action', value: (e) => actionLabel(e.action) },
   { label: 'Target', value: (e) => e.target ?? '' },

@@ -9,7 +9,7 @@ import { toast } from 'react-toastify';
 import type { z } from 'zod';
 import { gatewaySettingBody } from '../../shared/contracts/gateways';
 import { can } from '../../shared/permissions';
-import { formatEstDateTime } from '../../shared/dates';
+import { DateTime } from '../components/date-time';
 import { errorMessage } from '../app/api';
 import { useGetGatewayChangesQuery } from '../audit/audit-api';
 import { useSessionUser } from '../auth/use-session-user';
@@ -110,7 +110,7 @@ export function Component() {
               <li key={c.createdAt + (c.actorEmail ?? '')} className="mb-1">
                 <strong>{c.actorName ?? c.actorEmail ?? 'Unknown'}</strong> switched{' '}
                 {c.from.length ? c.from.join(', ') : 'none'} → {c.to.join(', ')} on{' '}
-                {formatEstDateTime(c.createdAt)} ET
+                <DateTime value={c.createdAt} />
               </li>
             ))}
           </ul>

@@ -8,7 +8,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
 import { useSearchParams } from 'react-router';
 import { BACKLOG_BUCKETS, type InsightsData } from '../../shared/contracts/insights';
-import { serviceToday } from '../../shared/dates';
+import { formatStaffDateTime, serviceToday } from '../../shared/dates';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { useAuditedExport } from '../components/use-audited-export';
@@ -247,7 +247,7 @@ function Dashboard({
         title="Backlog now"
         period={period}
         csvName="backlog"
-        note={`Open orders by age since payment, as of ${new Date(data.asOf).toLocaleString()}.`}
+        note={`Open orders by age since payment, as of ${formatStaffDateTime(data.asOf)}.`}
         chart={{
           title: 'Open orders by folder and age',
           type: 'bar',

@@ -5,7 +5,7 @@ import Form from 'react-bootstrap/Form';
 import { toast } from 'react-toastify';
 import { PROCESSING_MODES } from '../../shared/constants';
 import { type SlaPolicy, slaPolicy } from '../../shared/contracts/sla';
-import { formatEstDateTime } from '../../shared/dates';
+import { DateTime } from '../components/date-time';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { sessionUser } from '../app/session';
@@ -110,7 +110,7 @@ export function Component() {
       {!editable ? <p className="mt-2 small">Only an Admin or a Manager can change the policy.</p> : null}
       {policy.data?.updatedAt ? (
         <p className="mt-3 small text-muted">
-          Last changed by {policy.data.updatedBy} on {formatEstDateTime(policy.data.updatedAt)}.
+          Last changed by {policy.data.updatedBy} on <DateTime value={policy.data.updatedAt} />.
         </p>
       ) : null}
     </section>
