@@ -144,7 +144,9 @@ test.describe('sign-in', () => {
     await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
   });
 
-  test('a 401 anywhere toasts the message, clears the session and goes to /', async ({ page }) => {
+  test('a 401 anywhere toasts the message, clears the session and shows the login where it was', async ({
+    page,
+  }) => {
     const email = `revoked-${Date.now()}@example.com`;
     const { admin, id } = await createMember(page.request, email, 'first-pass-1');
     await signInWithForm(page, email, 'first-pass-1');
@@ -160,6 +162,8 @@ test.describe('sign-in', () => {
       .click();
     await expect(toast(page, 'Your session has expired or is invalid. Please sign in again.')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+    await expect(page.getByText('Your session has ended — please sign in again')).toBeVisible();
+    await expect(page).toHaveURL(/\/admin\/awaiting-govt$/);
     expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
   });
 
