@@ -250,6 +250,44 @@ async function benchEngine(engine: string): Promise<Run | null> {
         port: 'app',
         scenario: list('allOrder', 1),
       },
+      // Page 1 sorted by arrival or due time, with and without one filter (indexes of migration 0020).
+      ...(
+        [
+          [
+            'list-awaiting-arrival',
+            'list awaitingOrder by arrival_date',
+            'awaitingOrder',
+            'sort=arrival_date',
+          ],
+          ['list-new-due', 'list newOrder by due_at', 'newOrder', 'sort=due_at'],
+          ['list-all-due', 'list allOrder by due_at desc', 'allOrder', 'sort=due_at&dir=desc'],
+          [
+            'list-all-arrival-mode',
+            'list allOrder by arrival_date, processingMode=Priority',
+            'allOrder',
+            'sort=arrival_date&processingMode=Priority',
+          ],
+          [
+            'list-awaiting-due-unassigned',
+            'list awaitingOrder by due_at, assignee=none',
+            'awaitingOrder',
+            'sort=due_at&assignee=none',
+          ],
+        ] as const
+      ).map(
+        ([key, label, folder, query]): Endpoint => ({
+          key,
+          label,
+          kind: 'list',
+          route: { method: 'GET', url: ORDERS_LIST },
+          port: 'app',
+          scenario: {
+            method: 'GET',
+            path: `/api/admin/get-orders-list/${folder}?page=1&limit=10&${query}`,
+            headers: auth,
+          },
+        }),
+      ),
       {
         key: 'list-all-1000',
         label: 'list allOrder page 1,000',
