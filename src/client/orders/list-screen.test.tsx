@@ -1,0 +1,110 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { OrderListRow } from '../../shared/contracts/orders';
+import { fakeApi, renderPage, signInAs } from '../order-detail/test-helpers';
+import { ALL_FOLDER_COLUMNS, FOLDER_COLUMNS } from './columns';
+import { OrderQueue } from './order-queue';
+
+/** The list screen: sortable headers, due and status badges, the column chooser and density per member. */
+const HOUR = 3_600_000;
+const row = (id: number, over: Partial<OrderListRow> = {}): OrderListRow => ({
+  order_id: id,
+  process_status: 'Awaiting',
+  first_name: 'Jane',
+  last_name: `Doe${id}`,
+  arrival_date: '2031-03-14',
+  email: `jane${id}@example.com`,
+  telephone_number: '612345678',
+  phone_code: '31',
+  created_at: '2026-03-01T12:00:00.000Z',
+  refund_date: null,
+  processing_date: '2026-03-01',
+  process_month: 'Mar',
+  assign_to: '',
+  nationality: 'Netherlands',
+  processing_mode: 'Standard',
+  due_at: new Date(Date.now() + 5 * HOUR + 60_000).toISOString(),
+  sla_state: 'at_risk',
+  ...over,
+});
+
+function openList(rows: OrderListRow[]) {
+  const sent = fakeApi({
+    'GET /api/admin/get-orders-list/awaitingOrder': () => ({
+      body: { status: 1, message: 'ok', data: rows, total: rows.length },
+    }),
+  });
+  renderPage(
+    '/admin/q',
+    '/admin/q',
+    <OrderQueue
+      folder="awaitingOrder"
+      title="Queue"
+      columns={FOLDER_COLUMNS}
+      folderTotal={rows.length}
+      choosable={ALL_FOLDER_COLUMNS}
+    />,
+  );
+  return sent;
+}
+
+afterEach(() => {
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
+
+describe('order list screen', () => {
+  it('sorts by a header click, with the arrow and aria-sort, and asks the server again', async () => {
+    const user = userEvent.setup();
+    signInAs('Team');
+    const sent = openList([row(1), row(2)]);
+    await screen.findByText('Doe1', { exact: false });
+    const before = sent.filter((r) => r.path.endsWith('/awaitingOrder')).length;
+    const header = screen.getByRole('columnheader', { name: /Arrival Date/ });
+    expect(header).toHaveAttribute('aria-sort', 'none');
+    const arrival = () => screen.getByRole('columnheader', { name: /Arrival Date/ });
+    await user.click(within(header).getByRole('button'));
+    await waitFor(() => expect(arrival()).toHaveAttribute('aria-sort', 'ascending'));
+    expect(arrival()).toHaveTextContent('▲');
+    await user.click(within(arrival()).getByRole('button'));
+    await waitFor(() => expect(arrival()).toHaveAttribute('aria-sort', 'descending'));
+    expect(arrival()).toHaveTextContent('▼');
+    expect(sent.filter((r) => r.path.endsWith('/awaitingOrder')).length).toBeGreaterThan(before);
+  });
+
+  it('shows due badges coloured by state and status badges', async () => {
+    signInAs('Team');
+    openList([
+      row(3),
+      row(4, { due_at: new Date(Date.now() - 2 * HOUR).toISOString(), sla_state: 'breached' }),
+    ]);
+    const soon = (await screen.findByText('Doe3', { exact: false })).closest('tr')!;
+    const late = screen.getByText('Doe4', { exact: false }).closest('tr')!;
+    expect(within(soon).getByTestId('due-badge')).toHaveTextContent('in 5 h');
+    expect(within(soon).getByTestId('due-badge')).toHaveClass('text-bg-warning');
+    expect(within(late).getByTestId('due-badge')).toHaveTextContent('2 h late');
+    expect(within(late).getByTestId('due-badge')).toHaveClass('text-bg-danger');
+    expect(within(soon).getByText('Awaiting')).toHaveClass('badge');
+  });
+
+  it('remembers the chosen columns and the compact density per member', async () => {
+    const user = userEvent.setup();
+    signInAs('Team');
+    openList([row(5)]);
+    await screen.findByText('Doe5', { exact: false });
+    expect(screen.getByRole('columnheader', { name: 'Email' })).toBeInTheDocument();
+    expect(screen.queryByRole('columnheader', { name: 'Telephone' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Columns' }));
+    await user.click(screen.getByLabelText('Email'));
+    await user.click(screen.getByLabelText('Telephone'));
+    await user.click(screen.getByLabelText('Compact rows'));
+    expect(screen.queryByRole('columnheader', { name: 'Email' })).not.toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Telephone' })).toBeInTheDocument();
+    expect(screen.getByTestId('order-table')).toHaveClass('table-sm');
+    const saved = JSON.parse(localStorage.getItem('edcard.list-prefs.1') ?? '{}');
+    expect(saved.compact).toBe(true);
+    expect(saved.columns).toContain('telephone');
+    expect(saved.columns).not.toContain('email');
+  });
+});
