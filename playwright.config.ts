@@ -27,7 +27,8 @@ export default defineConfig({
   webServer: {
     // The server runs from source (tsx) so parallel runs need only their own client build (E2E_CLIENT_DIST).
     command: `rm -rf ${dataDir} && npx tsx src/server/main.ts`,
-    url: `http://127.0.0.1:${port}/api/health`,
+    // Ready, not just listening: the server answers 503 while it migrates and seeds.
+    url: `http://127.0.0.1:${port}/api/health/ready`,
     reuseExistingServer: false,
     timeout: 120_000,
     env: {
