@@ -1,8 +1,10 @@
 import { NavLink } from 'react-router';
+import { toast } from 'react-toastify';
 import { PAGE_SIZES } from '../../shared/constants';
 import type { SavedView } from '../../shared/contracts/views';
 import { FOLDER_ROUTES } from '../app/nav';
-import { useGetViewsQuery } from './list-api';
+import { errorMessage } from '../app/api';
+import { useDeleteViewMutation, useGetViewsQuery } from './list-api';
 
 /** The list URL a view stands for: its folder's route and its query (page size and columns included). */
 export function viewHref(view: SavedView): string | null {
@@ -19,6 +21,15 @@ export function viewHref(view: SavedView): string | null {
 /** Own and shared views under the sidebar's folders, each with its live count. */
 export function SidebarViews() {
   const { data: views } = useGetViewsQuery(undefined, { pollingInterval: 60_000 });
+  const [remove] = useDeleteViewMutation();
+  const drop = async (v: SavedView) => {
+    if (!window.confirm(`Delete the view "${v.name}"?`)) return;
+    try {
+      toast.success((await remove(v.id).unwrap()).message);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
   const links = (views ?? [])
     .map((v) => ({ v, href: viewHref(v) }))
     .filter((x): x is { v: SavedView; href: string } => x.href !== null);
@@ -30,11 +41,11 @@ export function SidebarViews() {
       </div>
       <ul className="staff-nav" aria-labelledby="views-heading">
         {links.map(({ v, href }) => (
-          <li key={v.id}>
+          <li key={v.id} className="d-flex align-items-center">
             <NavLink
               to={href}
               className={() =>
-                `staff-nav-link${`${window.location.pathname}${window.location.search}` === href ? ' active' : ''}`
+                `staff-nav-link flex-grow-1${`${window.location.pathname}${window.location.search}` === href ? ' active' : ''}`
               }
               title={v.shared ? `Shared by ${v.ownerName}` : undefined}
               data-testid={`view-link-${v.id}`}
@@ -45,6 +56,16 @@ export function SidebarViews() {
               </span>
               <span className="badge rounded-pill staff-count">{v.count}</span>
             </NavLink>
+            {v.mine ? (
+              <button
+                type="button"
+                className="btn btn-sm btn-link text-reset opacity-75 px-1"
+                aria-label={`Delete the view ${v.name}`}
+                onClick={() => void drop(v)}
+              >
+                ×
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>
