@@ -38,8 +38,18 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     only: { type: 'string' },
     'seed-only': { type: 'boolean', default: false },
+    // Live event streams instead (bench/streams.ts, its own options).
+    streams: { type: 'boolean', default: false },
+    'stream-count': { type: 'string' },
+    changes: { type: 'string' },
+    'interval-ms': { type: 'string' },
+    'dry-run': { type: 'boolean', default: false },
   },
 });
+if (args.streams) {
+  await import('./streams.js');
+  process.exit(0);
+}
 
 const log = (line: string) => console.log(line);
 const baseUrl = process.env.BENCH_DATABASE_URL?.trim() || undefined;
@@ -709,7 +719,10 @@ function writeResults(runs: Run[]) {
   const notesFile = path.join(HERE, 'notes.md');
   const notes = existsSync(notesFile) ? readFileSync(notesFile, 'utf8').trim() : '';
   const mdFile = path.join(outDir, quick ? 'QUICK-RESULTS.md' : 'RESULTS.md');
-  writeFileSync(mdFile, `${resultsMarkdown(file, notes)}\n`);
+  // The live event stream figures (bench/streams.ts) are kept beside the runs.
+  const streamsFile = path.join(HERE, 'streams.md');
+  const streams = existsSync(streamsFile) ? `\n${readFileSync(streamsFile, 'utf8').trim()}\n` : '';
+  writeFileSync(mdFile, `${resultsMarkdown(file, notes)}\n${streams}`);
   log(`\nWritten: ${path.relative(ROOT, jsonFile)}, ${path.relative(ROOT, mdFile)}`);
 }
 
