@@ -9,7 +9,7 @@ import { FOLDER_ROUTES } from '../app/nav';
 import { getAccessToken, sessionUser } from '../app/session';
 import type { AppStore } from '../app/store';
 import { toast } from 'react-toastify';
-import { errorMessage, signalUnauthorized } from '../app/api';
+import { api, errorMessage, signalUnauthorized } from '../app/api';
 import { ordersApi } from '../orders/orders-api';
 import { currentStreamState, rememberQueue, setStreamState, streamStates } from './live-bus';
 import { applyLiveEvent } from './live-cache';
@@ -82,7 +82,17 @@ export function LiveRoot() {
   const [jump, setJump] = useState(false);
 
   useEffect(() => {
-    const off = streamStates.on(setState);
+    let wasOffline = false;
+    const off = streamStates.on((next) => {
+      setState(next);
+      if (next === 'offline') wasOffline = true;
+      // Back online: changes made meanwhile were not heard, so open orders are read again (lists keep
+      // their rows; the counts arrive with the connection and the new-orders bar says what grew).
+      if (next === 'open' && wasOffline) {
+        wasOffline = false;
+        store.dispatch(api.util.invalidateTags(['Order']));
+      }
+    });
     const close = openEventStream({
       url: '/api/admin/events',
       token: getAccessToken,

@@ -13,6 +13,7 @@ import { ConfirmDialog } from '../components/confirm-dialog';
 import { LoadError } from '../components/load-error';
 import { PaginationBar } from '../components/pagination-bar';
 import { useListParams } from '../components/use-list-params';
+import { NewOrdersBar } from '../live/new-orders-bar';
 import type { ListSortKey, SortDirection } from '../../shared/contracts/orders';
 import { downloadBlob } from '../components/download';
 import { type Column, type ColumnKey, DEFAULT_FOLDER_COLUMN_KEYS, VIEW_COLUMN } from './columns';
@@ -423,6 +424,12 @@ export function OrderQueue({
         />
       </div>
       <FilterBar query={query} onChange={update} />
+      <NewOrdersBar
+        folder={folder}
+        // The plain folder list only: a search, a filter or 'All' is not what the folder count counts.
+        loadedAt={searching || filtered || streamAll ? undefined : list.fulfilledTimeStamp}
+        onShow={() => void list.refetch()}
+      />
       <OrderTable
         rows={rows}
         columns={columns}
