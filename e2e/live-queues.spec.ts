@@ -130,6 +130,34 @@ test('B’s stale move is refused with A’s name, and Reload shows the change',
   await b.context().close();
 });
 
+test('an order someone holds: a Manager is told who holds it, takes it over and moves it', async ({
+  browser,
+}) => {
+  const orderId = await makeOrder(api);
+  const a = await staffPage(browser, 'Team');
+  const b = await staffPage(browser, 'Manager');
+  await a.goto(detail(orderId));
+  // a: Assign to me.
+  await expect(a.getByTestId('process-status')).toHaveText('New');
+  await a.locator('body').click();
+  await a.keyboard.press('a');
+  await expect(a.getByText('Assigned to Demo Team')).toBeVisible();
+
+  await b.goto(detail(orderId));
+  await expect(b.getByText('Assigned to Demo Team')).toBeVisible();
+  await bar(b).getByRole('button', { name: 'Move to Awaiting Govt' }).click();
+  const conflict = b.getByTestId('conflict');
+  await expect(conflict).toContainText('Demo Team is working on this order');
+  await conflict.getByRole('button', { name: 'Take over and move it to Awaiting Govt' }).click();
+  await expect(b.getByTestId('process-status')).toHaveText('AwaitingGovt');
+  await expect(b.getByText('Assigned to Demo Manager')).toBeVisible();
+  // A's page follows: the order is now Demo Manager's.
+  await expect(a.getByText('Assigned to Demo Manager')).toBeVisible();
+  await expect(a.getByTestId('change-notice')).toContainText('Demo Manager');
+  await a.context().close();
+  await b.context().close();
+});
+
 test('counts tick on their own, and the open list offers new orders instead of jumping', async ({
   browser,
 }) => {
