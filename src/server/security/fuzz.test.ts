@@ -274,9 +274,16 @@ function example(op: Operation, name: string, s: Subject): unknown {
       return '2026-01-01';
     case 'toDate':
     case 'to':
+    case 'arrivalTo':
       return today();
     case 'userName':
       return 'Admin';
+    case 'nationality':
+      return 'USA';
+    case 'assignee':
+      return 'me';
+    case 'arrivalFrom':
+      return '2026-01-01';
     case 'mailServiceProvider':
       return 'AWS';
     case 'defencePackType':
