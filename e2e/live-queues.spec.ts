@@ -186,7 +186,7 @@ test('counts tick on their own, and the open list offers new orders instead of j
   await b.context().close();
 });
 
-test('keyboard: ? lists the shortcuts, Ctrl+K opens an order by number, j moves through a list', async ({
+test('keyboard: ? lists the shortcuts, / searches, j moves through a list, Ctrl+K opens an order, g m, n claims the next', async ({
   browser,
 }) => {
   const orderId = await makeOrder(api);
@@ -197,6 +197,10 @@ test('keyboard: ? lists the shortcuts, Ctrl+K opens an order by number, j moves 
   await expect(b.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
   await b.keyboard.press('Escape');
   await expect(b.getByRole('dialog')).toHaveCount(0);
+
+  await b.keyboard.press('/');
+  await expect(b.getByRole('searchbox').first()).toBeFocused();
+  await b.locator('h1').first().click();
 
   await b.keyboard.press('j');
   await expect(
@@ -215,5 +219,13 @@ test('keyboard: ? lists the shortcuts, Ctrl+K opens an order by number, j moves 
   await b.keyboard.press('g');
   await b.keyboard.press('m');
   await expect(b).toHaveURL(/\/admin\/my-order$/);
+
+  // n: the next order nobody holds is assigned to me and opens.
+  await b.goto('/admin/recent-order');
+  await expect(b.locator('tbody tr[data-order-id]').first()).toBeVisible();
+  await b.locator('h1').first().click();
+  await b.keyboard.press('n');
+  await expect(b).toHaveURL(/\/admin\/view-order\//);
+  await expect(b.getByText('Assigned to Demo Manager')).toBeVisible();
   await b.context().close();
 });
