@@ -18,7 +18,7 @@ import { sessionIdOf, staffOf } from './guard.js';
 import { queueNotice } from './notices.js';
 import { newPasswordProblem } from './password-policy.js';
 import { getSecuritySettings } from './settings.js';
-import { claimTotpStep, openSecret, totpStep, useRecoveryCode } from './two-factor.js';
+import { claimTotpStep, openSecret, totpStep, redeemRecoveryCode } from './two-factor.js';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.js';
 import { sessionRoutes } from './session-routes.js';
 import { twoFactorRoutes } from './two-factor-routes.js';
@@ -119,7 +119,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         const step = secret ? totpStep(secret, otp) : null;
         const accepted =
-          step !== null ? await claimTotpStep(db, user.id, step) : await useRecoveryCode(db, user.id, otp);
+          step !== null ? await claimTotpStep(db, user.id, step) : await redeemRecoveryCode(db, user.id, otp);
         if (!accepted) {
           await recordAudit(db, {
             action: 'login.failure',

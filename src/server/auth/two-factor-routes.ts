@@ -34,7 +34,7 @@ import {
   replaceRecoveryCodes,
   sealSecret,
   totpStep,
-  useRecoveryCode,
+  redeemRecoveryCode,
 } from './two-factor.js';
 
 const security = [{ staffToken: [] }];
@@ -68,7 +68,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       step !== null
         ? await claimTotpStep(db, userId, step)
         : recovery
-          ? await useRecoveryCode(db, userId, code)
+          ? await redeemRecoveryCode(db, userId, code)
           : false;
     if (!ok) throw badRequest(ACCOUNT_MSG.codeWrong);
     await refundThrottle(db, key);

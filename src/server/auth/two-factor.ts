@@ -79,7 +79,7 @@ export async function replaceRecoveryCodes(
 }
 
 /** Uses an unused recovery code (atomically: a code works once). */
-export async function useRecoveryCode(db: DbOrTx, userId: number, code: string): Promise<boolean> {
+export async function redeemRecoveryCode(db: DbOrTx, userId: number, code: string): Promise<boolean> {
   if (!/^[0-9a-f]{5}-?[0-9a-f]{5}$/i.test(code.trim())) return false;
   const rows = await db
     .update(staffRecoveryCodes)
