@@ -4,7 +4,7 @@ import { encodeOrderId } from '../../shared/order-id';
 import { errorMessage } from '../app/api';
 import type { AppDispatch } from '../app/store';
 import { lastQueue } from './live-bus';
-import { liveApi } from './live-api';
+import { orderDetailApi } from '../order-detail/order-detail-api';
 
 /** Folders whose orders are held already or closed: nothing to claim there. */
 const NO_CLAIM = new Set(['myOrder', 'completedOrder', 'deletedOrder', 'refundedOrder', 'allOrder']);
@@ -24,7 +24,9 @@ export function nextFolders(): string[] {
 export async function openNextOrder(dispatch: AppDispatch, navigate: NavigateFunction): Promise<void> {
   for (const folderName of nextFolders()) {
     try {
-      const { orderId } = await dispatch(liveApi.endpoints.claimNext.initiate({ folderName })).unwrap();
+      const res = await dispatch(orderDetailApi.endpoints.claimNextOrder.initiate({ folderName })).unwrap();
+      const orderId = res.data?.orderId;
+      if (!orderId) continue;
       toast.success(`Order ${orderId} is now assigned to you.`, { toastId: `claimed:${orderId}` });
       navigate(`/admin/view-order/${encodeOrderId(orderId)}`);
       return;
