@@ -66,8 +66,17 @@ export class LiveHub {
   }
 
   private write(stream: Stream, event: string, data: unknown): void {
-    if (stream.res.writableEnded) return;
-    stream.res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.writeFrame(stream, frame(event, data));
+  }
+
+  private writeFrame(stream: Stream, text: string): void {
+    if (!stream.res.writableEnded) stream.res.write(text);
+  }
+
+  /** One event to every stream, serialised once. */
+  private broadcast(event: string, data: unknown): void {
+    const text = frame(event, data);
+    for (const s of this.streams) this.writeFrame(s, text);
   }
 
   private heartbeat(): void {
@@ -82,7 +91,7 @@ export class LiveHub {
       return;
     }
     const { assignedToId: _a, byId: _b, ...data } = event;
-    for (const s of this.streams) this.write(s, 'order', data);
+    this.broadcast('order', data);
     this.scheduleCounts();
   }
 
@@ -123,7 +132,7 @@ export class LiveHub {
     } catch {
       return;
     }
-    for (const s of this.streams) this.write(s, 'presence', event);
+    this.broadcast('presence', event);
   }
 
   /** Any instance may sweep: the delete is idempotent and its trigger tells every instance. */
@@ -136,6 +145,10 @@ export class LiveHub {
       // The database is away; the next sweep catches up.
     }
   }
+}
+
+function frame(event: string, data: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 /** Who is on an order now, by name. */
