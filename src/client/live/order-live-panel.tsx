@@ -22,6 +22,7 @@ import {
   presenceEvents,
   setOpenVersion,
 } from './live-bus';
+import { formatStaffDateTime } from '../../shared/dates';
 import { refreshOrder } from './live-cache';
 import { usePutPresenceMutation } from './live-api';
 
@@ -31,8 +32,9 @@ export const PRESENCE_HEARTBEAT_MS = 10_000;
 const EDITING_MS = 15_000;
 const EDIT_SECTIONS = ['#section-add-comment-below-block', '#section-upload-document-block'];
 
+/** The time of a change as every staff screen shows times: 24-hour, US Eastern, labelled EST/EDT. */
 function hhmm(date = new Date()): string {
-  return date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+  return formatStaffDateTime(date).split(' ').slice(3).join(' ');
 }
 
 /** Tells the server at once that this viewer left (also when the tab closes). */

@@ -56,7 +56,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
           (v.instancePath || '').replace(/^\//, '').replaceAll('/', '.') || err.validationContext || 'body';
         const raw = v.message ?? 'Invalid value';
         // The field is named here and only here; contract messages carry none.
-        const named = SPEC_MESSAGES.has(raw) || raw.startsWith(`${field}: `);
+        // A message that already opens with the field's name ("Password must be …") is not prefixed again.
+        const leaf = field.split('.').at(-1)!.toLowerCase();
+        const named =
+          SPEC_MESSAGES.has(raw) || raw.startsWith(`${field}: `) || raw.toLowerCase().startsWith(`${leaf} `);
         return { field, message: named ? raw : `${field}: ${raw}` };
       });
       return reply

@@ -177,6 +177,17 @@ describe('validation messages', () => {
       payload: { orderId: 'x', remark: 'r' },
     });
     expect(id.json().message).toBe('orderId: must be a number');
-    for (const res of [page, folder, range, id]) expect(res.json().message).not.toMatch(/^(\w+): \1:/);
+    // A message that already names its field is not prefixed again ("password: Password must be …").
+    const member = await t.as('Admin', {
+      method: 'POST',
+      url: '/api/admin/add-team-member',
+      payload: { name: 'Short Pass', email: 'short.pass@example.com', password: 'abc1234', type: 'Team' },
+    });
+    expect(member.statusCode).toBe(400);
+    expect(member.json().message).toBe('Password must be at least 8 characters.');
+    for (const res of [page, folder, range, id, member]) {
+      expect(res.json().message).not.toMatch(/^(\w+): \1:/i);
+      expect(res.json().message).not.toMatch(/^(\w+): \1 /i);
+    }
   });
 });
