@@ -92,7 +92,7 @@ describe('add-team-member', () => {
     const other = await add('Admin', { name: 'A', email: 'nope', password: '123', type: 'Boss' });
     expect(other.json().data.errors.map((e: { message: string }) => e.message)).toEqual([
       MSG.emailInvalid,
-      `password: ${TEAM_MSG.passwordMin}`,
+      TEAM_MSG.passwordMin,
       MSG.teamTypeRequired,
     ]);
     expect((await as('Admin', 'GET', 'get-team-member-list')).json().data.length).toBe(before);
@@ -219,7 +219,7 @@ describe('update-team-member', () => {
       type: 'Team',
     };
     const short = await as('Admin', 'POST', 'update-team-member', { ...base, password: '123' });
-    expect(short.json().message).toBe(`password: ${TEAM_MSG.passwordMin}`);
+    expect(short.json().message).toBe(TEAM_MSG.passwordMin);
     const dup = await as('Admin', 'POST', 'update-team-member', { ...base, email: 'Manager@Demo.test' });
     expect(dup.statusCode).toBe(409);
     const missing = await as('Admin', 'POST', 'update-team-member', { ...base, tmId: 99999 });
