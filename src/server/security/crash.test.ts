@@ -30,7 +30,7 @@ async function waitHealthy(timeoutMs = 120_000) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
+      if ((await fetch(`${base}/api/health/ready`)).ok) return;
     } catch {}
     await new Promise((r) => setTimeout(r, 250));
   }
