@@ -224,6 +224,15 @@ export async function listTotal(
 ): Promise<number> {
   const filter = filterWhere(options.filters, scope.staffId, options.clock);
   if (!filter) return folderTotal(db, folder, scope);
+  // Mode and assignee are keys of the counters table too: such totals stay one small sum.
+  const { processingMode, assignee, ...others } = options.filters;
+  if (!Object.values(others).some((v) => v !== undefined)) {
+    const narrowed = filterWhere({ processingMode, assignee }, scope.staffId, options.clock)!;
+    const { rows } = await db.execute<{ n: string }>(
+      sql`select coalesce(sum(n), 0)::bigint::text as n from order_folder_counts where ${counterWhere(folder, scope)} and ${narrowed}`,
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
   const { rows } = await db.execute<{ n: string }>(
     sql`select count(*)::text as n from orders where ${folderWhere(folder, scope)} and ${filter}`,
   );

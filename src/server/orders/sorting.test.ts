@@ -176,6 +176,28 @@ describe('get-orders-list filters', () => {
     );
   });
 
+  it('totals filtered by mode or assignee alone (read from the counters) match the orders', async () => {
+    const count = async (where: string, params: unknown[] = []) =>
+      Number(
+        (
+          await t.database.sql.query<{ n: string }>(
+            `select count(*)::text as n from orders where ${where}`,
+            params,
+          )
+        ).rows[0]!.n,
+      );
+    const priority = await list('allOrder', 'processingMode=Priority&limit=1');
+    expect(priority.total).toBe(await count(`process_status <> 'Deleted' and processing_mode = 'Priority'`));
+    expect(priority.total).toBeGreaterThan(0);
+    const unassigned = await list('awaitingOrder', 'assignee=none&processingMode=Standard&limit=1');
+    expect(unassigned.total).toBe(
+      await count(`process_status = 'Awaiting' and assigned_to is null and processing_mode = 'Standard'`),
+    );
+    const held = await list('allOrder', `assignee=${ids.Manager}&limit=1`);
+    expect(held.total).toBe(await count(`process_status <> 'Deleted' and assigned_to = $1`, [ids.Manager]));
+    expect(held.total).toBeGreaterThan(0);
+  });
+
   it('refuses unknown or hostile values with 400', async () => {
     for (const query of [
       'sort=price',
