@@ -289,6 +289,12 @@ test.describe('Gateway Setting', () => {
     const target = current === 'Braintree' ? 'Adyen' : 'Braintree';
     await select.selectOption({ label: target });
     await page.getByRole('button', { name: 'Active Gateway' }).click();
+    // The switch affects every new payment: it asks first.
+    const confirm = page.getByRole('dialog');
+    await expect(confirm).toContainText(
+      `Switch the active gateway from ${current} to ${target} for all new payments?`,
+    );
+    await confirm.getByRole('button', { name: 'Yes' }).click();
     await expect(toast(page, `${target} is now the active payment gateway.`)).toBeVisible();
     await expect(page.getByTestId('active-gateway')).toHaveText(target);
     await page.reload();
