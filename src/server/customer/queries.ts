@@ -2,7 +2,7 @@ import { and, desc, eq, ne } from 'drizzle-orm';
 import type { CustomerOrderSummary, DownloadHistoryRow } from '../../shared/contracts/customer.js';
 import { easternZoneLabel, formatEstDateTime } from '../../shared/dates.js';
 import type { DbOrTx } from '../db/client.js';
-import { documents, downloadLog, orderEvents, orders } from '../db/schema.js';
+import { downloadLog, orderEvents, orders } from '../db/schema.js';
 import { latestDocument } from '../order-detail/queries.js';
 
 /** Extensions of the stored kinds (documents/storage.ts keys end in one of these). */

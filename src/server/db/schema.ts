@@ -279,9 +279,7 @@ export const mailLog = pgTable(
     // At most one reminder per approved document, even with several instances running the scan.
     uniqueIndex('mail_log_reminder_uq').on(t.documentId).where(sql`${t.isReminder}`),
     // The per-staff resend limit counts one member's recent resends without scanning the log.
-    index('mail_log_resend_requester_idx')
-      .on(t.requestedBy, t.createdAt)
-      .where(sql`${t.kind} = 'resend'`),
+    index('mail_log_resend_requester_idx').on(t.requestedBy, t.createdAt).where(sql`${t.kind} = 'resend'`),
   ],
 );
 
