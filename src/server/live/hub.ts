@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { OrderChangeEvent, PresenceEvent } from '../../shared/contracts/live.js';
 import type { StaffIdentity } from '../context.js';
 import type { Database } from '../db/client.js';
+import { trackEventStream } from '../metrics/metrics.js';
 import { countsFor } from '../orders/counts.js';
 
 /** Channels the database triggers publish on (drizzle/0019_order_change_events.sql). */
@@ -61,7 +62,11 @@ export class LiveHub {
   add(staff: StaffIdentity, res: ServerResponse): void {
     const stream: Stream = { staff, res, lastCounts: null };
     this.streams.add(stream);
-    res.on('close', () => this.streams.delete(stream));
+    const untrack = trackEventStream();
+    res.on('close', () => {
+      this.streams.delete(stream);
+      untrack();
+    });
     void this.sendCounts([stream]);
   }
 
