@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import type { ListSortKey, OrderListRow, SortDirection } from '../../shared/contracts/orders';
 import { MSG } from '../../shared/messages';
 import { encodeOrderId } from '../../shared/order-id';
+import { formatIsoInstant } from '../../shared/dates';
 import { type Column, type ColumnKey, cellText, SORT_KEY } from './columns';
 import { DueBadge, StatusBadge } from './list-controls';
 
@@ -38,6 +39,9 @@ function Cell({ row, columnKey }: { row: OrderListRow; columnKey: ColumnKey }) {
   if (columnKey === 'due') return <DueBadge row={row} />;
   if (columnKey === 'status') return <StatusBadge status={row.process_status} />;
   const text = cellText(row, columnKey);
+  // Moments keep the list's fixed form; the full ISO instant shows on hover, as everywhere in the staff UI.
+  const instant = columnKey === 'datetime' ? row.created_at : columnKey === 'refund' ? row.refund_date : null;
+  if (instant) return <span title={formatIsoInstant(instant)}>{text}</span>;
   // Long names and e-mails are cut with an ellipsis (whole text on hover) so the default columns fit.
   const max = TRUNCATE[columnKey];
   if (max)
