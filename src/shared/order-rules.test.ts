@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MOVABLE_STATUSES, ORDER_STATUSES, ROLES } from './constants.js';
-import { decide, deleteRoles, holderDecision, type OrderState, remarkMove } from './order-rules.js';
+import {
+  decide,
+  deleteRoles,
+  holderDecision,
+  type OrderState,
+  orderStateOf,
+  remarkMove,
+} from './order-rules.js';
 
 const TODAY = '2026-11-22';
 const order = (over: Partial<OrderState> = {}): OrderState => ({
@@ -162,5 +169,14 @@ describe('holder rule', () => {
       expect(holderDecision(held, { id: 9, role }, false)).toMatchObject({ allowed: false, code: 409 });
       expect(holderDecision(held, { id: 9, role }, true)).toEqual({ allowed: true, takeOver: true });
     }
+  });
+});
+
+describe('orderStateOf', () => {
+  it('reads a list row or detail answer: an empty or missing assignee is not held', () => {
+    const row = { process_status: 'Awaiting', assign_to: '', processing_date: TODAY };
+    expect(orderStateOf(row)).toEqual({ processStatus: 'Awaiting', assigned: false, processingDate: TODAY });
+    expect(orderStateOf({ ...row, assign_to: null }).assigned).toBe(false);
+    expect(orderStateOf({ ...row, assign_to: 'Demo Team' }).assigned).toBe(true);
   });
 });

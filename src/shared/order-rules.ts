@@ -16,6 +16,22 @@ export interface OrderState {
   processingDate: string;
 }
 
+/**
+ * The rules' view of an order as the API answers it (a list row or the detail): the screens build the
+ * state in this one way.
+ */
+export function orderStateOf(order: {
+  process_status: string;
+  assign_to: string | null;
+  processing_date: string;
+}): OrderState {
+  return {
+    processStatus: order.process_status,
+    assigned: !!order.assign_to,
+    processingDate: order.processing_date,
+  };
+}
+
 export type OrderAction =
   /** A detail-screen status button, or a remark flag that moves the order. */
   | { kind: 'move'; to: OrderStatus }

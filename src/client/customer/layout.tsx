@@ -103,7 +103,7 @@ function Layout({ children }: { children: ReactNode }) {
         </main>
         <Footer brand={brand} />
       </div>
-      {/* Error toasts stay until closed (spec §9), one of each kind (notify.ts); on a phone at the bottom. */}
+      {/* Error toasts stay until closed (docs/decisions/143), one of each kind (notify.ts); on a phone at the bottom. */}
       <ToastContainer position={toastPosition()} autoClose={false} closeOnClick={false} draggable />
     </LayoutContext.Provider>
   );

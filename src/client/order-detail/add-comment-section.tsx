@@ -6,7 +6,7 @@ import Form from 'react-bootstrap/Form';
 import { toast } from 'react-toastify';
 import { type AddRemarkForm, addRemarkForm, type OrderDetails } from '../../shared/contracts/order-detail';
 import { serviceToday } from '../../shared/dates';
-import { remarkMove, statusName } from '../../shared/order-rules';
+import { orderStateOf, remarkMove, statusName } from '../../shared/order-rules';
 import { errorMessage } from '../app/api';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { sessionUser } from '../app/session';
@@ -55,11 +55,7 @@ export function AddCommentSection({ order }: { order: OrderDetails }) {
     formState: { errors },
   } = useForm<AddRemarkForm>({ resolver: zodResolver(addRemarkForm), defaultValues: EMPTY });
 
-  const state = {
-    processStatus: order.process_status,
-    assigned: !!order.assign_to,
-    processingDate: order.processing_date,
-  };
+  const state = orderStateOf(order);
   const moveOf = (values: Pick<AddRemarkForm, 'statusRefund' | 'chargeBack'>) =>
     remarkMove(
       state,

@@ -7,7 +7,7 @@ import { MSG } from '../../shared/messages';
 import { errorMessage } from '../app/api';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { serviceToday } from '../../shared/dates';
-import { decide } from '../../shared/order-rules';
+import { decide, orderStateOf } from '../../shared/order-rules';
 import { sessionUser } from '../app/session';
 import { useRestoreOrdersMutation } from '../orders/orders-api';
 import { useAppDispatch } from '../app/store';
@@ -35,11 +35,7 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
   const dispatch = useAppDispatch();
   const next = likelyNextStatus(order.process_status);
   const role = sessionUser()?.type ?? '';
-  const state = {
-    processStatus: order.process_status,
-    assigned: !!order.assign_to,
-    processingDate: order.processing_date,
-  };
+  const state = orderStateOf(order);
   const today = serviceToday();
   const movable = MOVABLE_STATUSES.filter((to) => decide(state, { kind: 'move', to }, role, today).allowed);
   const canRestore = decide(state, { kind: 'restore' }, role, today).allowed;

@@ -4,7 +4,7 @@ import { toast } from 'react-toastify';
 import { type Folder, MAX_PAGE_SIZE, SEARCH_DEBOUNCE_MS } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { MSG } from '../../shared/messages';
-import { decide, type OrderAction } from '../../shared/order-rules';
+import { decide, type OrderAction, orderStateOf } from '../../shared/order-rules';
 import { serviceToday } from '../../shared/dates';
 import { can, deletePermissionFor, readPermissionFor } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
@@ -34,12 +34,7 @@ type Action = 'delete' | 'assign' | 'moveBack' | 'refund' | 'restore';
 
 /** The shared order rules' verdict on one list row (the server decides again on every request). */
 export function rowDecision(row: OrderListRow, action: OrderAction, role: string | null) {
-  const state = {
-    processStatus: row.process_status,
-    assigned: row.assign_to !== '',
-    processingDate: row.processing_date,
-  };
-  return decide(state, action, role ?? '', serviceToday());
+  return decide(orderStateOf(row), action, role ?? '', serviceToday());
 }
 
 /** Shown instead of the table when the role may not read the folder (the server would answer 403). */

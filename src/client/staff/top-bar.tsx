@@ -17,7 +17,7 @@ function initials(name: string): string {
   );
 }
 
-/** Top bar (spec §2): 'Welcome {name}', an avatar and the account menu (sessions, two-factor, Logout). */
+/** Top bar: 'Welcome {name}', an avatar and the account menu (sessions, two-factor, Logout). */
 export function TopBar({ name, sidebarOpen, onToggleSidebar }: Props) {
   const navigate = useNavigate();
   const type = useSessionUser()?.type;

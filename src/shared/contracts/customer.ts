@@ -69,7 +69,7 @@ export const downloadDocumentBody = z.object({
 // Response schemas: server-side validation and OpenAPI. `@__PURE__` lets the customer bundle drop them.
 const status = /* @__PURE__ */ z.union([z.literal(0), z.literal(1), z.literal(401)]);
 
-/** One row of the Downloaded History table (spec §2). Times are formatted by the server (US Eastern). */
+/** One row of the Downloaded History table (docs/product.md, the traveller's side). Times are formatted by the server (US Eastern). */
 export const downloadHistoryRow = /* @__PURE__ */ z.object({
   order_id: z.number(),
   create_ts: z.string(),
