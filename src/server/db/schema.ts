@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   char,
+  check,
   date,
   index,
   integer,
@@ -189,8 +190,14 @@ export const orders = pgTable(
      * Kept by the trigger orders_due_at (migration sla_due_at), never written by the application.
      */
     dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * The customer's language (en, es, nl, pap, pt) as last chosen on the intake or the customer page;
+     * null until a choice is known. Customer mails use it (docs/decisions/210).
+     */
+    language: text('language'),
   },
   (t) => [
+    check('orders_language_ck', sql`${t.language} in ('en', 'es', 'nl', 'pap', 'pt')`),
     uniqueIndex('orders_client_reference_uq').on(t.clientReference),
     // Lists sorted by due time or arrival, per status folder and across folders; the due-time index also
     // answers the at-risk and breached counts with one range scan.
