@@ -258,6 +258,75 @@ export const documents = pgTable(
   (t) => [index('documents_order_idx').on(t.orderId, t.createdAt)],
 );
 
+/**
+ * Customer mail templates (docs/decisions/200): one row per key and language; the text lives in
+ * mail_template_versions, every save adds a version. `purpose` ties the built-in mails (approval,
+ * reminder, refund, invoice) to their template; 'customer' templates serve macros and status mails.
+ */
+export const mailTemplates = pgTable(
+  'mail_templates',
+  {
+    id: serial('id').primaryKey(),
+    key: text('key').notNull(),
+    language: text('language').notNull(),
+    purpose: text('purpose').notNull().default('customer'),
+    name: text('name').notNull(),
+    currentVersion: integer('current_version').notNull().default(1),
+    createdBy: integer('created_by').references(() => staffUsers.id),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    check('mail_templates_language_ck', sql`${t.language} in ('en', 'es', 'nl', 'pap', 'pt')`),
+    uniqueIndex('mail_templates_key_language_uq').on(t.key, t.language).where(sql`${t.deletedAt} is null`),
+  ],
+);
+
+/** Every saved version of a template (kept for the mail log and the versions list). */
+export const mailTemplateVersions = pgTable(
+  'mail_template_versions',
+  {
+    templateId: integer('template_id')
+      .notNull()
+      .references(() => mailTemplates.id),
+    version: integer('version').notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    createdBy: integer('created_by').references(() => staffUsers.id),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.templateId, t.version] })],
+);
+
+/** Per status: whether the customer is mailed when an order enters it, and with which template key. */
+export const statusNotifications = pgTable('status_notifications', {
+  status: text('status').primaryKey(),
+  enabled: boolean('enabled').notNull().default(false),
+  templateKey: text('template_key'),
+  updatedBy: integer('updated_by').references(() => staffUsers.id),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/** Macros: a named set of steps applied to one or many orders (remark, status move, template mail). */
+export const macros = pgTable(
+  'macros',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    remark: text('remark'),
+    moveTo: text('move_to'),
+    templateKey: text('template_key'),
+    whatsappText: text('whatsapp_text'),
+    /** The order must have a current (not withdrawn) approved document. */
+    requiresDocument: boolean('requires_document').notNull().default(false),
+    createdBy: integer('created_by').references(() => staffUsers.id),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('macros_name_uq').on(sql`lower(${t.name})`)],
+);
+
 /** Every mail attempt: kind approval | resend | reminder | refund | invoice. */
 export const mailLog = pgTable(
   'mail_log',
@@ -276,6 +345,9 @@ export const mailLog = pgTable(
     messageId: text('message_id'),
     error: text('error'),
     requestedBy: integer('requested_by').references(() => staffUsers.id),
+    /** The mail template and the version of it this mail was (or will be) built from (docs/decisions/200). */
+    templateId: integer('template_id').references(() => mailTemplates.id),
+    templateVersion: integer('template_version'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
