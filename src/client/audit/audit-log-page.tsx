@@ -12,6 +12,7 @@ import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { useSessionUser } from '../auth/use-session-user';
 import { useGetAuditLogQuery } from './audit-api';
+import { DayFirstDateInput } from '../components/day-first-date';
 import { useAuditedExport } from '../components/use-audited-export';
 
 const FILTERS = ['actor', 'action', 'from', 'to'] as const;
@@ -111,19 +112,11 @@ export function Component() {
           </Form.Group>
           <Form.Group className="col-6 col-md-2" controlId="audit-from">
             <Form.Label className="small mb-0">From</Form.Label>
-            <Form.Control
-              type="date"
-              value={draft.from}
-              onChange={(e) => setDraft({ ...draft, from: e.target.value })}
-            />
+            <DayFirstDateInput value={draft.from} onChange={(v) => setDraft((d) => ({ ...d, from: v }))} />
           </Form.Group>
           <Form.Group className="col-6 col-md-2" controlId="audit-to">
             <Form.Label className="small mb-0">To</Form.Label>
-            <Form.Control
-              type="date"
-              value={draft.to}
-              onChange={(e) => setDraft({ ...draft, to: e.target.value })}
-            />
+            <DayFirstDateInput value={draft.to} onChange={(v) => setDraft((d) => ({ ...d, to: v }))} />
           </Form.Group>
           <div className="col-12 col-md-2 d-flex gap-2">
             <Button type="submit">Filter</Button>

@@ -8,9 +8,10 @@ import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
 import { useSearchParams } from 'react-router';
 import { BACKLOG_BUCKETS, type InsightsData } from '../../shared/contracts/insights';
-import { formatStaffDateTime, serviceToday } from '../../shared/dates';
+import { formatStaffDate, formatStaffDateTime, serviceToday } from '../../shared/dates';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
+import { DayFirstDateInput } from '../components/day-first-date';
 import { useAuditedExport } from '../components/use-audited-export';
 import { useSessionUser } from '../auth/use-session-user';
 import type { InsightsChartSpec } from './insights-chart';
@@ -489,19 +490,11 @@ export function Component() {
         >
           <Form.Group controlId="insights-from">
             <Form.Label className="small mb-0">From</Form.Label>
-            <Form.Control
-              type="date"
-              value={draft.from}
-              onChange={(e) => setDraft({ ...draft, from: e.target.value })}
-            />
+            <DayFirstDateInput value={draft.from} onChange={(v) => setDraft((d) => ({ ...d, from: v }))} />
           </Form.Group>
           <Form.Group controlId="insights-to">
             <Form.Label className="small mb-0">To</Form.Label>
-            <Form.Control
-              type="date"
-              value={draft.to}
-              onChange={(e) => setDraft({ ...draft, to: e.target.value })}
-            />
+            <DayFirstDateInput value={draft.to} onChange={(v) => setDraft((d) => ({ ...d, to: v }))} />
           </Form.Group>
           <Button type="submit">Apply</Button>
           {!period ? (
@@ -511,8 +504,8 @@ export function Component() {
       ) : null}
       {period ? (
         <p className="small text-body-secondary" data-testid="insights-period">
-          {period.from} – {period.to} (service time zone), compared with {previousPeriod(period).from} –{' '}
-          {previousPeriod(period).to}
+          {formatStaffDate(period.from)} – {formatStaffDate(period.to)} (service time zone), compared with{' '}
+          {formatStaffDate(previousPeriod(period).from)} – {formatStaffDate(previousPeriod(period).to)}
         </p>
       ) : null}
       {current.error ? <Alert variant="danger">{errorMessage(current.error)}</Alert> : null}

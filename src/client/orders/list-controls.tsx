@@ -12,6 +12,7 @@ import type { ListColumn, ViewQuery } from '../../shared/contracts/views';
 import { allCountries } from '../../shared/countries';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
+import { DayFirstDateInput } from '../components/day-first-date';
 import { type Column, type ColumnKey, dueText, VIEW_COLUMN } from './columns';
 import { type ListQuery, useSaveViewMutation } from './list-api';
 
@@ -129,11 +130,23 @@ export function FilterBar({ query, onChange }: FilterBarProps) {
       </Form.Group>
       <Form.Group controlId="filter-arrival-from">
         <Form.Label className="small mb-0">Arrival from</Form.Label>
-        <Form.Control size="sm" type="date" value={query.arrivalFrom ?? ''} onChange={set('arrivalFrom')} />
+        <DayFirstDateInput
+          validOnly
+          size="sm"
+          style={{ maxWidth: 140 }}
+          value={query.arrivalFrom ?? ''}
+          onChange={(v) => onChange({ arrivalFrom: v || null, page: null })}
+        />
       </Form.Group>
       <Form.Group controlId="filter-arrival-to">
         <Form.Label className="small mb-0">Arrival to</Form.Label>
-        <Form.Control size="sm" type="date" value={query.arrivalTo ?? ''} onChange={set('arrivalTo')} />
+        <DayFirstDateInput
+          validOnly
+          size="sm"
+          style={{ maxWidth: 140 }}
+          value={query.arrivalTo ?? ''}
+          onChange={(v) => onChange({ arrivalTo: v || null, page: null })}
+        />
       </Form.Group>
       <Form.Group controlId="filter-due">
         <Form.Label className="small mb-0">Due</Form.Label>

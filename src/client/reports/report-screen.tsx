@@ -16,8 +16,8 @@ import type { ApiEnvelope } from '../app/api';
 import { errorMessage } from '../app/api';
 import { downloadText } from '../components/download';
 import { PaginationBar } from '../components/pagination-bar';
+import { DayFirstDateInput } from '../components/day-first-date';
 import { useListParams } from '../components/use-list-params';
-import { parseDayFirstDate, showDayFirstDate } from './date-field';
 import type { ChartSpec } from './report-chart';
 import './reports.css';
 
@@ -161,7 +161,12 @@ export function ReportScreen<R>({
             control={control}
             name="fromDate"
             render={({ field }) => (
-              <DayFirstDateInput value={field.value} onChange={field.onChange} invalid={!!errors.fromDate} />
+              <DayFirstDateInput
+                size="sm"
+                value={field.value}
+                onChange={field.onChange}
+                invalid={!!errors.fromDate}
+              />
             )}
           />
           <Form.Control.Feedback type="invalid">{errors.fromDate?.message}</Form.Control.Feedback>
@@ -172,7 +177,12 @@ export function ReportScreen<R>({
             control={control}
             name="toDate"
             render={({ field }) => (
-              <DayFirstDateInput value={field.value} onChange={field.onChange} invalid={!!errors.toDate} />
+              <DayFirstDateInput
+                size="sm"
+                value={field.value}
+                onChange={field.onChange}
+                invalid={!!errors.toDate}
+              />
             )}
           />
           <Form.Control.Feedback type="invalid">{errors.toDate?.message}</Form.Control.Feedback>
@@ -263,48 +273,5 @@ export function ReportScreen<R>({
         </div>
       </div>
     </section>
-  );
-}
-
-/**
- * A report date typed day first and shown as "18 Nov 2026", the order of every date on the staff screens
- * (a browser's own date input follows its locale, month first in the US). The form holds YYYY-MM-DD.
- */
-function DayFirstDateInput({
-  value,
-  onChange,
-  invalid,
-}: {
-  value: string;
-  onChange: (value: string) => void;
-  invalid: boolean;
-}) {
-  const [text, setText] = useState(() => showDayFirstDate(value));
-  const [shownFor, setShownFor] = useState(value);
-  // A value set from outside (the URL, a reset) shows in the field.
-  if (value !== shownFor) {
-    setShownFor(value);
-    if (parseDayFirstDate(text) !== value) setText(showDayFirstDate(value));
-  }
-  return (
-    <Form.Control
-      type="text"
-      size="sm"
-      placeholder="e.g. 18 Nov 2026"
-      autoComplete="off"
-      isInvalid={invalid}
-      value={text}
-      onChange={(e) => {
-        const typed = e.currentTarget.value;
-        const next = parseDayFirstDate(typed) ?? typed;
-        setText(typed);
-        setShownFor(next);
-        onChange(next);
-      }}
-      onBlur={() => {
-        const iso = parseDayFirstDate(text);
-        if (iso) setText(showDayFirstDate(iso));
-      }}
-    />
   );
 }
