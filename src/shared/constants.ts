@@ -1,8 +1,8 @@
-/** Staff roles, as stored in the token's `user.type` (spec §6). */
+/** Staff roles, as stored in the token's `user.type` (docs/product.md, "Staff roles"). */
 export const ROLES = ['Admin', 'Manager', 'Team', 'Telecaller', 'Night Staff'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Every process status an order can hold (DESIGN §4). `New` covers the new/priority/pending/future queues. */
+/** Every process status an order can hold (docs/product.md). `New` covers the new/priority/pending/future queues. */
 export const ORDER_STATUSES = [
   'New',
   'Awaiting',
@@ -17,7 +17,7 @@ export const ORDER_STATUSES = [
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-/** Statuses a staff member can move an order to from the detail screen (spec §2 status buttons). */
+/** Statuses a staff member can move an order to from the detail screen (its status buttons). */
 export const MOVABLE_STATUSES = [
   'Awaiting',
   'Refunded',
@@ -29,7 +29,7 @@ export const MOVABLE_STATUSES = [
   'ChargeBack',
 ] as const satisfies readonly OrderStatus[];
 
-/** Detail-screen button label for each movable status (spec §2). */
+/** Detail-screen button label for each movable status (exact product texts). */
 export const STATUS_BUTTON_LABELS: Record<(typeof MOVABLE_STATUSES)[number], string> = {
   Awaiting: 'Move to Awaiting Response',
   Refunded: 'Move to Completed Refunds',
@@ -44,7 +44,7 @@ export const STATUS_BUTTON_LABELS: Record<(typeof MOVABLE_STATUSES)[number], str
 export const PROCESSING_MODES = ['Standard', 'Priority'] as const;
 export type ProcessingMode = (typeof PROCESSING_MODES)[number];
 
-/** Folder names used by the list and count calls (spec §2 "Order lists"). */
+/** Folder names used by the list and count calls (docs/product.md, "Folders"). */
 export const FOLDERS = [
   'newOrder',
   'priorityOrder',
@@ -64,7 +64,7 @@ export const FOLDERS = [
 ] as const;
 export type Folder = (typeof FOLDERS)[number];
 
-/** Folder -> key of the counts response (spec §3 "Folder counts"). */
+/** Folder -> key of the counts response (names fixed by the existing clients). */
 export const FOLDER_COUNT_KEYS = {
   myOrder: 'myOrdersCount',
   newOrder: 'newOrdersCount',

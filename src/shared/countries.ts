@@ -4,7 +4,7 @@ import { getCountryCallingCode, type CountryCode } from 'libphonenumber-js/min';
 
 countries.registerLocale(en);
 
-/** Full country name for a 3-letter code (spec §2 Personal Information), 'Unknown Country' otherwise. */
+/** Full country name for a 3-letter code (Personal Information on the order), 'Unknown Country' otherwise. */
 export function countryName(alpha3: string | null | undefined): string {
   if (!alpha3) return 'Unknown Country';
   return countries.getName(alpha3.toUpperCase(), 'en') ?? 'Unknown Country';
@@ -20,7 +20,7 @@ const ALIASES: Record<string, string> = {
 };
 
 /**
- * Dial code for an upper-case country name (spec §3 "Country dial codes"): UK -> 44, USA -> 1,
+ * Dial code for an upper-case country name (about 230 countries): UK -> 44, USA -> 1,
  * INDIA -> 91. An unknown name is returned unchanged.
  */
 export function dialCode(countryNameUpper: string): string {

@@ -14,12 +14,12 @@ function valid(value: DateInput): dayjs.Dayjs | null {
   return d.isValid() ? d : null;
 }
 
-/** Arrival and other calendar dates in lists: DD/MM/YYYY (spec §3). */
+/** Arrival and other calendar dates in lists: DD/MM/YYYY (docs/product.md, "Dates and times"). */
 export function formatDate(value: DateInput): string {
   return valid(value)?.format('DD/MM/YYYY') ?? '';
 }
 
-/** List date-time in UTC, DD/MM/YYYY HH:mm:ss (spec §3; 24-hour clock, see docs/decisions). */
+/** List date-time in UTC, DD/MM/YYYY HH:mm:ss (24-hour clock, decision 001). */
 export function formatUtcDateTime(value: DateInput): string {
   return valid(value)?.format('DD/MM/YYYY HH:mm:ss') ?? '';
 }
@@ -61,12 +61,12 @@ export function formatStaffDate(value: DateInput): string {
   return valid(value)?.format('D MMM YYYY') ?? '';
 }
 
-/** Long calendar date, DD/MMMM/YYYY (spec §9). */
+/** Long calendar date, DD/MMMM/YYYY. */
 export function formatLongDate(value: DateInput): string {
   return valid(value)?.format('DD/MMMM/YYYY') ?? '';
 }
 
-/** us_date / us_time of a remark: the moment in US Eastern time (spec §3 remark list). */
+/** us_date / us_time of a remark: the moment in US Eastern time (the remark list). */
 export function usDateTime(value: DateInput): { us_date: string; us_time: string } {
   const d = valid(value)?.tz(SERVICE_TIME_ZONE);
   return { us_date: d?.format('MM-DD-YYYY') ?? '', us_time: d?.format('h:mm:ss A') ?? '' };

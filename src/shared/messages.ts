@@ -1,4 +1,4 @@
-/** Validation and toast texts, exactly as the spec words them (spec §5, §8). */
+/** Validation and toast texts: exact product wording (docs/product.md, "Texts, toasts and errors"). */
 export const MSG = {
   emailRequired: 'Email Address is required',
   emailInvalid: 'Invalid email address',

@@ -1,6 +1,6 @@
 /**
- * The URL form of an order id (spec §2 "Order detail"): the numeric id doubled, base64 without padding.
- * Obfuscation only — never a permission (DESIGN §3).
+ * The URL form of an order id (docs/product.md, "Orders"): the numeric id doubled, base64 without padding.
+ * Obfuscation only — never a permission: every request still checks the role.
  */
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { paginationSlots, totalPages } from './pagination.js';
 
-describe('pagination slots (spec §9: up to 7 slots, one sibling each side)', () => {
+describe('pagination slots (up to 7 slots, one sibling each side)', () => {
   it('lists every page when there are 7 or fewer', () => {
     expect(paginationSlots(1, 1)).toEqual([1]);
     expect(paginationSlots(3, 7)).toEqual([1, 2, 3, 4, 5, 6, 7]);

@@ -1,7 +1,7 @@
 export type PageSlot = number | 'ellipsis-start' | 'ellipsis-end';
 
 /**
- * Pagination slots (spec §9): at most 7 slots, first and last page always shown, one sibling each side
+ * Pagination slots (docs/product.md): at most 7 slots, first and last page always shown, one sibling each side
  * of the current page, ellipses where pages are skipped.
  */
 export function paginationSlots(current: number, totalPages: number): PageSlot[] {

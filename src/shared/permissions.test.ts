@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { can, deletePermissionFor, sidebarVisible } from './permissions.js';
 
 describe('permission table', () => {
-  it('follows spec §6 for deletes', () => {
+  it('follows the delete permissions of each folder', () => {
     expect(can('Manager', deletePermissionFor('newOrder'))).toBe(true);
     expect(can('Team', deletePermissionFor('newOrder'))).toBe(false);
     expect(can('Manager', deletePermissionFor('myOrder'))).toBe(false);
     expect(can('Admin', deletePermissionFor('myOrder'))).toBe(true);
     expect(can('Night Staff', deletePermissionFor('futureOrder'))).toBe(true);
   });
-  it('follows spec §6 for the sidebar', () => {
+  it('follows the sidebar visibility of each role', () => {
     expect(sidebarVisible('Telecaller', 'order-history')).toBe(false);
     expect(sidebarVisible('Night Staff', 'manage-team')).toBe(false);
     expect(sidebarVisible('Night Staff', 'change-password')).toBe(false);

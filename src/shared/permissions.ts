@@ -2,7 +2,7 @@ import type { Folder, Role } from './constants.js';
 import { ROLES } from './constants.js';
 
 /**
- * The one permission table (DESIGN §5). The API guards and the UI both read it; the UI only mirrors it.
+ * The one permission table (docs/product.md). The API guards and the UI both read it; the UI only mirrors it.
  */
 const ALL: readonly Role[] = ROLES;
 const ADMIN_MANAGER: readonly Role[] = ['Admin', 'Manager'];
@@ -68,7 +68,7 @@ export function can(role: string | null | undefined, permission: Permission): bo
   return !!role && (PERMISSIONS[permission] as readonly string[]).includes(role);
 }
 
-/** Which delete permission applies to a bulk delete coming from a folder (spec §6). */
+/** Which delete permission applies to a bulk delete coming from a folder ("Who may do what"). */
 export function deletePermissionFor(folder: Folder): Permission {
   if (folder === 'myOrder') return 'orders.deleteMyOrders';
   if (folder === 'futureOrder') return 'orders.deleteFuture';
@@ -80,7 +80,7 @@ export function readPermissionFor(folder: Folder): Permission {
   return folder === 'allOrder' ? 'orders.readAll' : 'orders.read';
 }
 
-/** Sidebar links and who sees them (spec §6). */
+/** Sidebar links and who sees them (docs/product.md, "Who may do what"). */
 export const SIDEBAR_VISIBILITY = {
   'order-history': NOT_TELECALLER,
   'manage-team': NOT_NIGHT_STAFF,

@@ -40,7 +40,7 @@ const requiredText = (required: string) =>
     error: (issue) => (issue.input === undefined || issue.input === null ? required : 'must be text'),
   });
 
-/** POST /api/admin/admin-login (spec §5 Login). */
+/** POST /api/admin/admin-login: e-mail and password, both required. */
 export const loginBody = z.object({
   email: requiredText(MSG.emailRequired).check(
     z.trim(),
@@ -94,7 +94,7 @@ export const userInfoResponse = z.object({
   data: staffUser,
 });
 
-/** The new password rule of spec §5, shared by change-password and the team form. */
+/** The new password rule, shared by change-password and the team form. */
 export const newPasswordField = requiredText(MSG.newPasswordRequired).check(
   z.minLength(1, { error: MSG.newPasswordRequired, abort: true }),
   // The spec's message below its minimum of 6; new passwords need 8.
@@ -106,7 +106,7 @@ export const newPasswordField = requiredText(MSG.newPasswordRequired).check(
   z.maxLength(MAX_PASSWORD_LENGTH, AUTH_MSG.passwordTooLong),
 );
 
-/** POST /api/admin/change-password; deliberate change: the current password is asked too (DESIGN §5). */
+/** POST /api/admin/change-password; deliberate change: the current password is asked too (decision 012). */
 export const changePasswordBody = z.object({
   currentPassword: requiredText(AUTH_MSG.currentPasswordRequired).check(
     z.minLength(1, { error: AUTH_MSG.currentPasswordRequired, abort: true }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CONTROL_CHARACTERS_MESSAGE, MULTI_LINE_PATTERN, ONE_LINE_PATTERN } from '../control-characters.js';
 
-/** The envelope every API answer uses (DESIGN §6). */
+/** The envelope every API answer uses (docs/product.md, "The API"). */
 export const envelope = <T extends z.ZodType>(data: T) =>
   z.object({
     status: z.union([z.literal(0), z.literal(1), z.literal(401)]),

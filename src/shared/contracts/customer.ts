@@ -1,12 +1,12 @@
 /**
- * Customer area contracts (spec §7 "Customer calls", DESIGN §7). Written with `zod/mini` because the
+ * Customer area contracts (docs/product.md, "The API"). Written with `zod/mini` because the
  * customer bundle has a 60 KB gzip budget: the same schemas validate the routes and the track form.
  */
 import * as z from 'zod/mini';
 import { CONTROL_CHARACTERS_MESSAGE, ONE_LINE_PATTERN } from '../control-characters.js';
 import { MSG } from '../messages.js';
 
-/** Order ids are digits (DESIGN §3); the SPA may send a number or a digit string. */
+/** Order ids are digits (docs/product.md, "Orders"); the SPA may send a number or a digit string. */
 const ORDER_ID_PATTERN = /^\d{6,15}$/;
 export const TRACK_ORDER_ID_INVALID = 'Order ID must be 6 to 15 digits';
 export const TRACK_EMAIL_INVALID = MSG.emailInvalid;
@@ -145,7 +145,7 @@ export interface CustomerBrand {
   links: {
     home: string;
     apply: string;
-    /** Main brand only (spec §2). */
+    /** Main brand only. */
     benefits?: string;
     terms: string;
     privacy: string;

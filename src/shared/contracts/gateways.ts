@@ -7,7 +7,7 @@ export const GATEWAY_MSG = {
   activated: (name: string) => `${name} is now the active payment gateway.`,
 } as const;
 
-/** A payment gateway as spec §3 shows it: is_active is the string "1" for the active one, else "0". */
+/** A payment gateway as clients read it: is_active is the string "1" for the active one, else "0". */
 export const paymentGateway = z.object({
   id: z.number(),
   gateway_name: z.string(),

@@ -6,7 +6,7 @@ const opt = (max = 200) => t(max).nullish();
 const optDate = isoDate.nullish();
 
 /**
- * Intake body (DESIGN §9): the order fields of spec §3 with their snake_case names (order_id and
+ * Intake body (docs/product.md, "Orders"): every order field by its snake_case name (order_id and
  * process_status are assigned by the server), plus processing_date, amount, currency, client_reference.
  */
 export const intakeOrderBody = z

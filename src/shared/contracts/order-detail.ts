@@ -19,7 +19,7 @@ import {
 import { SLA_STATES } from './sla.js';
 
 /**
- * Contracts of the order detail area (issue 5): spec §3 "Order details" and §7 calls
+ * Contracts of the order detail area (docs/product.md, "Order detail"): every order field and the calls
  * get-orders-details, move-order-status, add-new-remark, save-transaction-details, upload-visa-document,
  * resend-mail, get-defence-pack-pdf, defence-pack-details, send-invoice. Used by the routes, the forms
  * and the tests. Dates/times in responses are ISO 8601 instants (the client formats them, EST for history).
@@ -70,7 +70,7 @@ export const remarkFlag = z
   .optional()
   .transform((v): 'Y' | 'N' => (v === true || v === 'Y' || v === 'y' ? 'Y' : 'N'));
 
-/** POST /api/admin/add-new-remark (spec §3 remark payload). remarkerName is accepted and ignored. */
+/** POST /api/admin/add-new-remark. remarkerName is accepted and ignored. */
 export const addRemarkBody = z.object({
   orderId: orderIdField,
   remark: noControlCharactersExceptLines(
@@ -191,7 +191,7 @@ export const sendInvoiceBody = z.object({
     ),
 });
 export type SendInvoiceBody = z.input<typeof sendInvoiceBody>;
-/** The Send Invoice screen form (field invoiceOrderId, spec §5). */
+/** The Send Invoice screen form (field invoiceOrderId, at least 6 characters). */
 export const sendInvoiceForm = z.object({
   invoiceOrderId: z
     .string()
@@ -234,7 +234,7 @@ export const withdrawDocumentResponse = envelope(
 export const MAIL_KINDS = ['approval', 'resend', 'reminder', 'refund', 'invoice'] as const;
 export const MAIL_STATUSES = ['queued', 'sending', 'sent', 'retrying', 'failed'] as const;
 
-/** mailHistory entry; remainder_mail 1 means Yes (spec §3). */
+/** mailHistory entry; remainder_mail 1 means Yes (the reminder). */
 export const mailHistoryItem = z.object({
   id: z.number(),
   order_id: z.number(),
@@ -305,7 +305,7 @@ export const orderEventItem = z.object({
 });
 export type OrderEventItem = z.infer<typeof orderEventItem>;
 
-/** Every order field of spec §3 "Order details" with its spec name, plus the bookkeeping columns. */
+/** Every order field by its snake_case API name, plus the bookkeeping columns. */
 export const orderFields = z.object({
   order_id: z.number(),
   transaction_id: nullableText,
@@ -348,7 +348,7 @@ export const orderFields = z.object({
   other_hotel_name: nullableText,
   local_address: nullableText,
   house_number: nullableText,
-  /** {order_id}@{APP_MAIL_DOMAIN} (spec §2 "Application Email Address"). */
+  /** {order_id}@{APP_MAIL_DOMAIN}: the order's Application Email Address. */
   application_email: z.string(),
   processing_date: z.string(),
   process_month: z.string(),

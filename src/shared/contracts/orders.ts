@@ -79,10 +79,10 @@ const arrivalOrderError = { path: ['arrivalTo'], message: 'must be on or after a
 
 export const folderName = z.enum(FOLDERS, { error: 'must be one of the folder names' });
 
-/** `userName` is accepted for compatibility only: identity always comes from the token (DESIGN §5). */
+/** `userName` is accepted for compatibility only: identity always comes from the token. */
 export const countsQuery = z.object({ userName: text(200).optional() }).strict();
 
-/** Query of get-orders-list (spec §7): page from 1, a page size (10…500, or the folder total for All). */
+/** Query of get-orders-list: page from 1, a page size (10…500, or the folder total for All). */
 export const ordersListQuery = z
   .object({
     page: z.coerce
@@ -97,7 +97,7 @@ export const ordersListQuery = z
       .min(1, 'must be 1 or more')
       .max(MAX_PAGE_SIZE, `can be at most ${MAX_PAGE_SIZE}`)
       .default(10),
-    /** Fixed at 1 by the client (spec §9); accepted and ignored. */
+    /** Fixed at 1 by the existing clients; accepted and ignored. */
     delay: text(20).optional(),
     userName: text(200).optional(),
     /** Future orders only: the process month (Jan…Dec) of the tile that was opened. */
@@ -110,7 +110,7 @@ export type OrdersListQuery = z.infer<typeof ordersListQuery>;
 
 export const ordersListParams = z.object({ orderName: text(50) });
 
-/** The list row the server sends (spec §3 "Order list row from the server"). */
+/** The list row the server sends (field names fixed by the existing clients). */
 export const orderListRow = z.object({
   order_id: z.number().int(),
   process_status: z.string(),
@@ -133,7 +133,7 @@ export const orderListRow = z.object({
 });
 export type OrderListRow = z.infer<typeof orderListRow>;
 
-/** Search (spec §7 search-order): rows [start, end) of the folder's matches, newest first. */
+/** Search (search-order): rows [start, end) of the folder's matches, newest first. */
 export const searchOrderBody = z
   .object({
     start: z.coerce
@@ -171,7 +171,7 @@ const orderIds = z
   .transform((v) => (Array.isArray(v) ? v : [v]))
   .pipe(z.array(z.number()).min(1, 'select at least one order').max(1000, 'at most 1000 orders at once'));
 
-/** Bulk delete (spec §7 change-order-status). `folderName` says which queue the request comes from. */
+/** Bulk delete (change-order-status). `folderName` says which queue the request comes from. */
 export const changeOrderStatusBody = z
   .object({
     orderId: orderIds,

@@ -1,7 +1,7 @@
 import dayjs from 'dayjs';
 import { z } from 'zod';
 
-/** Longest range a report may cover: three calendar years (issue 7). */
+/** Longest range a report may cover: three calendar years (decision 060). */
 export const MAX_REPORT_YEARS = 3;
 
 export const REPORT_MSG = {
@@ -20,7 +20,7 @@ const reportDate = (required: string) =>
     .pipe(z.iso.date({ error: REPORT_MSG.dateInvalid }));
 
 /**
- * Body of get-country-order-count and get-processed-by-count (spec §7): calendar days, both included,
+ * Body of get-country-order-count and get-processed-by-count: calendar days, both included,
  * read in the service time zone. To on or after From; at most three years.
  */
 export const reportRangeBody = z
@@ -38,7 +38,7 @@ export const reportRangeBody = z
   });
 export type ReportRange = z.infer<typeof reportRangeBody>;
 
-/** Country report row (spec §3). */
+/** Country report row (decision 060). */
 export const countryReportRow = z.object({
   nationality: z.string(),
   count: z.number().int(),
@@ -48,7 +48,7 @@ export const countryReportRow = z.object({
 });
 export type CountryReportRow = z.infer<typeof countryReportRow>;
 
-/** Processed-by report row (spec §3). */
+/** Processed-by report row (decision 060). */
 export const processedByRow = z.object({
   processed_by: z.string(),
   count: z.number().int(),
