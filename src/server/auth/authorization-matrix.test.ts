@@ -14,7 +14,7 @@ import { signStaffToken } from './tokens.js';
  * roles inside anything but 401/403.
  */
 
-/** Staff endpoints of spec §7 owned by the staff-access issue: they must exist and be guarded. */
+/** Staff sign-in, team, gateway and password endpoints: they must exist and be guarded. */
 const STAFF_ACCESS_ENDPOINTS = [
   'GET /api/user_info',
   'POST /api/admin/change-password',

@@ -38,7 +38,7 @@ export async function verifyStaffToken(secret: string, token: string): Promise<S
   }
 }
 
-/** `Authorization` carries the raw token (spec §7); `Bearer <token>` is accepted too. */
+/** `Authorization` carries the raw token, as existing clients send it; `Bearer <token>` is accepted too. */
 export function tokenFromHeader(header: string | undefined): string | null {
   if (!header) return null;
   const value = header.trim();

@@ -5,7 +5,7 @@ import type { CustomerBrand, CustomerPageConfig } from '../../shared/contracts/c
 import type { Config } from '../config.js';
 import { brandFor, escapeHtml } from '../mail/approval-notice.js';
 
-/** Paths the customer page owns (spec §2 "Customer area"). */
+/** Paths the customer page owns (docs/product.md, "The traveller's side"). */
 const CUSTOMER_PATH = /^\/(track-order|get-new-order-details)(\/[^/?#]*)?\/?(\?|#|$)/;
 
 export function isCustomerPath(url: string): boolean {

@@ -90,7 +90,7 @@ export const normalOrderId = (orderId: unknown) =>
     .trim()
     .replace(/^0+(?=\d)/, '');
 
-/** The customer routes (spec §7 "Customer calls"): public, each checking the customer token itself. */
+/** The customer routes (docs/product.md, "The API"): public, each checking the customer token itself. */
 export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config } = app.ctx;
   const secret = config.JWT_SECRET;

@@ -128,7 +128,7 @@ export const staffNotices = pgTable(
   (t) => [index('staff_notices_queued_idx').on(t.id).where(sql`${t.status} = 'queued'`)],
 );
 
-/** Order ids are numeric from 100001 (DESIGN §3). */
+/** Order ids are numeric from 100001 (docs/product.md, "Orders"). */
 export const orderIdSeq = pgSequence('order_id_seq', { startWith: 100001 });
 
 export const orders = pgTable(

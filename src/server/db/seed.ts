@@ -75,7 +75,7 @@ export async function seedStaffAndGateways(database: Database): Promise<void> {
 }
 
 /**
- * Seeds the demo set: staff, gateways and `orders` realistic orders over every folder (DESIGN §4),
+ * Seeds the demo set: staff, gateways and `orders` realistic orders over every folder,
  * both modes and future months, with remarks, documents, mail and download history on some.
  * Orders go in with one `insert … select from json_to_recordset` per batch (fast enough for 1M).
  */
@@ -338,7 +338,7 @@ const ORDER_COLUMNS: [string, string][] = [
   ['updated_at', 'timestamptz'],
 ];
 
-/** One statement per batch: rows travel as one JSON parameter (TOOLCHAIN: 3–4× faster than values()). */
+/** One statement per batch: rows travel as one JSON parameter (3–4× faster than Drizzle's values()). */
 export async function bulkInsertOrders(database: Database, rows: Record<string, unknown>[]): Promise<void> {
   if (rows.length === 0) return;
   const names = ORDER_COLUMNS.map(([n]) => n).join(', ');

@@ -30,7 +30,7 @@ import { type StoredUpload, sanitizeFileName, storeUpload } from './upload.js';
 const security = [{ staffToken: [] }];
 const TOO_LARGE = `The file is too large. The maximum size is ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`;
 
-/** Upload of the approved document with its approval mail, and resending that mail (issue 5). */
+/** Upload of the approved document with its approval mail, and resending that mail. */
 export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.ctx;
 

@@ -1,4 +1,4 @@
-/** The response body of every API call (DESIGN §6): status 1 success, 0 failure, 401 unauthorised. */
+/** The response body of every API call (docs/product.md): status 1 success, 0 failure, 401 unauthorised. */
 export interface Envelope<T = unknown> {
   status: 0 | 1 | 401;
   message: string;

@@ -3,7 +3,7 @@ import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zo
 import { z } from 'zod';
 
 /**
- * Unknown body fields are rejected on every route (issue 9, OWASP API3): object bodies are closed here,
+ * Unknown body fields are rejected on every route (decision 002, OWASP API3): object bodies are closed here,
  * once, so a route cannot forget it and the forms may keep sharing the open contracts.
  */
 export function strictBody<T>(schema: T): T {

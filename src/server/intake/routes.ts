@@ -14,7 +14,7 @@ function keyMatches(expected: string, given: string | undefined): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** Orders arrive from the public application site (DESIGN §9); off when INTAKE_API_KEY is unset. */
+/** Orders arrive from the public application site (docs/product.md); off when INTAKE_API_KEY is unset. */
 export const intakeRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/intake/orders',

@@ -9,7 +9,7 @@ import { lockOrder } from '../order-detail/queries.js';
 
 export const UNKNOWN_ORDER_MESSAGE = 'No order found with this order id.';
 
-/** Send Invoice (spec §2, §5): the invoice PDF mailed to the order's e-mail, logged in the mail history. */
+/** Send Invoice: the invoice PDF mailed to the order's e-mail, logged in the mail history. */
 export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx;
 

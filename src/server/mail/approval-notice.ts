@@ -1,6 +1,6 @@
 /**
- * The approval notice (spec §2 "Approval notice template"): one template for the mail sent with the
- * approved document, the reminder, the "View Email Content" modal and the customer preview (DESIGN §8).
+ * The approval notice (docs/product.md, "Mail"): one template for the mail sent with the
+ * approved document, the reminder, the "View Email Content" modal and the customer preview.
  */
 
 export interface ApprovalNoticeOrder {
@@ -35,7 +35,7 @@ export interface Brand {
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
-/** The brand of an order: the alternate one when it came from the alternate landing host (spec §1). */
+/** The brand of an order: the alternate one when it came from ALT_LANDING_HOST. */
 export function brandFor(landingDomain: string | null | undefined, opts: ApprovalNoticeOptions): Brand {
   const alt = !!opts.altLandingHost && landingDomain?.toLowerCase() === opts.altLandingHost.toLowerCase();
   const siteUrl = alt ? `https://${opts.altLandingHost}` : trimSlash(opts.siteUrl);

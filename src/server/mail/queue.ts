@@ -63,7 +63,7 @@ export function bossDb(database: Database) {
 const shortError = (err: unknown) => String((err as Error)?.message ?? err).slice(0, 500);
 
 /**
- * Mail delivery (DESIGN §8): mail_log is the durable outbox; a dispatcher hands queued rows to pg-boss
+ * Mail delivery (decision 030): mail_log is the durable outbox; a dispatcher hands queued rows to pg-boss
  * (job id fixed per row), whose workers send through the provider with retries and exponential backoff.
  * Every attempt lands in mail_attempts, the final status and message id in mail_log.
  */

@@ -4,7 +4,7 @@ import type { Database } from '../db/client.js';
 const CATCH_UP_DAYS = 7;
 
 /**
- * Queues the one reminder (DESIGN §8): for each current document whose first approval mail was sent more
+ * Queues the one reminder (decision 031): for each current document whose first approval mail was sent more
  * than REMINDER_AFTER_HOURS ago and that has not been downloaded since. The partial unique index on
  * mail_log(document_id) where is_reminder makes it one per document even with several instances.
  * Returns the number of reminders queued.

@@ -33,7 +33,7 @@ function describeSmtp(url: string): string {
 }
 
 /**
- * The two providers (DESIGN §8): nodemailer SMTP transports from MAIL_AWS_SMTP_URL / MAIL_SENDGRID_SMTP_URL;
+ * The two providers (docs/product.md): nodemailer SMTP transports from MAIL_AWS_SMTP_URL / MAIL_SENDGRID_SMTP_URL;
  * a provider without a URL writes each message as an .eml file under DATA_DIR/mail-outbox instead.
  */
 export function createMailSender(config: Config): MailSender {

@@ -11,7 +11,7 @@ import { contentDisposition } from './routes.js';
 
 const security = [{ staffToken: [] }];
 
-/** Defence Packs (DESIGN §8): the chargeback evidence as a PDF, and the same evidence as JSON. */
+/** Defence Packs (docs/product.md): the chargeback evidence as a PDF, and the same evidence as JSON. */
 export const defencePackRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.ctx;
 

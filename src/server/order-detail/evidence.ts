@@ -17,7 +17,7 @@ import {
 /** Mails that deliver the approved document: Pack 1 proves these; Pack 2 lists every mail. */
 const DOCUMENT_MAIL_KINDS = new Set(['approval', 'resend', 'reminder']);
 
-/** The evidence of a Defence Pack (DESIGN §8), one query per section. */
+/** The evidence of a Defence Pack (docs/product.md, "Evidence and money"), one query per section. */
 export async function gatherEvidence(
   db: DbOrTx,
   config: Config,

@@ -52,7 +52,7 @@ export function contentDisposition(fileName: string, kind: 'attachment' | 'inlin
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
-/** Order detail (issue 5): the detail read, status moves, remarks, transaction details, document download. */
+/** Order detail: the detail read, status moves, remarks, transaction details, document download. */
 export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.ctx;
 
@@ -63,7 +63,7 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['order-detail'],
         summary:
-          'Every order field (spec §3 names) with uploadDoc, mailHistory, downloadHistory, remarks, events',
+          'Every order field (snake_case names) with uploadDoc, mailHistory, downloadHistory, remarks, events',
         security,
         params: orderIdParams,
         response: { 200: orderDetailsResponse },

@@ -1,6 +1,6 @@
 import type { orders } from '../db/schema.js';
 
-/** snake_case name of the spec (§3) -> the Drizzle column key, for every order field. */
+/** snake_case API name -> the Drizzle column key, for every order field. */
 export function snakeToCamel(name: string): string {
   return name.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 }

@@ -10,7 +10,7 @@ export interface FolderScope {
   month?: number | undefined;
 }
 
-/** Statuses that end work on an order: they leave My Orders (DESIGN §4). */
+/** Statuses that end work on an order: they leave My Orders (docs/product.md, "Orders"). */
 const CLOSED = sql.raw(`('Completed', 'Deleted', 'Refunded')`);
 
 const STATUS_FOLDERS: Partial<Record<Folder, string>> = {
@@ -26,7 +26,7 @@ const STATUS_FOLDERS: Partial<Record<Folder, string>> = {
 };
 
 /**
- * The folder meanings of DESIGN §4 over the orders table (unqualified columns). Written to match the
+ * The folders of docs/product.md over the orders table (unqualified columns). Written to match the
  * partial indexes of drizzle/0002_order_queues.sql, so each folder reads one small index.
  */
 export function folderWhere(folder: Folder, scope: FolderScope): SQL {

@@ -39,7 +39,7 @@ import {
 const isFolder = (name: string): name is Folder => (FOLDERS as readonly string[]).includes(name);
 const security = [{ staffToken: [] }];
 
-/** Order queues (issue 4): counts, folder lists, search and the bulk actions of spec §4. */
+/** Order queues: counts, folder lists, search and the bulk actions (docs/product.md, "Order lists"). */
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.ctx.db;
 

@@ -15,7 +15,7 @@ export interface EmbeddedDocument {
   mimeType: string;
 }
 
-/** Application fields of spec §3 in screen order, for Pack 2's "application as submitted". */
+/** Application fields in the order detail's screen order, for Pack 2's "application as submitted". */
 const APPLICATION_FIELDS: [string, keyof DefencePackDetails['order']][] = [
   ['Email', 'email'],
   ['Re-entered email', 're_enter_email'],
@@ -57,7 +57,7 @@ const APPLICATION_FIELDS: [string, keyof DefencePackDetails['order']][] = [
 ];
 
 /**
- * Defence Pack 1 (proof of delivery) or 2 (full case file), DESIGN §8: A4, sections in the order the
+ * Defence Pack 1 (proof of delivery) or 2 (full case file), see docs/product.md: A4, sections in the order the
  * case happened, every list oldest first, and the approved document itself at the end.
  */
 export async function renderDefencePack(

@@ -6,7 +6,7 @@ export function invoiceNumber(orderId: number): string {
   return `INV-${orderId}`;
 }
 
-/** The invoice of an order (issue 5): order, customer, service, mode, amount, currency, date, transaction, merchant. */
+/** The invoice of an order: order, customer, service, mode, amount, currency, date, transaction, merchant. */
 export async function renderInvoicePdf(order: OrderFields, issuedAt: Date): Promise<Uint8Array> {
   const w = await PdfWriter.create(
     `Invoice ${invoiceNumber(order.order_id)}`,

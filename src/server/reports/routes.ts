@@ -5,7 +5,7 @@ import { countryReportRow, processedByRow, reportRangeBody } from '../../shared/
 import { ok } from '../http/envelope.js';
 import { countryReport, processedByReport } from './queries.js';
 
-/** Country Order Details and Processed By reports (spec §2, §7). */
+/** Country Order List and Order Processed reports (decision 060). */
 export const reportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/get-country-order-count',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app.js';
 
-/** Issue 9: unknown body fields are rejected — every JSON body contract is a strict object. */
+/** Decision 002: unknown body fields are rejected — every JSON body contract is a strict object. */
 describe('request contracts', () => {
   let t: TestApp;
   beforeAll(async () => {

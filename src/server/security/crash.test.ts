@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.js';
 
 /**
- * Issue 9 "Faults": the server killed with SIGKILL during uploads and status moves. After a restart no
+ * Faults (docs/security.md): the server killed with SIGKILL during uploads and status moves. After a restart no
  * half-written document is visible, every order's status is the one its last status event says, and
  * every queued mail is delivered exactly once per successful attempt record.
  */

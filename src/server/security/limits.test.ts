@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app.js';
 
-/** Issue 9 "Limits": page size, body size, report range and a statement timeout. */
+/** Limits (docs/security.md): page size, body size, report range and a statement timeout. */
 describe('limits', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -10,7 +10,7 @@ import { buildOrder } from '../test/factories.js';
 import { PrivateCluster, postgresBinDir } from './pg-cluster.js';
 
 /**
- * Issue 9 "Faults": PostgreSQL restarted in the middle of load. Requests fail fast with 503 during the
+ * Faults (docs/security.md): PostgreSQL restarted in the middle of load. Requests fail fast with 503 during the
  * outage, the server recovers by itself, and every write that was acknowledged is still there.
  */
 const KEY = 'fault-intake-key-0123456789abcdef';

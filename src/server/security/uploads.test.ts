@@ -9,7 +9,7 @@ import { createOrder } from '../test/factories.js';
 import { samplePdf } from '../test/fixtures.js';
 import { multipart, pdfText } from '../test/smtp.js';
 
-/** Issue 9 "Uploads": disguised and polyglot files never come back as something a browser would run. */
+/** Uploads (docs/security.md): disguised and polyglot files never come back as something a browser would run. */
 let t: TestApp;
 let orderId: number;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { staffUsers } from '../db/schema.js';
 
 const columns = { id: staffUsers.id, name: staffUsers.name, email: staffUsers.email, role: staffUsers.role };
 
-/** The public shape of a member: never the hash; `memberRole` is what the list shows (spec §2). */
+/** The public shape of a member: never the hash; `memberRole` is what the list shows. */
 function toMember(row: { id: number; name: string; email: string; role: string }): TeamMember {
   return {
     id: row.id,

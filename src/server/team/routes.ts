@@ -41,7 +41,7 @@ const security = [{ staffToken: [] }];
 
 /** Wrong current passwords given to change someone's credentials: like sign-ins, 10 per 15 minutes. */
 const REAUTH_LIMIT = { limit: 10, windowMinutes: 15 } as const;
-/** Only an Admin may touch an Admin account (DESIGN §5). */
+/** Only an Admin may touch an Admin account (docs/product.md, "Who may do what"). */
 function assertMayManage(actorType: string, targetType: string): void {
   if (targetType === 'Admin' && actorType !== 'Admin') throw forbidden(TEAM_MSG.adminOnly);
 }
