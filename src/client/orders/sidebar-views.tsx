@@ -1,10 +1,14 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Modal from 'react-bootstrap/Modal';
 import { NavLink } from 'react-router';
 import { toast } from 'react-toastify';
 import { PAGE_SIZES } from '../../shared/constants';
 import type { SavedView } from '../../shared/contracts/views';
 import { FOLDER_ROUTES } from '../app/nav';
 import { errorMessage } from '../app/api';
-import { useDeleteViewMutation, useGetViewsQuery } from './list-api';
+import { useDeleteViewMutation, useGetViewsQuery, useSaveViewMutation } from './list-api';
 
 /** The list URL a view stands for: its folder's route and its query (page size and columns included). */
 export function viewHref(view: SavedView): string | null {
@@ -22,6 +26,7 @@ export function viewHref(view: SavedView): string | null {
 export function SidebarViews() {
   const { data: views } = useGetViewsQuery(undefined, { pollingInterval: 60_000 });
   const [remove] = useDeleteViewMutation();
+  const [renaming, setRenaming] = useState<SavedView | null>(null);
   const drop = async (v: SavedView) => {
     if (!window.confirm(`Delete the view "${v.name}"?`)) return;
     try {
@@ -57,18 +62,89 @@ export function SidebarViews() {
               <span className="badge rounded-pill staff-count">{v.count}</span>
             </NavLink>
             {v.mine ? (
-              <button
-                type="button"
-                className="btn btn-sm btn-link text-reset opacity-75 px-1"
-                aria-label={`Delete the view ${v.name}`}
-                onClick={() => void drop(v)}
-              >
-                ×
-              </button>
+              <>
+                <button
+                  type="button"
+                  className="btn btn-sm btn-link text-reset opacity-75 px-1"
+                  aria-label={`Rename the view ${v.name}`}
+                  title="Rename"
+                  onClick={() => setRenaming(v)}
+                >
+                  ✎
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-sm btn-link text-reset opacity-75 px-1"
+                  aria-label={`Delete the view ${v.name}`}
+                  title="Delete"
+                  onClick={() => void drop(v)}
+                >
+                  ×
+                </button>
+              </>
             ) : null}
           </li>
         ))}
       </ul>
+      {renaming ? <RenameViewDialog view={renaming} onClose={() => setRenaming(null)} /> : null}
     </>
+  );
+}
+
+/** Renames one's own view; folder, query and sharing stay as they are (PUT takes the whole view). */
+function RenameViewDialog({ view, onClose }: { view: SavedView; onClose: () => void }) {
+  const [name, setName] = useState(view.name);
+  const [save, { isLoading }] = useSaveViewMutation();
+  const trimmed = name.trim();
+  const submit = async () => {
+    try {
+      const res = await save({
+        id: view.id,
+        name: trimmed,
+        folder: view.folder,
+        query: view.query,
+        shared: view.shared,
+      }).unwrap();
+      toast.success(res.message);
+      onClose();
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
+  return (
+    <Modal show onHide={onClose} aria-labelledby="rename-view-title">
+      <Form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Modal.Header closeButton>
+          <Modal.Title id="rename-view-title" className="h5">
+            Rename the view
+          </Modal.Title>
+        </Modal.Header>
+        <Modal.Body>
+          <Form.Group controlId="rename-view-name">
+            <Form.Label>Name</Form.Label>
+            <Form.Control
+              value={name}
+              maxLength={80}
+              required
+              autoFocus
+              onChange={(e) => setName(e.target.value)}
+            />
+          </Form.Group>
+        </Modal.Body>
+        <Modal.Footer>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={isLoading || !trimmed || trimmed === view.name}>
+            Rename
+          </Button>
+        </Modal.Footer>
+      </Form>
+    </Modal>
   );
 }
