@@ -115,7 +115,7 @@ export class LiveHub {
     for (const [staffId, streams] of byStaff) {
       let counts: Awaited<ReturnType<typeof countsFor>>;
       try {
-        counts = await countsFor(this.database.db, staffId);
+        counts = await countsFor(this.database, staffId);
       } catch {
         continue; // The database is away; the next change or reconnect brings fresh counts.
       }

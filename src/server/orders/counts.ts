@@ -1,17 +1,362 @@
-import type { FolderCounts } from '../../shared/constants.js';
+import { sql } from 'drizzle-orm';
+import { FOLDER_COUNT_KEYS, FOLDERS, type Folder, type FolderCounts } from '../../shared/constants.js';
 import { serviceToday } from '../../shared/dates.js';
-import type { DbOrTx } from '../db/client.js';
-import { slaClock } from '../sla/policy.js';
+import type { Database, DbOrTx } from '../db/client.js';
+import { onCacheEvent } from '../live/cache-events.js';
+import { dueNow, getSlaPolicy, type SlaClock, slaClock } from '../sla/policy.js';
+import { CLOSED_STATUSES, STATUS_FOLDERS } from './folders.js';
 import { folderCounts, slaCounts } from './lists.js';
 
+export type CountsAnswer = FolderCounts & { atRiskCount: number; breachedCount: number };
+
 /**
- * What get-folder-count answers for one staff member: every folder count and the due-time counts. The
- * live event stream sends the same object, so the screens read one shape from either.
+ * What get-folder-count answers for one staff member straight from the database: every folder count
+ * and the due-time counts. The in-memory counts below answer the same from memory; this is their
+ * reference (tests, the periodic check) and the fallback of a database without them.
  */
-export async function countsFor(db: DbOrTx, staffId: number) {
+export async function countsFromDatabase(db: DbOrTx, staffId: number): Promise<CountsAnswer> {
   const [counts, sla] = await Promise.all([
     folderCounts(db, { today: serviceToday(), staffId }),
     slaClock(db).then((clock) => slaCounts(db, clock)),
   ]);
-  return { ...counts, ...sla } satisfies FolderCounts & typeof sla;
+  return { ...counts, ...sla };
+}
+
+/** One row of order_folder_counts, as kept in memory. */
+interface CounterRow {
+  status: string;
+  priority: boolean;
+  assignedTo: number | null;
+  /** Processing date of New orders (YYYY-MM-DD), null for the others. */
+  day: string | null;
+  n: number;
+}
+
+/** The folder counts of one service day, without My Orders (per user: `open`). */
+interface DayCounts {
+  today: string;
+  base: FolderCounts;
+  /** Open (not closed) orders per assignee: My Orders. */
+  open: Map<number, number>;
+}
+
+interface SlaSnapshot {
+  breachedCount: number;
+  atRiskCount: number;
+  marginHours: number;
+  /** The moment it was read, and the first moment a count changes by time alone. */
+  from: number;
+  until: number;
+  generation: number;
+}
+
+const CLOSED = new Set<string>(CLOSED_STATUSES);
+
+/** The folder meanings of folders.ts over the counter rows, in TypeScript (kept equal by counts.test.ts). */
+function inFolder(folder: Folder, r: CounterRow, today: string): boolean {
+  const status = STATUS_FOLDERS[folder];
+  if (status) return r.status === status;
+  switch (folder) {
+    case 'newOrder':
+      return r.status === 'New' && r.assignedTo === null && !r.priority && r.day !== null && r.day <= today;
+    case 'priorityOrder':
+      return r.status === 'New' && r.assignedTo === null && r.priority && r.day !== null && r.day <= today;
+    case 'pendingOrder':
+      return r.status === 'New' && r.assignedTo !== null;
+    case 'futureOrder':
+      return r.status === 'New' && r.day !== null && r.day > today;
+    case 'allOrder':
+      return r.status !== 'Deleted';
+    default:
+      return false;
+  }
+}
+
+export function dayCounts(rows: readonly CounterRow[], today: string): DayCounts {
+  const base = Object.fromEntries(Object.values(FOLDER_COUNT_KEYS).map((k) => [k, 0])) as FolderCounts;
+  const open = new Map<number, number>();
+  for (const r of rows) {
+    for (const f of FOLDERS) {
+      if (f !== 'myOrder' && inFolder(f, r, today)) base[FOLDER_COUNT_KEYS[f]] += r.n;
+    }
+    if (r.assignedTo !== null && !CLOSED.has(r.status)) {
+      open.set(r.assignedTo, (open.get(r.assignedTo) ?? 0) + r.n);
+    }
+  }
+  return { today, base, open };
+}
+
+/** Periodic comparison with the database, and the metric of what it found. */
+export const COUNTS_CHECK_MS = 60_000;
+
+/**
+ * Folder and due-time counts of one server instance, in memory (decision 220). The counters table is
+ * read on start; a statement trigger on it publishes `counts` on the cache channel whenever an order
+ * changes, and the next request re-reads it (a few thousand rows, once per burst of changes), so a
+ * count request touches no database while nothing changes. The service day is applied when a request
+ * asks (the rows keep the processing dates), so the date-dependent folders move at midnight in the
+ * service time zone without a job. The due-time counts are kept with the first moment either of them
+ * changes by time alone (the next due time to pass, the next to come within the margin) and re-read
+ * then, on a timer, so they stay exact. Every COUNTS_CHECK_MS the counters are read again and compared;
+ * a difference is logged and counted (`drifts`), and replaced.
+ */
+export class CountsMemory {
+  private rows: CounterRow[] | null = null;
+  private day: DayCounts | null = null;
+  /** Raised by every change event; a read that started before it is stale. */
+  private generation = 0;
+  private loadedGeneration = -1;
+  private loading: Promise<void> | null = null;
+  private sla: SlaSnapshot | null = null;
+  private slaLoading: Promise<SlaSnapshot> | null = null;
+  private marginHours: number | null = null;
+  private timers: NodeJS.Timeout[] = [];
+  private slaTimer: NodeJS.Timeout | null = null;
+  private unlisten: (() => Promise<void>) | null = null;
+  private closed = false;
+  /** Differences found by the periodic check (a metric for tests and /metrics readers). */
+  drifts = 0;
+  /** Database reads of the counters, for tests and the bench. */
+  reads = 0;
+
+  constructor(
+    private readonly database: Database,
+    private readonly onDrift: (what: string) => void = () => {},
+  ) {}
+
+  async start(): Promise<void> {
+    // Listening needs no table: the counters are first read by the first request (the server may
+    // still be migrating now).
+    this.unlisten = await onCacheEvent(this.database, (payload) => this.onEvent(payload));
+    this.timers.push(setInterval(() => void this.check(), COUNTS_CHECK_MS).unref());
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.timers) clearInterval(t);
+    if (this.slaTimer) clearTimeout(this.slaTimer);
+    await this.unlisten?.();
+  }
+
+  private onEvent(payload: string): void {
+    if (payload === 'counts') {
+      this.generation++;
+      this.sla = null;
+    } else if (payload === 'settings') {
+      this.marginHours = null;
+      this.sla = null;
+    }
+  }
+
+  private async readRows(): Promise<CounterRow[]> {
+    this.reads++;
+    const { rows } = await this.database.db.execute<{
+      s: string;
+      p: boolean;
+      a: number | null;
+      d: string | null;
+      n: string;
+    }>(sql`
+      select process_status as s, processing_mode = 'Priority' as p, assigned_to as a,
+             due_date::text as d, sum(n)::bigint::text as n
+      from order_folder_counts group by 1, 2, 3, 4 having sum(n) <> 0`);
+    return rows.map((r) => ({
+      status: r.s,
+      priority: r.p === true || (r.p as unknown) === 't',
+      assignedTo: r.a === null ? null : Number(r.a),
+      day: r.d,
+      n: Number(r.n),
+    }));
+  }
+
+  /** Reads the counters again if a change came since the last read (one read in flight at a time). */
+  private async ensureRows(): Promise<void> {
+    while (this.loadedGeneration !== this.generation) {
+      if (!this.loading) {
+        const gen = this.generation;
+        this.loading = this.readRows().then(
+          (rows) => {
+            this.rows = rows;
+            this.day = null;
+            this.loadedGeneration = gen;
+            this.loading = null;
+          },
+          (err) => {
+            this.loading = null;
+            throw err;
+          },
+        );
+      }
+      await this.loading;
+    }
+  }
+
+  private async margin(): Promise<number> {
+    if (this.marginHours === null) {
+      this.marginHours = (await getSlaPolicy(this.database.db)).atRiskMarginHours;
+    }
+    return this.marginHours;
+  }
+
+  /** The due-time clock without a database read while the policy is unchanged. */
+  async clock(): Promise<SlaClock> {
+    return { now: dueNow(), marginHours: await this.margin() };
+  }
+
+  private async readSla(): Promise<SlaSnapshot> {
+    const generation = this.generation;
+    const clock = await this.clock();
+    const at = clock.now.getTime();
+    const marginMs = clock.marginHours * 3_600_000;
+    const now = clock.now.toISOString();
+    const edge = new Date(at + marginMs).toISOString();
+    const { rows } = await this.database.db.execute<{
+      breached: string;
+      at_risk: string;
+      next_breach: string | null;
+      next_risk: string | null;
+    }>(sql`
+      select (select count(*) from orders where due_at <= ${now}::timestamptz)::text as breached,
+             (select count(*) from orders where due_at > ${now}::timestamptz
+                and due_at < ${edge}::timestamptz)::text as at_risk,
+             (select min(due_at) from orders where due_at > ${now}::timestamptz)::text as next_breach,
+             (select min(due_at) from orders where due_at >= ${edge}::timestamptz)::text as next_risk`);
+    const r = rows[0];
+    const nextBreach = r?.next_breach ? Date.parse(r.next_breach) : Number.POSITIVE_INFINITY;
+    const nextRisk = r?.next_risk ? Date.parse(r.next_risk) - marginMs : Number.POSITIVE_INFINITY;
+    return {
+      breachedCount: Number(r?.breached ?? 0),
+      atRiskCount: Number(r?.at_risk ?? 0),
+      marginHours: clock.marginHours,
+      from: at,
+      until: Math.min(nextBreach, nextRisk),
+      generation,
+    };
+  }
+
+  private slaValid(s: SlaSnapshot | null, at: number): s is SlaSnapshot {
+    return !!s && s.generation === this.generation && at >= s.from && at < s.until;
+  }
+
+  private async slaNow(): Promise<SlaSnapshot> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const at = dueNow().getTime();
+      if (this.slaValid(this.sla, at)) return this.sla;
+      if (!this.slaLoading) {
+        this.slaLoading = this.readSla().finally(() => {
+          this.slaLoading = null;
+        });
+      }
+      const s = await this.slaLoading;
+      if (s.generation === this.generation) {
+        this.sla = s;
+        this.scheduleSla(s);
+      }
+      if (this.slaValid(s, dueNow().getTime())) return s;
+    }
+    // Changes keep coming: answer the latest read rather than wait for a quiet moment.
+    return this.sla ?? this.readSla();
+  }
+
+  /** Reads the due-time counts again when the next one changes by time, so a request need not. */
+  private scheduleSla(s: SlaSnapshot): void {
+    if (this.slaTimer) clearTimeout(this.slaTimer);
+    this.slaTimer = null;
+    if (this.closed || !Number.isFinite(s.until)) return;
+    const wait = s.until - Date.now();
+    // Only the real clock is worth a timer (tests move the due clock by hand); at most a day ahead.
+    if (wait < 0 || wait > 86_400_000) return;
+    this.slaTimer = setTimeout(() => {
+      this.slaTimer = null;
+      void this.slaNow().catch(() => {});
+    }, wait + 1);
+    this.slaTimer.unref();
+  }
+
+  /** Every count for one staff member; no database read unless something changed. */
+  async countsFor(staffId: number): Promise<CountsAnswer> {
+    const [sla] = await Promise.all([this.slaNow(), this.ensureRows()]);
+    const today = serviceToday();
+    if (!this.day || this.day.today !== today) this.day = dayCounts(this.rows ?? [], today);
+    return {
+      ...this.day.base,
+      [FOLDER_COUNT_KEYS.myOrder]: this.day.open.get(staffId) ?? 0,
+      atRiskCount: sla.atRiskCount,
+      breachedCount: sla.breachedCount,
+    };
+  }
+
+  /** The periodic check: the counters read again and compared with memory. */
+  async check(): Promise<boolean> {
+    if (this.closed) return true;
+    try {
+      const gen = this.generation;
+      const rows = await this.readRows();
+      if (gen !== this.generation || this.loadedGeneration !== gen || !this.rows) return true;
+      const key = (r: CounterRow) => `${r.status}|${r.priority}|${r.assignedTo}|${r.day}|${r.n}`;
+      const mine = new Set(this.rows.map(key));
+      const same = rows.length === this.rows.length && rows.every((r) => mine.has(key(r)));
+      if (!same) {
+        this.drifts++;
+        this.onDrift(`folder counters differed from the database (${rows.length} rows read)`);
+        this.rows = rows;
+        this.day = null;
+      }
+      return same;
+    } catch {
+      return true; // The database is away; the next check compares again.
+    }
+  }
+}
+
+const memories = new WeakMap<Database, CountsMemory>();
+const users = new WeakMap<Database, number>();
+
+/**
+ * Starts the in-memory counts of a database for this process (apps built on one database share it);
+ * answers the stop function.
+ */
+export async function startCountsMemory(
+  database: Database,
+  onDrift?: (what: string) => void,
+): Promise<() => Promise<void>> {
+  users.set(database, (users.get(database) ?? 0) + 1);
+  if (!memories.has(database)) {
+    const memory = new CountsMemory(database, onDrift);
+    memories.set(database, memory);
+    try {
+      await memory.start();
+    } catch (err) {
+      memories.delete(database);
+      users.delete(database);
+      throw err;
+    }
+  }
+  let stopped = false;
+  return async () => {
+    if (stopped) return;
+    stopped = true;
+    const left = (users.get(database) ?? 1) - 1;
+    users.set(database, left);
+    if (left > 0) return;
+    const memory = memories.get(database);
+    memories.delete(database);
+    await memory?.close();
+  };
+}
+
+export function countsMemoryOf(database: Database): CountsMemory | undefined {
+  return memories.get(database);
+}
+
+/** The counts of one staff member: from memory when it runs, else from the database. */
+export async function countsFor(database: Database, staffId: number): Promise<CountsAnswer> {
+  const memory = memories.get(database);
+  return memory ? memory.countsFor(staffId) : countsFromDatabase(database.db, staffId);
+}
+
+/** The due-time clock for lists: the policy from memory when the counts run there. */
+export async function listClock(database: Database): Promise<SlaClock> {
+  const memory = memories.get(database);
+  return memory ? memory.clock() : slaClock(database.db);
 }

@@ -11,9 +11,10 @@ export interface FolderScope {
 }
 
 /** Statuses that end work on an order: they leave My Orders (docs/product.md, "Orders"). */
+export const CLOSED_STATUSES = ['Completed', 'Deleted', 'Refunded'] as const;
 const CLOSED = sql.raw(`('Completed', 'Deleted', 'Refunded')`);
 
-const STATUS_FOLDERS: Partial<Record<Folder, string>> = {
+export const STATUS_FOLDERS: Partial<Record<Folder, string>> = {
   awaitingOrder: 'Awaiting',
   awaitingGovtOrder: 'AwaitingGovt',
   customerCalledOrder: 'Customer Called',

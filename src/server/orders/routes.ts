@@ -26,8 +26,7 @@ import { ok } from '../http/envelope.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { monthNumber } from './folders.js';
 import { assignOrders, completeRefunds, deleteOrders, restoreOrders } from './queries.js';
-import { slaClock } from '../sla/policy.js';
-import { countsFor } from './counts.js';
+import { countsFor, listClock, startCountsMemory } from './counts.js';
 import {
   futureMonthCounts as countFutureMonths,
   filtersOf,
@@ -42,6 +41,10 @@ const security = [{ staffToken: [] }];
 /** Order queues: counts, folder lists, search and the bulk actions (docs/product.md, "Order lists"). */
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.ctx.db;
+  const { database } = app.ctx;
+  // Folder and due-time counts in memory, fed by the change events (decision 220).
+  const stopCounts = await startCountsMemory(database, (what) => app.log.warn(what));
+  app.addHook('onClose', stopCounts);
 
   app.get(
     '/admin/get-folder-count',
@@ -57,7 +60,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      return ok(await countsFor(db, staff.id), 'Folder counts');
+      return ok(await countsFor(database, staff.id), 'Folder counts');
     },
   );
 
@@ -104,7 +107,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         sort: query.sort,
         dir: query.dir,
         filters: filtersOf(query),
-        clock: await slaClock(db),
+        clock: await listClock(database),
       };
       const [rows, total] = await Promise.all([
         listFolder(db, folder, scope, page, limit, options),
@@ -137,7 +140,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       const { folderName, searchVal, start, end, month, ...query } = request.body;
       if (!can(staff.type, readPermissionFor(folderName))) throw forbidden();
       const scope = { today: serviceToday(), staffId: staff.id, month: monthNumber(month) };
-      const options = { filters: filtersOf(query), clock: await slaClock(db) };
+      const options = { filters: filtersOf(query), clock: await listClock(database) };
       const { rows, total, totalCapped } = await searchFolder(
         db,
         folderName,

@@ -53,6 +53,11 @@ export function setDueClockForTests(clock: (() => Date) | null): void {
   dueClock = clock ?? now;
 }
 
+/** "Now" of the due states (moved by tests through setDueClockForTests). */
+export function dueNow(): Date {
+  return dueClock();
+}
+
 export async function slaClock(db: DbOrTx): Promise<SlaClock> {
   const policy = await getSlaPolicy(db);
   return { now: dueClock(), marginHours: policy.atRiskMarginHours };
