@@ -1,0 +1,100 @@
+/**
+ * English messages of the customer pages and stage messages (ICU MessageFormat). English is the source:
+ * these are the texts the pages showed before they were translated, and every other catalog falls back
+ * to them key by key (docs/decisions/213). Rich text uses tags: `<b>…</b>` is bold.
+ */
+const en = {
+  'page.trackTitle': 'Download your Aruba Embarkation Disembarkation Card',
+  'page.detailsTitle': 'Your Aruba ED Card',
+  'layout.skip': 'Skip to content',
+  'layout.openMenu': 'Open menu',
+  'layout.closeMenu': 'Close menu',
+  'layout.mainNav': 'Main',
+  'layout.footer': '© 2025 {brand}. All rights reserved.',
+  'nav.home': 'Home',
+  'nav.apply': 'Apply Now',
+  'nav.benefits': 'Additional Benefits',
+  'nav.terms': 'Terms & Conditions',
+  'nav.privacy': 'Privacy Policy',
+  'nav.refund': 'Refund Policy',
+  'nav.contact': 'Contact Us',
+  'language.label': 'Language',
+  'common.loading': 'Loading…',
+  'common.close': 'Close',
+  'notFound.title': 'Page not found',
+  'notFound.track': 'Track your order',
+  'chunk.failed': 'Loading chunk order-details failed',
+  'track.orderId': 'Order ID',
+  'track.email': 'Email ID',
+  'track.submit': 'TRACK ORDER',
+  'track.submitting': 'TRACKING…',
+  'track.help': 'Need Help? Contact Support',
+  'track.cancelledTitle': 'This order was cancelled',
+  'details.loading': 'Loading your order…',
+  'details.doneTitle': 'Your application has been completed successfully',
+  'details.doneText':
+    'Dear {firstName} {lastName}, your Aruba Embarkation Disembarkation Card for order <b>{orderId}</b> is approved and ready to download.',
+  'details.download': 'Download Now',
+  'details.pendingTitle': 'Your application is being processed',
+  'details.pendingText':
+    'Dear {firstName} {lastName}, your approved card for order <b>{orderId}</b> is not available yet. We will e-mail you as soon as it is ready.',
+  'history.caption': 'Downloaded History',
+  'history.orderId': 'Order ID',
+  'history.dateTime': 'Date & Time (EST)',
+  'history.ip': 'Device IP Address',
+  'history.device': 'Device',
+  'history.deviceType': 'Device Type',
+  'history.browser': 'Browser',
+  'history.os': 'OS',
+  'history.location': 'Device Location',
+  'notice.open': 'View approval e-mail',
+  'notice.title': 'Approval e-mail',
+  'stage.heading': 'Order progress',
+  'stage.current': 'Current step: {stage}',
+  'stage.request': 'Our request to you',
+  'stage.contactSupport': 'Contact Support',
+  'stage.received': 'Received',
+  'stage.in_review': 'In review',
+  'stage.action_needed': 'Action needed',
+  'stage.with_government': 'With the government',
+  'stage.approved': 'Approved',
+  'stage.refunded': 'Refunded',
+  'stage.cancelled': 'Cancelled',
+  'stage.received.message':
+    'We have received your order and payment. Our team will check your application soon; you do not need to do anything.',
+  'stage.in_review.message':
+    'Our team is checking your application. We will contact you if anything is missing.',
+  'stage.action_needed.message':
+    'We need something from you before we can continue. Please read our request and answer the e-mail we sent you.',
+  'stage.with_government.message':
+    'Your application has been submitted to the government of Aruba. We will e-mail you as soon as your card is approved.',
+  'stage.approved.message': 'Your card is approved. You can download it on this page.',
+  'stage.refund_requested.message':
+    'Your refund request has been received and is being processed. We will e-mail you when the money has been returned.',
+  'stage.refunded.message':
+    'Your payment has been refunded. It may take a few days to appear on your statement.',
+  'stage.chargeback.message':
+    'Your payment has been disputed with your bank, so this order is on hold. Please contact support at {supportEmail}.',
+  'stage.cancelled.message':
+    'Order {orderId} was cancelled. If you have questions, please contact support at {supportEmail}.',
+  // Messages of the server and of the track form's checks, shown as they come (looked up by their English text).
+  'server.trackFailed': 'No order matches this Order ID and e-mail address.',
+  'server.trackSuccess': 'Your order has been found.',
+  'server.sessionExpired': 'Your session has expired. Please track your order again.',
+  'server.downloadRecorded': 'Your download will start shortly.',
+  'server.noDocument': 'Your approved card is not available yet.',
+  'server.linkExpired': 'This download link has expired or is invalid. Please start the download again.',
+  'server.linkUsed': 'This download link has already been used. Please start the download again.',
+  'server.orderCancelled': 'This order was cancelled.',
+  'server.networkError': 'Network Error',
+  'server.noRecord': 'No record found',
+  'form.orderIdRequired': 'Please enter your orderId',
+  'form.orderIdInvalid': 'Order ID must be 6 to 15 digits',
+  'form.emailRequired': 'Please enter your email',
+  'form.emailInvalid': 'Invalid email address',
+  'form.controlCharacters': 'must not contain control characters',
+} as const;
+
+export type MessageKey = keyof typeof en;
+export type Catalog = Partial<Record<MessageKey, string>>;
+export default en as Record<MessageKey, string>;
