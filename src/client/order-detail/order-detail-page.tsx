@@ -7,6 +7,7 @@ import { useParams } from 'react-router';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { decodeOrderId } from '../../shared/order-id';
 import { errorMessage } from '../app/api';
+import { DueBadge, SLA_LABEL } from '../components/due-badge';
 import { OrderLivePanel } from '../live/order-live-panel';
 import { OrderActionBar } from './action-bar';
 import { AddCommentSection } from './add-comment-section';
@@ -27,12 +28,12 @@ import { TripInfoSection } from './trip-info-section';
 import { UploadDocumentSection } from './upload-document-section';
 
 export const ORDER_NOT_FOUND = 'Order not found';
-/** Statuses that show Defence Packs and Enter Transaction Details (spec §2 bottom buttons). */
+/** Statuses that show Defence Packs and Enter Transaction Details (docs/product.md). */
 const EVIDENCE_STATUSES = new Set(['Completed', 'Customer Called']);
 const PENDING_MAIL = new Set(['queued', 'sending', 'retrying']);
 const MAIL_POLL_MS = 3000;
 
-/** /admin/view-order/:orderId — the encoded id (spec codec) of one order and every section of spec §2. */
+/** /admin/view-order/:orderId — the encoded id of one order and every section, in docs/product.md order. */
 export function Component() {
   const { orderId: encoded = '' } = useParams();
   const orderId = decodeOrderId(encoded);
@@ -86,6 +87,12 @@ function OrderDetail({ order }: { order: OrderDetails }) {
         <Badge bg="secondary" data-testid="process-status">
           {order.process_status}
         </Badge>
+        {order.due_at && order.sla_state ? (
+          <span className="small" data-testid="detail-due">
+            Due <DueBadge row={order} />
+            <span className="visually-hidden"> ({SLA_LABEL[order.sla_state]})</span>
+          </span>
+        ) : null}
         {order.assign_to && <span className="small text-body-secondary">Assigned to {order.assign_to}</span>}
       </header>
       {/* Who else is on the order, changes made elsewhere, refused changes; back to the queue. */}

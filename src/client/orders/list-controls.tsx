@@ -6,14 +6,14 @@ import Modal from 'react-bootstrap/Modal';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import { type Folder, PROCESSING_MODES } from '../../shared/constants';
-import type { OrderListRow } from '../../shared/contracts/orders';
-import { SLA_STATES, type SlaState } from '../../shared/contracts/sla';
+import { SLA_STATES } from '../../shared/contracts/sla';
 import type { ListColumn, ViewQuery } from '../../shared/contracts/views';
 import { allCountries } from '../../shared/countries';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
+import { SLA_LABEL } from '../components/due-badge';
 import { DayFirstDateInput } from '../components/day-first-date';
-import { type Column, type ColumnKey, dueText, VIEW_COLUMN } from './columns';
+import { type Column, type ColumnKey, VIEW_COLUMN } from './columns';
 import { type ListQuery, useSaveViewMutation } from './list-api';
 
 /** URL parameters that sort and filter a list (the same names the server takes). */
@@ -37,30 +37,7 @@ export function listQueryFrom(params: URLSearchParams): ListQuery {
   return query;
 }
 
-export const SLA_LABEL: Record<SlaState, string> = {
-  on_track: 'On track',
-  at_risk: 'At risk',
-  breached: 'Late',
-};
-const SLA_CLASS: Record<SlaState, string> = {
-  on_track: 'text-bg-success',
-  at_risk: 'text-bg-warning',
-  breached: 'text-bg-danger',
-};
-
-/** "in 5 h" / "2 h late", coloured by the order's due state. */
-export function DueBadge({ row }: { row: OrderListRow }) {
-  if (!row.due_at || !row.sla_state) return <span className="text-muted">-</span>;
-  return (
-    <span
-      className={`badge ${SLA_CLASS[row.sla_state]}`}
-      title={`${SLA_LABEL[row.sla_state]}: due ${new Date(row.due_at).toUTCString()}`}
-      data-testid="due-badge"
-    >
-      {dueText(row.due_at)}
-    </span>
-  );
-}
+export { DueBadge, SLA_LABEL } from '../components/due-badge';
 
 /** Status colours by meaning: new work, waiting on others, needs the customer, done, money back, lost. */
 const STATUS_CLASS: Record<string, string> = {
