@@ -2,7 +2,7 @@ import { CHUNK_LOAD_TIMEOUT_MS } from '../../shared/constants';
 
 /**
  * Wraps a route module import: a chunk that fails to load, or takes longer than 120 s, is reported as
- * 'Loading chunk <name> failed' (spec §2 generic error page).
+ * 'Loading chunk <name> failed' (docs/product.md, "Texts, toasts and errors").
  */
 export function lazyChunk<T>(name: string, importer: () => Promise<T>): () => Promise<T> {
   return () =>

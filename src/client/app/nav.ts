@@ -1,6 +1,6 @@
 import type { Folder, FolderCountKey } from '../../shared/constants';
 
-/** A folder list route of spec §2: its path under /admin, folder name, title and counts key. */
+/** A folder list route: its path under /admin, folder name, title and counts key. */
 export interface FolderRoute {
   path: string;
   folder: Folder;
@@ -59,7 +59,7 @@ export const FOLDER_ROUTES: FolderRoute[] = [
   },
 ];
 
-/** Dashboard tiles (spec §2 Staff layout). */
+/** Dashboard tiles (docs/product.md, "Sign-in and the layout"). */
 export const TILES: { label: string; to: string; countKey: FolderCountKey }[] = [
   { label: 'My Orders', to: '/admin/my-order', countKey: 'myOrdersCount' },
   { label: 'New Orders', to: '/admin/recent-order', countKey: 'newOrdersCount' },
@@ -68,7 +68,7 @@ export const TILES: { label: string; to: string; countKey: FolderCountKey }[] = 
   { label: 'Completed Orders', to: '/admin/completed-order', countKey: 'completedOrdersCount' },
 ];
 
-/** Sidebar links (spec §2), `key` is the visibility key of the shared permission table. */
+/** Sidebar links, `key` is the visibility key of the shared permission table. */
 export const SIDEBAR_LINKS: { label: string; to: string; key: string; countKey?: FolderCountKey }[] = [
   {
     label: 'Awaiting Customer',

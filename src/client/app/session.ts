@@ -1,6 +1,6 @@
 import { SESSION_STORAGE_KEY } from '../../shared/constants';
 
-/** The signed-in user as read from the token payload (spec §3 stored session). */
+/** The signed-in user as read from the token payload (the stored session). */
 export interface SessionUser {
   id: number;
   name: string;

@@ -1,7 +1,7 @@
 import type { ChangePasswordBody, LoginBody, LoginResponse, StaffUser } from '../../shared/contracts/auth';
 import { type ApiEnvelope, api } from '../app/api';
 
-/** Sign-in, the signed-in user and the own-password change (spec §7). */
+/** Sign-in, the signed-in user and the own-password change. */
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
     login: build.mutation<LoginResponse, LoginBody>({

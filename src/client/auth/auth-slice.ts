@@ -1,7 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { getAccessToken } from '../app/session';
 
-/** Auth state (spec §3): isAuth is true when a stored session exists at start; role is never set. */
+/** Auth state: isAuth is true when a stored session exists at start; role is never set. */
 export interface AuthState {
   loading: boolean;
   error: string | null;

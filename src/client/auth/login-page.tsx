@@ -23,7 +23,7 @@ function rememberedEmail(): string {
   }
 }
 
-/** The login screen at /admin when signed out (spec §2 Login, §4 auth states, §5, §8). */
+/** The login screen at /admin when signed out (docs/product.md, "Sign-in and the layout"). */
 export function LoginPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();

@@ -11,7 +11,7 @@ export interface SignOutNotice {
 let pendingNotice: SignOutNotice | null = null;
 
 /**
- * Logout (spec §2, §4): clears the stored session, resets the auth state and every cached answer.
+ * Logout: clears the stored session, resets the auth state and every cached answer.
  * A notice (the 401 message, the password-changed message) is shown by the staff shell after the
  * navigation to /, because the shell that was on screen unmounts with its toasts.
  */

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { type SessionUser, sessionUser } from '../app/session';
 import { useAppSelector } from '../app/store';
 
-/** Name and type of the signed-in user, read from the stored token (spec §3); null when signed out. */
+/** Name and type of the signed-in user, read from the stored token; null when signed out. */
 export function useSessionUser(): SessionUser | null {
   const isAuth = useAppSelector((s) => s.auth.isAuth);
   return useMemo(() => (isAuth ? sessionUser() : null), [isAuth]);

@@ -9,7 +9,7 @@ interface Props {
   busy?: boolean;
 }
 
-/** Yes/No confirmation (spec §8 confirmations). */
+/** Yes/No confirmation; its texts are exact product wording (MSG.confirm*). */
 export function ConfirmDialog({ show, message, onYes, onNo, busy }: Props) {
   return (
     <Modal show={show} onHide={onNo} centered>

@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { MSG } from '../../shared/messages';
 
-/** Router fallback (spec §2 "Generic error page"): status and text or message, and the stack if any. */
+/** Router fallback (docs/product.md): status and text or message, and the stack if any. */
 export function ErrorPage() {
   const error = useRouteError();
   let title = '';

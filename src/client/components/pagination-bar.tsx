@@ -13,7 +13,7 @@ interface Props {
   allowAll?: boolean;
 }
 
-/** Page sizes 10/25/50/100/500/All and up to 7 page slots with ellipses (spec §9). */
+/** Page sizes 10/25/50/100/500/All and up to 7 page slots with ellipses (docs/product.md). */
 export function PaginationBar({ page, pageSize, total, onPage, onPageSize, allowAll = true }: Props) {
   const size = pageSize === 'All' ? Math.max(total, 1) : pageSize;
   const pages = totalPages(total, size);

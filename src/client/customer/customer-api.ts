@@ -8,8 +8,8 @@ import { MSG } from '../../shared/messages';
 import { decodeOrderId } from '../../shared/order-id';
 
 /**
- * The customer calls (spec §7) with plain fetch: the customer page carries no staff code (no Redux).
- * Every call answers the server's body, also for 4xx, or a 'Network Error' body (spec §8).
+ * The customer calls (docs/product.md) with plain fetch: the customer page carries no staff code (no Redux).
+ * Every call answers the server's body, also for 4xx, or a 'Network Error' body.
  */
 async function call<T extends { status: 0 | 1 | 401; message: string }>(
   method: 'GET' | 'POST',
@@ -88,7 +88,7 @@ export function clearToken(orderId: string): void {
   }
 }
 
-/** The order id in a customer URL: digits, or the staff-style encoded id (spec §2 codec). */
+/** The order id in a customer URL: digits, or the staff-style encoded id (see order-id.ts). */
 export function orderIdFromParam(param: string | undefined): string {
   if (!param) return '';
   if (/^\d{1,15}$/.test(param)) return param;

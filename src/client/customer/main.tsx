@@ -11,7 +11,7 @@ import { Component as TrackPage } from './track-page';
 const DetailsPage = lazy(() =>
   import('./order-details-page').then(
     (m) => ({ default: m.Component }),
-    // Spec §2: a chunk that fails to load is reported as such.
+    // A chunk that fails to load is reported as such (docs/product.md, "Texts, toasts and errors").
     () => ({ default: () => <p className="c-card c-error">Loading chunk order-details failed</p> }),
   ),
 );

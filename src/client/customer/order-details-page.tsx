@@ -7,7 +7,7 @@ import { CustomerLayout, useBrand } from './layout';
 import { NoticePreview } from './notice-preview';
 import { notifyError } from './notify';
 
-/** Spec §9: the file download starts 1000 ms after the download was recorded. */
+/** The file download starts 1000 ms after the download was recorded. */
 export const DOWNLOAD_DELAY_MS = 1000;
 /** The history is read again this long after the file was requested (its fetch records the row). */
 const HISTORY_REFRESH_MS = 800;
@@ -135,7 +135,7 @@ function OrderDetails() {
     } else if (res.status === 401) {
       backToTrack(res.message);
     } else {
-      // Spec §8: a failed customer download is only logged.
+      // A failed customer download is only logged, never shown (docs/product.md).
       console.error('download failed', res.message);
     }
   };
@@ -181,7 +181,7 @@ function OrderDetails() {
   );
 }
 
-/** /get-new-order-details/:orderId (spec §2): download the approved card and see the download history. */
+/** /get-new-order-details/:orderId: download the approved card and see the download history. */
 export function Component() {
   return (
     <CustomerLayout>

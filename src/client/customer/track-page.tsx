@@ -88,7 +88,7 @@ function TrackForm() {
   );
 }
 
-/** /track-order/:orderId? (spec §2): order id and e-mail give a customer token for that order. */
+/** /track-order/:orderId?: order id and e-mail give a customer token for that order. */
 export function Component() {
   return (
     <CustomerLayout>

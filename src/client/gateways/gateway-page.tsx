@@ -26,7 +26,7 @@ type FormOutput = z.output<typeof gatewaySettingBody>;
 export const switchQuestion = (from: string, to: string) =>
   `Switch the active gateway from ${from} to ${to} for all new payments?`;
 
-/** /admin/gateway-setting (spec §2 Change Gateway): a select and 'Active Gateway'. */
+/** /admin/gateway-setting (Gateway Setting): a select and 'Active Gateway'. */
 export function Component() {
   const role = useSessionUser()?.type ?? null;
   const canRead = can(role, 'gateways.read');

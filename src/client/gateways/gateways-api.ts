@@ -1,7 +1,7 @@
 import type { GatewaySettingBody, PaymentGateway } from '../../shared/contracts/gateways';
 import { type ApiEnvelope, api } from '../app/api';
 
-/** Gateway Setting calls (spec §7). */
+/** Gateway Setting calls. */
 export const gatewaysApi = api.injectEndpoints({
   endpoints: (build) => ({
     getPaymentGateways: build.query<PaymentGateway[], void>({

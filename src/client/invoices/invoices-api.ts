@@ -1,7 +1,7 @@
 import type { SendInvoiceBody } from '../../shared/contracts/order-detail';
 import { api, type ApiEnvelope } from '../app/api';
 
-/** Send Invoice (spec §7 send-invoice): a PDF invoice mailed to the order's e-mail. */
+/** Send Invoice (send-invoice): a PDF invoice mailed to the order's e-mail. */
 export const invoicesApi = api.injectEndpoints({
   endpoints: (build) => ({
     sendInvoice: build.mutation<ApiEnvelope, SendInvoiceBody>({

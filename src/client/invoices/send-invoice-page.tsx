@@ -8,7 +8,7 @@ import { type SendInvoiceForm, sendInvoiceForm } from '../../shared/contracts/or
 import { errorMessage } from '../app/api';
 import { useSendInvoiceMutation } from './invoices-api';
 
-/** /admin/send-invoice: one Order ID field; status 1 success toast, anything else an error toast (spec §8). */
+/** /admin/send-invoice: one Order ID field; status 1 success toast, anything else an error toast. */
 export function Component() {
   const [sendInvoice, { isLoading }] = useSendInvoiceMutation();
   const {

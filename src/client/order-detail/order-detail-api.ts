@@ -12,7 +12,7 @@ import { withVersion } from '../live/live-bus';
 type Message = ApiEnvelope<unknown>;
 const orderTag = (orderId: number) => [{ type: 'Order' as const, id: orderId }];
 
-/** The order detail screen's calls (spec §7); every write refreshes the order, moves also the queues. */
+/** The order detail screen's calls; every write refreshes the order, moves also the queues. */
 export const orderDetailApi = api.injectEndpoints({
   endpoints: (build) => ({
     getOrderDetails: build.query<OrderDetails, number>({

@@ -12,7 +12,7 @@ import {
 import { errorMessage } from '../app/api';
 import { useSaveTransactionDetailsMutation } from './order-detail-api';
 
-/** Enter Transaction Details: status 1 closes the modal and reloads the order (spec §7). */
+/** Enter Transaction Details: status 1 closes the modal and reloads the order. */
 export function TransactionDetailsModal({
   order,
   show,

@@ -25,7 +25,7 @@ import { uploadVisaDocument } from './upload-document';
 
 const TOO_LARGE = `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`;
 
-/** Upload the approved document and mail it through the chosen provider (spec §2, §5). */
+/** Upload the approved document and mail it through the chosen provider (AWS or Sendgrid). */
 export function UploadDocumentSection({ order }: { order: OrderDetails }) {
   const dispatch = useAppDispatch();
   const fileInput = useRef<HTMLInputElement>(null);

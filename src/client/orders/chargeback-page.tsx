@@ -2,7 +2,7 @@ import { CHARGEBACK_COLUMNS } from './columns';
 import { useGetFolderCountQuery } from './counts-api';
 import { OrderQueue } from './order-queue';
 
-/** Chargeback list (spec §2): titled 'New Orders' as the spec has it; Delete for Manager and Admin. */
+/** Chargeback list: titled 'New Orders' (exact product text); Delete for Manager and Admin. */
 export function Component() {
   const counts = useGetFolderCountQuery(undefined, { refetchOnMountOrArgChange: true });
   return (

@@ -74,7 +74,7 @@ export function formatPhone(row: Pick<OrderListRow, 'phone_code' | 'telephone_nu
   return code ? `+${code} ${number}` : number;
 }
 
-/** The text of a cell, shared by the table and the CSV export (spec §3 display formats). */
+/** The text of a cell, shared by the table and the CSV export (docs/product.md, "Dates and times"). */
 export function cellText(row: OrderListRow, key: ColumnKey): string {
   switch (key) {
     case 'id':
@@ -113,7 +113,7 @@ export function cellText(row: OrderListRow, key: ColumnKey): string {
 
 const col = (key: ColumnKey, label: string): Column => ({ key, label });
 
-/** Folder lists (spec §2 "Order lists"); Contact Customer hides Telephone. */
+/** Folder lists (docs/product.md, "Order lists"); Contact Customer hides Telephone. */
 export const FOLDER_COLUMNS: Column[] = [
   col('id', 'Order ID'),
   col('status', 'Status'),

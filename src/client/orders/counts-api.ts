@@ -1,7 +1,7 @@
 import type { FolderCounts } from '../../shared/constants';
 import { api, type ApiEnvelope } from '../app/api';
 
-/** Folder counts for the tiles and the sidebar (spec §7 get-folder-count). */
+/** Folder counts for the tiles and the sidebar (get-folder-count). */
 export const countsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getFolderCount: build.query<FolderCounts, void>({

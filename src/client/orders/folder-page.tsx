@@ -4,7 +4,7 @@ import { ALL_FOLDER_COLUMNS, CONTACT_CUSTOMER_COLUMNS, FOLDER_COLUMNS } from './
 import { useGetFolderCountQuery } from './counts-api';
 import { OrderQueue } from './order-queue';
 
-/** Every folder route of spec §2 (`/admin`, `/admin/recent-order`, … `/admin/refund-order`). */
+/** Every folder route (`/admin`, `/admin/recent-order`, … `/admin/refund-order`). */
 export function Component() {
   const matches = useMatches();
   const handle = matches.at(-1)?.handle as { folder?: FolderRoute } | undefined;
@@ -15,7 +15,7 @@ export function Component() {
 }
 
 function FolderQueue({ route }: { route: FolderRoute }) {
-  // Counts are fetched again whenever a queue screen opens (spec §2).
+  // Counts are fetched again whenever a queue screen opens.
   const counts = useGetFolderCountQuery(undefined, { refetchOnMountOrArgChange: true });
   return (
     <OrderQueue

@@ -11,7 +11,7 @@ import { useGetFutureMonthCountQuery } from './orders-api';
 type Month = (typeof MONTHS)[number];
 const isMonth = (m: string | null): m is Month => !!m && (MONTHS as readonly string[]).includes(m);
 
-/** Future Orders (spec §2): month tiles Jan–Dec with counts -> the month's table -> Back. */
+/** Future Orders: month tiles Jan–Dec with counts -> the month's table -> Back. */
 export function Component() {
   const [params, setParams] = useSearchParams();
   const month = params.get('month');

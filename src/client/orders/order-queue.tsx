@@ -51,9 +51,9 @@ const CONFIRM: Record<Action, string> = {
 /** Any deleted order: Restore is offered to the roles the order rules allow. */
 const DELETED = { processStatus: 'Deleted', assigned: false, processingDate: '' } as const;
 
-/** Queues whose bulk bar offers Delete (spec §6: new, priority, default queues, refunds, my orders). */
+/** Queues whose bulk bar offers Delete: new, priority, default queues, refunds, my orders. */
 const NO_BULK_DELETE: readonly Folder[] = ['deletedOrder', 'futureOrder', 'chargeBack'];
-/** Per-row Delete: the future list, the chargeback list and the refund queue (spec §6). */
+/** Per-row Delete: the future list, the chargeback list and the refund queue. */
 const ROW_DELETE: readonly Folder[] = ['futureOrder', 'chargeBack', 'refundOrder'];
 
 interface Props {

@@ -75,7 +75,7 @@ function SortHeader({ column, sort, onSort }: { column: Column } & Pick<Props, '
   );
 }
 
-/** The one order table: every folder, the future month and the chargeback list (spec §2, §3). */
+/** The one order table: every folder, the future month and the chargeback list. */
 export function OrderTable(props: Props) {
   const { rows, columns, selectable, selected, onToggleAll, loading, emptyContent } = props;
   const scrollRef = useRef<HTMLDivElement>(null);

@@ -13,7 +13,7 @@ import { signOut } from '../auth/sign-out';
 import { useSessionUser } from '../auth/use-session-user';
 
 /**
- * /admin/change-password (spec §2 Update Password). Deliberate change (DESIGN §5): the current password is
+ * /admin/change-password. Deliberate change (decision 012): the current password is
  * asked too. Success revokes every session of the user, so the stored one is cleared and we go to /.
  */
 export function Component() {

@@ -29,7 +29,7 @@ function chart(rows: CountryReportRow[]): ChartSpec {
 
 const searchText = (r: CountryReportRow) => r.nationality;
 
-/** Country Order Details (spec §2, /admin/country-order-list). */
+/** Country Order List (/admin/country-order-list). */
 export function Component() {
   return (
     <ReportScreen

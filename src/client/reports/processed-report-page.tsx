@@ -24,7 +24,7 @@ function chart(rows: ProcessedByRow[]): ChartSpec {
 
 const searchText = (r: ProcessedByRow) => r.processed_by;
 
-/** Processed By (spec §2, /admin/processed-order): Admin and Manager only (the server enforces it too). */
+/** Order Processed (/admin/processed-order): Admin and Manager only (the server enforces it too). */
 export function Component() {
   const user = useSessionUser();
   if (!can(user?.type, 'reports.processedBy')) {

@@ -63,7 +63,7 @@ function useReportParams() {
   return { from, to, range, page, size, search, update };
 }
 
-/** One report screen (spec §2 Country Order Details, Processed By): form, search, table, chart, CSV. */
+/** One report screen (Country Order List, Order Processed): form, search, table, chart, CSV. */
 export function ReportScreen<R>({
   title,
   useReport,
@@ -96,7 +96,7 @@ export function ReportScreen<R>({
   const result = useReport(range ?? skipToken, { refetchOnMountOrArgChange: true });
   const envelope = result.currentData;
 
-  // Report calls toast their outcome (spec §8) and these toasts stay until closed (spec §9).
+  // Report calls toast their outcome and these toasts stay until closed (docs/product.md).
   const toastId = useRef<Id | null>(null);
   const show = useCallback((kind: 'success' | 'error', message: string) => {
     if (toastId.current !== null) toast.dismiss(toastId.current);

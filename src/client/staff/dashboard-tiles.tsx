@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import type { FolderCounts } from '../../shared/constants';
 import { TILES } from '../app/nav';
 
-/** Dashboard tiles (spec §2), each with its count; without counts the tiles show no numbers. */
+/** Dashboard tiles, each with its count; without counts the tiles show no numbers. */
 export function DashboardTiles({ counts }: { counts: FolderCounts | undefined }) {
   // get-folder-count also answers the due-time figures.
   const sla = counts as (FolderCounts & { atRiskCount?: number; breachedCount?: number }) | undefined;

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { signOut } from '../auth/sign-out';
 
-/** /logout (spec §2 sidebar): clears the session and the auth state, then goes to /. */
+/** /logout (the sidebar's last link): clears the session and the auth state, then goes to /. */
 export function Component() {
   const navigate = useNavigate();
   useEffect(() => {

@@ -11,7 +11,7 @@ interface Props {
   onClose: () => void;
 }
 
-/** Sidebar (spec §2): the spec's links with their counts, filtered per role by the shared table (§6). */
+/** Sidebar: the links with their counts, filtered per role by the shared permission table. */
 export function Sidebar({ role, counts, open, onClose }: Props) {
   return (
     <nav id="staff-sidebar" className={`staff-sidebar${open ? ' open' : ''}`} aria-label="Main">

@@ -24,7 +24,7 @@ const TILE_PATHS = new Set([
   '/admin/chargeback',
 ]);
 
-/** The staff layout under /admin/* (spec §2): sidebar, top bar, dashboard tiles, then the page. */
+/** The staff layout under /admin/*: sidebar, top bar, dashboard tiles, then the page. */
 export function StaffLayout() {
   const user = useSessionUser();
   const location = useLocation();
@@ -33,7 +33,7 @@ export function StaffLayout() {
   const { data: counts, refetch, isError: countsFailed, error: countsError } = useGetFolderCountQuery();
   const firstRender = useRef(true);
 
-  // Counts are re-fetched on every route change (spec §2); the first fetch is the query's own.
+  // Counts are re-fetched on every route change; the first fetch is the query's own.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the route change is the trigger
   useEffect(() => {
     setSidebarOpen(false);

@@ -24,7 +24,7 @@ if (getAccessToken() && !sessionUser()) {
   sessionEnded = true;
 }
 
-/** Toasts of the staff screens (spec §9): top-right, 5 s, pause on hover and focus loss, drag 80 %. */
+/** Staff toasts (docs/product.md): top-right, 5 s, pause on hover and focus loss, drag 80 %. */
 export const STAFF_TOASTS = {
   position: 'top-right',
   autoClose: 5000,

@@ -11,7 +11,7 @@ export const TEAM_READ_ONLY_NOTICE =
   'You can view the team. Only an Admin or a Manager can add, edit or delete members.';
 export const TEAM_NO_ACCESS_NOTICE = 'You do not have permission to view the team.';
 
-/** /admin/manage-team and /admin/manage-team/:teamMemberId (spec §2 Manage Team). */
+/** /admin/manage-team and /admin/manage-team/:teamMemberId (Manage Team). */
 export function Component() {
   const user = useSessionUser();
   const role = user?.type ?? null;

@@ -2,7 +2,7 @@ import type { Role } from '../../shared/constants';
 import type { AddTeamMemberBody, TeamMember, UpdateTeamMemberBody } from '../../shared/contracts/team';
 import { type ApiEnvelope, api } from '../app/api';
 
-/** Manage Team calls (spec §7); every write refreshes the list and the member. */
+/** Manage Team calls; every write refreshes the list and the member. */
 export const teamApi = api.injectEndpoints({
   endpoints: (build) => ({
     getTeamMembers: build.query<TeamMember[], void>({

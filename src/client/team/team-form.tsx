@@ -34,7 +34,7 @@ interface Props {
   actorId?: number | undefined;
 }
 
-/** The add/edit form of Manage Team (spec §2, §5): the shared zod contract is its resolver. */
+/** The add/edit form of Manage Team: the shared zod contract is its resolver. */
 export function TeamForm({ member, actorType, actorId }: Props) {
   const navigate = useNavigate();
   const editing = !!member;
@@ -91,7 +91,7 @@ export function TeamForm({ member, actorType, actorId }: Props) {
     }
   });
 
-  // Only an Admin may hand out the Admin type (DESIGN §5); the server refuses it anyway.
+  // Only an Admin may hand out the Admin type (docs/product.md); the server refuses it anyway.
   const options = (types && types.length > 0 ? types : [...ROLES]).map((type) => ({
     type,
     disabled: type === 'Admin' && actorType !== 'Admin',

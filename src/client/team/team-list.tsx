@@ -19,7 +19,7 @@ interface Props {
   actor: { id: number; type: string };
 }
 
-/** Team Member List (spec §2): type shown as memberRole; Edit and Delete with a confirmation. */
+/** Team Member List: type shown as memberRole; Edit and Delete with a confirmation. */
 export function TeamList({ members, loading, canWrite, actor }: Props) {
   const [pending, setPending] = useState<TeamMember | null>(null);
   const [deleteMember, { isLoading: deleting }] = useDeleteTeamMemberMutation();
