@@ -1,4 +1,4 @@
-/** The system Chromium and the flags it needs on these machines (TOOLCHAIN.md); the headless flag is the caller's. */
+/** The system Chromium and the flags it needs on these machines; the headless flag is the caller's. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const CHROMIUM_FLAGS = [
   '--no-sandbox',

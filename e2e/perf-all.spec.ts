@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { expect, loginAs, test } from './fixtures.js';
 
 /**
- * Issue 8: 'All' on a folder of ~100,000 rows — time to first rows and long tasks while scrolling.
+ * Decision 072: 'All' on a folder of ~100,000 rows — time to first rows and long tasks while scrolling.
  * A measurement, not a test: `npm run bench` runs it against the server it seeded (bench/perf-all.config.ts)
  * and passes the folder through the environment; everywhere else it is skipped.
  */

@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { DEMO_EMAILS, DEMO_PASSWORD, type DemoRole, expect, loginAs, test } from './fixtures.js';
 
-/** Sidebar of spec §2 and who sees each link (spec §6), written out here as an independent check. */
+/** The sidebar and who sees each link (docs/product.md), written out here as an independent check. */
 const SIDEBAR: { label: string; hiddenFor: DemoRole[] }[] = [
   { label: 'Awaiting Customer', hiddenFor: [] },
   { label: 'Awaiting Govt', hiddenFor: [] },

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SQL-injection scan (issue 9): runs sqlmap (Debian package) against the list, search, detail and customer
+# SQL-injection scan (docs/security.md): runs sqlmap (Debian package) against the list, search, detail and customer
 # endpoints of a freshly started server with a valid staff token, and records the result in
 # docs/security-scan.md.   Usage: bash scripts/scan.sh
 set -euo pipefail

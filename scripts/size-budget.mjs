@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Front-end budgets (issue 8), checked in CI: `npm run size [-- --dist DIR]`.
+// Front-end budgets (decision 071), checked in CI: `npm run size [-- --dist DIR]`.
 // Builds the client into a temporary folder with a Vite manifest and hidden source maps (or reads an
 // existing build with --dist), then measures with gzip what a browser loads first:
 //   - customer track page: the JS of customer/index.html (or, without a customer entry, the SPA entry plus
