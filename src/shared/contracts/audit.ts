@@ -27,6 +27,13 @@ export const AUDIT_ACTIONS = {
   'settings.update': 'Settings changed',
   'sla.update': 'Due-time policy changed',
   'order.erase': 'Personal data erased',
+  'template.create': 'Mail template added',
+  'template.update': 'Mail template changed',
+  'template.delete': 'Mail template deleted',
+  'macro.create': 'Macro added',
+  'macro.update': 'Macro changed',
+  'macro.delete': 'Macro deleted',
+  'notifications.update': 'Status notifications changed',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
