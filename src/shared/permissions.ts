@@ -60,6 +60,15 @@ export const PERMISSIONS = {
   /** Saved list views: everyone keeps their own; Admin and Manager may share theirs with all. */
   'views.own': ALL,
   'views.share': ADMIN_MANAGER,
+  /** Customer mail templates: everyone reads (and previews) them, Admin and Manager change them. */
+  'templates.read': ALL,
+  'templates.write': ADMIN_MANAGER,
+  /** Macros: everyone reads and applies them, Admin and Manager change them. */
+  'macros.read': ALL,
+  'macros.apply': ALL,
+  'macros.write': ADMIN_MANAGER,
+  /** Which statuses mail the customer, with which template. */
+  'notifications.settings': ADMIN_MANAGER,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -89,6 +98,9 @@ export const SIDEBAR_VISIBILITY = {
   insights: ADMIN_MANAGER,
   'audit-log': ADMIN_MANAGER,
   'change-password': NOT_NIGHT_STAFF,
+  'mail-templates': ALL,
+  macros: ALL,
+  'status-notifications': ADMIN_MANAGER,
 } as const satisfies Record<string, readonly Role[]>;
 
 export function sidebarVisible(role: string | null | undefined, link: string): boolean {
