@@ -36,7 +36,7 @@ export interface Dataset {
   samples: Samples;
 }
 
-/** Databases the bench must never drop or fill (DESIGN: shared server). */
+/** Databases the bench must never drop or fill: the PostgreSQL server is shared. */
 const PROTECTED = new Set(['postgres', 'test', 'root', 'template0', 'template1']);
 
 /**

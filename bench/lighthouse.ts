@@ -12,7 +12,7 @@ export interface LighthouseResult {
   error?: string;
 }
 
-/** TOOLCHAIN.md: the flags the system Chromium needs here. */
+/** The flags the system Chromium needs on these machines (e2e/chromium.ts). */
 const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS];
 
 /** Lighthouse (performance category, desktop preset) on each page, one Chromium for all. */

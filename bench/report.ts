@@ -103,7 +103,7 @@ const int = (v: number | null | undefined) =>
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const mark = (met: boolean) => (met ? 'met' : 'MISSED');
 
-/** The targets of issue 8 (set for PostgreSQL at 1,000,000 orders), checked against one run. */
+/** The benchmark targets (set for PostgreSQL at 1,000,000 orders), checked against one run. */
 export function evaluate(run: Run): Check[] {
   const checks: Check[] = [];
   const byKey = new Map(run.endpoints.map((e) => [e.key, e]));
@@ -206,7 +206,7 @@ function runTitle(run: Run) {
   return `${run.engine === 'postgres' ? 'PostgreSQL' : 'PGlite'}, ${run.orders.toLocaleString('en-US')} orders`;
 }
 
-/** The one table of issue 8, as Markdown. */
+/** The endpoint table of a run, as Markdown. */
 export function endpointTable(run: Run): string {
   const lines = [
     '| endpoint | p50 ms | p99 ms | req/s (-c 10) | ratio to hello-world | raw SQL p50 ms | overhead over raw SQL | SQL |',
@@ -296,7 +296,7 @@ export function runMarkdown(run: Run): string {
     );
   }
   out.push('');
-  out.push('Targets (issue 8; set for PostgreSQL with 1,000,000 orders):');
+  out.push('Targets (set for PostgreSQL with 1,000,000 orders):');
   out.push('');
   out.push(checksTable(run.checks));
   out.push('');
