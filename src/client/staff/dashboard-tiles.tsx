@@ -1,11 +1,17 @@
 import { Link } from 'react-router';
 import type { FolderCounts } from '../../shared/constants';
+import { can } from '../../shared/permissions';
 import { TILES } from '../app/nav';
+import { useSessionUser } from '../auth/use-session-user';
 
 /** Dashboard tiles, each with its count; without counts the tiles show no numbers. */
 export function DashboardTiles({ counts }: { counts: FolderCounts | undefined }) {
   // get-folder-count also answers the due-time figures.
   const sla = counts as (FolderCounts & { atRiskCount?: number; breachedCount?: number }) | undefined;
+  // The figures are open orders of the whole system, which only Order History lists: a role that cannot
+  // open it (Telecaller) gets no tiles rather than links to a refusal or to a list with other numbers.
+  const role = useSessionUser()?.type ?? null;
+  const showSla = sla?.atRiskCount !== undefined && can(role, 'orders.readAll');
   return (
     <section className="staff-tiles" aria-label="Dashboard">
       {TILES.map((tile) => (
@@ -19,18 +25,18 @@ export function DashboardTiles({ counts }: { counts: FolderCounts | undefined })
         </Link>
       ))}
       {/* Open orders near or past their due time, whole system: each opens the matching list. */}
-      {sla?.atRiskCount !== undefined ? (
+      {showSla ? (
         <>
           <Link to="/admin/order-history?slaState=at_risk&sort=due_at" className="staff-tile">
             <span className="staff-tile-label">Due soon</span>
             <span className="staff-tile-count text-warning" data-testid="tile-count-atRisk">
-              {sla.atRiskCount}
+              {sla?.atRiskCount}
             </span>
           </Link>
           <Link to="/admin/order-history?slaState=breached&sort=due_at" className="staff-tile">
             <span className="staff-tile-label">Late</span>
             <span className="staff-tile-count text-danger" data-testid="tile-count-breached">
-              {sla.breachedCount}
+              {sla?.breachedCount}
             </span>
           </Link>
         </>
