@@ -1,0 +1,53 @@
+// The repository's comments and docs stand alone: they state a rule or point at docs/product.md or
+// docs/decisions/, never at a document outside the repository (a numbered section of a spec or design
+// note, an issue number, notes kept elsewhere). `npm run docs:check`, part of `npm run validate`.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const ROOTS = ['src', 'e2e', 'bench', 'scripts', 'docs', '.ci', 'README.md', 'package.json'];
+const SELF = 'scripts/check-standalone-docs.mjs';
+
+// Built from parts so this file does not match itself.
+const S = '\u00a7';
+const RULES = [
+  [new RegExp(`\\bspec ${S}|${S} ?\\d`, 'i'), 'a numbered section of an outside document'],
+  [/\bDESIGN\b/, 'the outside design note'],
+  [new RegExp(['STYLE', 'TOOLCHAIN'].map((n) => `\\b${n}(\\.md)?\\b`).join('|')), 'outside notes'],
+  [new RegExp(`product-${'spec'}`), 'the outside product specification'],
+  [/\bissues? #?\d+/i, 'an issue number'],
+  [/\/work\/shared\b|(\.\.\/)+shared\/(spec|[A-Z]+\.md)/, 'a file outside the repository'],
+];
+
+const files = execFileSync(
+  'git',
+  ['ls-files', '--cached', '--others', '--exclude-standard', '--', ...ROOTS],
+  {
+    encoding: 'utf8',
+  },
+)
+  .split('\n')
+  .filter((f) => f && f !== SELF && !/\.(png|jpe?g|webp|gif|ico|pdf|woff2?|mmdb|gz|zip)$/i.test(f));
+
+const problems = [];
+for (const file of new Set(files)) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    continue; // listed but deleted in the working tree
+  }
+  text.split('\n').forEach((line, i) => {
+    const hit = RULES.find(([re]) => re.test(line));
+    if (hit) problems.push(`${file}:${i + 1}: ${hit[1]}: ${line.trim().slice(0, 140)}`);
+  });
+}
+
+if (problems.length > 0) {
+  console.error(
+    'Comments and docs must stand alone: state the rule, or point at docs/product.md (a heading) or\n' +
+      'docs/decisions/NNN-title.md. Found:\n',
+  );
+  for (const p of problems) console.error(`  ${p}`);
+  process.exit(1);
+}
+console.log(`docs:check: ${new Set(files).size} files stand alone`);
