@@ -117,5 +117,5 @@ export const MIN_INVOICE_ORDER_ID_LENGTH = 6;
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 export const SESSION_STORAGE_KEY = 'user';
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-/** Service time zone for report day boundaries and US date/time columns (spec: history tables in EST). */
+/** Service time zone for report day boundaries and US date/time columns (history tables read EST/EDT). */
 export const SERVICE_TIME_ZONE = 'America/New_York';

@@ -8,7 +8,7 @@ describe('country helpers', () => {
     expect(countryName('XXX')).toBe('Unknown Country');
     expect(countryName(null)).toBe('Unknown Country');
   });
-  it('gives dial codes for upper-case names (spec examples)', () => {
+  it('gives dial codes for upper-case names (UK, USA, INDIA)', () => {
     expect(dialCode('UK')).toBe('44');
     expect(dialCode('USA')).toBe('1');
     expect(dialCode('INDIA')).toBe('91');

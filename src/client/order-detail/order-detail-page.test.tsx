@@ -87,7 +87,7 @@ describe('order detail page', () => {
     );
   });
 
-  it('shows every section in the spec order with the spec formats', async () => {
+  it('shows every section in the product order with the product formats', async () => {
     openOrder(orderFixture());
     await screen.findByText(/Order 100123/);
     expect(sectionTitles()).toEqual([

@@ -66,7 +66,7 @@ export function dueText(dueAt: string | null, now: number = Date.now()): string 
   return left > 0 ? `in ${amount}` : `${amount} late`;
 }
 
-/** Telephone as the spec shows it: `+code number`, or a dash when missing. */
+/** Telephone as the lists show it: `+code number`, or a dash when missing. */
 export function formatPhone(row: Pick<OrderListRow, 'phone_code' | 'telephone_number'>): string {
   const number = row.telephone_number?.trim();
   if (!number) return '-';

@@ -99,7 +99,7 @@ describe('POST /api/admin/admin-login', () => {
     expect(failures[0]!.actor_id).not.toBeNull();
   });
 
-  it('validates with the spec messages and names the field', async () => {
+  it('validates with the product messages and names the field', async () => {
     const empty = await login({ email: '', password: '' });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().message).toBe(MSG.emailRequired);
@@ -286,7 +286,7 @@ describe('POST /api/admin/change-password', () => {
       payload: body,
     });
 
-  it('validates with the spec messages and changes nothing', async () => {
+  it('validates with the product messages and changes nothing', async () => {
     await createStaff('pw.validate@example.com', 'old-password');
     const token = (await login({ email: 'pw.validate@example.com', password: 'old-password' })).json()
       .jwtToken;

@@ -146,7 +146,7 @@ describe('track-order', () => {
     expect(res.statusCode).toBe(404);
   });
 
-  it('answers the spec messages for missing fields', async () => {
+  it('answers the product messages for missing fields', async () => {
     const res = await track({ orderId: '', email: '' });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Please enter your orderId');

@@ -79,7 +79,7 @@ describe('upload-visa-document rejections (nothing stored, nothing logged)', () 
     expect(await state()).toEqual(before);
   });
 
-  it('refuses an empty file (400) and a missing file with the spec message', async () => {
+  it('refuses an empty file (400) and a missing file with the product message', async () => {
     const before = await state();
     const empty = await post(
       multipart(fields(), { name: 'empty.pdf', type: 'application/pdf', content: Buffer.alloc(0) }),
@@ -92,7 +92,7 @@ describe('upload-visa-document rejections (nothing stored, nothing logged)', () 
     expect(await state()).toEqual(before);
   });
 
-  it('validates the fields with the spec messages and removes the stored file', async () => {
+  it('validates the fields with the product messages and removes the stored file', async () => {
     const before = await state();
     const pdf = await samplePdf('FIELDS', 1);
     const noEmail = await post(multipart(fields({ email: '' }), { name: 'a.pdf', content: pdf }));

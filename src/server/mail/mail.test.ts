@@ -221,7 +221,7 @@ describe('mail delivery through both providers', () => {
     expect(rows[0]!.kind).toBe('invoice');
   });
 
-  it('send-invoice: spec messages for a short or missing id, status 0 for an unknown one', async () => {
+  it('send-invoice: product messages for a short or missing id, status 0 for an unknown one', async () => {
     const short = await t.as('Team', {
       method: 'POST',
       url: '/api/admin/send-invoice',

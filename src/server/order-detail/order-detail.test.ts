@@ -14,7 +14,7 @@ const count = async (sqlText: string, params: unknown[] = []) =>
   Number((await t.database.sql.query<{ n: string }>(sqlText, params)).rows[0]!.n);
 
 describe('get-orders-details', () => {
-  it('answers every spec field and each section in time order', async () => {
+  it('answers every order field and each section in time order', async () => {
     const order = await createOrder(t.database, { first_name: 'Ana', last_name: 'Lopez' });
     const id = order.orderId;
     const stored = await storeBuffer(t.config.DATA_DIR, Buffer.from('%PDF-1.4\n%%EOF\n'), 'pdf');
@@ -278,7 +278,7 @@ describe('add-new-remark', () => {
     expect(note.json().data.process_status).toBe('Deleted');
   });
 
-  it('requires the remark (spec message) and changes nothing', async () => {
+  it('requires the remark (product message) and changes nothing', async () => {
     const order = await createOrder(t.database);
     const res = await t.as('Team', {
       method: 'POST',
@@ -297,7 +297,7 @@ describe('add-new-remark', () => {
 });
 
 describe('save-transaction-details', () => {
-  it('saves both fields with an event; spec messages when missing', async () => {
+  it('saves both fields with an event; product messages when missing', async () => {
     const order = await createOrder(t.database);
     const missing = await t.as('Team', {
       method: 'POST',

@@ -7,7 +7,7 @@ export function snakeToCamel(name: string): string {
 
 export type OrderInsert = typeof orders.$inferInsert;
 
-/** Turns a spec-named (snake_case) record into Drizzle insert values. */
+/** Turns a snake_case-named record into Drizzle insert values. */
 export function orderValuesFromSnake(record: Record<string, unknown>): OrderInsert {
   const values: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {

@@ -140,7 +140,7 @@ describe('folders and counts', () => {
     await expectFoldersAgree('Team');
   });
 
-  it('lists newest first with the spec row fields and the assignee name', async () => {
+  it('lists newest first with the list row fields and the assignee name', async () => {
     const a = await order({ first_name: 'Ada', last_name: 'Lovelace', phone_code: '44' });
     await t.database.sql.query('update orders set assigned_to = $1 where order_id = $2', [
       staff.get('Team')!.id,

@@ -79,7 +79,7 @@ describe('team list, info and types', () => {
 });
 
 describe('add-team-member', () => {
-  it('validates with the spec messages and writes nothing', async () => {
+  it('validates with the product messages and writes nothing', async () => {
     const before = (await as('Admin', 'GET', 'get-team-member-list')).json().data.length;
     const res = await add('Admin', { name: '', email: '', password: '', type: '' });
     expect(res.statusCode).toBe(400);

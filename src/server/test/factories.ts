@@ -4,7 +4,7 @@ import { type OrderInsert, orderValuesFromSnake } from '../orders/columns.js';
 
 let counter = 0;
 
-/** A complete, valid order in spec (snake_case) names; pure — nothing is written. */
+/** A complete, valid order in its snake_case API names; pure — nothing is written. */
 export function buildOrder(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   counter += 1;
   const today = new Date().toISOString().slice(0, 10);

@@ -12,7 +12,7 @@ export const MAX_EMAIL_LENGTH = 254;
 /** New passwords: at least 8 characters (existing shorter ones keep working). */
 export const NEW_PASSWORD_MIN_LENGTH = 8;
 
-/** Texts of this area that the spec does not word (decision 010). */
+/** Texts of this area beyond the fixed product wording (decision 010). */
 export const AUTH_MSG = {
   invalidCredentials: 'Invalid email or password.',
   loginSuccess: 'Login successful.',
@@ -34,7 +34,7 @@ export const AUTH_MSG = {
     `Too many failed sign-in attempts for this account. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
 } as const;
 
-/** A required text: a missing field and an empty one give the same spec message. */
+/** A required text: a missing field and an empty one give the same required-field message. */
 const requiredText = (required: string) =>
   z.string({
     error: (issue) => (issue.input === undefined || issue.input === null ? required : 'must be text'),
@@ -97,7 +97,7 @@ export const userInfoResponse = z.object({
 /** The new password rule, shared by change-password and the team form. */
 export const newPasswordField = requiredText(MSG.newPasswordRequired).check(
   z.minLength(1, { error: MSG.newPasswordRequired, abort: true }),
-  // The spec's message below its minimum of 6; new passwords need 8.
+  // The product's message below 6 characters; new passwords need 8 (decision 091).
   z.minLength(MIN_PASSWORD_LENGTH, { error: MSG.newPasswordMin, abort: true }),
   z.minLength(
     NEW_PASSWORD_MIN_LENGTH,

@@ -106,7 +106,7 @@ export const addRemarkForm = z.object({
 });
 export type AddRemarkForm = z.infer<typeof addRemarkForm>;
 
-/** POST /api/admin/save-transaction-details (path not shown in the spec). */
+/** POST /api/admin/save-transaction-details (a path of our own: older clients had none). */
 export const saveTransactionBody = z.object({
   orderId: orderIdField,
   transactionId: noControlCharacters(
@@ -177,7 +177,7 @@ export const defencePackDetailsBody = z.object({
   defencePackType: defencePackBody.shape.defencePackType.optional(),
 });
 
-/** POST /api/admin/send-invoice. The id is text so the spec's minimum-length message applies. */
+/** POST /api/admin/send-invoice. The id is text so the minimum-length message applies. */
 export const sendInvoiceBody = z.object({
   orderId: z
     .union([z.string(), z.number()], { error: MSG.invoiceOrderIdRequired })

@@ -4,13 +4,13 @@ import { MSG } from '../messages.js';
 import { AUTH_MSG, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, NEW_PASSWORD_MIN_LENGTH } from './auth.js';
 import { noControlCharacters } from './common.js';
 
-/** A required text: a missing field and an empty one give the same spec message. */
+/** A required text: a missing field and an empty one give the same required-field message. */
 const requiredString = (required: string) =>
   z.string({
     error: (issue) => (issue.input === undefined || issue.input === null ? required : 'must be text'),
   });
 
-/** Texts of the team area that the spec does not word (decision 012). */
+/** Texts of the team area beyond the fixed product wording (decision 012). */
 export const TEAM_MSG = {
   passwordMin: `Password must be at least ${NEW_PASSWORD_MIN_LENGTH} characters.`,
   nameTooLong: 'Name must be at most 100 characters.',
