@@ -111,7 +111,7 @@ async function downloadAndCheck(page: Page, order: Tracked) {
   const downloadPromise = page.waitForEvent('download');
   const clicked = Date.now();
   await page.getByRole('button', { name: 'Download Now' }).click();
-  // The file follows after the spec's 1000 ms; its fetch records the history row, which then appears.
+  // The file follows after 1000 ms; its fetch records the history row, which then appears.
   const row = table.getByRole('row').nth(1);
   await expect(row.getByRole('cell').nth(1)).toHaveText(String(order.orderId));
   await expect(row.getByRole('cell').nth(2)).toHaveText(/^\d\d-\d\d-\d{4} \d{1,2}:\d\d:\d\d (AM|PM) E[SD]T$/);
@@ -161,7 +161,7 @@ test('desktop: track, download the card, see the history row', async ({ page }) 
   for (const s of scripts) expect(new URL(s.url).pathname).toMatch(/^\/assets\/customer-/);
   await expectNoSeriousAxeViolations(page);
 
-  // Spec messages under the fields.
+  // The product's messages under the fields.
   await page.getByLabel('Order ID').fill('');
   await page.getByRole('button', { name: 'TRACK ORDER' }).click();
   await expect(page.getByText('Please enter your orderId')).toBeVisible();

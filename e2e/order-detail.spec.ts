@@ -195,7 +195,7 @@ test('a malformed order id in the URL shows not found', async ({ page }) => {
   await expect(page.getByRole('alert')).toHaveText('Order not found');
 });
 
-test('Send Invoice refuses a short order id with the spec message', async ({ page }) => {
+test('Send Invoice refuses a short order id with the product message', async ({ page }) => {
   await loginAs(page, 'Admin');
   await page.goto('/admin/send-invoice');
   await page.getByLabel('Order ID').fill('123');

@@ -57,7 +57,7 @@ async function createMember(request: APIRequestContext, email: string, password:
 }
 
 test.describe('sign-in', () => {
-  test('the login screen: card, logo, remember me, forgot password, spec validation messages', async ({
+  test('the login screen: card, logo, remember me, forgot password, product validation messages', async ({
     page,
   }) => {
     await page.goto('/admin');
