@@ -16,6 +16,13 @@ const RULES = [
   [new RegExp(`product-${'spec'}`), 'the outside product specification'],
   [/\bissues? #?\d+/i, 'an issue number'],
   [/\/work\/shared\b|(\.\.\/)+shared\/(spec|[A-Z]+\.md)/, 'a file outside the repository'],
+  [
+    // "the spec's order", "spec messages", "(spec: …)"; not a variable named spec (`spec: ChartSpec`).
+    new RegExp(
+      `\\b([Tt]he|in|a) ${'spec'}('s)?\\b|\\b[Ss]${'pec'}(-named|: [a-z"]| (messages?|fields?|order|formats?|codec|examples?|validation|names?|row)\\b)`,
+    ),
+    'the outside product specification',
+  ],
 ];
 
 const files = execFileSync(
