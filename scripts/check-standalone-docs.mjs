@@ -1,6 +1,7 @@
 // The repository's comments and docs stand alone: they state a rule or point at docs/product.md or
 // docs/decisions/, never at a document outside the repository (a numbered section of a spec or design
-// note, an issue number, notes kept elsewhere). `npm run docs:check`, part of `npm run validate`.
+// note, an issue number, notes kept elsewhere), and every decision record has its Date and Status lines.
+// `npm run docs:check`, part of `npm run validate`.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
@@ -47,6 +48,18 @@ for (const file of new Set(files)) {
     const hit = RULES.find(([re]) => re.test(line));
     if (hit) problems.push(`${file}:${i + 1}: ${hit[1]}: ${line.trim().slice(0, 140)}`);
   });
+}
+
+// Every decision record says when it was taken and whether it still holds.
+for (const file of files.filter((f) => /^docs\/decisions\/\d+-.*\.md$/.test(f))) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    continue;
+  }
+  if (!/^Date: \d{4}-\d{2}-\d{2}\b/m.test(text)) problems.push(`${file}: no "Date: YYYY-MM-DD" line`);
+  if (!/^Status: \S/m.test(text)) problems.push(`${file}: no "Status:" line`);
 }
 
 if (problems.length > 0) {
