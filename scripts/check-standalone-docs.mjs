@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-const ROOTS = ['src', 'e2e', 'bench', 'scripts', 'docs', '.ci', 'README.md', 'package.json'];
+const ROOTS = ['src', 'e2e', 'bench', 'scripts', 'docs', 'drizzle', '.ci', 'README.md', 'package.json'];
 const SELF = 'scripts/check-standalone-docs.mjs';
 
 // Built from parts so this file does not match itself.
