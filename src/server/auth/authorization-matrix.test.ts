@@ -9,7 +9,7 @@ import { signStaffToken } from './tokens.js';
 
 /**
  * The authorisation matrix: every guarded /api route, read from app.routeTable (filled by the guard as
- * routes register, so a route added by any later issue is covered without touching this file), against
+ * routes register, so a route added later is covered without touching this file), against
  * every kind of caller. Broken identities must get 401; roles outside PERMISSIONS[permission] 403;
  * roles inside anything but 401/403.
  */
