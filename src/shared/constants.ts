@@ -41,6 +41,26 @@ export const STATUS_BUTTON_LABELS: Record<(typeof MOVABLE_STATUSES)[number], str
   ChargeBack: 'Move to ChargeBack',
 };
 
+/**
+ * What an order history entry records (order_events.action): created, a status move, an assignment or
+ * takeover, a remark, a document uploaded or withdrawn, a mail queued, transaction details, a customer
+ * download, the erasure of personal data.
+ */
+export const ORDER_EVENT_ACTIONS = [
+  'created',
+  'status',
+  'assign',
+  'takeover',
+  'remark',
+  'upload',
+  'withdraw',
+  'mail',
+  'transaction',
+  'customer_download',
+  'erase',
+] as const;
+export type OrderEventAction = (typeof ORDER_EVENT_ACTIONS)[number];
+
 export const PROCESSING_MODES = ['Standard', 'Priority'] as const;
 export type ProcessingMode = (typeof PROCESSING_MODES)[number];
 

@@ -2,8 +2,9 @@ import { and, desc, eq, ne } from 'drizzle-orm';
 import type { CustomerOrderSummary, DownloadHistoryRow } from '../../shared/contracts/customer.js';
 import { easternZoneLabel, formatEstDateTime } from '../../shared/dates.js';
 import type { DbOrTx } from '../db/client.js';
-import { downloadLog, orderEvents, orders } from '../db/schema.js';
-import { latestDocument } from '../order-detail/queries.js';
+import { downloadLog, orders } from '../db/schema.js';
+import { recordEvents } from '../orders/events.js';
+import { latestDocument } from '../orders/repository.js';
 
 /** Extensions of the stored kinds (documents/storage.ts keys end in one of these). */
 const EXTENSION: Record<string, string> = {
@@ -137,11 +138,13 @@ export async function recordDownload(db: DbOrTx, record: DownloadRecord): Promis
       .onConflictDoNothing({ target: downloadLog.grantId })
       .returning({ id: downloadLog.id });
     if (!row) return false;
-    await tx.insert(orderEvents).values({
-      orderId: record.orderId,
-      action: 'customer_download',
-      toValue: `download ${row.id}: ${record.fileName}`,
-    });
+    await recordEvents(tx, [
+      {
+        orderId: record.orderId,
+        action: 'customer_download',
+        toValue: `download ${row.id}: ${record.fileName}`,
+      },
+    ]);
     return true;
   });
 }

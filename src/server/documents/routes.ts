@@ -21,7 +21,8 @@ import {
 } from '../http/errors.js';
 import { queueMail } from '../mail/outbox.js';
 import { nudgeMailQueue } from '../mail/queue.js';
-import { latestDocument, lockOrder, recordEvent } from '../order-detail/queries.js';
+import { recordEvents } from '../orders/events.js';
+import { latestDocument, lockOrders } from '../orders/repository.js';
 import { assertVersion } from '../orders/queries.js';
 import { resendRefusal } from './resend-limits.js';
 import { removeStored } from './storage.js';
@@ -100,7 +101,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       let result: { mailId: number; documentId: number };
       try {
         result = await db.transaction(async (tx) => {
-          await assertVersion(tx, await lockOrder(tx, orderId), expectedVersion);
+          await assertVersion(tx, (await lockOrders(tx, [orderId], 'Order not found'))[0]!, expectedVersion);
           const [doc] = await tx
             .insert(documents)
             .values({
@@ -114,7 +115,9 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
               uploadedBy: staff.id,
             })
             .returning({ id: documents.id });
-          await recordEvent(tx, { orderId, actorId: staff.id, action: 'upload', toValue: file.originalName });
+          await recordEvents(tx, [
+            { orderId, actorId: staff.id, action: 'upload', toValue: file.originalName },
+          ]);
           const mailId = await queueMail(tx, {
             orderId,
             kind: 'approval',
@@ -153,7 +156,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       const staff = staffOf(request);
       const { orderId, email, mailServiceProvider, expectedVersion } = request.body;
       const result = await db.transaction(async (tx) => {
-        await assertVersion(tx, await lockOrder(tx, orderId), expectedVersion);
+        await assertVersion(tx, (await lockOrders(tx, [orderId], 'Order not found'))[0]!, expectedVersion);
         const doc = await latestDocument(tx, orderId);
         if (!doc) throw conflict('No document has been uploaded for this order yet.');
         const refusal = await resendRefusal(tx, orderId, staff.id);

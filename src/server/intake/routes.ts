@@ -3,9 +3,11 @@ import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { intakeOrderBody } from '../../shared/contracts/intake.js';
-import { orderEvents, orders } from '../db/schema.js';
+import { acceptLanguageTags, CUSTOMER_LANGUAGES, firstCustomerLanguage } from '../../shared/languages.js';
+import { orders } from '../db/schema.js';
 import { notFound, unauthorized } from '../http/errors.js';
 import { orderValuesFromSnake } from '../orders/columns.js';
+import { recordEvents } from '../orders/events.js';
 
 function keyMatches(expected: string, given: string | undefined): boolean {
   if (!given) return false;
@@ -31,6 +33,8 @@ export const intakeRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['intake'],
         headers: z.object({ 'x-intake-key': z.string().optional() }).loose(),
+        // The traveller's language on the application site (docs/decisions/210); unknown values are refused.
+        querystring: z.object({ lang: z.enum(CUSTOMER_LANGUAGES).optional() }),
         body: intakeOrderBody,
         response: {
           200: z.object({
@@ -43,16 +47,17 @@ export const intakeRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const body = request.body;
+      // ?lang= first; else the traveller's Accept-Language when the site passes it on; else unknown.
+      const language =
+        request.query.lang ?? firstCustomerLanguage(acceptLanguageTags(request.headers['accept-language']));
       const orderId = await app.ctx.db.transaction(async (tx) => {
         const [created] = await tx
           .insert(orders)
-          .values({ ...orderValuesFromSnake(body), processStatus: 'New' })
+          .values({ ...orderValuesFromSnake(body), processStatus: 'New', language })
           .onConflictDoNothing({ target: orders.clientReference })
           .returning({ orderId: orders.orderId });
         if (created) {
-          await tx
-            .insert(orderEvents)
-            .values({ orderId: created.orderId, action: 'created', toValue: 'New' });
+          await recordEvents(tx, [{ orderId: created.orderId, action: 'created', toValue: 'New' }]);
           return created.orderId;
         }
         const [existing] = await tx

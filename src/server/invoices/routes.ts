@@ -5,7 +5,7 @@ import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
 import { queueMail } from '../mail/outbox.js';
 import { nudgeMailQueue } from '../mail/queue.js';
-import { lockOrder } from '../order-detail/queries.js';
+import { lockOrders } from '../orders/repository.js';
 
 export const UNKNOWN_ORDER_MESSAGE = 'No order found with this order id.';
 
@@ -31,9 +31,7 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
       const orderId = /^\d{1,15}$/.test(text) ? Number(text) : null;
       if (orderId === null) throw notFound(UNKNOWN_ORDER_MESSAGE);
       const { mailId, email } = await db.transaction(async (tx) => {
-        const order = await lockOrder(tx, orderId).catch(() => {
-          throw notFound(UNKNOWN_ORDER_MESSAGE);
-        });
+        const order = (await lockOrders(tx, [orderId], UNKNOWN_ORDER_MESSAGE))[0]!;
         const id = await queueMail(tx, {
           orderId,
           kind: 'invoice',

@@ -12,8 +12,8 @@ import { can, readPermissionFor } from '../../shared/permissions.js';
 import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import { forbidden, notFound } from '../http/errors.js';
-import { lockOrder } from '../order-detail/queries.js';
 import { claimNextOrder } from '../orders/queries.js';
+import { lockOrders } from '../orders/repository.js';
 import { HEARTBEAT_MS, LiveHub, viewersOf } from './hub.js';
 
 const security = [{ staffToken: [] }];
@@ -77,7 +77,7 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
       const staff = staffOf(request);
       const { orderId, editing } = request.body;
       await db.transaction(async (tx) => {
-        await lockOrder(tx, orderId);
+        await lockOrders(tx, [orderId], 'Order not found');
         // A heartbeat that changes nothing but the time does not notify anyone.
         const touched = await tx.execute(sql`
           update order_presence set seen_at = now()

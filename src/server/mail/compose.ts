@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
 import type { mailLog } from '../db/schema.js';
 import { readStored } from '../documents/storage.js';
-import { documentById, loadOrder } from '../order-detail/queries.js';
+import { documentById, loadOrder } from '../orders/repository.js';
 import { buildInvoicePdf } from '../pdf/build.js';
 import { invoiceNumber } from '../pdf/invoice.js';
 import {

@@ -1,7 +1,7 @@
 import type { MailProvider } from '../../shared/constants.js';
 import type { DbOrTx } from '../db/client.js';
 import { mailLog } from '../db/schema.js';
-import { recordEvent } from '../order-detail/queries.js';
+import { recordEvents } from '../orders/events.js';
 
 export type MailKind = 'approval' | 'resend' | 'reminder' | 'refund' | 'invoice';
 
@@ -34,12 +34,13 @@ export async function queueMail(tx: DbOrTx, input: QueueMailInput): Promise<numb
       requestedBy: input.requestedBy,
     })
     .returning({ id: mailLog.id });
-  await recordEvent(tx, {
-    orderId: input.orderId,
-    actorId: input.requestedBy,
-    action: 'mail',
-    fromValue: null,
-    toValue: `${input.kind} via ${input.provider} to ${input.toEmail}`,
-  });
+  await recordEvents(tx, [
+    {
+      orderId: input.orderId,
+      actorId: input.requestedBy,
+      action: 'mail',
+      toValue: `${input.kind} via ${input.provider} to ${input.toEmail}`,
+    },
+  ]);
   return row!.id;
 }

@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
+import { recordEvents } from '../orders/events.js';
 
 /** A reminder is only sent for approval mails sent within this window after the delay (catch-up after downtime). */
 const CATCH_UP_DAYS = 7;
@@ -14,39 +16,43 @@ export async function queueDueReminders(
   afterHours: number,
   now = new Date(),
 ): Promise<number> {
-  const { rows } = await database.sql.query<{ n: number }>(
-    `with first_sent as (
-       select distinct on (m.document_id) m.order_id, m.document_id, m.to_email, m.provider, m.updated_at as sent_at
-       from mail_log m
-       where m.kind in ('approval', 'resend') and m.status = 'sent' and m.document_id is not null
-         and not m.is_reminder
-       order by m.document_id, m.updated_at asc
-     ),
-     due as (
-       select f.* from first_sent f
-       join orders o on o.order_id = f.order_id
-       where f.sent_at <= $1::timestamptz - $2 * interval '1 hour'
-         and f.sent_at > $1::timestamptz - $2 * interval '1 hour' - interval '${CATCH_UP_DAYS} days'
-         and o.process_status not in ('Deleted', 'Refunds', 'Refunded', 'ChargeBack')
-         and f.document_id = (select d.id from documents d where d.order_id = f.order_id and d.withdrawn_at is null
-                              order by d.created_at desc, d.id desc limit 1)
-         and not exists (select 1 from download_log dl where dl.order_id = f.order_id and dl.created_at >= f.sent_at)
-         and not exists (select 1 from mail_log r where r.document_id = f.document_id and r.is_reminder)
-       order by f.sent_at
-       limit 200
-     ),
-     ins as (
-       insert into mail_log (order_id, kind, to_email, provider, document_id, is_reminder, status)
-       select order_id, 'reminder', to_email, provider, document_id, true, 'queued' from due
-       on conflict do nothing
-       returning order_id, to_email, provider
-     ),
-     ev as (
-       insert into order_events (order_id, actor_id, action, to_value)
-       select order_id, null, 'mail', 'reminder via ' || provider || ' to ' || to_email from ins
-     )
-     select count(*)::int as n from ins`,
-    [now.toISOString(), afterHours],
-  );
-  return Number(rows[0]?.n ?? 0);
+  return database.db.transaction(async (tx) => {
+    const { rows } = await tx.execute<{ order_id: string; to_email: string; provider: string }>(sql`
+      with first_sent as (
+        select distinct on (m.document_id) m.order_id, m.document_id, m.to_email, m.provider, m.updated_at as sent_at
+        from mail_log m
+        where m.kind in ('approval', 'resend') and m.status = 'sent' and m.document_id is not null
+          and not m.is_reminder
+        order by m.document_id, m.updated_at asc
+      ),
+      due as (
+        select f.* from first_sent f
+        join orders o on o.order_id = f.order_id
+        where f.sent_at <= ${now.toISOString()}::timestamptz - ${afterHours} * interval '1 hour'
+          and f.sent_at > ${now.toISOString()}::timestamptz - ${afterHours} * interval '1 hour' - ${`${CATCH_UP_DAYS} days`}::interval
+          and o.process_status not in ('Deleted', 'Refunds', 'Refunded', 'ChargeBack')
+          and f.document_id = (select d.id from documents d where d.order_id = f.order_id and d.withdrawn_at is null
+                               order by d.created_at desc, d.id desc limit 1)
+          and not exists (select 1 from download_log dl where dl.order_id = f.order_id and dl.created_at >= f.sent_at)
+          and not exists (select 1 from mail_log r where r.document_id = f.document_id and r.is_reminder)
+        order by f.sent_at
+        limit 200
+      ),
+      ins as (
+        insert into mail_log (order_id, kind, to_email, provider, document_id, is_reminder, status)
+        select order_id, 'reminder', to_email, provider, document_id, true, 'queued' from due
+        on conflict do nothing
+        returning order_id, to_email, provider
+      )
+      select order_id::text as order_id, to_email, provider from ins`);
+    await recordEvents(
+      tx,
+      rows.map((r) => ({
+        orderId: Number(r.order_id),
+        action: 'mail' as const,
+        toValue: `reminder via ${r.provider} to ${r.to_email}`,
+      })),
+    );
+    return rows.length;
+  });
 }

@@ -3,14 +3,13 @@ import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
 import { readStored } from '../documents/storage.js';
 import { notFound } from '../http/errors.js';
+import { loadOrder, servableDocumentById } from '../orders/repository.js';
 import {
-  servableDocumentById,
   loadDocuments,
   loadDownloads,
   loadEvents,
   loadMailAttempts,
   loadMailHistory,
-  loadOrder,
   loadRemarks,
 } from './queries.js';
 

@@ -25,19 +25,21 @@ import { conflict, notFound } from '../http/errors.js';
 import { renderApprovalNotice } from '../mail/approval-notice.js';
 import { applyHolderRule, assertVersion, changeStatus, enforceRules, ruleState } from '../orders/queries.js';
 import { nudgeMailQueue } from '../mail/queue.js';
+import { recordEvents } from '../orders/events.js';
 import {
   documentById,
   latestDocument,
+  loadOrder,
+  lockOrders,
+  servableDocumentById,
+} from '../orders/repository.js';
+import {
   loadDocuments,
   loadDownloads,
   loadEvents,
   loadMailHistory,
-  loadOrder,
   loadRemarks,
-  lockOrder,
-  recordEvent,
   remarkItemOf,
-  servableDocumentById,
 } from './queries.js';
 
 const security = [{ staffToken: [] }];
@@ -101,7 +103,7 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       const staff = staffOf(request);
       const { orderId, updatingStatus, expectedVersion, takeOver = false } = request.body;
       const from = await db.transaction(async (tx) => {
-        const order = await lockOrder(tx, orderId);
+        const order = (await lockOrders(tx, [orderId], 'Order not found'))[0]!;
         await assertVersion(tx, order, expectedVersion);
         // Deleting has its own rule for held orders (Admin only); other moves follow the holder rule.
         if (updatingStatus !== 'Deleted') await applyHolderRule(tx, order, staff, takeOver);
@@ -134,7 +136,7 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       const staff = staffOf(request);
       const body = request.body;
       const result = await db.transaction(async (tx) => {
-        const order = await lockOrder(tx, body.orderId);
+        const order = (await lockOrders(tx, [body.orderId], 'Order not found'))[0]!;
         await assertVersion(tx, order, body.expectedVersion);
         const move = remarkMove(ruleState(order), body, staff.type, serviceToday());
         if (move) {
@@ -155,12 +157,14 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
             reportError: body.reportError,
           })
           .returning();
-        await recordEvent(tx, {
-          orderId: body.orderId,
-          actorId: staff.id,
-          action: 'remark',
-          toValue: String(remark!.id),
-        });
+        await recordEvents(tx, [
+          {
+            orderId: body.orderId,
+            actorId: staff.id,
+            action: 'remark',
+            toValue: String(remark!.id),
+          },
+        ]);
         let status = order.processStatus;
         if (move) {
           await changeStatus(tx, staff, [order], move.to);
@@ -194,19 +198,21 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       const staff = staffOf(request);
       const { orderId, transactionId, merchantName, expectedVersion } = request.body;
       await db.transaction(async (tx) => {
-        const order = await lockOrder(tx, orderId);
+        const order = (await lockOrders(tx, [orderId], 'Order not found'))[0]!;
         await assertVersion(tx, order, expectedVersion);
         await tx
           .update(orders)
           .set({ transactionId, merchantName, updatedAt: sql`now()` })
           .where(eq(orders.orderId, orderId));
-        await recordEvent(tx, {
-          orderId,
-          actorId: staff.id,
-          action: 'transaction',
-          fromValue: `${order.transactionId ?? ''} / ${order.merchantName ?? ''}`,
-          toValue: `${transactionId} / ${merchantName}`,
-        });
+        await recordEvents(tx, [
+          {
+            orderId,
+            actorId: staff.id,
+            action: 'transaction',
+            fromValue: `${order.transactionId ?? ''} / ${order.merchantName ?? ''}`,
+            toValue: `${transactionId} / ${merchantName}`,
+          },
+        ]);
       });
       return ok(
         { order_id: orderId, transaction_id: transactionId, merchant_name: merchantName },
@@ -293,20 +299,22 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       const result = await db.transaction(async (tx) => {
         const found = await documentById(tx, documentId);
         if (!found) throw notFound('Document not found');
-        await lockOrder(tx, found.orderId);
+        await lockOrders(tx, [found.orderId], 'Order not found');
         const [doc] = await tx
           .update(documents)
           .set({ withdrawnAt: sql`now()`, withdrawnBy: staff.id, withdrawReason: reason })
           .where(and(eq(documents.id, documentId), isNull(documents.withdrawnAt)))
           .returning();
         if (!doc) throw conflict('The document has already been withdrawn.');
-        await recordEvent(tx, {
-          orderId: doc.orderId,
-          actorId: staff.id,
-          action: 'withdraw',
-          fromValue: doc.originalName,
-          toValue: reason,
-        });
+        await recordEvents(tx, [
+          {
+            orderId: doc.orderId,
+            actorId: staff.id,
+            action: 'withdraw',
+            fromValue: doc.originalName,
+            toValue: reason,
+          },
+        ]);
         await recordAudit(tx, {
           action: 'document.withdraw',
           actorId: staff.id,

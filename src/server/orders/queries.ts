@@ -10,53 +10,12 @@ import {
 import type { StaffIdentity } from '../context.js';
 import { recordAudit } from '../audit/audit.js';
 import type { DbOrTx } from '../db/client.js';
-import { orderEvents, orders, staffUsers } from '../db/schema.js';
+import { orders, staffUsers } from '../db/schema.js';
+import { recordEvents } from './events.js';
+import { type LockedOrder, lockOrders } from './repository.js';
 import { queueMail } from '../mail/outbox.js';
 import { type FolderScope, folderWhere } from './folders.js';
-import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
-
-interface LockedOrder {
-  orderId: number;
-  processStatus: string;
-  processingDate: string;
-  assignedTo: number | null;
-  email: string;
-  version: number;
-  holder: string | null;
-}
-
-/** Locks the orders (in id order, so two bulk actions never deadlock); 404 names the unknown ids. */
-export async function lockOrders(tx: DbOrTx, ids: number[]): Promise<LockedOrder[]> {
-  const unique = [...new Set(ids)].sort((a, b) => a - b);
-  const rows = await tx
-    .select({
-      orderId: orders.orderId,
-      processStatus: orders.processStatus,
-      processingDate: orders.processingDate,
-      assignedTo: orders.assignedTo,
-      email: orders.email,
-      version: orders.version,
-    })
-    .from(orders)
-    .where(inArray(orders.orderId, unique))
-    .orderBy(orders.orderId)
-    .for('update');
-  const found = new Set(rows.map((r) => r.orderId));
-  const missing = unique.filter((id) => !found.has(id));
-  if (missing.length) {
-    throw notFound(`Order not found: ${missing.join(', ')}`);
-  }
-  const holderIds = [...new Set(rows.map((r) => r.assignedTo).filter((v): v is number => v !== null))];
-  const names = new Map<number, string>();
-  if (holderIds.length) {
-    const staff = await tx
-      .select({ id: staffUsers.id, name: staffUsers.name })
-      .from(staffUsers)
-      .where(inArray(staffUsers.id, holderIds));
-    for (const s of staff) names.set(s.id, s.name);
-  }
-  return rows.map((r) => ({ ...r, holder: r.assignedTo === null ? null : (names.get(r.assignedTo) ?? '') }));
-}
+import { badRequest, conflict, HttpError } from '../http/errors.js';
 
 /** What the shared order rules need to know about a locked order. */
 export function ruleState(
@@ -131,7 +90,8 @@ export async function changeStatus(
       ...(refunding ? { refundDate: sql`now()` } : {}),
     })
     .where(inArray(orders.orderId, ids));
-  await tx.insert(orderEvents).values(
+  await recordEvents(
+    tx,
     changed.map((o) => ({
       orderId: o.orderId,
       actorId: actor.id,
@@ -266,7 +226,8 @@ export async function assignOrders(
           changed.map((o) => o.orderId),
         ),
       );
-    await tx.insert(orderEvents).values(
+    await recordEvents(
+      tx,
       changed.map((o) => ({
         orderId: o.orderId,
         actorId: actor.id,
@@ -381,13 +342,15 @@ export async function applyHolderRule(
     .update(orders)
     .set({ assignedTo: actor.id, updatedAt: sql`now()` })
     .where(sql`${orders.orderId} = ${order.orderId}`);
-  await tx.insert(orderEvents).values({
-    orderId: order.orderId,
-    actorId: actor.id,
-    action: 'takeover',
-    fromValue: String(order.assignedTo),
-    toValue: String(actor.id),
-  });
+  await recordEvents(tx, [
+    {
+      orderId: order.orderId,
+      actorId: actor.id,
+      action: 'takeover',
+      fromValue: String(order.assignedTo),
+      toValue: String(actor.id),
+    },
+  ]);
   await recordAudit(tx, {
     action: 'order.takeover',
     actorId: actor.id,
@@ -422,9 +385,7 @@ export async function claimNextOrder(
       .update(orders)
       .set({ assignedTo: actor.id, updatedAt: sql`now()` })
       .where(sql`${orders.orderId} = ${orderId}`);
-    await tx
-      .insert(orderEvents)
-      .values({ orderId, actorId: actor.id, action: 'assign', fromValue: null, toValue: String(actor.id) });
+    await recordEvents(tx, [{ orderId, actorId: actor.id, action: 'assign', toValue: String(actor.id) }]);
     return orderId;
   });
 }

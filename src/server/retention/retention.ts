@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import PgBoss from 'pg-boss';
+import type { OrderEventAction } from '../../shared/constants.js';
 import {
   DEFAULT_RETENTION_DAYS,
   ERASED_FIELDS,
@@ -15,10 +16,11 @@ import { appSettings, documents, orderEvents } from '../db/schema.js';
 import { removeStored } from '../documents/storage.js';
 import { conflict } from '../http/errors.js';
 import { bossDb } from '../mail/queue.js';
-import { lockOrder, recordEvent } from '../order-detail/queries.js';
+import { recordEvents } from '../orders/events.js';
+import { lockOrders } from '../orders/repository.js';
 
 const KEY = 'retention';
-export const ERASE_ACTION = 'erase';
+export const ERASE_ACTION = 'erase' satisfies OrderEventAction;
 const JOB = 'retention-erase';
 
 export async function getRetentionSettings(db: DbOrTx): Promise<RetentionSettings> {
@@ -52,7 +54,7 @@ export async function eraseOrder(
   by: { actorId: number | null; actorEmail: string | null; reason: string; ip?: string | null },
 ): Promise<ErasureResult> {
   const { result, keys } = await db.transaction(async (tx) => {
-    const order = await lockOrder(tx, orderId);
+    const order = (await lockOrders(tx, [orderId], 'Order not found'))[0]!;
     if (order.processStatus === 'ChargeBack') {
       throw conflict('This order is under chargeback: its data is kept until the chargeback is closed.');
     }
@@ -102,13 +104,14 @@ export async function eraseOrder(
       .set({ originalName: sql`'erased.' || split_part(${documents.storageKey}, '.', 2)` })
       .where(eq(documents.orderId, orderId))
       .returning({ key: documents.storageKey });
-    await recordEvent(tx, {
-      orderId,
-      actorId: by.actorId,
-      action: ERASE_ACTION,
-      fromValue: null,
-      toValue: `${ERASURE_TEXT}. Reason: ${by.reason}`,
-    });
+    await recordEvents(tx, [
+      {
+        orderId,
+        actorId: by.actorId,
+        action: ERASE_ACTION,
+        toValue: `${ERASURE_TEXT}. Reason: ${by.reason}`,
+      },
+    ]);
     await recordAudit(tx, {
       action: 'order.erase',
       actorId: by.actorId,
