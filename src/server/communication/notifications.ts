@@ -1,5 +1,13 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { MailProvider } from '../../shared/constants.js';
+import { NOTIFIABLE_STATUSES, type StatusNotification } from '../../shared/contracts/communication.js';
+import { statusName } from '../../shared/order-rules.js';
+import { recordAudit } from '../audit/audit.js';
+import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
-import { queueMail } from '../mail/outbox.js';
+import { mailLog, mailTemplates, orderEvents, statusNotifications } from '../db/schema.js';
+import { badRequest } from '../http/errors.js';
+import { customerLanguageOf, resolveTemplate } from './templates.js';
 
 /** An order that has just entered a status, as the status change knows it. */
 export interface EnteredOrder {
@@ -9,25 +17,156 @@ export interface EnteredOrder {
   processStatus: string;
 }
 
+export interface TemplateMailInput {
+  orderId: number;
+  /** The template key; the order's language picks the translation (English when it has none). */
+  templateKey: string;
+  /** mail_log.kind: 'notification' (status), 'macro', or 'refund' for the refund confirmation. */
+  kind: string;
+  toEmail: string;
+  provider?: MailProvider;
+  requestedBy: number | null;
+}
+
+/**
+ * Queues a template mail in the outbox (mail_log) with the template version it will be built from, and
+ * its order event, in the caller's transaction. Null when the key has no template (nothing queued).
+ */
+export async function queueTemplateMail(tx: DbOrTx, input: TemplateMailInput): Promise<number | null> {
+  const language = await customerLanguageOf(tx, input.orderId);
+  const template = await resolveTemplate(tx, input.templateKey, language);
+  if (!template) return null;
+  const provider = input.provider ?? 'AWS';
+  const [row] = await tx
+    .insert(mailLog)
+    .values({
+      orderId: input.orderId,
+      kind: input.kind,
+      toEmail: input.toEmail,
+      provider,
+      status: 'queued',
+      requestedBy: input.requestedBy,
+      templateId: template.id,
+      templateVersion: template.version,
+    })
+    .returning({ id: mailLog.id });
+  await tx.insert(orderEvents).values({
+    orderId: input.orderId,
+    actorId: input.requestedBy,
+    action: 'mail',
+    fromValue: null,
+    toValue: `${input.kind} ${template.key} (${template.language}) via ${provider} to ${input.toEmail}`,
+  });
+  return row!.id;
+}
+
 /**
  * Queues the customer mails for orders that entered status `to`, in the caller's transaction (the one
- * of the move and its order event). A restore (out of Deleted) mails nobody.
+ * of the move and its order event), as the status's notification setting says. A restore (out of
+ * Deleted) mails nobody; `skip` is for a change that sends its own mail (a macro's, the approval notice).
  */
 export async function notifyStatusEntered(
   tx: DbOrTx,
   actorId: number | null,
   entered: readonly EnteredOrder[],
   to: string,
-  opts: { restore?: boolean } = {},
-): Promise<void> {
-  if (opts.restore || to !== 'Refunded') return;
+  opts: { restore?: boolean | undefined; skip?: boolean | undefined } = {},
+): Promise<number> {
+  if (opts.restore || opts.skip || !entered.length) return 0;
+  const [setting] = await tx
+    .select()
+    .from(statusNotifications)
+    .where(eq(statusNotifications.status, to))
+    .limit(1);
+  if (!setting?.enabled || !setting.templateKey) return 0;
+  const [template] = await tx
+    .select({ purpose: mailTemplates.purpose })
+    .from(mailTemplates)
+    .where(and(eq(mailTemplates.key, setting.templateKey), isNull(mailTemplates.deletedAt)))
+    .limit(1);
+  const kind = template?.purpose === 'refund' ? 'refund' : 'notification';
+  let queued = 0;
   for (const o of entered) {
-    await queueMail(tx, {
+    const id = await queueTemplateMail(tx, {
       orderId: o.orderId,
-      kind: 'refund',
+      templateKey: setting.templateKey,
+      kind,
       toEmail: o.email,
-      provider: 'AWS',
       requestedBy: actorId,
     });
+    if (id) queued++;
   }
+  return queued;
+}
+
+/** Every status that can notify, with its setting (off when never set). */
+export async function notificationSettings(db: DbOrTx): Promise<StatusNotification[]> {
+  const rows = await db.select().from(statusNotifications);
+  const byStatus = new Map(rows.map((r) => [r.status, r]));
+  return NOTIFIABLE_STATUSES.map((status) => {
+    const r = byStatus.get(status);
+    return { status, enabled: r?.enabled ?? false, templateKey: r?.templateKey ?? null };
+  });
+}
+
+/** Purposes a template sent on a status change or by a macro may have (no attachment needed). */
+export const SENDABLE_PURPOSES = ['customer', 'refund'];
+
+/** Refuses (400) a key with no English template, or one of a built-in mail that needs an attachment. */
+export async function assertSendableKey(db: DbOrTx, key: string, field: string): Promise<void> {
+  const rows = await db
+    .select({ language: mailTemplates.language, purpose: mailTemplates.purpose })
+    .from(mailTemplates)
+    .where(and(eq(mailTemplates.key, key), isNull(mailTemplates.deletedAt)));
+  if (!rows.some((r) => r.language === 'en')) {
+    throw badRequest(`${field}: there is no English template ${key}`);
+  }
+  if (!rows.every((r) => SENDABLE_PURPOSES.includes(r.purpose))) {
+    throw badRequest(`${field}: the template ${key} belongs to a built-in mail with an attachment`);
+  }
+}
+
+export async function saveNotificationSettings(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  settings: { status: string; enabled: boolean; templateKey: string | null }[],
+): Promise<StatusNotification[]> {
+  const seen = new Set<string>();
+  for (const s of settings) {
+    if (seen.has(s.status)) throw badRequest(`settings: ${statusName(s.status)} is listed twice`);
+    seen.add(s.status);
+    if (s.enabled && !s.templateKey) {
+      throw badRequest(`settings: ${statusName(s.status)} mails the customer but names no template`);
+    }
+  }
+  return db.transaction(async (tx) => {
+    for (const s of settings) {
+      if (s.templateKey) await assertSendableKey(tx, s.templateKey, `settings (${statusName(s.status)})`);
+    }
+    const before = await notificationSettings(tx);
+    const changed = settings.filter((s) => {
+      const b = before.find((x) => x.status === s.status);
+      return !b || b.enabled !== s.enabled || b.templateKey !== s.templateKey;
+    });
+    for (const s of changed) {
+      await tx
+        .insert(statusNotifications)
+        .values({ status: s.status, enabled: s.enabled, templateKey: s.templateKey, updatedBy: actor.id })
+        .onConflictDoUpdate({
+          target: statusNotifications.status,
+          set: { enabled: s.enabled, templateKey: s.templateKey, updatedBy: actor.id, updatedAt: sql`now()` },
+        });
+    }
+    if (changed.length) {
+      const statuses = changed.map((s) => s.status);
+      await recordAudit(tx, {
+        action: 'notifications.update',
+        actorId: actor.id,
+        target: statuses.map(statusName).join(', '),
+        from: before.filter((b) => statuses.includes(b.status)),
+        to: changed,
+      });
+    }
+    return notificationSettings(tx);
+  });
 }
