@@ -31,11 +31,6 @@ function open(): Promise<Reader<Response>> {
   return reader;
 }
 
-/** Loads the database ahead of the first download (main.ts need not call it; the first lookup does). */
-export async function warmGeoIp(): Promise<void> {
-  await open();
-}
-
 /** Addresses that never belong to a place: loopback, private, link-local, documentation ranges. */
 function isNonPublic(ip: string): boolean {
   const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
