@@ -1,5 +1,5 @@
 import type { SecuritySettings, StaffSessionView } from '../../shared/contracts/account';
-import { type ApiEnvelope, api } from '../app/api';
+import { type Envelope, api } from '../app/api';
 
 interface TwoFactorStatus {
   enabled: boolean;
@@ -12,34 +12,31 @@ export const accountApi = api.injectEndpoints({
   endpoints: (build) => ({
     getSessions: build.query<StaffSessionView[], number | undefined>({
       query: (userId) => ({ url: 'admin/sessions', params: userId ? { userId } : {} }),
-      transformResponse: (body: ApiEnvelope<StaffSessionView[]>) => body.data ?? [],
       providesTags: ['User'],
     }),
-    endSession: build.mutation<ApiEnvelope, string>({
+    endSession: build.mutation<Envelope, string>({
       query: (id) => ({ url: `admin/sessions/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: ['User'],
     }),
     getTwoFactor: build.query<TwoFactorStatus, void>({
       query: () => ({ url: 'admin/2fa' }),
-      transformResponse: (body: ApiEnvelope<TwoFactorStatus>) => body.data as TwoFactorStatus,
       providesTags: ['User'],
     }),
-    setupTwoFactor: build.mutation<ApiEnvelope<{ secret: string; otpauthUrl: string; qrSvg: string }>, void>({
+    setupTwoFactor: build.mutation<Envelope<{ secret: string; otpauthUrl: string; qrSvg: string }>, void>({
       query: () => ({ url: 'admin/2fa/setup', method: 'POST' }),
     }),
-    enableTwoFactor: build.mutation<ApiEnvelope<{ recoveryCodes: string[] }>, { code: string }>({
+    enableTwoFactor: build.mutation<Envelope<{ recoveryCodes: string[] }>, { code: string }>({
       query: (body) => ({ url: 'admin/2fa/enable', method: 'POST', body }),
       invalidatesTags: ['User'],
     }),
-    disableTwoFactor: build.mutation<ApiEnvelope, { currentPassword: string; code: string }>({
+    disableTwoFactor: build.mutation<Envelope, { currentPassword: string; code: string }>({
       query: (body) => ({ url: 'admin/2fa/disable', method: 'POST', body }),
       invalidatesTags: ['User'],
     }),
     getSecuritySettings: build.query<SecuritySettings, void>({
       query: () => ({ url: 'admin/security-settings' }),
-      transformResponse: (body: ApiEnvelope<SecuritySettings>) => body.data as SecuritySettings,
     }),
-    saveSecuritySettings: build.mutation<ApiEnvelope<SecuritySettings>, SecuritySettings>({
+    saveSecuritySettings: build.mutation<Envelope<SecuritySettings>, SecuritySettings>({
       query: (body) => ({ url: 'admin/security-settings', method: 'PUT', body }),
     }),
   }),

@@ -1,53 +1,26 @@
-import { type BaseQueryFn, createApi, type FetchArgs, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
-import { MSG } from '../../shared/messages';
-import { clearSession, getAccessToken } from './session';
+import { type BaseQueryFn, createApi } from '@reduxjs/toolkit/query/react';
+import { type ApiError, type Envelope, type Params, requestJson } from './api-client';
 
-/** The body every API call answers with (spec §7). */
-export interface ApiEnvelope<T = unknown> {
-  status: 0 | 1 | 401;
-  message: string;
-  data?: T;
-}
+export { type ApiError, type Envelope, errorMessage } from './api-client';
 
-/** Set by the staff shell: shows the message, clears the session and goes to / (spec §6, §8). */
-let onUnauthorized: (message: string) => void = () => {
-  clearSession();
-  window.location.assign('/');
-};
-export function setUnauthorizedHandler(handler: (message: string) => void): void {
-  onUnauthorized = handler;
-}
-/** A 401 seen outside RTK Query (uploads, PDFs) takes the same path as one inside it. */
-export function signalUnauthorized(message: string): void {
-  onUnauthorized(message);
-}
+/** What an endpoint asks for: a path under /api/ (or a full request). */
+export type ApiArgs = string | { url: string; method?: string; body?: unknown; params?: Params };
 
-const rawBaseQuery = fetchBaseQuery({
-  baseUrl: '/api/',
-  prepareHeaders: (headers) => {
-    const token = getAccessToken();
-    // The stored access token goes in Authorization as is, without "Bearer" (spec §7).
-    if (token) headers.set('Authorization', token);
-    return headers;
-  },
-});
+/** What every answer leaves beside its payload: the message and, on lists, the totals. */
+export type ApiMeta = Omit<Envelope, 'data'>;
 
-/** Every error becomes the server's envelope, so screens read `error.data.message`; 401 signs out. */
-const baseQuery: BaseQueryFn<
-  string | FetchArgs,
-  unknown,
-  { status: number | string; data: ApiEnvelope }
-> = async (args, api, extra) => {
-  const result = await rawBaseQuery(args, api, extra);
-  if (!result.error) return { data: result.data, meta: result.meta };
-  const status = result.error.status;
-  const body = (result.error as { data?: unknown }).data as ApiEnvelope | undefined;
-  const data: ApiEnvelope =
-    body && typeof body === 'object' && 'message' in body
-      ? body
-      : { status: 0, message: status === 'FETCH_ERROR' ? MSG.networkError : 'Request failed' };
-  if (status === 401) onUnauthorized(data.message);
-  return { error: { status, data } };
+/**
+ * The envelope is unwrapped here, once: a query answers its `data` (typed by the endpoint), a mutation
+ * answers the whole envelope (screens toast its message). The message and list totals travel in `meta`
+ * for the endpoints that need them. Every failure is `{ status, data: envelope }`; a 401 has already
+ * signed out in the transport.
+ */
+const baseQuery: BaseQueryFn<ApiArgs, unknown, ApiError, object, ApiMeta> = async (args, api) => {
+  const { url, ...opts } = typeof args === 'string' ? { url: args } : args;
+  const result = await requestJson(url, { ...opts, signal: api.signal });
+  if (!result.ok) return { error: result.error };
+  const { data, ...meta } = result.body;
+  return { data: api.type === 'query' ? data : result.body, meta };
 };
 
 /** The one API slice; each area adds its endpoints with injectEndpoints, tags drive refreshes. */
@@ -57,9 +30,3 @@ export const api = createApi({
   tagTypes: ['Counts', 'Orders', 'Order', 'Team', 'Gateways', 'Reports', 'User'],
   endpoints: () => ({}),
 });
-
-/** Reads the message of a failed call for a toast. */
-export function errorMessage(error: unknown): string {
-  const data = (error as { data?: ApiEnvelope } | undefined)?.data;
-  return data?.message ?? MSG.networkError;
-}

@@ -1,5 +1,5 @@
 import type { AuditLogPage, AuditLogQuery, GatewayChange } from '../../shared/contracts/audit';
-import { type ApiEnvelope, api } from '../app/api';
+import { api } from '../app/api';
 
 export type AuditLogArgs = Partial<Omit<AuditLogQuery, 'page'>> & { page: number };
 
@@ -11,11 +11,9 @@ export const auditApi = api.injectEndpoints({
         url: 'admin/audit-log',
         params: Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== '')),
       }),
-      transformResponse: (body: ApiEnvelope<AuditLogPage>) => body.data as AuditLogPage,
     }),
     getGatewayChanges: build.query<GatewayChange[], void>({
       query: () => ({ url: 'admin/payment-gateway-changes' }),
-      transformResponse: (body: ApiEnvelope<GatewayChange[]>) => body.data ?? [],
       providesTags: ['Gateways'],
     }),
   }),

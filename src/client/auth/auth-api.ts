@@ -1,5 +1,5 @@
 import type { ChangePasswordBody, LoginBody, LoginResponse, StaffUser } from '../../shared/contracts/auth';
-import { type ApiEnvelope, api } from '../app/api';
+import { type Envelope, api } from '../app/api';
 
 /** Sign-in, the signed-in user and the own-password change. */
 export const authApi = api.injectEndpoints({
@@ -9,10 +9,9 @@ export const authApi = api.injectEndpoints({
     }),
     getUserInfo: build.query<StaffUser, void>({
       query: () => ({ url: 'user_info' }),
-      transformResponse: (body: ApiEnvelope<StaffUser>) => body.data as StaffUser,
       providesTags: ['User'],
     }),
-    changePassword: build.mutation<ApiEnvelope, ChangePasswordBody>({
+    changePassword: build.mutation<Envelope, ChangePasswordBody>({
       query: (body) => ({ url: 'admin/change-password', method: 'POST', body }),
     }),
   }),

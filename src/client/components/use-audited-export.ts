@@ -2,12 +2,12 @@ import { useCallback } from 'react';
 import { toast } from 'react-toastify';
 import type { ExportEventBody } from '../../shared/contracts/audit';
 import { toCsv } from '../../shared/csv';
-import { type ApiEnvelope, api, errorMessage } from '../app/api';
+import { type Envelope, api, errorMessage } from '../app/api';
 import { downloadText } from './download';
 
 const exportRecordApi = api.injectEndpoints({
   endpoints: (build) => ({
-    recordExport: build.mutation<ApiEnvelope, ExportEventBody>({
+    recordExport: build.mutation<Envelope, ExportEventBody>({
       query: (body) => ({ url: 'admin/audit/export-event', method: 'POST', body }),
     }),
   }),

@@ -1,15 +1,14 @@
 import type { GatewaySettingBody, PaymentGateway } from '../../shared/contracts/gateways';
-import { type ApiEnvelope, api } from '../app/api';
+import { type Envelope, api } from '../app/api';
 
 /** Gateway Setting calls. */
 export const gatewaysApi = api.injectEndpoints({
   endpoints: (build) => ({
     getPaymentGateways: build.query<PaymentGateway[], void>({
       query: () => ({ url: 'admin/payment-gateways' }),
-      transformResponse: (body: ApiEnvelope<PaymentGateway[]>) => body.data ?? [],
       providesTags: ['Gateways'],
     }),
-    setActiveGateway: build.mutation<ApiEnvelope, GatewaySettingBody>({
+    setActiveGateway: build.mutation<Envelope, GatewaySettingBody>({
       query: (body) => ({ url: 'admin/payment-gateway-setting', method: 'POST', body }),
       invalidatesTags: ['Gateways'],
     }),

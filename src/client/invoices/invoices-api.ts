@@ -1,10 +1,10 @@
 import type { SendInvoiceBody } from '../../shared/contracts/order-detail';
-import { api, type ApiEnvelope } from '../app/api';
+import { api, type Envelope } from '../app/api';
 
 /** Send Invoice (send-invoice): a PDF invoice mailed to the order's e-mail. */
 export const invoicesApi = api.injectEndpoints({
   endpoints: (build) => ({
-    sendInvoice: build.mutation<ApiEnvelope, SendInvoiceBody>({
+    sendInvoice: build.mutation<Envelope, SendInvoiceBody>({
       query: (body) => ({ url: 'admin/send-invoice', method: 'POST', body }),
       // The mail lands in the order's history.
       invalidatesTags: (_r, error, { orderId }) => (error ? [] : [{ type: 'Order', id: Number(orderId) }]),

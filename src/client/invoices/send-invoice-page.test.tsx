@@ -2,13 +2,13 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MSG } from '../../shared/messages';
-import { fakeApi, renderPage } from '../order-detail/test-helpers';
+import { mockApi, renderPage } from '../test/fixtures';
 import { Component } from './send-invoice-page';
 
 afterEach(() => vi.unstubAllGlobals());
 
 function open(answer: { status?: number; body: unknown }) {
-  const sent = fakeApi({ 'POST /api/admin/send-invoice': () => answer });
+  const sent = mockApi({ 'POST /api/admin/send-invoice': () => answer });
   renderPage('/admin/send-invoice', '/admin/send-invoice', <Component />);
   return sent;
 }

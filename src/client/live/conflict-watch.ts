@@ -1,4 +1,4 @@
-import type { ApiEnvelope } from '../app/api';
+import type { Envelope } from '../app/api';
 import { orderDetailApi } from '../order-detail/order-detail-api';
 import { ordersApi } from '../orders/orders-api';
 import { reportConflict } from './live-bus';
@@ -14,7 +14,7 @@ function watch(endpoint: string) {
       try {
         await queryFulfilled;
       } catch (failure) {
-        const error = (failure as { error?: { status?: unknown; data?: ApiEnvelope } }).error;
+        const error = (failure as { error?: { status?: unknown; data?: Envelope } }).error;
         if (error?.status === 409) reportConflict(endpoint, arg, error.data?.message ?? 'Refused');
       }
     },

@@ -4,12 +4,12 @@ import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FOLDER_COUNT_KEYS, type FolderCounts } from '../../shared/constants';
+import type { FolderCounts } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { encodeOrderId } from '../../shared/order-id';
 import { makeStore } from '../app/store';
 import { Component as OrderDetailPage } from '../order-detail/order-detail-page';
-import { fakeApi, orderFixture, signInAs } from '../order-detail/test-helpers';
+import { countsFixture, listRow, mockApi, orderFixture, signInAs } from '../test/fixtures';
 import { FOLDER_COLUMNS } from '../orders/columns';
 import { OrderQueue } from '../orders/order-queue';
 import { applyLiveEvent } from './live-cache';
@@ -22,31 +22,9 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
-function counts(overrides: Partial<FolderCounts> = {}): FolderCounts {
-  const all = Object.fromEntries(Object.values(FOLDER_COUNT_KEYS).map((k) => [k, 1])) as FolderCounts;
-  return { ...all, ...overrides };
-}
+const counts = (overrides: Partial<FolderCounts> = {}): FolderCounts => countsFixture(overrides);
 
-const row = (id: number, status = 'New'): OrderListRow =>
-  ({
-    order_id: id,
-    process_status: status,
-    first_name: 'Jane',
-    last_name: `Doe${id}`,
-    arrival_date: '2026-03-14',
-    email: `jane${id}@example.com`,
-    telephone_number: '612345678',
-    phone_code: '31',
-    created_at: '2026-03-01T12:00:00.000Z',
-    refund_date: null,
-    processing_date: '2026-03-01',
-    process_month: 'Mar',
-    assign_to: '',
-    nationality: 'Netherlands',
-    processing_mode: 'Standard',
-    due_at: null,
-    sla_state: null,
-  }) as OrderListRow;
+const row = (id: number, status = 'New'): OrderListRow => listRow(id, { process_status: status });
 
 function renderWithStore(path: string, routePath: string, element: React.ReactElement) {
   const store = makeStore();
@@ -123,7 +101,7 @@ describe('live queues', () => {
     signInAs('Team', 'Tess');
     let listCalls = 0;
     let rows = [row(100001), row(100002)];
-    fakeApi({
+    mockApi({
       'GET /api/admin/get-orders-list/newOrder': () => {
         listCalls++;
         return { body: { status: 1, message: 'ok', data: rows } };
@@ -190,8 +168,8 @@ describe('live queues', () => {
 describe('detail page, live', () => {
   const ROUTE = '/admin/view-order/:orderId';
 
-  function openOrder(order = orderFixture(), extra: Parameters<typeof fakeApi>[0] = {}) {
-    const sent = fakeApi({
+  function openOrder(order = orderFixture(), extra: Parameters<typeof mockApi>[0] = {}) {
+    const sent = mockApi({
       [`GET /api/admin/get-orders-details/${order.order_id}`]: () => ({
         body: { status: 1, message: 'ok', data: order },
       }),

@@ -80,7 +80,7 @@ function usePresence(orderId: number, editing: boolean): PresenceEvent['viewers'
     const beat = () =>
       putPresence({ orderId, editing })
         .unwrap()
-        .then((p) => live && setViewers(p.viewers))
+        .then((p) => live && p.data && setViewers(p.data.viewers))
         .catch(() => undefined);
     void beat();
     const timer = setInterval(beat, PRESENCE_HEARTBEAT_MS);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MailHistoryItem } from '../../shared/contracts/order-detail';
 import { Component } from './order-detail-page';
 import { encodeOrderId } from '../../shared/order-id';
-import { fakeApi, orderFixture, renderPage } from './test-helpers';
+import { mockApi, orderFixture, renderPage } from '../test/fixtures';
 
 const mail = (overrides: Partial<MailHistoryItem>): MailHistoryItem => ({
   id: 1,
@@ -49,7 +49,7 @@ describe('Email History', () => {
       'URL',
       Object.assign(URL, { createObjectURL: () => 'blob:card', revokeObjectURL: () => {} }),
     );
-    const sent = fakeApi({
+    const sent = mockApi({
       [`GET /api/admin/get-orders-details/${order.order_id}`]: () => ({
         body: { status: 1, message: 'ok', data: order },
       }),

@@ -1,8 +1,9 @@
 import { toast } from 'react-toastify';
-import { signalUnauthorized } from '../app/api';
 
-/** Toasts a failed call outside RTK Query (upload, PDFs) the way spec §8 asks; 401 also signs out. */
-export function toastFailure(httpStatus: number, message: string): void {
-  if (httpStatus === 401) signalUnauthorized(message);
-  else toast.error(message);
+/**
+ * Toasts a failed call outside RTK Query (upload, PDFs, files). A 401 has already signed out in the
+ * transport, with its own toast, so it is not toasted twice.
+ */
+export function toastFailure(httpStatus: number | 'FETCH_ERROR', message: string): void {
+  if (httpStatus !== 401) toast.error(message);
 }

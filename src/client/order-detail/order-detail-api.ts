@@ -6,10 +6,10 @@ import type {
   ResendMailBody,
   SaveTransactionBody,
 } from '../../shared/contracts/order-detail';
-import { api, type ApiEnvelope } from '../app/api';
+import { api, type Envelope } from '../app/api';
 import { withVersion } from '../live/live-bus';
 
-type Message = ApiEnvelope<unknown>;
+type Message = Envelope<unknown>;
 const orderTag = (orderId: number) => [{ type: 'Order' as const, id: orderId }];
 
 /** The order detail screen's calls; every write refreshes the order, moves also the queues. */
@@ -17,12 +17,10 @@ export const orderDetailApi = api.injectEndpoints({
   endpoints: (build) => ({
     getOrderDetails: build.query<OrderDetails, number>({
       query: (orderId) => ({ url: `admin/get-orders-details/${orderId}` }),
-      transformResponse: (body: ApiEnvelope<OrderDetails>) => body.data as OrderDetails,
       providesTags: (_result, _error, orderId) => orderTag(orderId),
     }),
     getEmailContent: build.query<EmailContent, number>({
       query: (orderId) => ({ url: `admin/get-email-content/${orderId}` }),
-      transformResponse: (body: ApiEnvelope<EmailContent>) => body.data as EmailContent,
       providesTags: (_result, _error, orderId) => orderTag(orderId),
     }),
     moveOrderStatus: build.mutation<Message, MoveOrderStatusBody>({
@@ -43,7 +41,7 @@ export const orderDetailApi = api.injectEndpoints({
       invalidatesTags: (_r, error, { orderId }) => (error ? [] : orderTag(orderId)),
     }),
     /** Assigns to me the most urgent unassigned open order of a folder; 404 when none is waiting. */
-    claimNextOrder: build.mutation<ApiEnvelope<{ orderId: number }>, { folderName: string }>({
+    claimNextOrder: build.mutation<Envelope<{ orderId: number }>, { folderName: string }>({
       query: (body) => ({ url: 'admin/claim-next-order', method: 'POST', body }),
       invalidatesTags: (_r, error) => (error ? [] : ['Counts', 'Orders']),
     }),

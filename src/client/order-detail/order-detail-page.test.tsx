@@ -6,13 +6,13 @@ import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { MSG } from '../../shared/messages';
 import { encodeOrderId } from '../../shared/order-id';
 import { Component } from './order-detail-page';
-import { fakeApi, orderFixture, renderPage, signInAs } from './test-helpers';
+import { mockApi, orderFixture, renderPage, signInAs } from '../test/fixtures';
 
 const ROUTE = '/admin/view-order/:orderId';
 const detailPath = (order: OrderDetails) => `/api/admin/get-orders-details/${order.order_id}`;
 
-function openOrder(order: OrderDetails, extra: Parameters<typeof fakeApi>[0] = {}) {
-  const sent = fakeApi({
+function openOrder(order: OrderDetails, extra: Parameters<typeof mockApi>[0] = {}) {
+  const sent = mockApi({
     [`GET ${detailPath(order)}`]: () => ({ body: { status: 1, message: 'ok', data: order } }),
     ...extra,
   });
@@ -31,14 +31,14 @@ afterEach(() => {
 
 describe('order detail page', () => {
   it('answers a malformed encoded id with a not-found message and asks the server nothing', async () => {
-    const sent = fakeApi({});
+    const sent = mockApi({});
     renderPage(ROUTE, '/admin/view-order/not*an*id', <Component />);
     expect(await screen.findByRole('alert')).toHaveTextContent('Order not found');
     expect(sent).toHaveLength(0);
   });
 
   it('shows not found when the server has no such order', async () => {
-    fakeApi({
+    mockApi({
       'GET /api/admin/get-orders-details/999999': () => ({
         status: 404,
         body: { status: 0, message: 'Order not found' },
@@ -50,7 +50,7 @@ describe('order detail page', () => {
 
   it('folds a section from its title and remembers it for the next order; Remark in the bar opens the form', async () => {
     const user = userEvent.setup();
-    fakeApi({
+    mockApi({
       [`GET ${detailPath(orderFixture())}`]: () => ({
         body: { status: 1, message: 'ok', data: orderFixture() },
       }),

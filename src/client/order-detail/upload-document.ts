@@ -1,7 +1,5 @@
-import type { ApiEnvelope } from '../app/api';
-import { getAccessToken } from '../app/session';
+import { type Envelope, uploadWithProgress } from '../app/api-client';
 import { openVersion, reportConflict } from '../live/live-bus';
-import { MSG } from '../../shared/messages';
 
 export interface UploadFields {
   orderId: number;
@@ -11,51 +9,27 @@ export interface UploadFields {
 }
 
 export interface UploadResult {
-  httpStatus: number;
-  body: ApiEnvelope;
+  httpStatus: number | 'FETCH_ERROR';
+  body: Envelope;
 }
 
-/**
- * Sends the approved document as multipart (spec §7 upload-visa-document). XMLHttpRequest, not fetch,
- * because only it reports upload progress.
- */
-export function uploadVisaDocument(
+/** Sends the approved document as multipart (upload-visa-document), reporting the upload's progress. */
+export async function uploadVisaDocument(
   fields: UploadFields,
   onProgress: (percent: number) => void,
 ): Promise<UploadResult> {
-  return new Promise((resolve) => {
-    const form = new FormData();
-    form.append('orderId', String(fields.orderId));
-    form.append('email', fields.email);
-    form.append('mailServiceProvider', fields.mailServiceProvider);
-    const version = openVersion(fields.orderId);
-    if (version !== undefined) form.append('expectedVersion', String(version));
-    // The file goes last so the server has read every text field when the stream starts.
-    form.append('uploadVisaDoc', fields.file, fields.file.name);
+  const form = new FormData();
+  form.append('orderId', String(fields.orderId));
+  form.append('email', fields.email);
+  form.append('mailServiceProvider', fields.mailServiceProvider);
+  const version = openVersion(fields.orderId);
+  if (version !== undefined) form.append('expectedVersion', String(version));
+  // The file goes last so the server has read every text field when the stream starts.
+  form.append('uploadVisaDoc', fields.file, fields.file.name);
 
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/admin/upload-visa-document');
-    const token = getAccessToken();
-    if (token) xhr.setRequestHeader('Authorization', token);
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
-    };
-    xhr.onload = () => {
-      const body = parseEnvelope(xhr.responseText, xhr.status);
-      if (xhr.status === 409) reportConflict('uploadVisaDocument', { orderId: fields.orderId }, body.message);
-      resolve({ httpStatus: xhr.status, body });
-    };
-    xhr.onerror = () => resolve({ httpStatus: 0, body: { status: 0, message: MSG.networkError } });
-    xhr.send(form);
-  });
-}
-
-function parseEnvelope(text: string, httpStatus: number): ApiEnvelope {
-  try {
-    const body = JSON.parse(text) as ApiEnvelope;
-    if (body && typeof body.message === 'string') return body;
-  } catch {
-    // A proxy's HTML error page: fall through to a generic message.
-  }
-  return { status: httpStatus === 401 ? 401 : 0, message: `Upload failed (HTTP ${httpStatus})` };
+  const result = await uploadWithProgress('admin/upload-visa-document', form, onProgress);
+  if (result.ok) return { httpStatus: result.status, body: result.body };
+  const { status, data } = result.error;
+  if (status === 409) reportConflict('uploadVisaDocument', { orderId: fields.orderId }, data.message);
+  return { httpStatus: status, body: data };
 }

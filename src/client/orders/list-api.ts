@@ -2,7 +2,7 @@ import type { Folder } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import type { SlaPolicy } from '../../shared/contracts/sla';
 import type { SavedView, SavedViewBody } from '../../shared/contracts/views';
-import { type ApiEnvelope, api } from '../app/api';
+import { type ApiMeta, type Envelope, api } from '../app/api';
 
 /** Sort and filter parameters of a list, as they are in the URL (only the ones set). */
 export type ListQuery = Record<string, string>;
@@ -25,18 +25,17 @@ export const listApi = api.injectEndpoints({
         url: `admin/get-orders-list/${folder}`,
         params: { page, limit, delay: 1, ...(month ? { month } : {}), ...query },
       }),
-      transformResponse: (body: ApiEnvelope<OrderListRow[]> & { total?: number }) => ({
-        rows: body.data ?? [],
-        total: body.total ?? 0,
+      transformResponse: (rows: OrderListRow[] | undefined, meta: ApiMeta | undefined) => ({
+        rows: rows ?? [],
+        total: meta?.total ?? 0,
       }),
       providesTags: ['Orders'],
     }),
     getViews: build.query<SavedView[], void>({
       query: () => ({ url: 'admin/views' }),
-      transformResponse: (body: ApiEnvelope<SavedView[]>) => body.data ?? [],
       providesTags: ['Orders', 'Counts'],
     }),
-    saveView: build.mutation<ApiEnvelope<SavedView>, SavedViewBody & { id?: number }>({
+    saveView: build.mutation<Envelope<SavedView>, SavedViewBody & { id?: number }>({
       query: ({ id, ...body }) => ({
         url: id ? `admin/views/${id}` : 'admin/views',
         method: id ? 'PUT' : 'POST',
@@ -44,16 +43,15 @@ export const listApi = api.injectEndpoints({
       }),
       invalidatesTags: ['Orders'],
     }),
-    deleteView: build.mutation<ApiEnvelope, number>({
+    deleteView: build.mutation<Envelope, number>({
       query: (id) => ({ url: `admin/views/${id}`, method: 'DELETE' }),
       invalidatesTags: ['Orders'],
     }),
     getSlaPolicy: build.query<SlaPolicyAnswer, void>({
       query: () => ({ url: 'admin/sla-policy' }),
-      transformResponse: (body: ApiEnvelope<SlaPolicyAnswer>) => body.data as SlaPolicyAnswer,
       providesTags: ['Counts'],
     }),
-    saveSlaPolicy: build.mutation<ApiEnvelope<SlaPolicyAnswer>, SlaPolicy>({
+    saveSlaPolicy: build.mutation<Envelope<SlaPolicyAnswer>, SlaPolicy>({
       query: (body) => ({ url: 'admin/sla-policy', method: 'PUT', body }),
       invalidatesTags: ['Counts', 'Orders', 'Order'],
     }),

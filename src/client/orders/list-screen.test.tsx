@@ -2,35 +2,23 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OrderListRow } from '../../shared/contracts/orders';
-import { fakeApi, renderPage, signInAs } from '../order-detail/test-helpers';
+import { listRow, mockApi, renderPage, signInAs } from '../test/fixtures';
 import { ALL_FOLDER_COLUMNS, FOLDER_COLUMNS } from './columns';
 import { OrderQueue } from './order-queue';
 
 /** The list screen: sortable headers, due and status badges, the column chooser and density per member. */
 const HOUR = 3_600_000;
-const row = (id: number, over: Partial<OrderListRow> = {}): OrderListRow => ({
-  order_id: id,
-  process_status: 'Awaiting',
-  first_name: 'Jane',
-  last_name: `Doe${id}`,
-  arrival_date: '2031-03-14',
-  email: `jane${id}@example.com`,
-  telephone_number: '612345678',
-  phone_code: '31',
-  created_at: '2026-03-01T12:00:00.000Z',
-  refund_date: null,
-  processing_date: '2026-03-01',
-  process_month: 'Mar',
-  assign_to: '',
-  nationality: 'Netherlands',
-  processing_mode: 'Standard',
-  due_at: new Date(Date.now() + 5 * HOUR + 60_000).toISOString(),
-  sla_state: 'at_risk',
-  ...over,
-});
+const row = (id: number, over: Partial<OrderListRow> = {}): OrderListRow =>
+  listRow(id, {
+    process_status: 'Awaiting',
+    arrival_date: '2031-03-14',
+    due_at: new Date(Date.now() + 5 * HOUR + 60_000).toISOString(),
+    sla_state: 'at_risk',
+    ...over,
+  });
 
 function openList(rows: OrderListRow[]) {
-  const sent = fakeApi({
+  const sent = mockApi({
     'GET /api/admin/get-orders-list/awaitingOrder': () => ({
       body: { status: 1, message: 'ok', data: rows, total: rows.length },
     }),

@@ -8,37 +8,14 @@ import { FOLDER_COUNT_KEYS, type FolderCounts } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { MSG } from '../../shared/messages';
 import { makeStore } from '../app/store';
-import { fakeApi, renderPage } from '../order-detail/test-helpers';
+import { listRow, mockApi, renderPage, signInAs } from '../test/fixtures';
 import { StaffLayout } from '../staff/staff-layout';
 import { FOLDER_COLUMNS } from './columns';
 import { NO_ACCESS, OrderQueue } from './order-queue';
 
-/** A stored session as the SPA keeps it; the screens only decode the payload (the server verifies). */
-function storeSession(type: string) {
-  const enc = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '');
-  const token = `${enc({ alg: 'HS256' })}.${enc({ user: { id: 1, name: 'Tess', type }, exp: Date.now() / 1000 + 3600 })}.sig`;
-  localStorage.setItem('user', JSON.stringify({ accessToken: token }));
-}
+const storeSession = (type: string) => signInAs(type, 'Tess');
 
-const row = (id: number): OrderListRow => ({
-  order_id: id,
-  process_status: 'New',
-  first_name: 'Jane',
-  last_name: `Doe${id}`,
-  arrival_date: '2026-03-14',
-  email: `jane${id}@example.com`,
-  telephone_number: '612345678',
-  phone_code: '31',
-  created_at: '2026-03-01T12:00:00.000Z',
-  refund_date: null,
-  processing_date: '2026-03-01',
-  process_month: 'Mar',
-  assign_to: '',
-  nationality: 'Netherlands',
-  processing_mode: 'Standard',
-  due_at: null,
-  sla_state: null,
-});
+const row = (id: number): OrderListRow => listRow(id);
 
 const queue = (folder: 'allOrder' | 'newOrder', folderTotal: number) => (
   <OrderQueue folder={folder} title="Queue" columns={FOLDER_COLUMNS} folderTotal={folderTotal} />
@@ -52,7 +29,7 @@ afterEach(() => {
 describe('order queue', () => {
   it('a list the role may not read (Telecaller on Order History by URL) says so and asks nothing', async () => {
     storeSession('Telecaller');
-    const sent = fakeApi({});
+    const sent = mockApi({});
     renderPage('/admin/order-history', '/admin/order-history', queue('allOrder', 3000));
     expect(await screen.findByRole('alert')).toHaveTextContent(NO_ACCESS);
     expect(screen.queryByText(MSG.noRecords)).not.toBeInTheDocument();
@@ -62,7 +39,7 @@ describe('order queue', () => {
   it('a failed list shows the error with Retry, never "No records found", and Retry loads the rows', async () => {
     storeSession('Team');
     let fail = true;
-    const sent = fakeApi({
+    const sent = mockApi({
       'GET /api/admin/get-orders-list/newOrder': () =>
         fail
           ? { status: 500, body: { status: 0, message: 'Internal server error' } }
@@ -81,7 +58,7 @@ describe('order queue', () => {
 
   it('an empty page of a folder with orders offers the first page instead of "No records found"', async () => {
     storeSession('Team');
-    fakeApi({
+    mockApi({
       'GET /api/admin/get-orders-list/newOrder': () => ({ body: { status: 1, message: 'ok', data: [] } }),
     });
     renderPage('/admin/recent-order', '/admin/recent-order?page=9', queue('newOrder', 20));
@@ -92,7 +69,7 @@ describe('order queue', () => {
 
   it('an empty folder still says "No records found"', async () => {
     storeSession('Team');
-    fakeApi({
+    mockApi({
       'GET /api/admin/get-orders-list/newOrder': () => ({ body: { status: 1, message: 'ok', data: [] } }),
     });
     renderPage('/admin/recent-order', '/admin/recent-order', queue('newOrder', 0));
@@ -107,7 +84,7 @@ describe('folder counts', () => {
       Object.values(FOLDER_COUNT_KEYS).map((k, i) => [k, 200 + i]),
     ) as FolderCounts;
     let fail = true;
-    fakeApi({
+    mockApi({
       'GET /api/admin/get-folder-count': () =>
         fail
           ? {

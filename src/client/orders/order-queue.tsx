@@ -8,7 +8,8 @@ import { decide, type OrderAction, orderStateOf } from '../../shared/order-rules
 import { serviceToday } from '../../shared/dates';
 import { can, deletePermissionFor, readPermissionFor } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
-import { getAccessToken, sessionUser } from '../app/session';
+import { requestBlob } from '../app/api-client';
+import { sessionUser } from '../app/session';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { LoadError } from '../components/load-error';
 import { PaginationBar } from '../components/pagination-bar';
@@ -291,22 +292,11 @@ export function OrderQueue({
       ...(searching ? { search } : {}),
     });
     setExporting(true);
-    try {
-      const res = await fetch(`/api/admin/export-orders/${folder}?${qs}`, {
-        headers: { Authorization: getAccessToken() ?? '' },
-      });
-      if (!res.ok) {
-        const body = (await res.json().catch(() => null)) as { message?: string } | null;
-        toast.error(body?.message ?? 'The export failed. Please try again.');
-        return;
-      }
-      const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1];
-      downloadBlob(name ?? `orders-${folder}.csv`, await res.blob());
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setExporting(false);
-    }
+    const res = await requestBlob(`admin/export-orders/${folder}?${qs}`);
+    setExporting(false);
+    // A 401 has signed out in the transport, with its own toast.
+    if (res.ok) downloadBlob(res.fileName ?? `orders-${folder}.csv`, res.blob);
+    else if (res.error.status !== 401) toast.error(res.error.data.message);
   };
 
   const showRowDelete = canDelete && ROW_DELETE.includes(folder);

@@ -1,6 +1,6 @@
 import type { Folder } from '../../shared/constants';
 import type { FutureMonthCounts, OrderListRow } from '../../shared/contracts/orders';
-import { type ApiEnvelope, api } from '../app/api';
+import { type ApiMeta, type Envelope, api } from '../app/api';
 import { openVersion } from '../live/live-bus';
 
 export interface ListArgs {
@@ -18,7 +18,7 @@ export interface SearchArgs {
   month?: string | undefined;
 }
 
-type Changed = ApiEnvelope<{ orderId: number[] }>;
+type Changed = Envelope<{ orderId: number[] }>;
 
 /** Folder lists, search and the bulk actions; every action refreshes counts and lists. */
 export const ordersApi = api.injectEndpoints({
@@ -28,21 +28,19 @@ export const ordersApi = api.injectEndpoints({
         url: `admin/get-orders-list/${folder}`,
         params: { page, limit, delay: 1, ...(month ? { month } : {}) },
       }),
-      transformResponse: (body: ApiEnvelope<OrderListRow[]>) => body.data ?? [],
       providesTags: ['Orders'],
     }),
     searchOrders: build.query<{ rows: OrderListRow[]; total: number; totalCapped: boolean }, SearchArgs>({
       query: (body) => ({ url: 'admin/search-order', method: 'POST', body }),
-      transformResponse: (body: ApiEnvelope<OrderListRow[]> & { total?: number; totalCapped?: boolean }) => ({
-        rows: body.data ?? [],
-        total: body.total ?? 0,
-        totalCapped: body.totalCapped ?? false,
+      transformResponse: (rows: OrderListRow[] | undefined, meta: ApiMeta | undefined) => ({
+        rows: rows ?? [],
+        total: meta?.total ?? 0,
+        totalCapped: meta?.totalCapped ?? false,
       }),
       providesTags: ['Orders'],
     }),
     getFutureMonthCount: build.query<FutureMonthCounts, void>({
       query: () => ({ url: 'admin/get-future-month-count' }),
-      transformResponse: (body: ApiEnvelope<FutureMonthCounts>) => body.data as FutureMonthCounts,
       providesTags: ['Counts'],
     }),
     deleteOrders: build.mutation<Changed, { orderId: number[]; folderName: Folder }>({

@@ -3,34 +3,16 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Folder } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
-import { fakeApi, renderPage, signInAs } from '../order-detail/test-helpers';
+import { listRow, mockApi, renderPage, signInAs } from '../test/fixtures';
 import { FOLDER_COLUMNS } from './columns';
 import { OrderQueue } from './order-queue';
 
 /** The queue screen mirrors the shared order rules: what it offers is what the server would allow. */
-const row = (id: number, over: Partial<OrderListRow> = {}): OrderListRow => ({
-  order_id: id,
-  process_status: 'Deleted',
-  first_name: 'Jane',
-  last_name: `Doe${id}`,
-  arrival_date: '2026-03-14',
-  email: `jane${id}@example.com`,
-  telephone_number: '612345678',
-  phone_code: '31',
-  created_at: '2026-03-01T12:00:00.000Z',
-  refund_date: null,
-  processing_date: '2026-03-01',
-  process_month: 'Mar',
-  assign_to: '',
-  nationality: 'Netherlands',
-  processing_mode: 'Standard',
-  due_at: null,
-  sla_state: null,
-  ...over,
-});
+const row = (id: number, over: Partial<OrderListRow> = {}): OrderListRow =>
+  listRow(id, { process_status: 'Deleted', ...over });
 
-function openQueue(folder: Folder, rows: OrderListRow[], extra: Parameters<typeof fakeApi>[0] = {}) {
-  const sent = fakeApi({
+function openQueue(folder: Folder, rows: OrderListRow[], extra: Parameters<typeof mockApi>[0] = {}) {
+  const sent = mockApi({
     [`GET /api/admin/get-orders-list/${folder}`]: () => ({ body: { status: 1, message: 'ok', data: rows } }),
     ...extra,
   });

@@ -12,7 +12,7 @@ import { type ReportRange, reportRangeBody } from '../../shared/contracts/report
 import { toCsv } from '../../shared/csv';
 import { serviceToday } from '../../shared/dates';
 import { MSG } from '../../shared/messages';
-import type { ApiEnvelope } from '../app/api';
+import type { Envelope } from '../app/api';
 import { errorMessage } from '../app/api';
 import { downloadText } from '../components/download';
 import { PaginationBar } from '../components/pagination-bar';
@@ -31,7 +31,7 @@ export interface ReportColumn<R> {
 }
 
 interface QueryResult {
-  currentData?: ApiEnvelope<unknown[]> | undefined;
+  currentData?: Envelope<unknown[]> | undefined;
   error?: unknown;
   isFetching: boolean;
   fulfilledTimeStamp?: number | undefined;

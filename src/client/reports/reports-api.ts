@@ -1,15 +1,26 @@
 import type { CountryReportRow, ProcessedByRow, ReportRange } from '../../shared/contracts/reports';
-import { type ApiEnvelope, api } from '../app/api';
+import { type ApiMeta, type Envelope, api } from '../app/api';
 
-/** The two report calls of spec §7; the whole envelope is kept because the toast shows its message. */
+/** The report's rows with the message and status of the answer (the toast shows them). */
+const withMeta = <T>(data: T | undefined, meta: ApiMeta | undefined): Envelope<T> => ({
+  status: meta?.status ?? 0,
+  message: meta?.message ?? '',
+  data,
+});
+
+/** The two report calls; each keeps its message and status beside the rows, because the toast shows them. */
 export const reportsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getCountryOrderCount: build.query<ApiEnvelope<CountryReportRow[]>, ReportRange>({
+    getCountryOrderCount: build.query<Envelope<CountryReportRow[]>, ReportRange>({
       query: (body) => ({ url: 'admin/get-country-order-count', method: 'POST', body }),
+      transformResponse: (rows: CountryReportRow[] | undefined, meta: ApiMeta | undefined) =>
+        withMeta(rows, meta),
       providesTags: ['Reports'],
     }),
-    getProcessedByCount: build.query<ApiEnvelope<ProcessedByRow[]>, ReportRange>({
+    getProcessedByCount: build.query<Envelope<ProcessedByRow[]>, ReportRange>({
       query: (body) => ({ url: 'admin/get-processed-by-count', method: 'POST', body }),
+      transformResponse: (rows: ProcessedByRow[] | undefined, meta: ApiMeta | undefined) =>
+        withMeta(rows, meta),
       providesTags: ['Reports'],
     }),
   }),

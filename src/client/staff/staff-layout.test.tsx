@@ -1,46 +1,25 @@
-import { render, screen, within } from '@testing-library/react';
-import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FOLDER_COUNT_KEYS, type FolderCounts } from '../../shared/constants';
-import { makeStore } from '../app/store';
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FolderCounts } from '../../shared/constants';
+import { countsFixture, mockApi, ok, refused, renderRoutes, signInAs } from '../test/fixtures';
 import { StaffLayout } from './staff-layout';
 
-/** A stored session as the SPA keeps it; the layout only decodes the payload (the server verifies). */
-function storeSession(name: string, type: string) {
-  const enc = (o: object) => btoa(JSON.stringify(o)).replace(/=+$/, '');
-  const token = `${enc({ alg: 'HS256' })}.${enc({ user: { id: 1, name, type }, exp: Date.now() / 1000 + 3600 })}.sig`;
-  localStorage.setItem('user', JSON.stringify({ accessToken: token }));
-}
+const storeSession = (name: string, type: string) => signInAs(type, name);
 
-const COUNTS = Object.fromEntries(
-  Object.values(FOLDER_COUNT_KEYS).map((k, i) => [k, 100 + i]),
-) as FolderCounts;
+const COUNTS: FolderCounts = countsFixture({}, 100, 1);
 
-/** jsdom has no server: the counts call answers `status` with the counts (or an error body). */
+/** The counts call answers `status` with the counts (or an error body); other calls an empty success. */
 function answerCounts(status: number) {
-  const NodeRequest = globalThis.Request;
-  vi.stubGlobal(
-    'Request',
-    class extends NodeRequest {
-      constructor(input: RequestInfo | URL, init?: RequestInit) {
-        super(typeof input === 'string' ? new URL(input, window.location.href) : input, init);
-      }
-    },
-  );
-  vi.stubGlobal('fetch', async (request: Request) => {
-    // Other calls of the layout (saved views, the My day card) answer an empty success.
-    if (!request.url.includes('get-folder-count')) {
-      return new Response(JSON.stringify({ status: 1, message: 'Success', data: [] }), { status: 200 });
-    }
-    return status === 200
-      ? new Response(JSON.stringify({ status: 1, message: 'Success', data: COUNTS }), { status })
-      : new Response(JSON.stringify({ status: 0, message: 'Not found' }), { status });
+  mockApi({
+    'GET /api/admin/get-folder-count': () =>
+      status === 200 ? ok(COUNTS, 'Success') : refused(status, 'Not found'),
+    'GET /api/admin/views': () => ok([], 'Success'),
+    'GET /api/admin/insights/my-day': () => ok(undefined, 'Success'),
   });
 }
 
 function renderLayout(path = '/admin') {
-  const router = createMemoryRouter(
+  return renderRoutes(
     [
       {
         path: '/admin',
@@ -52,19 +31,11 @@ function renderLayout(path = '/admin') {
         ],
       },
     ],
-    { initialEntries: [path] },
-  );
-  return render(
-    <Provider store={makeStore()}>
-      <RouterProvider router={router} />
-    </Provider>,
+    path,
   );
 }
 
-afterEach(() => {
-  localStorage.clear();
-  vi.unstubAllGlobals();
-});
+afterEach(() => localStorage.clear());
 
 describe('staff layout', () => {
   it('greets the user and shows the tiles without numbers while the counts call fails', async () => {

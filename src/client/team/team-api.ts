@@ -1,36 +1,33 @@
 import type { Role } from '../../shared/constants';
 import type { AddTeamMemberBody, TeamMember, UpdateTeamMemberBody } from '../../shared/contracts/team';
-import { type ApiEnvelope, api } from '../app/api';
+import { type Envelope, api } from '../app/api';
 
 /** Manage Team calls; every write refreshes the list and the member. */
 export const teamApi = api.injectEndpoints({
   endpoints: (build) => ({
     getTeamMembers: build.query<TeamMember[], void>({
       query: () => ({ url: 'admin/get-team-member-list' }),
-      transformResponse: (body: ApiEnvelope<TeamMember[]>) => body.data ?? [],
       providesTags: ['Team'],
     }),
     getTeamMemberTypes: build.query<Role[], void>({
       query: () => ({ url: 'admin/get-team-member-type' }),
-      transformResponse: (body: ApiEnvelope<Role[]>) => body.data ?? [],
     }),
     getTeamMember: build.query<TeamMember, number>({
       query: (id) => ({ url: `admin/team-member-info/${id}` }),
-      transformResponse: (body: ApiEnvelope<TeamMember>) => body.data as TeamMember,
       providesTags: (_r, _e, id) => [{ type: 'Team', id }],
     }),
-    addTeamMember: build.mutation<ApiEnvelope<TeamMember>, AddTeamMemberBody>({
+    addTeamMember: build.mutation<Envelope<TeamMember>, AddTeamMemberBody>({
       query: (body) => ({ url: 'admin/add-team-member', method: 'POST', body }),
       invalidatesTags: ['Team'],
     }),
-    updateTeamMember: build.mutation<ApiEnvelope<TeamMember>, UpdateTeamMemberBody>({
+    updateTeamMember: build.mutation<Envelope<TeamMember>, UpdateTeamMemberBody>({
       query: (body) => ({ url: 'admin/update-team-member', method: 'POST', body }),
       invalidatesTags: ['Team'],
     }),
-    resetTwoFactor: build.mutation<ApiEnvelope, number>({
+    resetTwoFactor: build.mutation<Envelope, number>({
       query: (id) => ({ url: `admin/2fa/reset/${id}`, method: 'POST' }),
     }),
-    deleteTeamMember: build.mutation<ApiEnvelope, number>({
+    deleteTeamMember: build.mutation<Envelope, number>({
       query: (teamMemberId) => ({ url: 'admin/delete-team-member', method: 'PUT', body: { teamMemberId } }),
       invalidatesTags: ['Team'],
     }),
