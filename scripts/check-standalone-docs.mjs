@@ -50,6 +50,25 @@ for (const file of new Set(files)) {
   });
 }
 
+// A pointer `docs/product.md, "Heading"` names a heading that exists (its start is enough).
+const headings = readFileSync('docs/product.md', 'utf8')
+  .split('\n')
+  .filter((l) => l.startsWith('#'))
+  .map((l) => l.replace(/^#+\s*/, ''));
+for (const file of files) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    continue;
+  }
+  for (const m of text.matchAll(/docs\/product\.md, "([^"]+)"/g)) {
+    if (!headings.some((h) => h.startsWith(m[1]))) {
+      problems.push(`${file}: docs/product.md has no heading "${m[1]}"`);
+    }
+  }
+}
+
 // Every decision record says when it was taken and whether it still holds.
 for (const file of files.filter((f) => /^docs\/decisions\/\d+-.*\.md$/.test(f))) {
   let text;
