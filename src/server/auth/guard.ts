@@ -3,7 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { can } from '../../shared/permissions.js';
 import { staffSessions, staffUsers } from '../db/schema.js';
+import { onCacheEvent } from '../live/cache-events.js';
 import { sessionProblem, touchSession } from './sessions.js';
+import { StaffCache, type StaffRow } from './staff-cache.js';
 import { forbidden, unauthorized } from '../http/errors.js';
 import { tokenFromHeader, verifyStaffToken } from './tokens.js';
 
@@ -19,6 +21,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every /api route with its permission: the authorisation matrix test walks this. */
     routeTable: RouteEntry[];
+    /** The staff lookups of this instance, cached for a few seconds (decision 221). */
+    staffCache: StaffCache;
   }
 }
 
@@ -41,6 +45,12 @@ export const PENDING_MSG: Record<string, string> = {
   'two-factor-setup': 'Please set up two-factor sign-in before you continue.',
 };
 
+const uncached = new StaffCache(0);
+
+function staffCacheOf(app: FastifyInstance): StaffCache {
+  return app.hasDecorator('staffCache') ? app.staffCache : uncached;
+}
+
 /**
  * Resolves the staff member of a request from its token and its server-side session; throws 401 for any
  * bad, expired or revoked token and for a session that was ended, went idle or passed its absolute end.
@@ -50,6 +60,22 @@ export async function authenticate(app: FastifyInstance, request: FastifyRequest
   if (!token) throw unauthorized('Unauthorized: please sign in.');
   const claims = await verifyStaffToken(app.ctx.config.JWT_SECRET, token);
   if (!claims) throw unauthorized(SESSION_GONE);
+  const row = await staffCacheOf(app).get(claims.sid, claims.user.id, () => lookupStaff(app, claims));
+  if (!row || row.tokenVersion !== claims.tv) throw unauthorized(SESSION_GONE);
+  if (sessionProblem(row.session, app.ctx.config.SESSION_IDLE_HOURS)) throw unauthorized(SESSION_GONE);
+  await touchSession(app.ctx.db, row.session);
+  return {
+    staff: { id: row.id, name: row.name, type: row.role, email: row.email },
+    sessionId: row.session.id,
+    pending: row.session.pending,
+  };
+}
+
+/** The staff member and session of a token, from the database. */
+async function lookupStaff(
+  app: FastifyInstance,
+  claims: NonNullable<Awaited<ReturnType<typeof verifyStaffToken>>>,
+): Promise<StaffRow | undefined> {
   const [row] = await app.ctx.db
     .select({
       id: staffUsers.id,
@@ -72,18 +98,21 @@ export async function authenticate(app: FastifyInstance, request: FastifyRequest
       and(eq(staffUsers.id, claims.user.id), isNull(staffUsers.deletedAt), eq(staffSessions.id, claims.sid)),
     )
     .limit(1);
-  if (!row || row.tokenVersion !== claims.tv) throw unauthorized(SESSION_GONE);
-  if (sessionProblem(row.session, app.ctx.config.SESSION_IDLE_HOURS)) throw unauthorized(SESSION_GONE);
-  await touchSession(app.ctx.db, row.session);
-  return {
-    staff: { id: row.id, name: row.name, type: row.role, email: row.email },
-    sessionId: row.session.id,
-    pending: row.session.pending,
-  };
+  return row;
 }
 
 export const authGuard = fp(async (app: FastifyInstance) => {
   app.decorate('routeTable', [] as RouteEntry[]);
+  // The staff lookup cached per session for a few seconds, dropped on every change (decision 221).
+  const cache = new StaffCache();
+  app.decorate('staffCache', cache);
+  const unlisten = await onCacheEvent(app.ctx.database, (payload) => {
+    if (payload.startsWith('staff:')) cache.forgetUser(Number(payload.slice(6)));
+  });
+  app.addHook('onClose', async () => {
+    await unlisten();
+    cache.close();
+  });
   app.addHook('onRoute', (route) => {
     const url = route.url ?? route.path;
     if (!url.startsWith('/api/')) return;

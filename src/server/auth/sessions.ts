@@ -3,6 +3,7 @@ import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { staffSessions } from '../db/schema.js';
 import { now } from './clock.js';
+import { forgetStaffSession, forgetStaffUser } from './staff-cache.js';
 
 /** Absolute lifetime of a session and its token: one shift. */
 export const SESSION_ABSOLUTE_HOURS = 12;
@@ -59,11 +60,14 @@ export function sessionProblem(s: SessionState, idleHours: number, at = now()): 
 export async function touchSession(db: DbOrTx, s: SessionState): Promise<void> {
   const at = now();
   if (at.getTime() - s.lastSeenAt.getTime() < TOUCH_EVERY_MS) return;
+  // The guard's cached row is this object: it holds the new time, so the next minute writes nothing.
+  s.lastSeenAt = at;
   await db.update(staffSessions).set({ lastSeenAt: at }).where(eq(staffSessions.id, s.id));
 }
 
 /** Ends one session (idempotent); answers whether a live one was ended. */
 export async function endSession(db: DbOrTx, id: string, reason: string): Promise<boolean> {
+  forgetStaffSession(id);
   const rows = await db
     .update(staffSessions)
     .set({ endedAt: now(), endReason: reason })
@@ -74,6 +78,7 @@ export async function endSession(db: DbOrTx, id: string, reason: string): Promis
 
 /** Ends every live session of a user (but one, when given). */
 export async function endUserSessions(db: DbOrTx, userId: number, reason: string, exceptId?: string) {
+  forgetStaffUser(userId);
   await db
     .update(staffSessions)
     .set({ endedAt: now(), endReason: reason })
@@ -88,6 +93,7 @@ export async function endUserSessions(db: DbOrTx, userId: number, reason: string
 
 /** Clears the pending step of a session (the required step is done). */
 export async function clearPending(db: DbOrTx, id: string, step: SessionPending): Promise<void> {
+  forgetStaffSession(id);
   await db
     .update(staffSessions)
     .set({ pending: null })

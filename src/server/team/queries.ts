@@ -3,6 +3,7 @@ import type { Role } from '../../shared/constants.js';
 import type { TeamMember } from '../../shared/contracts/team.js';
 import type { DbOrTx } from '../db/client.js';
 import { staffUsers } from '../db/schema.js';
+import { forgetStaffUser } from '../auth/staff-cache.js';
 
 const columns = { id: staffUsers.id, name: staffUsers.name, email: staffUsers.email, role: staffUsers.role };
 
@@ -73,6 +74,7 @@ export async function updateMember(
   },
   revoke: boolean,
 ): Promise<TeamMember> {
+  forgetStaffUser(id); // the guard's cached lookups on this instance (others hear the trigger)
   const [row] = await db
     .update(staffUsers)
     .set({
@@ -91,6 +93,7 @@ export async function updateMember(
 
 /** Soft delete: the row stays (orders still name their assignee), sign-in and tokens stop. */
 export async function softDeleteMember(db: DbOrTx, id: number): Promise<void> {
+  forgetStaffUser(id);
   await db
     .update(staffUsers)
     .set({ deletedAt: new Date(), tokenVersion: sql`${staffUsers.tokenVersion} + 1`, updatedAt: new Date() })
