@@ -6,6 +6,7 @@ import {
 } from '../../shared/contracts/order-detail.js';
 import { ok } from '../http/envelope.js';
 import { buildDefencePackPdf } from '../pdf/build.js';
+import { loadErasure } from '../retention/erasure-record.js';
 import { documentBytes, gatherEvidence } from './evidence.js';
 import { contentDisposition } from './routes.js';
 
@@ -28,7 +29,10 @@ export const defencePackRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { orderId, defencePackType } = request.body;
-      const evidence = await gatherEvidence(db, config, orderId, defencePackType);
+      const evidence = {
+        ...(await gatherEvidence(db, config, orderId, defencePackType)),
+        erasure: await loadErasure(db, orderId),
+      };
       const doc = await documentBytes(db, config, evidence.document?.id);
       const pdf = await buildDefencePackPdf(config, evidence, doc);
       return reply
@@ -56,7 +60,8 @@ export const defencePackRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { orderId, defencePackType } = request.body;
-      return ok(await gatherEvidence(db, config, orderId, defencePackType ?? 2), 'Defence pack details');
+      const evidence = await gatherEvidence(db, config, orderId, defencePackType ?? 2);
+      return ok({ ...evidence, erasure: await loadErasure(db, orderId) }, 'Defence pack details');
     },
   );
 };

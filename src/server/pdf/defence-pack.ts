@@ -56,6 +56,27 @@ const APPLICATION_FIELDS: [string, keyof DefencePackDetails['order']][] = [
   ['House number', 'house_number'],
 ];
 
+/** The order fields an erasure empties (or replaces, for the e-mail address). */
+const ERASED_ORDER_FIELDS = new Set<keyof DefencePackDetails['order']>([
+  'email',
+  're_enter_email',
+  'passport_number',
+  'passport_expiration',
+  'date_of_birth',
+  'phone_code',
+  'telephone_number',
+  'address',
+  'residence_number',
+  'zip_code',
+  'city',
+  'state',
+  'local_address',
+  'house_number',
+  'occupation',
+  'flight_number',
+  'vessel_name',
+]);
+
 /**
  * Defence Pack 1 (proof of delivery) or 2 (full case file), see docs/product.md: A4, sections in the order the
  * case happened, every list oldest first, and the approved document itself at the end.
@@ -65,21 +86,47 @@ export async function renderDefencePack(
   doc: EmbeddedDocument | null,
 ): Promise<Uint8Array> {
   const o = e.order;
+  const erasure = e.erasure ?? null;
+  // After an erasure the order keeps initials and money facts; an erased field reads "erased", not "-".
+  const erasedMark = erasure ? `erased ${at(erasure.erased_at)}` : null;
+  const kept = (key: keyof DefencePackDetails['order'], value: unknown = o[key]) =>
+    erasedMark && ERASED_ORDER_FIELDS.has(key) && (value === null || value === '' || key === 'email')
+      ? erasedMark
+      : value;
   const label =
     e.defencePackType === 1 ? 'Defence Pack 1 - Proof of delivery' : 'Defence Pack 2 - Full case file';
   const w = await PdfWriter.create(`${label} - order ${o.order_id}`, `${label} - order ${o.order_id}`);
   w.title(label);
   w.paragraph(`Order ${o.order_id} - generated ${at(e.generated_at)}`, 10);
 
+  if (erasure) {
+    w.heading('Personal data erased');
+    w.paragraphBold(
+      `The personal data of this order was erased on ${at(erasure.erased_at)} ${
+        erasure.by ? `by ${erasure.by}` : 'by the retention policy'
+      }.`,
+    );
+    w.field('Erased', erasure.erased);
+    if (erasure.reason) w.field('Reason', erasure.reason);
+    w.paragraph(
+      'The order, its status history and its money facts are kept as they were; names show as initials and each erased field reads "erased".',
+      9,
+    );
+  }
+
   w.heading('1. Order and customer');
   w.field('Order ID', o.order_id);
   w.field('Order placed', at(o.created_at));
   w.field('Customer', `${o.first_name} ${o.last_name}`);
-  w.field('Email', o.email);
-  w.field('Phone', o.telephone_number ? `+${o.phone_code ?? ''} ${o.telephone_number}` : '-');
-  w.field('Passport number', o.passport_number);
+  w.field('Email', kept('email'));
+  w.field(
+    'Phone',
+    kept('telephone_number', o.telephone_number ? `+${o.phone_code ?? ''} ${o.telephone_number}` : null) ??
+      '-',
+  );
+  w.field('Passport number', kept('passport_number'));
   w.field('Nationality', o.nationality);
-  w.field('Date of birth', o.date_of_birth);
+  w.field('Date of birth', kept('date_of_birth'));
   w.field('Arrival date', o.arrival_date);
   w.field('Processing mode', o.processing_mode);
   w.field('Current status', o.process_status);
@@ -93,7 +140,7 @@ export async function renderDefencePack(
   let section = 3;
   if (e.defencePackType === 2) {
     w.heading(`${section++}. Application as submitted`);
-    for (const [name, key] of APPLICATION_FIELDS) w.field(name, o[key]);
+    for (const [name, key] of APPLICATION_FIELDS) w.field(name, kept(key));
   }
 
   w.heading(`${section++}. Approved document`);

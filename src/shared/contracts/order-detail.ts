@@ -423,6 +423,11 @@ export const defencePackDetails = z.object({
   /** Pack 2 only (empty for Pack 1). */
   remarks: z.array(remarkItem),
   events: z.array(orderEventItem),
+  /** Set when the order's personal data was erased: when, by whom (null: the retention policy), what. */
+  erasure: z
+    .object({ erased_at: isoInstant, by: nullableText, erased: z.string(), reason: nullableText })
+    .nullable()
+    .optional(),
 });
 export type DefencePackDetails = z.infer<typeof defencePackDetails>;
 export const defencePackDetailsResponse = envelope(defencePackDetails);
