@@ -140,10 +140,12 @@ describe('track-order', () => {
     expect(gap).toBeLessThan(40);
   });
 
-  it('does not track a deleted order', async () => {
+  it('gives a deleted order no token: its right e-mail learns it was cancelled (stage.test.ts)', async () => {
     const order = await createOrder(t.database, { process_status: 'Deleted' });
     const res = await track({ orderId: order.orderId, email: order.email });
-    expect(res.statusCode).toBe(404);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toBeUndefined();
+    expect(res.json().cancelled.stage).toBe('cancelled');
   });
 
   it('answers the product messages for missing fields', async () => {
@@ -307,6 +309,9 @@ describe('download history and download', () => {
         process_status: 'Completed',
         brand: 'alt',
         downloadable: true,
+        stage: 'approved',
+        stageMessage: 'Your card is approved. You can download it on this page.',
+        stageRequest: null,
       },
       path: { file1: `${doc.id}.pdf` },
     });

@@ -15,23 +15,33 @@ import {
   trackOrderBody,
   trackOrderResponse,
 } from '../../shared/contracts/customer.js';
+import { stageShowsRequest } from '../../shared/customer-stage.js';
 import { tokenFromHeader } from '../auth/tokens.js';
 import { openStored, presignedDownloadUrl, storedExists } from '../documents/storage.js';
 import { locateIp } from '../geoip/lookup.js';
 import { HttpError, notFound, tooManyRequests, unauthorized } from '../http/errors.js';
-import { renderApprovalNotice } from '../mail/approval-notice.js';
+import { brandFor, renderApprovalNotice } from '../mail/approval-notice.js';
 import { parseUserAgent } from './device.js';
 import {
   documentOfOrder,
   downloadHistory,
   extensionOf,
   file1Of,
+  brandKey,
   findTrackableOrder,
   latestDocument,
   noticeOrder,
   orderSummary,
   recordDownload,
 } from './queries.js';
+import { customerRequestText } from './request-text.js';
+import {
+  answerLanguage,
+  findTrackedOrder,
+  rememberOrderLanguage,
+  stageAnswer,
+  stageFacts,
+} from './stage-queries.js';
 import {
   CUSTOMER_TOKEN_TTL_SECONDS,
   DOWNLOAD_TOKEN_TTL_SECONDS,
@@ -112,6 +122,12 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
   const assertScope = (request: FastifyRequest, orderId: number) => {
     if (tokenOrder.get(request) !== orderId) throw unauthorized(CUSTOMER_MSG.sessionExpired);
   };
+  /** The support address of the order's brand (the landing domain decides, as for the mails). */
+  const supportEmailOf = (landingDomain: string | null) =>
+    brandFor(landingDomain, {
+      siteUrl: config.PUBLIC_SITE_URL,
+      altLandingHost: config.ALT_LANDING_HOST || undefined,
+    }).supportEmail;
 
   app.post(
     '/front/track-order',
@@ -130,18 +146,33 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const started = performance.now();
       const orderId = Number(request.body.orderId);
-      const order = await findTrackableOrder(app.ctx.db, orderId);
+      const order = await findTrackedOrder(app.ctx.db, orderId);
       // Compare against a dummy when the id is unknown: both failures do the same work.
       const matches = sameEmail(order?.email ?? '\u0000no-order', request.body.email) && order !== null;
-      const token = matches ? await signCustomerToken(secret, orderId) : null;
+      const deleted = matches && order.processStatus === 'Deleted';
+      const token = matches && !deleted ? await signCustomerToken(secret, orderId) : null;
       // Only wrong guesses count against the order, so a flood of them never locks its customer out.
-      const limit = token ? null : await trackPerOrder(request);
+      const limit = matches ? null : await trackPerOrder(request);
       const wait = TRACK_MIN_RESPONSE_MS - (performance.now() - started);
       if (wait > 0) await sleep(wait);
       if (limit && !limit.isAllowed && limit.isExceeded) {
         throw tooManyRequests(
           `Too many attempts for this order. Please try again in ${Math.ceil(limit.ttl / 1000)} seconds.`,
         );
+      }
+      if (deleted) {
+        // The right e-mail for a deleted order: say it was cancelled and how to reach support, no token.
+        const brand = brandKey(order.landingDomain, config.ALT_LANDING_HOST);
+        const language = answerLanguage(request.body.lang, order.language);
+        const { stageMessage } = stageAnswer('Deleted', language, {
+          orderId,
+          supportEmail: supportEmailOf(order.landingDomain),
+        });
+        return {
+          status: 1 as const,
+          message: CUSTOMER_MSG.orderCancelled,
+          cancelled: { order_id: orderId, brand, stage: 'cancelled' as const, stageMessage },
+        };
       }
       if (!token) throw notFound(CUSTOMER_MSG.trackFailed);
       return {
@@ -165,19 +196,29 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { orderId } = request.body;
+      const { orderId, lang, languageChosen } = request.body;
       assertScope(request, orderId);
       const summary = await orderSummary(app.ctx.db, orderId, config.ALT_LANDING_HOST);
       if (!summary) throw unauthorized(CUSTOMER_MSG.sessionExpired);
-      const [history, doc] = await Promise.all([
+      if (lang) await rememberOrderLanguage(app.ctx.db, orderId, lang, languageChosen ?? false);
+      const [history, doc, facts] = await Promise.all([
         downloadHistory(app.ctx.db, orderId),
         latestDocument(app.ctx.db, orderId),
+        stageFacts(app.ctx.db, orderId),
       ]);
+      const language = answerLanguage(lang, facts?.language ?? null);
+      const { stage, stageMessage } = stageAnswer(summary.process_status, language, {
+        orderId,
+        supportEmail: supportEmailOf(summary.brand === 'alt' ? config.ALT_LANDING_HOST : null),
+      });
+      const stageRequest = stageShowsRequest(stage)
+        ? await customerRequestText(app.ctx.db, orderId, facts?.statusSince ?? null)
+        : null;
       return {
         status: 1 as const,
         message: history.length ? 'Download history loaded' : 'No record found',
         data: history,
-        mainResult: { ...summary, downloadable: doc !== null },
+        mainResult: { ...summary, downloadable: doc !== null, stage, stageMessage, stageRequest },
         path: { file1: doc ? file1Of(doc) : null },
       };
     },

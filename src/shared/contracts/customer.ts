@@ -4,6 +4,8 @@
  */
 import * as z from 'zod/mini';
 import { CONTROL_CHARACTERS_MESSAGE, ONE_LINE_PATTERN } from '../control-characters.js';
+import { CUSTOMER_STAGES } from '../customer-stage.js';
+import { CUSTOMER_LANGUAGES } from '../languages.js';
 import { MSG } from '../messages.js';
 
 /** Order ids are digits (docs/product.md, "Orders"); the SPA may send a number or a digit string. */
@@ -31,8 +33,15 @@ const orderIdNumber = z.pipe(
   z.transform((v: string) => Number(v)),
 );
 
+/**
+ * The page's language, sent with the customer calls: the server answers stage messages in it and keeps
+ * it as the order's language (docs/decisions/210). Anything but a customer language is refused (400).
+ */
+const languageField = z.optional(z.enum(CUSTOMER_LANGUAGES));
+
 /** POST /api/front/track-order: order id and the application e-mail (compared case-insensitively). */
 export const trackOrderBody = z.object({
+  lang: languageField,
   orderId: orderIdInput,
   email: z.pipe(
     requiredText(MSG.trackEmailRequired, 254),
@@ -48,7 +57,15 @@ export type TrackOrderInput = z.input<typeof trackOrderBody>;
 export type TrackOrderBody = z.output<typeof trackOrderBody>;
 
 /** POST /api/front/get-download-history (customer token required). */
-export const downloadHistoryBody = z.object({ orderId: orderIdNumber });
+export const downloadHistoryBody = z.object({
+  orderId: orderIdNumber,
+  lang: languageField,
+  /**
+   * True when the customer chose the language (`?lang=` or the picker), false when it only comes from
+   * the browser: a browser's language never replaces a choice stored on the order.
+   */
+  languageChosen: z.optional(z.boolean()),
+});
 
 /**
  * `file1` names the order's document as get-download-history returned it: `<document id>.<extension>`.
@@ -99,10 +116,33 @@ export const customerOrderSummary = /* @__PURE__ */ z.object({
 });
 export type CustomerOrderSummary = z.infer<typeof customerOrderSummary>;
 
+/** The tracking answer's summary: the order summary and where the order is (docs/decisions/211). */
+export const customerTrackingSummary = /* @__PURE__ */ z.extend(customerOrderSummary, {
+  /** Where the order is, in the customer's terms (src/shared/customer-stage.ts). */
+  stage: z.enum(CUSTOMER_STAGES),
+  /** What the stage means and what to do, in the page's language. */
+  stageMessage: z.string(),
+  /** action_needed only: the staff's request as plain text (docs/decisions/212); otherwise null. */
+  stageRequest: z.nullable(z.string()),
+});
+export type CustomerTrackingSummary = z.infer<typeof customerTrackingSummary>;
+
 export const trackOrderResponse = /* @__PURE__ */ z.object({
   status,
   message: z.string(),
   data: z.optional(z.object({ token: z.string(), expiresIn: z.number() })),
+  /**
+   * A deleted order tracked with its right e-mail: no token, only that it was cancelled and how to reach
+   * support (a wrong e-mail still answers "no order matches").
+   */
+  cancelled: z.optional(
+    z.object({
+      order_id: z.number(),
+      brand: z.enum(['main', 'alt']),
+      stage: z.literal('cancelled'),
+      stageMessage: z.string(),
+    }),
+  ),
 });
 export type TrackOrderResponse = z.infer<typeof trackOrderResponse>;
 
@@ -110,7 +150,7 @@ export const downloadHistoryResponse = /* @__PURE__ */ z.object({
   status,
   message: z.string(),
   data: z.optional(z.array(downloadHistoryRow)),
-  mainResult: z.optional(customerOrderSummary),
+  mainResult: z.optional(customerTrackingSummary),
   path: z.optional(z.object({ file1: z.nullable(z.string()) })),
 });
 export type DownloadHistoryResponse = z.infer<typeof downloadHistoryResponse>;
@@ -159,6 +199,7 @@ export const CUSTOMER_MSG = {
   trackFailed: 'No order matches this Order ID and e-mail address.',
   trackSuccess: 'Your order has been found.',
   sessionExpired: 'Your session has expired. Please track your order again.',
+  orderCancelled: 'This order was cancelled.',
   downloadRecorded: 'Your download will start shortly.',
   noDocument: 'Your approved card is not available yet.',
   linkExpired: 'This download link has expired or is invalid. Please start the download again.',

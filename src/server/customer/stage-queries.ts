@@ -1,0 +1,117 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { type CustomerStage, customerStageOf } from '../../shared/customer-stage.js';
+import en from '../../shared/i18n/en.js';
+import es from '../../shared/i18n/es.js';
+import { type Catalog, createTranslator, type Translator } from '../../shared/i18n/format.js';
+import nl from '../../shared/i18n/nl.js';
+import pap from '../../shared/i18n/pap.js';
+import pt from '../../shared/i18n/pt.js';
+import { type CustomerLanguage, DEFAULT_LANGUAGE, isCustomerLanguage } from '../../shared/languages.js';
+import type { DbOrTx } from '../db/client.js';
+import { orderEvents, orders } from '../db/schema.js';
+
+const CATALOGS: Record<CustomerLanguage, Catalog> = { en, es, nl, pap, pt };
+const translators = new Map<CustomerLanguage, Translator>();
+
+/** The server's translator of a customer language (the same catalogs as the customer page). */
+export function translatorFor(language: CustomerLanguage): Translator {
+  let translator = translators.get(language);
+  if (!translator) {
+    translator = createTranslator(language, CATALOGS[language]);
+    translators.set(language, translator);
+  }
+  return translator;
+}
+
+/** The language to answer in: the page's, else the order's stored one, else English. */
+export function answerLanguage(pageLanguage: string | undefined, stored: string | null): CustomerLanguage {
+  if (isCustomerLanguage(pageLanguage)) return pageLanguage;
+  return isCustomerLanguage(stored) ? stored : DEFAULT_LANGUAGE;
+}
+
+/** The stage of a status with its message in a language (support e-mail and order id filled in). */
+export function stageAnswer(
+  status: string,
+  language: CustomerLanguage,
+  values: { orderId: number; supportEmail: string },
+): { stage: CustomerStage; stageMessage: string } {
+  const { stage, messageKey } = customerStageOf(status);
+  const stageMessage = translatorFor(language).t(messageKey, {
+    orderId: String(values.orderId),
+    supportEmail: values.supportEmail,
+  });
+  return { stage, stageMessage };
+}
+
+/**
+ * An order as the track call needs it, deleted or not: one primary-key lookup whatever the outcome, so a
+ * wrong id, a wrong e-mail and a deleted order cost the same.
+ */
+export async function findTrackedOrder(db: DbOrTx, orderId: number) {
+  const [row] = await db
+    .select({
+      orderId: orders.orderId,
+      email: orders.email,
+      processStatus: orders.processStatus,
+      landingDomain: orders.landingDomain,
+      language: orders.language,
+    })
+    .from(orders)
+    .where(eq(orders.orderId, orderId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** What the tracking answer adds to the summary: the status, the stored language, when the status began. */
+export async function stageFacts(db: DbOrTx, orderId: number) {
+  const [row] = await db
+    .select({ processStatus: orders.processStatus, language: orders.language })
+    .from(orders)
+    .where(eq(orders.orderId, orderId))
+    .limit(1);
+  if (!row) return null;
+  const [entered] = await db
+    .select({ at: orderEvents.createdAt })
+    .from(orderEvents)
+    .where(
+      and(
+        eq(orderEvents.orderId, orderId),
+        eq(orderEvents.action, 'status'),
+        eq(orderEvents.toValue, row.processStatus),
+      ),
+    )
+    .orderBy(desc(orderEvents.createdAt), desc(orderEvents.id))
+    .limit(1);
+  return { ...row, statusSince: entered?.at ?? null };
+}
+
+/**
+ * Keeps the customer's language on the order (docs/decisions/210): a choice (`?lang=` or the picker)
+ * replaces the stored language; a browser's language only fills an empty one. A change is one
+ * transaction with its order event; no change writes nothing. Deleted orders are left alone.
+ */
+export async function rememberOrderLanguage(
+  db: DbOrTx,
+  orderId: number,
+  language: CustomerLanguage,
+  chosen: boolean,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ language: orders.language, processStatus: orders.processStatus })
+      .from(orders)
+      .where(eq(orders.orderId, orderId))
+      .for('update')
+      .limit(1);
+    if (!row || row.processStatus === 'Deleted' || row.language === language) return false;
+    if (row.language !== null && !chosen) return false;
+    await tx.update(orders).set({ language }).where(eq(orders.orderId, orderId));
+    await tx.insert(orderEvents).values({
+      orderId,
+      action: 'language',
+      fromValue: row.language,
+      toValue: language,
+    });
+    return true;
+  });
+}
