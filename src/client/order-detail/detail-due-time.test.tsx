@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { encodeOrderId } from '../../shared/order-id';
 import { Component } from './order-detail-page';
@@ -21,10 +21,7 @@ function openOrder(order: OrderDetails) {
 }
 
 beforeEach(() => signInAs('Telecaller'));
-afterEach(() => {
-  vi.unstubAllGlobals();
-  localStorage.clear();
-});
+afterEach(() => localStorage.clear());
 
 describe('order detail: due time', () => {
   it.each([

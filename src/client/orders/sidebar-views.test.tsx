@@ -1,11 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type SavedView, savedView } from '../../shared/contracts/views';
-import { fakeApi, renderPage } from '../order-detail/test-helpers';
+import { mockApi, ok, refused, renderPage } from '../test/fixtures';
 import { SidebarViews } from './sidebar-views';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const view = (over: Partial<SavedView>): SavedView =>
   savedView.parse({
@@ -22,12 +20,12 @@ const view = (over: Partial<SavedView>): SavedView =>
 
 function open(views: SavedView[]) {
   let current = views;
-  const sent = fakeApi({
-    'GET /api/admin/views': () => ({ body: { status: 1, message: 'Success', data: current } }),
+  const sent = mockApi({
+    'GET /api/admin/views': () => ok(current, 'Success'),
     'PUT /api/admin/views/7': (req) => {
       const body = req.body as { name: string };
       current = current.map((v) => (v.id === 7 ? { ...v, name: body.name } : v));
-      return { body: { status: 1, message: 'View saved', data: current[0] } };
+      return ok(current[0], 'View saved');
     },
   });
   renderPage('/admin', '/admin', <SidebarViews />);
@@ -48,7 +46,7 @@ describe('Sidebar views', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Rename' }));
     expect(await screen.findByText('View saved')).toBeInTheDocument();
     const put = sent.find((r) => r.method === 'PUT');
-    expect(put).toEqual({
+    expect(put).toMatchObject({
       method: 'PUT',
       path: '/api/admin/views/7',
       body: {
@@ -58,6 +56,7 @@ describe('Sidebar views', () => {
         shared: true,
       },
     });
+    expect(Object.keys(put?.body as object).sort()).toEqual(['folder', 'name', 'query', 'shared']);
     expect(await screen.findByRole('link', { name: /Arriving in 72 h/ })).toBeInTheDocument();
     // Another member's shared view can be opened, not renamed or deleted.
     expect(screen.getByRole('link', { name: /Team view/ })).toBeInTheDocument();
@@ -67,9 +66,9 @@ describe('Sidebar views', () => {
 
   it('shows the server refusal and keeps the dialog open', async () => {
     const user = userEvent.setup();
-    fakeApi({
-      'GET /api/admin/views': () => ({ body: { status: 1, message: 'Success', data: [view({})] } }),
-      'PUT /api/admin/views/7': () => ({ status: 400, body: { status: 0, message: 'name is too long' } }),
+    mockApi({
+      'GET /api/admin/views': () => ok([view({})], 'Success'),
+      'PUT /api/admin/views/7': () => refused(400, 'name is too long'),
     });
     renderPage('/admin', '/admin', <SidebarViews />);
     await user.click(await screen.findByRole('button', { name: 'Rename the view Arriving soon' }));
