@@ -44,7 +44,7 @@ export const STATUS_BUTTON_LABELS: Record<(typeof MOVABLE_STATUSES)[number], str
 /**
  * What an order history entry records (order_events.action): created, a status move, an assignment or
  * takeover, a remark, a document uploaded or withdrawn, a mail queued, transaction details, a customer
- * download, the erasure of personal data.
+ * download, the erasure of personal data, the customer's language (docs/decisions/210).
  */
 export const ORDER_EVENT_ACTIONS = [
   'created',
@@ -58,6 +58,7 @@ export const ORDER_EVENT_ACTIONS = [
   'transaction',
   'customer_download',
   'erase',
+  'language',
 ] as const;
 export type OrderEventAction = (typeof ORDER_EVENT_ACTIONS)[number];
 

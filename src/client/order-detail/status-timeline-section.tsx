@@ -14,6 +14,7 @@ const ACTIONS: Record<string, string> = {
   mail: 'Mail',
   transaction: 'Transaction details saved',
   customer_download: 'Customer downloaded',
+  language: 'Customer language',
 };
 
 /** The audit trail of the order: who did what, when (US Eastern time), from → to. */

@@ -9,6 +9,7 @@ import pt from '../../shared/i18n/pt.js';
 import { type CustomerLanguage, DEFAULT_LANGUAGE, isCustomerLanguage } from '../../shared/languages.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderEvents, orders } from '../db/schema.js';
+import { recordEvents } from '../orders/events.js';
 
 const CATALOGS: Record<CustomerLanguage, Catalog> = { en, es, nl, pap, pt };
 const translators = new Map<CustomerLanguage, Translator>();
@@ -106,12 +107,7 @@ export async function rememberOrderLanguage(
     if (!row || row.processStatus === 'Deleted' || row.language === language) return false;
     if (row.language !== null && !chosen) return false;
     await tx.update(orders).set({ language }).where(eq(orders.orderId, orderId));
-    await tx.insert(orderEvents).values({
-      orderId,
-      action: 'language',
-      fromValue: row.language,
-      toValue: language,
-    });
+    await recordEvents(tx, [{ orderId, action: 'language', fromValue: row.language, toValue: language }]);
     return true;
   });
 }
