@@ -1,54 +1,59 @@
+import { and, eq, isNull } from 'drizzle-orm';
 import type Mail from 'nodemailer/lib/mailer/index.js';
-import type { OrderFields } from '../../shared/contracts/order-detail.js';
+import { KIND_TEMPLATE_KEYS } from '../communication/builtin-templates.js';
+import { renderTemplate } from '../communication/render.js';
+import {
+  customerLanguageOf,
+  resolveTemplate,
+  type TemplateText,
+  templateValuesFor,
+  templateVersionText,
+} from '../communication/templates.js';
 import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
-import type { mailLog } from '../db/schema.js';
+import { mailLog } from '../db/schema.js';
 import { readStored } from '../documents/storage.js';
 import { documentById, loadOrder } from '../orders/repository.js';
 import { buildInvoicePdf } from '../pdf/build.js';
-import { invoiceNumber } from '../pdf/invoice.js';
-import {
-  brandFor,
-  escapeHtml,
-  type RenderedMail,
-  renderApprovalNotice,
-  trackOrderUrl,
-} from './approval-notice.js';
 
 type MailRow = typeof mailLog.$inferSelect;
 
 export class PermanentMailError extends Error {}
 
-function noticeOptions(config: Config) {
-  return { siteUrl: config.PUBLIC_SITE_URL, altLandingHost: config.ALT_LANDING_HOST };
+/**
+ * The template version a mail is built from: the one recorded on its row when it was queued, or, for a
+ * row written without one (the reminder scan, another writer), the current template of its kind in
+ * the customer's language, which is then recorded on the row (docs/decisions/200).
+ */
+async function templateOf(db: DbOrTx, mail: MailRow): Promise<TemplateText> {
+  if (mail.templateId !== null && mail.templateVersion !== null) {
+    const recorded = await templateVersionText(db, mail.templateId, mail.templateVersion);
+    if (!recorded)
+      throw new PermanentMailError(`template ${mail.templateId} v${mail.templateVersion} not found`);
+    return recorded;
+  }
+  const key = KIND_TEMPLATE_KEYS[mail.kind as keyof typeof KIND_TEMPLATE_KEYS];
+  if (!key) throw new PermanentMailError(`unknown mail kind ${mail.kind}`);
+  const template = await resolveTemplate(db, key, await customerLanguageOf(db, mail.orderId));
+  if (!template) throw new PermanentMailError(`no template ${key}`);
+  await db
+    .update(mailLog)
+    .set({ templateId: template.id, templateVersion: template.version })
+    .where(and(eq(mailLog.id, mail.id), isNull(mailLog.templateId)));
+  return template;
 }
 
-export function renderRefundNotice(order: OrderFields, config: Config): RenderedMail {
-  const brand = brandFor(order.landing_domain, noticeOptions(config));
-  const name = `${order.first_name} ${order.last_name}`.trim();
-  const subject = `Your refund for order ${order.order_id} has been processed`;
-  const body = `Your refund of ${order.amount} ${order.currency} for order ${order.order_id} has been processed. Depending on your bank it can take 5 to 10 business days to appear on your statement.`;
-  const text = [`Dear ${name},`, '', body, '', `Questions? ${brand.supportEmail}`, '', brand.name].join('\n');
-  const html = `<p>Dear ${escapeHtml(name)},</p><p>${escapeHtml(body)}</p><p>Questions? <a href="mailto:${escapeHtml(brand.supportEmail)}">${escapeHtml(brand.supportEmail)}</a></p><p>${escapeHtml(brand.name)}</p>`;
-  return { subject, html, text };
-}
-
-export function renderInvoiceMail(order: OrderFields, config: Config): RenderedMail {
-  const brand = brandFor(order.landing_domain, noticeOptions(config));
-  const name = `${order.first_name} ${order.last_name}`.trim();
-  const subject = `Invoice ${invoiceNumber(order.order_id)} for your order ${order.order_id}`;
-  const body = `Please find attached the invoice for your Aruba ED Card order ${order.order_id}.`;
-  const track = trackOrderUrl(order.order_id, noticeOptions(config));
-  const text = [`Dear ${name},`, '', body, `Track your order: ${track}`, '', brand.name].join('\n');
-  const html = `<p>Dear ${escapeHtml(name)},</p><p>${escapeHtml(body)}</p><p><a href="${escapeHtml(track)}">Track your order</a></p><p>${escapeHtml(brand.name)}</p>`;
-  return { subject, html, text };
-}
-
-/** Builds the message of a mail_log row from the order as it is now (the template of its kind). */
+/** Builds the message of a mail_log row from its template version and the order as it is now. */
 export async function composeMail(db: DbOrTx, config: Config, mail: MailRow): Promise<Mail.Options> {
   const order = await loadOrder(db, mail.orderId, config.APP_MAIL_DOMAIN);
-  if (!order) throw new PermanentMailError(`order ${mail.orderId} not found`);
-  const base = { to: mail.toEmail, headers: { 'X-ED-Card-Order': String(order.order_id) } };
+  const values = order ? await templateValuesFor(db, config, mail.orderId) : null;
+  if (!order || !values) throw new PermanentMailError(`order ${mail.orderId} not found`);
+  const template = await templateOf(db, mail);
+  const base = {
+    to: mail.toEmail,
+    headers: { 'X-ED-Card-Order': String(order.order_id) },
+    ...renderTemplate(template, values),
+  };
 
   switch (mail.kind) {
     case 'approval':
@@ -61,19 +66,13 @@ export async function composeMail(db: DbOrTx, config: Config, mail: MailRow): Pr
       if (!content) throw new PermanentMailError('the stored document file is missing');
       return {
         ...base,
-        ...renderApprovalNotice(order, noticeOptions(config)),
         attachments: [{ filename: doc.originalName, content, contentType: doc.mimeType }],
       };
     }
-    case 'reminder':
-      return { ...base, ...renderApprovalNotice(order, { ...noticeOptions(config), reminder: true }) };
-    case 'refund':
-      return { ...base, ...renderRefundNotice(order, config) };
     case 'invoice': {
       const pdf = await buildInvoicePdf(config, order, mail.createdAt);
       return {
         ...base,
-        ...renderInvoiceMail(order, config),
         attachments: [
           {
             filename: `invoice-${order.order_id}.pdf`,
@@ -84,6 +83,6 @@ export async function composeMail(db: DbOrTx, config: Config, mail: MailRow): Pr
       };
     }
     default:
-      throw new PermanentMailError(`unknown mail kind ${mail.kind}`);
+      return base;
   }
 }
