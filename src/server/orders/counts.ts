@@ -72,6 +72,27 @@ function inFolder(folder: Folder, r: CounterRow, today: string): boolean {
   }
 }
 
+/** The counters table, summed per key the folders read. */
+export async function readCounterRows(db: DbOrTx): Promise<CounterRow[]> {
+  const { rows } = await db.execute<{
+    s: string;
+    p: boolean;
+    a: number | null;
+    d: string | null;
+    n: string;
+  }>(sql`
+    select process_status as s, processing_mode = 'Priority' as p, assigned_to as a,
+           due_date::text as d, sum(n)::bigint::text as n
+    from order_folder_counts group by 1, 2, 3, 4 having sum(n) <> 0`);
+  return rows.map((r) => ({
+    status: r.s,
+    priority: r.p === true || (r.p as unknown) === 't',
+    assignedTo: r.a === null ? null : Number(r.a),
+    day: r.d,
+    n: Number(r.n),
+  }));
+}
+
 export function dayCounts(rows: readonly CounterRow[], today: string): DayCounts {
   const base = Object.fromEntries(Object.values(FOLDER_COUNT_KEYS).map((k) => [k, 0])) as FolderCounts;
   const open = new Map<number, number>();
@@ -150,23 +171,7 @@ export class CountsMemory {
 
   private async readRows(): Promise<CounterRow[]> {
     this.reads++;
-    const { rows } = await this.database.db.execute<{
-      s: string;
-      p: boolean;
-      a: number | null;
-      d: string | null;
-      n: string;
-    }>(sql`
-      select process_status as s, processing_mode = 'Priority' as p, assigned_to as a,
-             due_date::text as d, sum(n)::bigint::text as n
-      from order_folder_counts group by 1, 2, 3, 4 having sum(n) <> 0`);
-    return rows.map((r) => ({
-      status: r.s,
-      priority: r.p === true || (r.p as unknown) === 't',
-      assignedTo: r.a === null ? null : Number(r.a),
-      day: r.d,
-      n: Number(r.n),
-    }));
+    return readCounterRows(this.database.db);
   }
 
   /** Reads the counters again if a change came since the last read (one read in flight at a time). */
