@@ -41,6 +41,10 @@ const staffChildren: RouteObject[] = [
     path: 'account/security-settings',
     lazy: lazyChunk('account', () => import('../account/security-settings-page')),
   },
+  {
+    path: 'retention-settings',
+    lazy: lazyChunk('retention', () => import('../retention/retention-settings-page')),
+  },
 ];
 
 export const routes: RouteObject[] = [

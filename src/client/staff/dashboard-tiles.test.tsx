@@ -18,7 +18,7 @@ const COUNTS = {
   ...Object.fromEntries(Object.values(FOLDER_COUNT_KEYS).map((k, i) => [k, 100 + i])),
   atRiskCount: 7,
   breachedCount: 3,
-} as FolderCounts;
+} as unknown as FolderCounts;
 
 function renderTiles(role: string) {
   storeSession(role);

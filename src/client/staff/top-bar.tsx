@@ -54,9 +54,14 @@ export function TopBar({ name, sidebarOpen, onToggleSidebar }: Props) {
               Two-factor sign-in
             </Dropdown.Item>
             {type === 'Admin' ? (
-              <Dropdown.Item as={Link} to="/admin/account/security-settings">
-                Sign-in settings
-              </Dropdown.Item>
+              <>
+                <Dropdown.Item as={Link} to="/admin/account/security-settings">
+                  Sign-in settings
+                </Dropdown.Item>
+                <Dropdown.Item as={Link} to="/admin/retention-settings">
+                  Data retention
+                </Dropdown.Item>
+              </>
             ) : null}
             <Dropdown.Divider />
             <Dropdown.Item
