@@ -1,112 +1,152 @@
 import type { Folder, FolderCountKey } from '../../shared/constants';
 
+/**
+ * Every staff screen reached from the navigation, written once: its path under /admin, its title, the
+ * folder it lists and the count it shows (when it has them), and where it appears (sidebar, tile). The
+ * routes (router.tsx), the dashboard tiles and the sidebar are derived from this list; who sees a sidebar
+ * link is the shared visibility table, keyed by the path. The folder list routes are in this order, the
+ * first one (New Orders) also being the dashboard's list.
+ */
+const NAV = [
+  { path: 'recent-order', title: 'New Orders', folder: 'newOrder', countKey: 'newOrdersCount', tile: 2 },
+  { path: 'my-order', title: 'My Orders', folder: 'myOrder', countKey: 'myOrdersCount', tile: 1 },
+  {
+    path: 'priority-order',
+    title: 'Priority Order',
+    folder: 'priorityOrder',
+    countKey: 'priorityOrdersCount',
+    tile: 3,
+  },
+  {
+    path: 'pending-order',
+    title: 'Pending Orders',
+    folder: 'pendingOrder',
+    countKey: 'pendingOrdersCount',
+    tile: 4,
+  },
+  {
+    path: 'completed-order',
+    title: 'Completed Orders',
+    folder: 'completedOrder',
+    countKey: 'completedOrdersCount',
+    tile: 5,
+  },
+  // The sidebar, in its order.
+  {
+    path: 'awaiting-response',
+    title: 'Awaiting Customer',
+    folder: 'awaitingOrder',
+    countKey: 'awaitingOrdersCount',
+    sidebar: true,
+  },
+  {
+    path: 'awaiting-govt',
+    title: 'Awaiting Govt',
+    folder: 'awaitingGovtOrder',
+    countKey: 'awaitingGovtCount',
+    sidebar: true,
+  },
+  {
+    path: 'called',
+    title: 'Customer Called',
+    folder: 'customerCalledOrder',
+    countKey: 'customerCalledCount',
+    sidebar: true,
+  },
+  {
+    path: 'contact-customer',
+    title: 'Contact Customer',
+    folder: 'contactCustomerOrder',
+    countKey: 'contactCustomerOrdersCount',
+    sidebar: true,
+  },
+  {
+    path: 'order-history',
+    title: 'Order History',
+    folder: 'allOrder',
+    countKey: 'allOrdersCount',
+    sidebar: true,
+  },
+  { path: 'future-order', title: 'Future Orders', countKey: 'futureOrdersCount', sidebar: true },
+  {
+    path: 'deleted-order',
+    title: 'Deleted Orders',
+    folder: 'deletedOrder',
+    countKey: 'deletedOrdersCount',
+    sidebar: true,
+  },
+  {
+    path: 'refund-order',
+    title: 'Refunds',
+    folder: 'refundOrder',
+    countKey: 'refundOrdersCount',
+    sidebar: true,
+  },
+  {
+    path: 'completed-refunds',
+    title: 'Completed Refunds',
+    folder: 'refundedOrder',
+    countKey: 'refundedOrdersCount',
+    sidebar: true,
+  },
+  { path: 'chargeback', title: 'Chargeback', countKey: 'chargeBackCount', sidebar: true },
+  { path: 'country-order-list', title: 'Country Order List', sidebar: true },
+  { path: 'send-invoice', title: 'Manage Invoices', sidebar: true },
+  { path: 'manage-team', title: 'Manage Team', sidebar: true },
+  { path: 'processed-order', title: 'Order Processed', sidebar: true },
+  { path: 'gateway-setting', title: 'Gateway Setting', sidebar: true },
+  { path: 'insights', title: 'Insights', sidebar: true },
+  { path: 'audit-log', title: 'Audit Log', sidebar: true },
+  { path: 'change-password', title: 'Change Password', sidebar: true },
+] as const satisfies readonly NavEntry[];
+
+interface NavEntry {
+  /** Under /admin. */
+  path: string;
+  title: string;
+  /** The folder a folder list route shows. */
+  folder?: Folder;
+  countKey?: FolderCountKey;
+  /** Position among the dashboard tiles. */
+  tile?: number;
+  sidebar?: boolean;
+}
+
+/** The path of a navigation screen under /admin (a typo does not compile). */
+export type NavPath = (typeof NAV)[number]['path'];
+
 /** A folder list route: its path under /admin, folder name, title and counts key. */
 export interface FolderRoute {
-  path: string;
+  path: NavPath;
   folder: Folder;
   title: string;
   countKey: FolderCountKey;
 }
 
-export const FOLDER_ROUTES: FolderRoute[] = [
-  { path: 'recent-order', folder: 'newOrder', title: 'New Orders', countKey: 'newOrdersCount' },
-  { path: 'my-order', folder: 'myOrder', title: 'My Orders', countKey: 'myOrdersCount' },
-  {
-    path: 'priority-order',
-    folder: 'priorityOrder',
-    title: 'Priority Order',
-    countKey: 'priorityOrdersCount',
-  },
-  { path: 'pending-order', folder: 'pendingOrder', title: 'Pending Orders', countKey: 'pendingOrdersCount' },
-  {
-    path: 'completed-order',
-    folder: 'completedOrder',
-    title: 'Completed Orders',
-    countKey: 'completedOrdersCount',
-  },
-  { path: 'deleted-order', folder: 'deletedOrder', title: 'Deleted Orders', countKey: 'deletedOrdersCount' },
-  {
-    path: 'awaiting-response',
-    folder: 'awaitingOrder',
-    title: 'Awaiting Customer',
-    countKey: 'awaitingOrdersCount',
-  },
-  {
-    path: 'awaiting-govt',
-    folder: 'awaitingGovtOrder',
-    title: 'Awaiting Govt',
-    countKey: 'awaitingGovtCount',
-  },
-  {
-    path: 'called',
-    folder: 'customerCalledOrder',
-    title: 'Customer Called',
-    countKey: 'customerCalledCount',
-  },
-  { path: 'order-history', folder: 'allOrder', title: 'Order History', countKey: 'allOrdersCount' },
-  {
-    path: 'contact-customer',
-    folder: 'contactCustomerOrder',
-    title: 'Contact Customer',
-    countKey: 'contactCustomerOrdersCount',
-  },
-  { path: 'refund-order', folder: 'refundOrder', title: 'Refunds', countKey: 'refundOrdersCount' },
-  {
-    path: 'completed-refunds',
-    folder: 'refundedOrder',
-    title: 'Completed Refunds',
-    countKey: 'refundedOrdersCount',
-  },
-];
+const entries: readonly NavEntry[] = NAV;
 
-/** Dashboard tiles (docs/product.md, "Sign-in and the layout"). */
-export const TILES: { label: string; to: string; countKey: FolderCountKey }[] = [
-  { label: 'My Orders', to: '/admin/my-order', countKey: 'myOrdersCount' },
-  { label: 'New Orders', to: '/admin/recent-order', countKey: 'newOrdersCount' },
-  { label: 'Priority Order', to: '/admin/priority-order', countKey: 'priorityOrdersCount' },
-  { label: 'Pending Orders', to: '/admin/pending-order', countKey: 'pendingOrdersCount' },
-  { label: 'Completed Orders', to: '/admin/completed-order', countKey: 'completedOrdersCount' },
-];
+export const FOLDER_ROUTES = entries.filter((e): e is FolderRoute => !!e.folder) as FolderRoute[];
 
-/** Sidebar links, `key` is the visibility key of the shared permission table. */
+/** The entry of a path, for a screen's title. */
+export function navEntry(path: NavPath): NavEntry {
+  return entries.find((e) => e.path === path)!;
+}
+
+/** Dashboard tiles, in their order. */
+export const TILES: { label: string; to: string; countKey: FolderCountKey }[] = entries
+  .filter((e) => e.tile !== undefined && e.countKey)
+  .sort((a, b) => a.tile! - b.tile!)
+  .map((e) => ({ label: e.title, to: `/admin/${e.path}`, countKey: e.countKey! }));
+
+/** Sidebar links; `key` is the visibility key of the shared permission table. Logout closes the list. */
 export const SIDEBAR_LINKS: { label: string; to: string; key: string; countKey?: FolderCountKey }[] = [
-  {
-    label: 'Awaiting Customer',
-    to: '/admin/awaiting-response',
-    key: 'awaiting-response',
-    countKey: 'awaitingOrdersCount',
-  },
-  { label: 'Awaiting Govt', to: '/admin/awaiting-govt', key: 'awaiting-govt', countKey: 'awaitingGovtCount' },
-  { label: 'Customer Called', to: '/admin/called', key: 'called', countKey: 'customerCalledCount' },
-  {
-    label: 'Contact Customer',
-    to: '/admin/contact-customer',
-    key: 'contact-customer',
-    countKey: 'contactCustomerOrdersCount',
-  },
-  { label: 'Order History', to: '/admin/order-history', key: 'order-history', countKey: 'allOrdersCount' },
-  { label: 'Future Orders', to: '/admin/future-order', key: 'future-order', countKey: 'futureOrdersCount' },
-  {
-    label: 'Deleted Orders',
-    to: '/admin/deleted-order',
-    key: 'deleted-order',
-    countKey: 'deletedOrdersCount',
-  },
-  { label: 'Refunds', to: '/admin/refund-order', key: 'refund-order', countKey: 'refundOrdersCount' },
-  {
-    label: 'Completed Refunds',
-    to: '/admin/completed-refunds',
-    key: 'completed-refunds',
-    countKey: 'refundedOrdersCount',
-  },
-  { label: 'Chargeback', to: '/admin/chargeback', key: 'chargeback', countKey: 'chargeBackCount' },
-  { label: 'Country Order List', to: '/admin/country-order-list', key: 'country-order-list' },
-  { label: 'Manage Invoices', to: '/admin/send-invoice', key: 'send-invoice' },
-  { label: 'Manage Team', to: '/admin/manage-team', key: 'manage-team' },
-  { label: 'Order Processed', to: '/admin/processed-order', key: 'processed-order' },
-  { label: 'Gateway Setting', to: '/admin/gateway-setting', key: 'gateway-setting' },
-  { label: 'Insights', to: '/admin/insights', key: 'insights' },
-  { label: 'Audit Log', to: '/admin/audit-log', key: 'audit-log' },
-  { label: 'Change Password', to: '/admin/change-password', key: 'change-password' },
+  ...entries
+    .filter((e) => e.sidebar)
+    .map((e) => ({
+      label: e.title,
+      to: `/admin/${e.path}`,
+      key: e.path,
+      ...(e.countKey ? { countKey: e.countKey } : {}),
+    })),
   { label: 'Logout', to: '/logout', key: 'logout' },
 ];

@@ -1,7 +1,10 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { ErrorPage } from '../components/error-page';
 import { lazyChunk } from './lazy';
-import { FOLDER_ROUTES } from './nav';
+import { FOLDER_ROUTES, type NavPath } from './nav';
+
+/** A navigation screen's path, checked against nav.ts. */
+const nav = (path: NavPath) => path;
 
 // Staff and customer areas are separate lazy chunks: a customer never downloads staff code.
 const staffRoot = lazyChunk('staff', () => import('../staff/staff-root'));
@@ -10,31 +13,34 @@ const folderPage = lazyChunk('orders', () => import('../orders/folder-page'));
 const staffChildren: RouteObject[] = [
   { index: true, lazy: folderPage, handle: { folder: FOLDER_ROUTES[0] } },
   ...FOLDER_ROUTES.map((r) => ({ path: r.path, lazy: folderPage, handle: { folder: r } })),
-  { path: 'future-order', lazy: lazyChunk('future', () => import('../orders/future-page')) },
-  { path: 'chargeback', lazy: lazyChunk('chargeback', () => import('../orders/chargeback-page')) },
+  { path: nav('future-order'), lazy: lazyChunk('future', () => import('../orders/future-page')) },
+  { path: nav('chargeback'), lazy: lazyChunk('chargeback', () => import('../orders/chargeback-page')) },
   {
     path: 'view-order/:orderId',
     lazy: lazyChunk('order-detail', () => import('../order-detail/order-detail-page')),
   },
-  { path: 'send-invoice', lazy: lazyChunk('invoices', () => import('../invoices/send-invoice-page')) },
+  { path: nav('send-invoice'), lazy: lazyChunk('invoices', () => import('../invoices/send-invoice-page')) },
   {
-    path: 'country-order-list',
+    path: nav('country-order-list'),
     lazy: lazyChunk('country-report', () => import('../reports/country-report-page')),
   },
   {
-    path: 'processed-order',
+    path: nav('processed-order'),
     lazy: lazyChunk('processed-report', () => import('../reports/processed-report-page')),
   },
-  { path: 'manage-team', lazy: lazyChunk('team', () => import('../team/manage-team-page')) },
+  { path: nav('manage-team'), lazy: lazyChunk('team', () => import('../team/manage-team-page')) },
   { path: 'manage-team/:teamMemberId', lazy: lazyChunk('team', () => import('../team/manage-team-page')) },
-  { path: 'gateway-setting', lazy: lazyChunk('gateways', () => import('../gateways/gateway-page')) },
-  { path: 'insights', lazy: lazyChunk('insights', () => import('../insights/insights-page')) },
-  { path: 'audit-log', lazy: lazyChunk('audit-log', () => import('../audit/audit-log-page')) },
+  { path: nav('gateway-setting'), lazy: lazyChunk('gateways', () => import('../gateways/gateway-page')) },
+  { path: nav('insights'), lazy: lazyChunk('insights', () => import('../insights/insights-page')) },
+  { path: nav('audit-log'), lazy: lazyChunk('audit-log', () => import('../audit/audit-log-page')) },
   {
     path: 'due-time-policy',
     lazy: lazyChunk('due-time-policy', () => import('../orders/sla-settings-page')),
   },
-  { path: 'change-password', lazy: lazyChunk('password', () => import('../password/change-password-page')) },
+  {
+    path: nav('change-password'),
+    lazy: lazyChunk('password', () => import('../password/change-password-page')),
+  },
   { path: 'account/sessions', lazy: lazyChunk('account', () => import('../account/sessions-page')) },
   { path: 'account/two-factor', lazy: lazyChunk('account', () => import('../account/two-factor-page')) },
   {

@@ -1,8 +1,9 @@
+import { type BrandKey, brandAt, customerBrandOf } from '../../shared/brand';
 import type { CustomerBrand, CustomerPageConfig } from '../../shared/contracts/customer';
 import altLogo from './logo-alt.svg';
 import mainLogo from './logo-main.svg';
 
-export type BrandKey = 'main' | 'alt';
+export type { BrandKey };
 
 export interface Brand extends CustomerBrand {
   key: BrandKey;
@@ -13,33 +14,8 @@ export interface Brand extends CustomerBrand {
 const FALLBACK: CustomerPageConfig = {
   hostBrand: 'main',
   brands: {
-    main: {
-      name: 'Aruba ED Card',
-      siteUrl: '',
-      supportEmail: 'support@ed-card.test',
-      links: {
-        home: '/',
-        apply: '/apply-now',
-        benefits: '/additional-benefits',
-        terms: '/terms-and-conditions',
-        privacy: '/privacy-policy',
-        refund: '/refund-policy',
-        contact: '/contact-us',
-      },
-    },
-    alt: {
-      name: 'Aruba Card',
-      siteUrl: '',
-      supportEmail: 'support@ed-card.test',
-      links: {
-        home: '/',
-        apply: '/apply-now',
-        terms: '/terms-and-conditions',
-        privacy: '/privacy-policy',
-        refund: '/refund-policy',
-        contact: '/contact-us',
-      },
-    },
+    main: customerBrandOf(brandAt('main', '', 'ed-card.test')),
+    alt: customerBrandOf(brandAt('alt', '', 'ed-card.test')),
   },
 };
 

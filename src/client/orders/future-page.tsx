@@ -2,6 +2,7 @@ import Card from 'react-bootstrap/Card';
 import { useSearchParams } from 'react-router';
 import { MONTHS } from '../../shared/constants';
 import { errorMessage } from '../app/api';
+import { navEntry } from '../app/nav';
 import { LoadError } from '../components/load-error';
 import { FUTURE_COLUMNS } from './columns';
 import { useGetFolderCountQuery } from './counts-api';
@@ -9,6 +10,7 @@ import { OrderQueue } from './order-queue';
 import { useGetFutureMonthCountQuery } from './orders-api';
 
 type Month = (typeof MONTHS)[number];
+const { title } = navEntry('future-order');
 const isMonth = (m: string | null): m is Month => !!m && (MONTHS as readonly string[]).includes(m);
 
 /** Future Orders: month tiles Jan–Dec with counts -> the month's table -> Back. */
@@ -23,7 +25,7 @@ export function Component() {
       <OrderQueue
         key={month}
         folder="futureOrder"
-        title="Future Orders"
+        title={title}
         month={month}
         columns={FUTURE_COLUMNS}
         folderTotal={months.data?.[month]}
@@ -35,7 +37,7 @@ export function Component() {
     <section className="p-3" aria-labelledby="future-title">
       <div className="d-flex align-items-center justify-content-between mb-3">
         <h1 id="future-title" className="h4 mb-0">
-          Future Orders
+          {title}
         </h1>
         <button
           type="button"

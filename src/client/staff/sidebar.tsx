@@ -1,4 +1,5 @@
 import { NavLink } from 'react-router';
+import { STAFF_APP_NAME } from '../../shared/brand';
 import type { FolderCounts } from '../../shared/constants';
 import { sidebarVisible } from '../../shared/permissions';
 import { SIDEBAR_LINKS } from '../app/nav';
@@ -17,7 +18,7 @@ export function Sidebar({ role, counts, open, onClose }: Props) {
     <nav id="staff-sidebar" className={`staff-sidebar${open ? ' open' : ''}`} aria-label="Main">
       <div className="staff-brand">
         <img src="/logo.svg" alt="" width={36} height={36} />
-        <span>ED-Card</span>
+        <span>{STAFF_APP_NAME}</span>
         <button
           type="button"
           className="btn-close btn-close-white staff-sidebar-close"

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CustomerBrand, CustomerPageConfig } from '../../shared/contracts/customer.js';
 import type { Config } from '../config.js';
-import { brandFor, escapeHtml } from '../mail/approval-notice.js';
+import { brandFor, customerBrandOf } from '../../shared/brand.js';
+import { escapeHtml } from '../mail/approval-notice.js';
 
 /** Paths the customer page owns (docs/product.md, "The traveller's side"). */
 const CUSTOMER_PATH = /^\/(track-order|get-new-order-details)(\/[^/?#]*)?\/?(\?|#|$)/;
@@ -35,33 +36,21 @@ export function translateWidgetOrigins(widgetUrl: string | undefined): string[] 
   return origin === 'https://translate.google.com' ? GOOGLE_TRANSLATE_ORIGINS : [origin];
 }
 
-function toCustomerBrand(landingDomain: string | null, config: Config, withBenefits: boolean): CustomerBrand {
-  const brand = brandFor(landingDomain, {
-    siteUrl: config.PUBLIC_SITE_URL,
-    altLandingHost: config.ALT_LANDING_HOST || undefined,
-  });
-  return {
-    name: brand.name,
-    siteUrl: brand.siteUrl,
-    supportEmail: brand.supportEmail,
-    links: {
-      home: `${brand.siteUrl}/`,
-      apply: `${brand.siteUrl}/apply-now`,
-      ...(withBenefits ? { benefits: `${brand.siteUrl}/additional-benefits` } : {}),
-      terms: brand.links.terms,
-      privacy: brand.links.privacy,
-      refund: brand.links.refund,
-      contact: brand.links.contact,
-    },
-  };
+function toCustomerBrand(landingDomain: string | null, config: Config): CustomerBrand {
+  return customerBrandOf(
+    brandFor(landingDomain, {
+      siteUrl: config.PUBLIC_SITE_URL,
+      altLandingHost: config.ALT_LANDING_HOST || undefined,
+    }),
+  );
 }
 
 export function customerPageConfig(request: FastifyRequest, config: Config): CustomerPageConfig {
   const alt = config.ALT_LANDING_HOST.trim().toLowerCase();
-  const main = toCustomerBrand(null, config, true);
+  const main = toCustomerBrand(null, config);
   return {
     hostBrand: alt !== '' && request.hostname.toLowerCase() === alt ? 'alt' : 'main',
-    brands: { main, alt: alt ? toCustomerBrand(alt, config, false) : { ...main, links: { ...main.links } } },
+    brands: { main, alt: alt ? toCustomerBrand(alt, config) : { ...main, links: { ...main.links } } },
     ...(config.TRANSLATE_WIDGET_URL ? { translateWidgetUrl: config.TRANSLATE_WIDGET_URL } : {}),
   };
 }

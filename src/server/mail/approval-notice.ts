@@ -3,6 +3,11 @@
  * approved document, the reminder, the "View Email Content" modal and the customer preview.
  */
 
+import { type Brand, brandFor } from '../../shared/brand.js';
+
+/** The brands are written once, in src/shared/brand.ts (mails, customer page and its fallback). */
+export { type Brand, brandFor };
+
 export interface ApprovalNoticeOrder {
   order_id: number;
   first_name: string;
@@ -26,32 +31,7 @@ export interface RenderedMail {
   text: string;
 }
 
-export interface Brand {
-  name: string;
-  siteUrl: string;
-  supportEmail: string;
-  links: { terms: string; privacy: string; contact: string; refund: string };
-}
-
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
-
-/** The brand of an order: the alternate one when it came from ALT_LANDING_HOST. */
-export function brandFor(landingDomain: string | null | undefined, opts: ApprovalNoticeOptions): Brand {
-  const alt = !!opts.altLandingHost && landingDomain?.toLowerCase() === opts.altLandingHost.toLowerCase();
-  const siteUrl = alt ? `https://${opts.altLandingHost}` : trimSlash(opts.siteUrl);
-  const host = new URL(siteUrl).hostname;
-  return {
-    name: alt ? 'Aruba Card' : 'Aruba ED Card',
-    siteUrl,
-    supportEmail: `support@${host}`,
-    links: {
-      terms: `${siteUrl}/terms-and-conditions`,
-      privacy: `${siteUrl}/privacy-policy`,
-      contact: `${siteUrl}/contact-us`,
-      refund: `${siteUrl}/refund-policy`,
-    },
-  };
-}
 
 export function escapeHtml(value: string): string {
   return value
