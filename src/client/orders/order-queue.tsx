@@ -6,7 +6,8 @@ import type { OrderListRow } from '../../shared/contracts/orders';
 import { MSG } from '../../shared/messages';
 import { decide, type OrderAction, orderStateOf } from '../../shared/order-rules';
 import { serviceToday } from '../../shared/dates';
-import { can, deletePermissionFor, readPermissionFor } from '../../shared/permissions';
+import { type BulkAction, folderActions } from '../../shared/folder-actions';
+import { can, readPermissionFor } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { requestBlob } from '../app/api-client';
 import { sessionUser } from '../app/session';
@@ -31,7 +32,7 @@ import {
   useSearchOrdersQuery,
 } from './orders-api';
 
-type Action = 'delete' | 'assign' | 'moveBack' | 'refund' | 'restore';
+type Action = BulkAction;
 
 /** The shared order rules' verdict on one list row (the server decides again on every request). */
 export function rowDecision(row: OrderListRow, action: OrderAction, role: string | null) {
@@ -49,13 +50,14 @@ const CONFIRM: Record<Action, string> = {
   restore: 'Restore the selected orders? Each goes back to the status it had before it was deleted.',
 };
 
-/** Any deleted order: Restore is offered to the roles the order rules allow. */
-const DELETED = { processStatus: 'Deleted', assigned: false, processingDate: '' } as const;
-
-/** Queues whose bulk bar offers Delete: new, priority, default queues, refunds, my orders. */
-const NO_BULK_DELETE: readonly Folder[] = ['deletedOrder', 'futureOrder', 'chargeBack'];
-/** Per-row Delete: the future list, the chargeback list and the refund queue. */
-const ROW_DELETE: readonly Folder[] = ['futureOrder', 'chargeBack', 'refundOrder'];
+/** How each bulk action shows in the bar (which ones a folder offers is the shared folder policy). */
+const BULK_BUTTON: Record<Action, { label: string; variant: string }> = {
+  assign: { label: 'Assign to me', variant: 'primary' },
+  moveBack: { label: 'Move to Original Folder', variant: 'primary' },
+  refund: { label: 'Refunded it', variant: 'success' },
+  delete: { label: 'Delete Order', variant: 'danger' },
+  restore: { label: 'Restore', variant: 'primary' },
+};
 
 interface Props {
   folder: Folder;
@@ -233,22 +235,9 @@ export function OrderQueue({
     return null;
   };
 
-  const canDelete = can(role, deletePermissionFor(folder)) && folder !== 'deletedOrder';
-  const bulk: { action: Action; label: string; variant: string }[] = [];
-  if (folder === 'newOrder' || folder === 'priorityOrder') {
-    bulk.push({ action: 'assign', label: 'Assign to me', variant: 'primary' });
-  }
-  if (folder === 'myOrder')
-    bulk.push({ action: 'moveBack', label: 'Move to Original Folder', variant: 'primary' });
-  if (folder === 'refundOrder' && can(role, 'orders.refund')) {
-    bulk.push({ action: 'refund', label: 'Refunded it', variant: 'success' });
-  }
-  if (canDelete && !NO_BULK_DELETE.includes(folder)) {
-    bulk.push({ action: 'delete', label: 'Delete Order', variant: 'danger' });
-  }
-  const canRestore =
-    folder === 'deletedOrder' && decide(DELETED, { kind: 'restore' }, role ?? '', '').allowed;
-  if (canRestore) bulk.push({ action: 'restore', label: 'Restore', variant: 'primary' });
+  const policy = folderActions(folder, role);
+  const bulk = policy.bulk.map((action) => ({ action, ...BULK_BUTTON[action] }));
+  const canRestore = policy.row.includes('restore');
 
   const run = async (action: Action, ids: number[]) => {
     try {
@@ -299,8 +288,8 @@ export function OrderQueue({
     else if (res.error.status !== 401) toast.error(res.error.data.message);
   };
 
-  const showRowDelete = canDelete && ROW_DELETE.includes(folder);
-  const showRefund = folder === 'refundOrder' && can(role, 'orders.refund');
+  const showRowDelete = policy.row.includes('delete');
+  const showRefund = policy.row.includes('refund');
   const rowActions =
     showRowDelete || showRefund || canRestore
       ? (row: OrderListRow) => (
