@@ -5,8 +5,9 @@ import { statusName } from '../../shared/order-rules.js';
 import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
-import { mailLog, mailTemplates, orderEvents, statusNotifications } from '../db/schema.js';
+import { mailLog, mailTemplates, statusNotifications } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
+import { recordEvents } from '../orders/events.js';
 import { customerLanguageOf, resolveTemplate } from './templates.js';
 
 /** An order that has just entered a status, as the status change knows it. */
@@ -50,13 +51,14 @@ export async function queueTemplateMail(tx: DbOrTx, input: TemplateMailInput): P
       templateVersion: template.version,
     })
     .returning({ id: mailLog.id });
-  await tx.insert(orderEvents).values({
-    orderId: input.orderId,
-    actorId: input.requestedBy,
-    action: 'mail',
-    fromValue: null,
-    toValue: `${input.kind} ${template.key} (${template.language}) via ${provider} to ${input.toEmail}`,
-  });
+  await recordEvents(tx, [
+    {
+      orderId: input.orderId,
+      actorId: input.requestedBy,
+      action: 'mail',
+      toValue: `${input.kind} ${template.key} (${template.language}) via ${provider} to ${input.toEmail}`,
+    },
+  ]);
   return row!.id;
 }
 

@@ -1,5 +1,7 @@
 import type { MailProvider } from '../../shared/constants.js';
 import type { DbOrTx } from '../db/client.js';
+import { KIND_TEMPLATE_KEYS } from '../communication/builtin-templates.js';
+import { customerLanguageOf, resolveTemplate } from '../communication/templates.js';
 import { mailLog } from '../db/schema.js';
 import { recordEvents } from '../orders/events.js';
 
@@ -18,9 +20,15 @@ export interface QueueMailInput {
 
 /**
  * The durable outbox (mail_log): call inside the transaction of the order change, so the mail exists
- * exactly when the change does. The delivery worker picks up 'queued' rows.
+ * exactly when the change does. The delivery worker picks up 'queued' rows. The row records the
+ * template version of its kind, in the customer's language, that the mail is built from.
  */
 export async function queueMail(tx: DbOrTx, input: QueueMailInput): Promise<number> {
+  const template = await resolveTemplate(
+    tx,
+    KIND_TEMPLATE_KEYS[input.kind],
+    await customerLanguageOf(tx, input.orderId),
+  );
   const [row] = await tx
     .insert(mailLog)
     .values({
@@ -32,6 +40,8 @@ export async function queueMail(tx: DbOrTx, input: QueueMailInput): Promise<numb
       isReminder: input.isReminder ?? false,
       status: 'queued',
       requestedBy: input.requestedBy,
+      templateId: template?.id ?? null,
+      templateVersion: template?.version ?? null,
     })
     .returning({ id: mailLog.id });
   await recordEvents(tx, [
