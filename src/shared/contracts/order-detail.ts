@@ -147,6 +147,11 @@ export const uploadDocumentFields = z.object({
   email: requiredEmail(MSG.uploadEmailRequired),
   mailServiceProvider: mailProviderField,
   expectedVersion: expectedVersionField,
+  /** "Upload, mail and complete": the order also moves to Completed, in the same transaction. */
+  complete: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .optional()
+    .transform((v) => v === 'true'),
 });
 export type UploadDocumentFields = z.infer<typeof uploadDocumentFields>;
 export const UPLOAD_FILE_FIELD = 'uploadVisaDoc';
