@@ -277,66 +277,60 @@ const SEARCH_TEXT = sql.raw(
   `lower(first_name || ' ' || last_name || ' ' || email || ' ' || coalesce(phone_code, '') || coalesce(telephone_number, ''))`,
 );
 
-/**
- * Search condition: exact order id; case-insensitive substring of name, e-mail or phone for
- * 3+ characters (trigram index); shorter text matches a whole field exactly.
- */
-export function searchCondition(searchVal: string): SQL {
-  const value = searchVal.trim().toLowerCase();
-  const parts: SQL[] = [];
-  if (/^\d{1,15}$/.test(value)) parts.push(sql`order_id = ${Number(value)}`);
-  if (value.length >= 3) {
-    parts.push(sql`${SEARCH_TEXT} like ${`%${likeLiteral(value)}%`}`);
-    const digits = value.replace(/[\s()+-]/g, '');
-    if (digits !== value && /^\d{3,}$/.test(digits)) {
-      parts.push(sql`${SEARCH_TEXT} like ${`%${digits}%`}`);
-    }
-  } else {
-    parts.push(
-      sql`(lower(first_name) = ${value} or lower(last_name) = ${value} or lower(email) = ${value} or telephone_number = ${value})`,
-    );
-  }
-  return sql`(${sql.join(parts, sql` or `)})`;
-}
-
 /** Matches counted exactly up to here; a search that finds more should be narrowed, not paged. */
 export const SEARCH_TOTAL_CAP = 1000;
 
+/** A whole e-mail address (not a fragment of one). */
+const WHOLE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** At most this many orders share one exact id or e-mail (an id: one; an e-mail: a customer's orders). */
+const EXACT_LIMIT = 200;
+
 /**
- * The orders that must come first: the one whose id was typed, and those whose e-mail is exactly the
- * typed text (any case; orders_email_lower_idx). Null when the text can be neither.
+ * The exact matches, read on their B-tree (decision 222): the order whose id was typed (primary key), or
+ * the orders whose e-mail is the typed address (orders_email_lower_idx). Null when the text is neither.
  */
-function pinnedCondition(searchVal: string): SQL | null {
+function exactCondition(searchVal: string): { kind: 'id' | 'email'; where: SQL } | null {
   const typed = searchVal.trim();
-  if (/^\d{1,15}$/.test(typed)) return sql`order_id = ${Number(typed)}`;
-  if (typed.includes('@')) return sql`lower(email) = ${typed.toLowerCase()}`;
+  if (/^\d{1,15}$/.test(typed)) return { kind: 'id', where: sql`order_id = ${Number(typed)}` };
+  if (WHOLE_EMAIL.test(typed)) return { kind: 'email', where: sql`lower(email) = ${typed.toLowerCase()}` };
   return null;
 }
 
-/** Rows [start, end) of the matches: exact id or e-mail matches first, then the rest newest first. */
-async function searchPage(
-  db: DbOrTx,
-  where: SQL,
-  searchVal: string,
-  start: number,
-  end: number,
-  clock: SlaClock,
-) {
-  const pin = pinnedCondition(searchVal);
-  if (!pin) return pageOf(db, where, start, end - start, clock);
-  const pinnedWhere = sql`${where} and ${pin}`;
-  const { rows } = await db.execute<{ n: string }>(
-    sql`select count(*)::text as n from orders where ${pinnedWhere}`,
-  );
-  const pinned = Number(rows[0]?.n ?? 0);
-  if (pinned === 0) return pageOf(db, where, start, end - start, clock);
-  const others = sql`${where} and not (${pin})`;
-  if (start >= pinned) return pageOf(db, others, start - pinned, end - start, clock);
-  const head = await pageOf(db, pinnedWhere, start, Math.min(end, pinned) - start, clock);
-  if (end <= pinned) return head;
-  return [...head, ...(await pageOf(db, others, 0, end - pinned, clock))];
+/**
+ * The fragment condition (trigram index): case-insensitive substring of name, e-mail or phone for 3+
+ * characters; shorter text matches a whole field exactly. The typed id is matched by exactCondition.
+ */
+function fragmentCondition(searchVal: string): SQL {
+  const value = searchVal.trim().toLowerCase();
+  if (value.length < 3) {
+    return sql`(lower(first_name) = ${value} or lower(last_name) = ${value} or lower(email) = ${value} or telephone_number = ${value})`;
+  }
+  const parts: SQL[] = [sql`${SEARCH_TEXT} like ${`%${likeLiteral(value)}%`}`];
+  const digits = value.replace(/[\s()+-]/g, '');
+  if (digits !== value && /^\d{3,}$/.test(digits)) parts.push(sql`${SEARCH_TEXT} like ${`%${digits}%`}`);
+  return sql`(${sql.join(parts, sql` or `)})`;
 }
 
+/** Rows [offset, offset + limit) of a condition in the asked order (newest first by default). */
+function orderedPage(
+  db: DbOrTx,
+  where: SQL,
+  offset: number,
+  limit: number,
+  options: ListOptions,
+): Promise<OrderListRow[]> {
+  const newestFirst = !options.sort || (options.sort === 'created_at' && options.dir !== 'asc');
+  if (newestFirst) return pageOf(db, where, offset, limit, options.clock);
+  const dir = options.dir ?? (options.sort === 'created_at' ? 'desc' : 'asc');
+  return sortedPage(db, where, options.sort ?? 'created_at', dir, offset, limit, options.clock);
+}
+
+/**
+ * Search within a folder under the list filters, in the list's sort. The exact match comes first: an
+ * order id typed in full is looked up on the primary key and answered first, then the orders whose
+ * name, e-mail or phone hold the digits; a whole e-mail address that some order of the folder has is
+ * answered by its B-tree alone (its orders, no substring search). Everything else is a fragment.
+ */
 export async function searchFolder(
   db: DbOrTx,
   folder: Folder,
@@ -347,14 +341,31 @@ export async function searchFolder(
   options: ListOptions,
 ): Promise<{ rows: OrderListRow[]; total: number; totalCapped: boolean }> {
   const filter = filterWhere(options.filters, scope.staffId, options.clock);
-  const where = sql`${folderWhere(folder, scope)} and ${searchCondition(searchVal)}${filter ? sql` and ${filter}` : sql``}`;
-  const [rows, count] = await Promise.all([
-    searchPage(db, where, searchVal, start, end, options.clock),
+  const base = filter ? sql`${folderWhere(folder, scope)} and ${filter}` : folderWhere(folder, scope);
+  const exact = exactCondition(searchVal);
+  const pinned = exact ? await orderedPage(db, sql`${base} and ${exact.where}`, 0, EXACT_LIMIT, options) : [];
+  if (exact?.kind === 'email' && pinned.length) {
+    return { rows: pinned.slice(start, end), total: pinned.length, totalCapped: false };
+  }
+  const pinnedIds = pinned.map((r) => r.order_id);
+  const fragments = sql`${base} and ${fragmentCondition(searchVal)}${
+    pinnedIds.length
+      ? sql` and order_id not in (${sql.join(
+          pinnedIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`
+      : sql``
+  }`;
+  const from = Math.max(0, start - pinned.length);
+  const to = end - pinned.length;
+  const [rest, count] = await Promise.all([
+    to > from ? orderedPage(db, fragments, from, to - from, options) : Promise.resolve([]),
     db.execute<{ n: string }>(
-      sql`select count(*)::text as n from (select 1 from orders where ${where} limit ${SEARCH_TOTAL_CAP + 1}) m`,
+      sql`select count(*)::text as n from (select 1 from orders where ${fragments} limit ${SEARCH_TOTAL_CAP + 1}) m`,
     ),
   ]);
-  const n = Number(count.rows[0]?.n ?? 0);
+  const rows = [...pinned.slice(start, end), ...rest];
+  const n = pinned.length + Number(count.rows[0]?.n ?? 0);
   // Rows beyond the cap can still be paged to; the total then covers at least what was asked for.
   const total = n > SEARCH_TOTAL_CAP ? Math.max(SEARCH_TOTAL_CAP, start + rows.length) : n;
   return { rows, total, totalCapped: n > SEARCH_TOTAL_CAP };

@@ -25,7 +25,7 @@ import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { monthNumber } from './folders.js';
-import { assignOrders, completeRefunds, deleteOrders, restoreOrders } from './queries.js';
+import { assign, completeRefunds, deleteOrders, restoreOrders } from './commands.js';
 import { countsFor, listClock, startCountsMemory } from './counts.js';
 import {
   futureMonthCounts as countFutureMonths,
@@ -140,7 +140,12 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       const { folderName, searchVal, start, end, month, ...query } = request.body;
       if (!can(staff.type, readPermissionFor(folderName))) throw forbidden();
       const scope = { today: serviceToday(), staffId: staff.id, month: monthNumber(month) };
-      const options = { filters: filtersOf(query), clock: await listClock(database) };
+      const options = {
+        sort: query.sort,
+        dir: query.dir,
+        filters: filtersOf(query),
+        clock: await listClock(database),
+      };
       const { rows, total, totalCapped } = await searchFolder(
         db,
         folderName,
@@ -216,18 +221,11 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const staff = staffOf(request);
       const { orderId, assignto, expectedVersion } = request.body;
-      const assign = !!assignto?.trim();
-      const changed = await assignOrders(
-        db,
-        staff,
-        orderId,
-        assign,
-        can(staff.type, 'orders.releaseAny'),
-        expectedVersion,
-      );
+      const toMe = !!assignto?.trim();
+      const changed = await assign(db, staff, { orderIds: orderId, assign: toMe, expectedVersion });
       return ok(
         { orderId: changed },
-        assign ? MSG.assigned : 'Order has been moved to the original folder successfully',
+        toMe ? MSG.assigned : 'Order has been moved to the original folder successfully',
       );
     },
   );

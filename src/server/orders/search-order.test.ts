@@ -9,12 +9,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const search = (searchVal: string, start: number, end: number) =>
+const search = (searchVal: string, start: number, end: number, extra: Record<string, unknown> = {}) =>
   t.as('Admin', {
     method: 'POST',
     url: '/api/admin/search-order',
-    payload: { searchVal, folderName: 'allOrder', start, end },
+    payload: { searchVal, folderName: 'allOrder', start, end, ...extra },
   });
+const idsOf = (res: { json(): { data: { order_id: number }[] } }) => res.json().data.map((r) => r.order_id);
 
 describe('search-order by order id', () => {
   it('answers the order with that id first, the other matches after it, newest first, without repeats', async () => {
@@ -54,5 +55,57 @@ describe('search-order by order id', () => {
     const ids = res.json().data.map((r: { order_id: number }) => r.order_id);
     expect(ids).not.toContain(deleted.orderId);
     expect(ids).toContain(lookalike.orderId);
+  });
+});
+
+describe('search-order: exact e-mail, list filters and sort', () => {
+  it('answers a whole e-mail address by its exact matches only, any case', async () => {
+    const a = await createOrder(t.database, { email: 'dup.person@example.com' });
+    const b = await createOrder(t.database, { email: 'Dup.Person@Example.com' });
+    await createOrder(t.database, { email: 'xdup.person@example.com' });
+    const res = await search('DUP.person@example.com', 0, 10);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(idsOf(res)).toEqual([b.orderId, a.orderId]);
+    expect(res.json().total).toBe(2);
+    // A fragment of it still finds all three.
+    expect((await search('dup.person@exa', 0, 10)).json().total).toBe(3);
+  });
+
+  it('applies the sort and the filters, the exact id still first', async () => {
+    const made = [];
+    for (const [arrival, mode] of [
+      ['2031-03-05', 'Standard'],
+      ['2031-03-01', 'Priority'],
+      ['2031-03-09', 'Priority'],
+    ] as const) {
+      made.push(
+        await createOrder(t.database, {
+          last_name: 'Sortsearch',
+          arrival_date: arrival,
+          processing_mode: mode,
+          telephone_number: '7000123',
+        }),
+      );
+    }
+    const [mar5, mar1, mar9] = made.map((o) => o.orderId);
+    expect(idsOf(await search('sortsearch', 0, 10, { sort: 'arrival_date' }))).toEqual([mar1, mar5, mar9]);
+    expect(idsOf(await search('sortsearch', 0, 10, { sort: 'arrival_date', dir: 'desc' }))).toEqual([
+      mar9,
+      mar5,
+      mar1,
+    ]);
+    const priority = await search('sortsearch', 0, 10, { sort: 'arrival_date', processingMode: 'Priority' });
+    expect(idsOf(priority)).toEqual([mar1, mar9]);
+    expect(priority.json().total).toBe(2);
+    // The typed id first, then the others holding the digits, in the asked order.
+    const lookalike = await createOrder(t.database, {
+      last_name: 'Sortsearch',
+      arrival_date: '2031-02-01',
+      telephone_number: `55${mar9}`,
+    });
+    const byId = await search(String(mar9), 0, 10, { sort: 'arrival_date' });
+    expect(idsOf(byId)).toEqual([mar9, lookalike.orderId]);
+    // A hostile sort value is refused and nothing is searched.
+    expect((await search('sortsearch', 0, 10, { sort: 'order_id; drop table orders' })).statusCode).toBe(400);
   });
 });
