@@ -84,6 +84,21 @@ export const auditLogQuery = z
   });
 export type AuditLogQuery = z.infer<typeof auditLogQuery>;
 
+/** `GET /api/admin/audit-log/export?actor&action&from&to`: the filters of the list, without a page. */
+export const auditExportQuery = z
+  .object({
+    actor: auditLogQuery.shape.actor,
+    action: auditLogQuery.shape.action,
+    from: optionalDay,
+    to: optionalDay,
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.from && v.to && v.to < v.from)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: AUDIT_MSG.toBeforeFrom });
+  });
+export type AuditExportQuery = z.infer<typeof auditExportQuery>;
+
 export const auditEntry = z.object({
   id: z.number().int(),
   createdAt: z.string(),
