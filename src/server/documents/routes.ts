@@ -9,22 +9,16 @@ import {
 } from '../../shared/contracts/order-detail.js';
 import { MSG } from '../../shared/messages.js';
 import { staffOf } from '../auth/guard.js';
-import { documents } from '../db/schema.js';
 import { ok } from '../http/envelope.js';
 import {
   badRequest,
-  conflict,
   HttpError,
   payloadTooLarge,
   tooManyRequests,
   unsupportedMediaType,
 } from '../http/errors.js';
-import { queueMail } from '../mail/outbox.js';
 import { nudgeMailQueue } from '../mail/queue.js';
-import { recordEvents } from '../orders/events.js';
-import { latestDocument, lockOrders } from '../orders/repository.js';
-import { assertVersion } from '../orders/queries.js';
-import { resendRefusal } from './resend-limits.js';
+import { attachDocument, resendDocument } from '../orders/commands.js';
 import { removeStored } from './storage.js';
 import { type StoredUpload, sanitizeFileName, storeUpload } from './upload.js';
 
@@ -100,33 +94,12 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
 
       let result: { mailId: number; documentId: number };
       try {
-        result = await db.transaction(async (tx) => {
-          await assertVersion(tx, (await lockOrders(tx, [orderId], 'Order not found'))[0]!, expectedVersion);
-          const [doc] = await tx
-            .insert(documents)
-            .values({
-              orderId,
-              storageKey: file.key,
-              originalName: file.originalName,
-              mimeType: file.mimeType,
-              sizeBytes: file.size,
-              sha256: file.sha256,
-              mailServiceProvider,
-              uploadedBy: staff.id,
-            })
-            .returning({ id: documents.id });
-          await recordEvents(tx, [
-            { orderId, actorId: staff.id, action: 'upload', toValue: file.originalName },
-          ]);
-          const mailId = await queueMail(tx, {
-            orderId,
-            kind: 'approval',
-            toEmail: email,
-            provider: mailServiceProvider,
-            documentId: doc!.id,
-            requestedBy: staff.id,
-          });
-          return { mailId, documentId: doc!.id };
+        result = await attachDocument(db, staff, {
+          orderId,
+          file,
+          email,
+          provider: mailServiceProvider,
+          expectedVersion,
         });
       } catch (err) {
         await discard();
@@ -155,25 +128,16 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const staff = staffOf(request);
       const { orderId, email, mailServiceProvider, expectedVersion } = request.body;
-      const result = await db.transaction(async (tx) => {
-        await assertVersion(tx, (await lockOrders(tx, [orderId], 'Order not found'))[0]!, expectedVersion);
-        const doc = await latestDocument(tx, orderId);
-        if (!doc) throw conflict('No document has been uploaded for this order yet.');
-        const refusal = await resendRefusal(tx, orderId, staff.id);
-        if (refusal) {
-          reply.header('retry-after', String(refusal.retryAfterSeconds));
-          throw tooManyRequests(refusal.message);
-        }
-        const mailId = await queueMail(tx, {
-          orderId,
-          kind: 'resend',
-          toEmail: email,
-          provider: mailServiceProvider,
-          documentId: doc.id,
-          requestedBy: staff.id,
-        });
-        return { mailId, documentId: doc.id };
+      const result = await resendDocument(db, staff, {
+        orderId,
+        email,
+        provider: mailServiceProvider,
+        expectedVersion,
       });
+      if ('refused' in result) {
+        reply.header('retry-after', String(result.refused.retryAfterSeconds));
+        throw tooManyRequests(result.refused.message);
+      }
       nudgeMailQueue(app);
       return ok(
         { ...result, status: 'queued' },

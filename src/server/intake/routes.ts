@@ -1,13 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { intakeOrderBody } from '../../shared/contracts/intake.js';
 import { acceptLanguageTags, CUSTOMER_LANGUAGES, firstCustomerLanguage } from '../../shared/languages.js';
-import { orders } from '../db/schema.js';
 import { notFound, unauthorized } from '../http/errors.js';
 import { orderValuesFromSnake } from '../orders/columns.js';
-import { recordEvents } from '../orders/events.js';
+import { createOrder } from '../orders/commands.js';
 
 function keyMatches(expected: string, given: string | undefined): boolean {
   if (!given) return false;
@@ -50,22 +48,7 @@ export const intakeRoutes: FastifyPluginAsyncZod = async (app) => {
       // ?lang= first; else the traveller's Accept-Language when the site passes it on; else unknown.
       const language =
         request.query.lang ?? firstCustomerLanguage(acceptLanguageTags(request.headers['accept-language']));
-      const orderId = await app.ctx.db.transaction(async (tx) => {
-        const [created] = await tx
-          .insert(orders)
-          .values({ ...orderValuesFromSnake(body), processStatus: 'New', language })
-          .onConflictDoNothing({ target: orders.clientReference })
-          .returning({ orderId: orders.orderId });
-        if (created) {
-          await recordEvents(tx, [{ orderId: created.orderId, action: 'created', toValue: 'New' }]);
-          return created.orderId;
-        }
-        const [existing] = await tx
-          .select({ orderId: orders.orderId })
-          .from(orders)
-          .where(eq(orders.clientReference, body.client_reference));
-        return existing!.orderId;
-      });
+      const orderId = await createOrder(app.ctx.db, { ...orderValuesFromSnake(body), language });
       return { status: 1 as const, message: 'Order received', data: { order_id: orderId } };
     },
   );

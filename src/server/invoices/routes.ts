@@ -3,9 +3,8 @@ import { queuedMailResponse, sendInvoiceBody } from '../../shared/contracts/orde
 import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
-import { queueMail } from '../mail/outbox.js';
 import { nudgeMailQueue } from '../mail/queue.js';
-import { lockOrders } from '../orders/repository.js';
+import { sendInvoice } from '../orders/commands.js';
 
 export const UNKNOWN_ORDER_MESSAGE = 'No order found with this order id.';
 
@@ -30,16 +29,9 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
       const text = request.body.orderId;
       const orderId = /^\d{1,15}$/.test(text) ? Number(text) : null;
       if (orderId === null) throw notFound(UNKNOWN_ORDER_MESSAGE);
-      const { mailId, email } = await db.transaction(async (tx) => {
-        const order = (await lockOrders(tx, [orderId], UNKNOWN_ORDER_MESSAGE))[0]!;
-        const id = await queueMail(tx, {
-          orderId,
-          kind: 'invoice',
-          toEmail: order.email,
-          provider: 'AWS',
-          requestedBy: staff.id,
-        });
-        return { mailId: id, email: order.email };
+      const { mailId, email } = await sendInvoice(db, staff, {
+        orderId,
+        notFoundMessage: UNKNOWN_ORDER_MESSAGE,
       });
       nudgeMailQueue(app);
       return ok({ mailId, documentId: null, status: 'queued' }, `Invoice has been sent to ${email}.`);

@@ -7,12 +7,10 @@ import {
   presenceParams,
   presenceResponse,
 } from '../../shared/contracts/live.js';
-import { serviceToday } from '../../shared/dates.js';
-import { can, readPermissionFor } from '../../shared/permissions.js';
 import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
-import { forbidden, notFound } from '../http/errors.js';
-import { claimNextOrder } from '../orders/queries.js';
+import { notFound } from '../http/errors.js';
+import { claimNext } from '../orders/commands.js';
 import { lockOrders } from '../orders/repository.js';
 import { HEARTBEAT_MS, LiveHub, viewersOf } from './hub.js';
 
@@ -129,11 +127,7 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const staff = staffOf(request);
       const { folderName } = request.body;
-      if (!can(staff.type, readPermissionFor(folderName))) throw forbidden();
-      const orderId = await claimNextOrder(db, staff, folderName, {
-        today: serviceToday(),
-        staffId: staff.id,
-      });
+      const orderId = await claimNext(db, staff, folderName);
       if (orderId === null) throw notFound('No unassigned order is waiting in this folder.');
       return ok({ orderId }, `Order ${orderId} is now assigned to you.`);
     },

@@ -1,9 +1,7 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orderIdField } from '../../shared/contracts/common.js';
-import { serviceToday } from '../../shared/dates.js';
-import { remarkMove, statusName } from '../../shared/order-rules.js';
+import { statusName } from '../../shared/order-rules.js';
 import {
   addRemarkBody,
   addRemarkResponse,
@@ -17,30 +15,14 @@ import {
   withdrawDocumentResponse,
 } from '../../shared/contracts/order-detail.js';
 import { staffOf } from '../auth/guard.js';
-import { recordAudit } from '../audit/audit.js';
-import { documents, orderRemarks, orders } from '../db/schema.js';
 import { openStored, storedExists } from '../documents/storage.js';
 import { ok } from '../http/envelope.js';
-import { conflict, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
 import { renderApprovalNotice } from '../mail/approval-notice.js';
-import { applyHolderRule, assertVersion, changeStatus, enforceRules, ruleState } from '../orders/queries.js';
 import { nudgeMailQueue } from '../mail/queue.js';
-import { recordEvents } from '../orders/events.js';
-import {
-  documentById,
-  latestDocument,
-  loadOrder,
-  lockOrders,
-  servableDocumentById,
-} from '../orders/repository.js';
-import {
-  loadDocuments,
-  loadDownloads,
-  loadEvents,
-  loadMailHistory,
-  loadRemarks,
-  remarkItemOf,
-} from './queries.js';
+import { addRemark, changeStatus, saveTransaction, withdrawDocument } from '../orders/commands.js';
+import { loadOrder, servableDocumentById } from '../orders/repository.js';
+import { loadDocuments, loadDownloads, loadEvents, loadMailHistory, loadRemarks } from './queries.js';
 
 const security = [{ staffToken: [] }];
 const orderIdParams = z.object({ orderId: orderIdField });
@@ -101,17 +83,14 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      const { orderId, updatingStatus, expectedVersion, takeOver = false } = request.body;
-      const from = await db.transaction(async (tx) => {
-        const order = (await lockOrders(tx, [orderId], 'Order not found'))[0]!;
-        await assertVersion(tx, order, expectedVersion);
-        // Deleting has its own rule for held orders (Admin only); other moves follow the holder rule.
-        if (updatingStatus !== 'Deleted') await applyHolderRule(tx, order, staff, takeOver);
-        enforceRules([order], { kind: 'move', to: updatingStatus }, staff, serviceToday());
-        await changeStatus(tx, staff, [order], updatingStatus);
-        return order.processStatus;
+      const { orderId, updatingStatus, expectedVersion, takeOver } = request.body;
+      const { from, mailQueued } = await changeStatus(db, staff, {
+        orderId,
+        to: updatingStatus,
+        expectedVersion,
+        takeOver,
       });
-      if (updatingStatus === 'Refunded') nudgeMailQueue(app);
+      if (mailQueued) nudgeMailQueue(app);
       return ok(
         { order_id: orderId, from, process_status: updatingStatus },
         `Order status has been changed to ${updatingStatus}`,
@@ -134,45 +113,9 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      const body = request.body;
-      const result = await db.transaction(async (tx) => {
-        const order = (await lockOrders(tx, [body.orderId], 'Order not found'))[0]!;
-        await assertVersion(tx, order, body.expectedVersion);
-        const move = remarkMove(ruleState(order), body, staff.type, serviceToday());
-        if (move) {
-          await applyHolderRule(tx, order, staff, body.takeOver ?? false);
-          enforceRules([order], { kind: 'move', to: move.to }, staff, serviceToday());
-        }
-        const [remark] = await tx
-          .insert(orderRemarks)
-          .values({
-            orderId: body.orderId,
-            authorId: staff.id,
-            remark: body.remark,
-            whatsapp: body.whatsapp,
-            telephone: body.telephone,
-            statusRefund: body.statusRefund,
-            voided: body.voided,
-            chargeback: body.chargeBack,
-            reportError: body.reportError,
-          })
-          .returning();
-        await recordEvents(tx, [
-          {
-            orderId: body.orderId,
-            actorId: staff.id,
-            action: 'remark',
-            toValue: String(remark!.id),
-          },
-        ]);
-        let status = order.processStatus;
-        if (move) {
-          await changeStatus(tx, staff, [order], move.to);
-          status = move.to;
-        }
-        return { remark: remarkItemOf(remark!, staff.name), process_status: status, moved: !!move };
-      });
-      const { moved, ...answer } = result;
+      const { remarkerName: _ignored, ...input } = request.body;
+      const { remark, processStatus, moved } = await addRemark(db, staff, input);
+      const answer = { remark, process_status: processStatus };
       return ok(
         answer,
         moved
@@ -197,23 +140,7 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const staff = staffOf(request);
       const { orderId, transactionId, merchantName, expectedVersion } = request.body;
-      await db.transaction(async (tx) => {
-        const order = (await lockOrders(tx, [orderId], 'Order not found'))[0]!;
-        await assertVersion(tx, order, expectedVersion);
-        await tx
-          .update(orders)
-          .set({ transactionId, merchantName, updatedAt: sql`now()` })
-          .where(eq(orders.orderId, orderId));
-        await recordEvents(tx, [
-          {
-            orderId,
-            actorId: staff.id,
-            action: 'transaction',
-            fromValue: `${order.transactionId ?? ''} / ${order.merchantName ?? ''}`,
-            toValue: `${transactionId} / ${merchantName}`,
-          },
-        ]);
-      });
+      await saveTransaction(db, staff, { orderId, transactionId, merchantName, expectedVersion });
       return ok(
         { order_id: orderId, transaction_id: transactionId, merchant_name: merchantName },
         'Transaction details have been saved successfully',
@@ -296,36 +223,7 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       const staff = staffOf(request);
       const { documentId } = request.params;
       const { reason } = request.body;
-      const result = await db.transaction(async (tx) => {
-        const found = await documentById(tx, documentId);
-        if (!found) throw notFound('Document not found');
-        await lockOrders(tx, [found.orderId], 'Order not found');
-        const [doc] = await tx
-          .update(documents)
-          .set({ withdrawnAt: sql`now()`, withdrawnBy: staff.id, withdrawReason: reason })
-          .where(and(eq(documents.id, documentId), isNull(documents.withdrawnAt)))
-          .returning();
-        if (!doc) throw conflict('The document has already been withdrawn.');
-        await recordEvents(tx, [
-          {
-            orderId: doc.orderId,
-            actorId: staff.id,
-            action: 'withdraw',
-            fromValue: doc.originalName,
-            toValue: reason,
-          },
-        ]);
-        await recordAudit(tx, {
-          action: 'document.withdraw',
-          actorId: staff.id,
-          target: `order ${doc.orderId}, document ${doc.id}`,
-          from: { fileName: doc.originalName },
-          to: { reason },
-          ip: request.ip,
-        });
-        const current = await latestDocument(tx, doc.orderId);
-        return { id: doc.id, order_id: doc.orderId, current_document_id: current?.id ?? null };
-      });
+      const result = await withdrawDocument(db, staff, { documentId, reason, ip: request.ip });
       return ok(result, 'The document has been withdrawn. It will not be served or mailed again.');
     },
   );

@@ -1,0 +1,565 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import { type Folder, type MailProvider, ORDER_STATUSES, type OrderStatus } from '../../shared/constants.js';
+import type { RemarkItem } from '../../shared/contracts/order-detail.js';
+import { serviceToday } from '../../shared/dates.js';
+import { remarkMove } from '../../shared/order-rules.js';
+import { can, readPermissionFor } from '../../shared/permissions.js';
+import { recordAudit } from '../audit/audit.js';
+import type { StaffIdentity } from '../context.js';
+import type { Db, DbOrTx } from '../db/client.js';
+import { documents, orderRemarks, orders } from '../db/schema.js';
+import { type ResendRefusal, resendRefusal } from '../documents/resend-limits.js';
+import { badRequest, conflict, forbidden, notFound } from '../http/errors.js';
+import { notifyStatusEntered } from '../communication/notifications.js';
+import { queueMail } from '../mail/outbox.js';
+import { recordEvents } from './events.js';
+import { type FolderScope, folderWhere } from './folders.js';
+import { latestDocument, type LockedOrder, lockOrders, remarkItemOf } from './repository.js';
+import { applyHolderRule, assertVersion, enforceRules, ruleState } from './rules.js';
+
+/**
+ * The order commands: every change of an order goes through one of these. Each locks the orders it
+ * changes, checks the rules inside its transaction (the shared rule table, the version the client
+ * saw, the holder rule), writes the change and records its events there (events.ts), so the change,
+ * its history and its live event commit together or not at all.
+ *
+ * Each takes the database or a transaction as `db`: given a transaction, it runs inside it (a macro
+ * can chain several commands atomically); given the database, it opens its own.
+ */
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Runs `fn` in the caller's transaction when `db` is one, otherwise in a new transaction. */
+export function inTransaction<T>(db: DbOrTx, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  if (db instanceof PgTransaction) return fn(db as Tx);
+  return (db as Db).transaction(fn);
+}
+
+const ORDER_NOT_FOUND = 'Order not found';
+
+async function lockOne(tx: DbOrTx, orderId: number, notFoundMessage = ORDER_NOT_FOUND) {
+  return (await lockOrders(tx, [orderId], notFoundMessage))[0]!;
+}
+
+/** An order whose status is about to change, locked by the caller. */
+type StatusChange = Pick<LockedOrder, 'orderId' | 'processStatus' | 'email'>;
+
+/**
+ * Writes a status change of locked orders whose rules were checked: the new status and its events. A
+ * refund (not a restore to Completed Refunds) also sets the refund date. The customer mails of the new
+ * status are queued as its notification setting says (none for a restore, none with `notify: false`).
+ * Answers how many mails were queued.
+ */
+async function applyStatus(
+  tx: DbOrTx,
+  actor: StaffIdentity,
+  changed: StatusChange[],
+  to: OrderStatus,
+  opts: { restore?: boolean; notify?: boolean | undefined } = {},
+): Promise<number> {
+  const ids = changed.map((o) => o.orderId);
+  const refunding = to === 'Refunded' && !opts.restore;
+  await tx
+    .update(orders)
+    .set({
+      processStatus: to,
+      updatedAt: sql`now()`,
+      ...(refunding ? { refundDate: sql`now()` } : {}),
+    })
+    .where(inArray(orders.orderId, ids));
+  await recordEvents(
+    tx,
+    changed.map((o) => ({
+      orderId: o.orderId,
+      actorId: actor.id,
+      action: 'status' as const,
+      fromValue: o.processStatus,
+      toValue: to,
+    })),
+  );
+  return notifyStatusEntered(tx, actor.id, changed, to, {
+    restore: opts.restore,
+    skip: opts.notify === false,
+  });
+}
+
+export interface ChangeStatusInput {
+  orderId: number;
+  to: OrderStatus;
+  /** The version the client last saw; a later change refuses the move (409). */
+  expectedVersion?: number | undefined;
+  /** Admin or Manager: take over an order someone else holds. */
+  takeOver?: boolean | undefined;
+  /** False: queue no status notification (the caller sends its own mail). Default true. */
+  notify?: boolean | undefined;
+}
+
+/**
+ * Moves one order to a status (the detail screen's buttons, macros). Deleting has its own rule for
+ * held orders (Admin only); other moves follow the holder rule. `mailQueued`: a customer mail was queued.
+ */
+export async function changeStatus(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  input: ChangeStatusInput,
+): Promise<{ orderId: number; from: OrderStatus; to: OrderStatus; mailQueued: boolean }> {
+  return inTransaction(db, async (tx) => {
+    const order = await lockOne(tx, input.orderId);
+    await assertVersion(tx, order, input.expectedVersion);
+    if (input.to !== 'Deleted') await applyHolderRule(tx, order, actor, input.takeOver ?? false);
+    enforceRules([order], { kind: 'move', to: input.to }, actor, serviceToday());
+    const queued = await applyStatus(tx, actor, [order], input.to, { notify: input.notify });
+    return {
+      orderId: order.orderId,
+      from: order.processStatus as OrderStatus,
+      to: input.to,
+      mailQueued: queued > 0,
+    };
+  });
+}
+
+/**
+ * Soft delete from any queue or row. Who may delete is decided per order from the folder it really
+ * sits in (the shared rules), never from the folder the request names.
+ */
+export async function deleteOrders(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  ids: number[],
+  today = serviceToday(),
+): Promise<number[]> {
+  return inTransaction(db, async (tx) => {
+    const locked = await lockOrders(tx, ids);
+    enforceRules(locked, { kind: 'delete' }, actor, today);
+    await applyStatus(tx, actor, locked, 'Deleted');
+    return locked.map((o) => o.orderId);
+  });
+}
+
+/** The status each order had before its latest move to Deleted ('New' when no move is recorded). */
+async function statusesBeforeDeletion(tx: DbOrTx, ids: number[]): Promise<Map<number, OrderStatus>> {
+  const { rows } = await tx.execute<{ order_id: string; from_value: string | null }>(sql`
+    select distinct on (order_id) order_id::text as order_id, from_value
+    from order_events
+    where order_id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )}) and action = 'status' and to_value = 'Deleted'
+    order by order_id, created_at desc, id desc`);
+  const before = new Map<number, OrderStatus>();
+  for (const r of rows) {
+    const status = ORDER_STATUSES.find((s) => s === r.from_value && s !== 'Deleted');
+    if (status) before.set(Number(r.order_id), status);
+  }
+  return before;
+}
+
+/** Restore (Admin and Manager): each order goes back to the status it had before it was deleted. */
+export async function restoreOrders(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  ids: number[],
+  today = serviceToday(),
+): Promise<{ orderId: number; processStatus: OrderStatus }[]> {
+  return inTransaction(db, async (tx) => {
+    const locked = await lockOrders(tx, ids);
+    enforceRules(locked, { kind: 'restore' }, actor, today);
+    const before = await statusesBeforeDeletion(
+      tx,
+      locked.map((o) => o.orderId),
+    );
+    const byTarget = new Map<OrderStatus, LockedOrder[]>();
+    for (const o of locked) {
+      const to = before.get(o.orderId) ?? 'New';
+      byTarget.set(to, [...(byTarget.get(to) ?? []), o]);
+    }
+    for (const [to, group] of byTarget) await applyStatus(tx, actor, group, to, { restore: true });
+    for (const o of locked) {
+      await recordAudit(tx, {
+        action: 'order.restore',
+        actorId: actor.id,
+        target: `order ${o.orderId}`,
+        from: 'Deleted',
+        to: before.get(o.orderId) ?? 'New',
+      });
+    }
+    return locked.map((o) => ({ orderId: o.orderId, processStatus: before.get(o.orderId) ?? 'New' }));
+  });
+}
+
+/**
+ * 'Refunded it': only orders in the Refunds queue; status Refunded, refund date now and the refund
+ * confirmation mail queued in the same transaction (the mail worker delivers queued rows).
+ */
+export async function completeRefunds(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  ids: number[],
+  today = serviceToday(),
+): Promise<number[]> {
+  return inTransaction(db, async (tx) => {
+    const locked = await lockOrders(tx, ids);
+    enforceRules(locked, { kind: 'completeRefund' }, actor, today);
+    await applyStatus(tx, actor, locked, 'Refunded');
+    return locked.map((o) => o.orderId);
+  });
+}
+
+export interface AssignInput {
+  orderIds: number[];
+  /** True: assign to the actor; false: clear the assignee (Move to Original Folder). */
+  assign: boolean;
+  /** With a single order: the version the client last saw. */
+  expectedVersion?: number | undefined;
+}
+
+/**
+ * Assign to me, or clear the assignee. An order someone else holds is never taken silently: the whole
+ * request is refused, naming the holder; only a role with `orders.releaseAny` releases others' orders.
+ * Answers the ids that changed.
+ */
+export async function assign(db: DbOrTx, actor: StaffIdentity, input: AssignInput): Promise<number[]> {
+  const mayReleaseOthers = can(actor.type, 'orders.releaseAny');
+  return inTransaction(db, async (tx) => {
+    const locked = await lockOrders(tx, input.orderIds);
+    if (input.expectedVersion !== undefined) {
+      if (locked.length !== 1) throw badRequest('expectedVersion: only with a single order');
+      await assertVersion(tx, locked[0]!, input.expectedVersion);
+    }
+    let changed: LockedOrder[];
+    if (input.assign) {
+      const deleted = locked.find((o) => o.processStatus === 'Deleted');
+      if (deleted) throw conflict(`Order ${deleted.orderId} is deleted and cannot be assigned.`);
+      const held = locked.find((o) => o.assignedTo !== null && o.assignedTo !== actor.id);
+      if (held) throw conflict(`Order ${held.orderId} is already assigned to ${held.holder}.`);
+      changed = locked.filter((o) => o.assignedTo === null);
+    } else {
+      const held = mayReleaseOthers
+        ? undefined
+        : locked.find((o) => o.assignedTo !== null && o.assignedTo !== actor.id);
+      if (held) {
+        throw conflict(`Order ${held.orderId} is assigned to ${held.holder}; only they can move it back.`);
+      }
+      changed = locked.filter((o) => o.assignedTo !== null);
+    }
+    if (!changed.length) return [];
+    const to = input.assign ? actor.id : null;
+    await tx
+      .update(orders)
+      .set({ assignedTo: to, updatedAt: sql`now()` })
+      .where(
+        inArray(
+          orders.orderId,
+          changed.map((o) => o.orderId),
+        ),
+      );
+    await recordEvents(
+      tx,
+      changed.map((o) => ({
+        orderId: o.orderId,
+        actorId: actor.id,
+        action: 'assign' as const,
+        fromValue: o.assignedTo === null ? null : String(o.assignedTo),
+        toValue: to === null ? null : String(to),
+      })),
+    );
+    return changed.map((o) => o.orderId);
+  });
+}
+
+/**
+ * Next order: assigns to the actor the most urgent unassigned open order of a folder they may read
+ * (earliest arrival first, then oldest); null when none waits. SKIP LOCKED lets concurrent claims pass
+ * each other, so two never get one order.
+ */
+export async function claimNext(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  folder: Folder,
+  scope: FolderScope = { today: serviceToday(), staffId: actor.id },
+): Promise<number | null> {
+  if (!can(actor.type, readPermissionFor(folder))) throw forbidden();
+  return inTransaction(db, async (tx) => {
+    const { rows } = await tx.execute<{ order_id: string }>(sql`
+      select order_id::text as order_id from orders
+      where ${folderWhere(folder, scope)} and assigned_to is null
+        and process_status not in ('Completed', 'Deleted', 'Refunded')
+      order by arrival_date asc nulls last, created_at asc, order_id asc
+      limit 1 for update skip locked`);
+    const row = rows[0];
+    if (!row) return null;
+    const orderId = Number(row.order_id);
+    await tx
+      .update(orders)
+      .set({ assignedTo: actor.id, updatedAt: sql`now()` })
+      .where(sql`${orders.orderId} = ${orderId}`);
+    await recordEvents(tx, [{ orderId, actorId: actor.id, action: 'assign', toValue: String(actor.id) }]);
+    return orderId;
+  });
+}
+
+type Flag = 'Y' | 'N';
+
+export interface AddRemarkInput {
+  orderId: number;
+  remark: string;
+  whatsapp: Flag;
+  telephone: Flag;
+  statusRefund: Flag;
+  voided: Flag;
+  chargeBack: Flag;
+  reportError: Flag;
+  expectedVersion?: number | undefined;
+  takeOver?: boolean | undefined;
+}
+
+/**
+ * A remark by the actor. The Refund and Chargeback flags move the order (the shared rules and the
+ * holder rule decide); an order already where the flag points only gets the remark.
+ */
+export async function addRemark(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  input: AddRemarkInput,
+): Promise<{ remark: RemarkItem; processStatus: OrderStatus; moved: boolean }> {
+  return inTransaction(db, async (tx) => {
+    const order = await lockOne(tx, input.orderId);
+    await assertVersion(tx, order, input.expectedVersion);
+    const today = serviceToday();
+    const move = remarkMove(ruleState(order), input, actor.type, today);
+    if (move) {
+      await applyHolderRule(tx, order, actor, input.takeOver ?? false);
+      enforceRules([order], { kind: 'move', to: move.to }, actor, today);
+    }
+    const [remark] = await tx
+      .insert(orderRemarks)
+      .values({
+        orderId: input.orderId,
+        authorId: actor.id,
+        remark: input.remark,
+        whatsapp: input.whatsapp,
+        telephone: input.telephone,
+        statusRefund: input.statusRefund,
+        voided: input.voided,
+        chargeback: input.chargeBack,
+        reportError: input.reportError,
+      })
+      .returning();
+    await recordEvents(tx, [
+      { orderId: input.orderId, actorId: actor.id, action: 'remark', toValue: String(remark!.id) },
+    ]);
+    let status = order.processStatus as OrderStatus;
+    if (move) {
+      await applyStatus(tx, actor, [order], move.to);
+      status = move.to;
+    }
+    return { remark: remarkItemOf(remark!, actor.name), processStatus: status, moved: !!move };
+  });
+}
+
+export interface SaveTransactionInput {
+  orderId: number;
+  transactionId: string;
+  merchantName: string;
+  expectedVersion?: number | undefined;
+}
+
+/** Enter Transaction Details: the payment's transaction id and merchant, with the old values in the event. */
+export async function saveTransaction(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  input: SaveTransactionInput,
+): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const order = await lockOne(tx, input.orderId);
+    await assertVersion(tx, order, input.expectedVersion);
+    await tx
+      .update(orders)
+      .set({ transactionId: input.transactionId, merchantName: input.merchantName, updatedAt: sql`now()` })
+      .where(eq(orders.orderId, input.orderId));
+    await recordEvents(tx, [
+      {
+        orderId: input.orderId,
+        actorId: actor.id,
+        action: 'transaction',
+        fromValue: `${order.transactionId ?? ''} / ${order.merchantName ?? ''}`,
+        toValue: `${input.transactionId} / ${input.merchantName}`,
+      },
+    ]);
+  });
+}
+
+/** A file already checked and stored (documents/upload.ts), to attach to an order. */
+export interface StoredDocument {
+  key: string;
+  originalName: string;
+  mimeType: string;
+  size: number;
+  sha256: string;
+}
+
+export interface AttachDocumentInput {
+  orderId: number;
+  file: StoredDocument;
+  /** Where the approval mail goes, and through which provider. */
+  email: string;
+  provider: MailProvider;
+  expectedVersion?: number | undefined;
+}
+
+/**
+ * The approved document: attached to the order (it becomes the current document) and the approval
+ * mail with it queued, in one transaction. The caller removes the stored file if this throws.
+ */
+export async function attachDocument(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  input: AttachDocumentInput,
+): Promise<{ mailId: number; documentId: number }> {
+  return inTransaction(db, async (tx) => {
+    const { orderId, file } = input;
+    await assertVersion(tx, await lockOne(tx, orderId), input.expectedVersion);
+    const [doc] = await tx
+      .insert(documents)
+      .values({
+        orderId,
+        storageKey: file.key,
+        originalName: file.originalName,
+        mimeType: file.mimeType,
+        sizeBytes: file.size,
+        sha256: file.sha256,
+        mailServiceProvider: input.provider,
+        uploadedBy: actor.id,
+      })
+      .returning({ id: documents.id });
+    await recordEvents(tx, [{ orderId, actorId: actor.id, action: 'upload', toValue: file.originalName }]);
+    const mailId = await queueMail(tx, {
+      orderId,
+      kind: 'approval',
+      toEmail: input.email,
+      provider: input.provider,
+      documentId: doc!.id,
+      requestedBy: actor.id,
+    });
+    return { mailId, documentId: doc!.id };
+  });
+}
+
+/**
+ * The approval mail with the current document again. Refused (409) without a document; over the
+ * resend limits it answers the refusal (nothing written) for the caller to answer 429.
+ */
+export async function resendDocument(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  input: { orderId: number; email: string; provider: MailProvider; expectedVersion?: number | undefined },
+): Promise<{ mailId: number; documentId: number } | { refused: ResendRefusal }> {
+  return inTransaction(db, async (tx) => {
+    const { orderId } = input;
+    await assertVersion(tx, await lockOne(tx, orderId), input.expectedVersion);
+    const doc = await latestDocument(tx, orderId);
+    if (!doc) throw conflict('No document has been uploaded for this order yet.');
+    const refusal = await resendRefusal(tx, orderId, actor.id);
+    if (refusal) return { refused: refusal };
+    const mailId = await queueMail(tx, {
+      orderId,
+      kind: 'resend',
+      toEmail: input.email,
+      provider: input.provider,
+      documentId: doc.id,
+      requestedBy: actor.id,
+    });
+    return { mailId, documentId: doc.id };
+  });
+}
+
+/**
+ * Withdraws a wrongly uploaded document with a reason: kept for the record, never served or mailed
+ * again; the previous upload becomes current. 404 for an unknown document, 409 when already withdrawn.
+ */
+export async function withdrawDocument(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  input: { documentId: number; reason: string; ip?: string | null },
+): Promise<{ id: number; order_id: number; current_document_id: number | null }> {
+  return inTransaction(db, async (tx) => {
+    const [found] = await tx
+      .select({ orderId: documents.orderId })
+      .from(documents)
+      .where(eq(documents.id, input.documentId))
+      .limit(1);
+    if (!found) throw notFound('Document not found');
+    await lockOne(tx, found.orderId);
+    const [doc] = await tx
+      .update(documents)
+      .set({ withdrawnAt: sql`now()`, withdrawnBy: actor.id, withdrawReason: input.reason })
+      .where(and(eq(documents.id, input.documentId), isNull(documents.withdrawnAt)))
+      .returning();
+    if (!doc) throw conflict('The document has already been withdrawn.');
+    await recordEvents(tx, [
+      {
+        orderId: doc.orderId,
+        actorId: actor.id,
+        action: 'withdraw',
+        fromValue: doc.originalName,
+        toValue: input.reason,
+      },
+    ]);
+    await recordAudit(tx, {
+      action: 'document.withdraw',
+      actorId: actor.id,
+      target: `order ${doc.orderId}, document ${doc.id}`,
+      from: { fileName: doc.originalName },
+      to: { reason: input.reason },
+      ip: input.ip ?? null,
+    });
+    const current = await latestDocument(tx, doc.orderId);
+    return { id: doc.id, order_id: doc.orderId, current_document_id: current?.id ?? null };
+  });
+}
+
+/**
+ * Send Invoice: the invoice mail to the order's own e-mail address, queued with its event. Unknown
+ * orders answer 404 with `notFoundMessage`.
+ */
+export async function sendInvoice(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  input: { orderId: number; notFoundMessage: string },
+): Promise<{ mailId: number; email: string }> {
+  return inTransaction(db, async (tx) => {
+    const order = await lockOne(tx, input.orderId, input.notFoundMessage);
+    const mailId = await queueMail(tx, {
+      orderId: order.orderId,
+      kind: 'invoice',
+      toEmail: order.email,
+      provider: 'AWS',
+      requestedBy: actor.id,
+    });
+    return { mailId, email: order.email };
+  });
+}
+
+/**
+ * A paid order from the application site, in New with its 'created' event. Idempotent on the client
+ * reference: the same order sent again answers the id of the first.
+ */
+export async function createOrder(db: DbOrTx, values: typeof orders.$inferInsert): Promise<number> {
+  return inTransaction(db, async (tx) => {
+    const [created] = await tx
+      .insert(orders)
+      .values({ ...values, processStatus: 'New' })
+      .onConflictDoNothing({ target: orders.clientReference })
+      .returning({ orderId: orders.orderId });
+    if (created) {
+      await recordEvents(tx, [{ orderId: created.orderId, action: 'created', toValue: 'New' }]);
+      return created.orderId;
+    }
+    const [existing] = await tx
+      .select({ orderId: orders.orderId })
+      .from(orders)
+      .where(eq(orders.clientReference, values.clientReference ?? ''));
+    return existing!.orderId;
+  });
+}
