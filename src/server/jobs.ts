@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { startNoticeDelivery } from './auth/notices.js';
-import { mailDeliveryJob } from './mail/job.js';
+import { startMailQueue } from './mail/queue.js';
 import { retentionJob } from './retention/retention.js';
 
 /** A background worker started by main.ts after the app is ready; returns its stop function. */
 export type BackgroundJob = (app: FastifyInstance) => Promise<() => Promise<void>>;
+
+/** Mail delivery, retries and the reminder schedule. */
+const mailDeliveryJob: BackgroundJob = async (app) => (await startMailQueue(app)).stop;
 
 /** Every background job of the service (mail delivery, reminders…). One line per job. */
 export const backgroundJobs: BackgroundJob[] = [
