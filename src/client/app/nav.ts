@@ -97,6 +97,9 @@ const NAV = [
   { path: 'gateway-setting', title: 'Gateway Setting', sidebar: true },
   { path: 'insights', title: 'Insights', sidebar: true },
   { path: 'audit-log', title: 'Audit Log', sidebar: true },
+  { path: 'mail-templates', title: 'Mail Templates', sidebar: true },
+  { path: 'macros', title: 'Macros', sidebar: true },
+  { path: 'status-notifications', title: 'Status Notifications', sidebar: true },
   { path: 'change-password', title: 'Change Password', sidebar: true },
 ] as const satisfies readonly NavEntry[];
 

@@ -38,6 +38,15 @@ const staffChildren: RouteObject[] = [
     lazy: lazyChunk('due-time-policy', () => import('../orders/sla-settings-page')),
   },
   {
+    path: nav('mail-templates'),
+    lazy: lazyChunk('mail-templates', () => import('../communication/templates-page')),
+  },
+  { path: nav('macros'), lazy: lazyChunk('macros', () => import('../communication/macros-page')) },
+  {
+    path: nav('status-notifications'),
+    lazy: lazyChunk('status-notifications', () => import('../communication/notifications-page')),
+  },
+  {
     path: nav('change-password'),
     lazy: lazyChunk('password', () => import('../password/change-password-page')),
   },

@@ -1,0 +1,88 @@
+import type {
+  Macro,
+  MacroBody,
+  MacroOutcome,
+  MailTemplate,
+  MailTemplateBody,
+  StatusNotification,
+} from '../../shared/contracts/communication';
+import { type Envelope, api } from '../app/api';
+
+/** Mail templates, status notifications and macros (the settings screens, the detail page, the bulk bar). */
+export const communicationApi = api
+  .enhanceEndpoints({ addTagTypes: ['Templates', 'Macros', 'Notifications'] })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      getTemplates: build.query<MailTemplate[], void>({
+        query: () => 'admin/mail-templates',
+        providesTags: ['Templates'],
+      }),
+      getTemplate: build.query<MailTemplate, number>({
+        query: (id) => `admin/mail-templates/${id}`,
+        providesTags: ['Templates'],
+      }),
+      saveTemplate: build.mutation<Envelope<MailTemplate>, MailTemplateBody & { id?: number | undefined }>({
+        query: ({ id, ...body }) => ({
+          url: id ? `admin/mail-templates/${id}` : 'admin/mail-templates',
+          method: id ? 'PUT' : 'POST',
+          body,
+        }),
+        invalidatesTags: ['Templates'],
+      }),
+      deleteTemplate: build.mutation<Envelope, number>({
+        query: (id) => ({ url: `admin/mail-templates/${id}`, method: 'DELETE' }),
+        invalidatesTags: ['Templates'],
+      }),
+      previewTemplate: build.mutation<
+        Envelope<{ subject: string; html: string; text: string }>,
+        { orderId: number; subject: string; body: string }
+      >({
+        query: (body) => ({ url: 'admin/mail-templates/preview', method: 'POST', body }),
+      }),
+      getNotifications: build.query<StatusNotification[], void>({
+        query: () => 'admin/status-notifications',
+        providesTags: ['Notifications'],
+      }),
+      saveNotifications: build.mutation<Envelope<StatusNotification[]>, StatusNotification[]>({
+        query: (settings) => ({ url: 'admin/status-notifications', method: 'PUT', body: { settings } }),
+        invalidatesTags: ['Notifications'],
+      }),
+      getMacros: build.query<Macro[], void>({
+        query: () => 'admin/macros',
+        providesTags: ['Macros'],
+      }),
+      saveMacro: build.mutation<Envelope<Macro>, MacroBody & { id?: number | undefined }>({
+        query: ({ id, ...body }) => ({
+          url: id ? `admin/macros/${id}` : 'admin/macros',
+          method: id ? 'PUT' : 'POST',
+          body,
+        }),
+        invalidatesTags: ['Macros'],
+      }),
+      deleteMacro: build.mutation<Envelope, number>({
+        query: (id) => ({ url: `admin/macros/${id}`, method: 'DELETE' }),
+        invalidatesTags: ['Macros'],
+      }),
+      applyMacro: build.mutation<
+        Envelope<{ orders: MacroOutcome[] }>,
+        { macroId: number; orderIds: number[]; takeOver?: boolean }
+      >({
+        query: (body) => ({ url: 'admin/apply-macro', method: 'POST', body }),
+        invalidatesTags: ['Orders', 'Order', 'Counts'],
+      }),
+    }),
+  });
+
+export const {
+  useGetTemplatesQuery,
+  useGetTemplateQuery,
+  useSaveTemplateMutation,
+  useDeleteTemplateMutation,
+  usePreviewTemplateMutation,
+  useGetNotificationsQuery,
+  useSaveNotificationsMutation,
+  useGetMacrosQuery,
+  useSaveMacroMutation,
+  useDeleteMacroMutation,
+  useApplyMacroMutation,
+} = communicationApi;

@@ -1,0 +1,228 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import Table from 'react-bootstrap/Table';
+import { toast } from 'react-toastify';
+import { MACRO_STATUSES, type Macro, type MacroBody, macroBody } from '../../shared/contracts/communication';
+import { statusName } from '../../shared/order-rules';
+import { can } from '../../shared/permissions';
+import { errorMessage } from '../app/api';
+import { sessionUser } from '../app/session';
+import { LoadError } from '../components/load-error';
+import {
+  useDeleteMacroMutation,
+  useGetMacrosQuery,
+  useGetTemplatesQuery,
+  useSaveMacroMutation,
+} from './communication-api';
+
+const EMPTY: MacroBody = {
+  name: '',
+  remark: null,
+  moveTo: null,
+  templateKey: null,
+  whatsappText: null,
+  requiresDocument: false,
+};
+
+const orNull = (v: string) => (v.trim() ? v : null);
+
+/** /admin/macros: named steps (remark, status move, template mail, WhatsApp text) applied to orders. */
+export function Component() {
+  const role = sessionUser()?.type ?? null;
+  const editable = can(role, 'macros.write');
+  const macros = useGetMacrosQuery();
+  const templates = useGetTemplatesQuery();
+  const [save, saving] = useSaveMacroMutation();
+  const [remove] = useDeleteMacroMutation();
+  const [editing, setEditing] = useState<number | 'new' | null>(null);
+  const [draft, setDraft] = useState<MacroBody>(EMPTY);
+
+  if (macros.error)
+    return <LoadError message={errorMessage(macros.error)} onRetry={() => void macros.refetch()} />;
+
+  const keys = [
+    ...new Map(
+      (templates.data ?? [])
+        .filter((t) => t.purpose === 'customer' || t.purpose === 'refund')
+        .map((t) => [t.key, t.name]),
+    ).entries(),
+  ];
+  const open = (m: Macro | null) => {
+    setEditing(m ? m.id : 'new');
+    setDraft(
+      m
+        ? {
+            name: m.name,
+            remark: m.remark,
+            moveTo: m.moveTo as MacroBody['moveTo'],
+            templateKey: m.templateKey,
+            whatsappText: m.whatsappText,
+            requiresDocument: m.requiresDocument,
+          }
+        : EMPTY,
+    );
+  };
+  const submit = async () => {
+    const parsed = macroBody.safeParse(draft);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      toast.error(`${issue?.path.join('.')}: ${issue?.message}`);
+      return;
+    }
+    try {
+      const res = await save({
+        ...parsed.data,
+        id: editing === 'new' ? undefined : (editing ?? undefined),
+      }).unwrap();
+      toast.success(res.message);
+      setEditing(null);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
+  const del = async (m: Macro) => {
+    if (!window.confirm(`Delete the macro "${m.name}"?`)) return;
+    try {
+      toast.success((await remove(m.id).unwrap()).message);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
+
+  return (
+    <section className="p-3" aria-labelledby="macros-title" style={{ maxWidth: 1000 }}>
+      <h1 id="macros-title" className="h4">
+        Macros
+      </h1>
+      <p className="text-muted small">
+        A macro does its steps on each order it is applied to, all or nothing per order, under the same rules
+        as doing them by hand. Apply one from an order's page or from a list's selection.
+      </p>
+      <Table size="sm" responsive aria-label="Macros">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Remark</th>
+            <th>Moves to</th>
+            <th>Mail</th>
+            <th>Needs the card</th>
+            {editable ? <th /> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {(macros.data ?? []).map((m) => (
+            <tr key={m.id}>
+              <td>{m.name}</td>
+              <td className="small">{m.remark ?? '–'}</td>
+              <td>{m.moveTo ? statusName(m.moveTo) : '–'}</td>
+              <td>{m.templateKey ?? '–'}</td>
+              <td>{m.requiresDocument ? 'Yes' : 'No'}</td>
+              {editable ? (
+                <td className="text-nowrap">
+                  <Button size="sm" variant="outline-primary" onClick={() => open(m)}>
+                    Edit
+                  </Button>{' '}
+                  <Button size="sm" variant="outline-danger" onClick={() => void del(m)}>
+                    Delete
+                  </Button>
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+      {editable && editing === null ? <Button onClick={() => open(null)}>New macro</Button> : null}
+      {editing !== null ? (
+        <Card className="mt-3">
+          <Card.Body>
+            <Form
+              onSubmit={(e) => {
+                e.preventDefault();
+                void submit();
+              }}
+            >
+              <fieldset disabled={saving.isLoading}>
+                <Form.Group controlId="macro-name" className="mb-2">
+                  <Form.Label>Name</Form.Label>
+                  <Form.Control
+                    value={draft.name}
+                    maxLength={120}
+                    onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+                  />
+                </Form.Group>
+                <Form.Group controlId="macro-remark" className="mb-2">
+                  <Form.Label>Remark (optional)</Form.Label>
+                  <Form.Control
+                    as="textarea"
+                    rows={2}
+                    value={draft.remark ?? ''}
+                    onChange={(e) => setDraft({ ...draft, remark: orNull(e.target.value) })}
+                  />
+                </Form.Group>
+                <div className="d-flex flex-wrap gap-3">
+                  <Form.Group controlId="macro-move" className="mb-2">
+                    <Form.Label>Move to (optional)</Form.Label>
+                    <Form.Select
+                      value={draft.moveTo ?? ''}
+                      onChange={(e) =>
+                        setDraft({
+                          ...draft,
+                          moveTo: (orNull(e.target.value) as MacroBody['moveTo']) ?? null,
+                        })
+                      }
+                    >
+                      <option value="">No move</option>
+                      {MACRO_STATUSES.map((s) => (
+                        <option key={s} value={s}>
+                          {statusName(s)}
+                        </option>
+                      ))}
+                    </Form.Select>
+                  </Form.Group>
+                  <Form.Group controlId="macro-template" className="mb-2">
+                    <Form.Label>Mail (optional)</Form.Label>
+                    <Form.Select
+                      value={draft.templateKey ?? ''}
+                      onChange={(e) => setDraft({ ...draft, templateKey: orNull(e.target.value) })}
+                    >
+                      <option value="">No mail</option>
+                      {keys.map(([key, name]) => (
+                        <option key={key} value={key}>
+                          {name} ({key})
+                        </option>
+                      ))}
+                    </Form.Select>
+                  </Form.Group>
+                  <Form.Check
+                    className="align-self-center"
+                    id="macro-requires-document"
+                    label="Only when the approved card is uploaded"
+                    checked={draft.requiresDocument}
+                    onChange={(e) => setDraft({ ...draft, requiresDocument: e.target.checked })}
+                  />
+                </div>
+                <Form.Group controlId="macro-whatsapp" className="mb-3">
+                  <Form.Label>WhatsApp text (optional, variables allowed)</Form.Label>
+                  <Form.Control
+                    as="textarea"
+                    rows={2}
+                    value={draft.whatsappText ?? ''}
+                    onChange={(e) => setDraft({ ...draft, whatsappText: orNull(e.target.value) })}
+                  />
+                </Form.Group>
+                <div className="d-flex gap-2">
+                  <Button type="submit">Save macro</Button>
+                  <Button variant="outline-secondary" onClick={() => setEditing(null)}>
+                    Cancel
+                  </Button>
+                </div>
+              </fieldset>
+            </Form>
+          </Card.Body>
+        </Card>
+      ) : null}
+    </section>
+  );
+}

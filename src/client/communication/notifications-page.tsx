@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Table from 'react-bootstrap/Table';
+import { toast } from 'react-toastify';
+import type { StatusNotification } from '../../shared/contracts/communication';
+import { statusName } from '../../shared/order-rules';
+import { errorMessage } from '../app/api';
+import { LoadError } from '../components/load-error';
+import {
+  useGetNotificationsQuery,
+  useGetTemplatesQuery,
+  useSaveNotificationsMutation,
+} from './communication-api';
+
+/** /admin/status-notifications: per status, whether the customer is mailed on entering it, and with what. */
+export function Component() {
+  const settings = useGetNotificationsQuery(undefined, { refetchOnMountOrArgChange: true });
+  const templates = useGetTemplatesQuery();
+  const [save, saving] = useSaveNotificationsMutation();
+  const [draft, setDraft] = useState<StatusNotification[] | null>(null);
+  useEffect(() => {
+    if (settings.data) setDraft(settings.data);
+  }, [settings.data]);
+
+  if (settings.error)
+    return <LoadError message={errorMessage(settings.error)} onRetry={() => void settings.refetch()} />;
+  if (!draft)
+    return <div className="p-3 spinner-border spinner-border-sm" role="status" aria-label="Loading" />;
+
+  const keys = [
+    ...new Map(
+      (templates.data ?? [])
+        .filter((t) => t.purpose === 'customer' || t.purpose === 'refund')
+        .map((t) => [t.key, t.name]),
+    ).entries(),
+  ];
+  const set = (status: string, change: Partial<StatusNotification>) =>
+    setDraft(draft.map((s) => (s.status === status ? { ...s, ...change } : s)));
+  const submit = async () => {
+    try {
+      toast.success((await save(draft).unwrap()).message);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
+
+  return (
+    <section className="p-3" aria-labelledby="notifications-title" style={{ maxWidth: 760 }}>
+      <h1 id="notifications-title" className="h4">
+        Status notifications
+      </h1>
+      <p className="text-muted small">
+        When an order enters a status, by any path (the order's page, a list, a macro), the customer is mailed
+        the chosen template in their language, in the same step as the move. A macro that sends its own mail,
+        and "Upload, mail and complete", send only theirs.
+      </p>
+      <Form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <fieldset disabled={saving.isLoading}>
+          <Table size="sm" aria-label="Status notifications">
+            <thead>
+              <tr>
+                <th>Status</th>
+                <th>Mail the customer</th>
+                <th>Template</th>
+              </tr>
+            </thead>
+            <tbody>
+              {draft.map((s) => (
+                <tr key={s.status}>
+                  <td>{statusName(s.status)}</td>
+                  <td>
+                    <Form.Check
+                      id={`notify-${s.status}`}
+                      aria-label={`Mail the customer on entering ${statusName(s.status)}`}
+                      checked={s.enabled}
+                      onChange={(e) => set(s.status, { enabled: e.target.checked })}
+                    />
+                  </td>
+                  <td>
+                    <Form.Select
+                      size="sm"
+                      aria-label={`Template for ${statusName(s.status)}`}
+                      value={s.templateKey ?? ''}
+                      onChange={(e) => set(s.status, { templateKey: e.target.value || null })}
+                    >
+                      <option value="">None</option>
+                      {keys.map(([key, name]) => (
+                        <option key={key} value={key}>
+                          {name}
+                        </option>
+                      ))}
+                    </Form.Select>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+          <Button type="submit">Save</Button>
+        </fieldset>
+      </Form>
+    </section>
+  );
+}
