@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { toast } from 'react-toastify';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -10,10 +11,11 @@ import { AUDIT_ACTIONS, type AuditEntry, auditLogQuery } from '../../shared/cont
 import { formatStaffDateTime } from '../../shared/dates';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
+import { requestBlob } from '../app/api-client';
 import { useSessionUser } from '../auth/use-session-user';
 import { useGetAuditLogQuery } from './audit-api';
 import { DayFirstDateInput } from '../components/day-first-date';
-import { useAuditedExport } from '../components/use-audited-export';
+import { downloadBlob } from '../components/download';
 
 const FILTERS = ['actor', 'action', 'from', 'to'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
@@ -49,7 +51,17 @@ export function Component() {
     typeof useGetAuditLogQuery
   >[0];
   const { currentData, isFetching, error: loadError } = useGetAuditLogQuery(args, { skip: !allowed });
-  const { exportCsv, exporting } = useAuditedExport('audit-log');
+  // The whole filtered log (every page), streamed by the server, which records the export first.
+  const [exporting, setExporting] = useState(false);
+  const exportCsv = async () => {
+    setExporting(true);
+    const params = Object.fromEntries(Object.entries(applied).filter(([, v]) => v));
+    const res = await requestBlob('admin/audit-log/export', { params });
+    setExporting(false);
+    // A 401 has signed out in the transport, with its own toast.
+    if (res.ok) downloadBlob(res.fileName ?? 'audit-log.csv', res.blob);
+    else if (res.error.status !== 401) toast.error(res.error.data.message);
+  };
 
   if (!allowed) return <Alert variant="warning">You do not have permission to view the audit log.</Alert>;
 
@@ -71,19 +83,17 @@ export function Component() {
     <Card className="shadow-sm">
       <Card.Header className="d-flex align-items-center">
         <h1 className="h5 mb-0 me-auto">Audit Log</h1>
+        <span id="audit-export-note" className="visually-hidden">
+          Exports every entry under the filters, not only this page
+        </span>
         <Button
           size="sm"
           variant="outline-secondary"
-          disabled={exporting || entries.length === 0}
-          onClick={() =>
-            exportCsv(
-              `audit-log-p${page}.csv`,
-              COLUMNS.map((c) => c.label),
-              entries.map((e) => COLUMNS.map((c) => c.value(e))),
-              `${new URLSearchParams(applied).toString()} page ${page}`,
-            )
-          }
+          disabled={exporting || !currentData?.total}
+          aria-describedby="audit-export-note"
+          onClick={() => void exportCsv()}
         >
+          {exporting ? <Spinner size="sm" animation="border" className="me-1" aria-hidden /> : null}
           Export CSV
         </Button>
       </Card.Header>
