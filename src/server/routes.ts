@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { communicationRoutes } from './communication/routes.js';
 import { customerRoutes } from './customer/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { gatewayRoutes } from './gateways/routes.js';
@@ -40,4 +41,5 @@ export const areaRoutes: FastifyPluginAsync[] = [
   viewRoutes,
   orderExportRoutes,
   retentionRoutes,
+  communicationRoutes,
 ];

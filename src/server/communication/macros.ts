@@ -1,0 +1,216 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { OrderStatus } from '../../shared/constants.js';
+import type { Macro, MacroBody, MacroOutcome } from '../../shared/contracts/communication.js';
+import { statusName } from '../../shared/order-rules.js';
+import { recordAudit } from '../audit/audit.js';
+import type { StaffIdentity } from '../context.js';
+import type { Db, DbOrTx } from '../db/client.js';
+import { macros, orders } from '../db/schema.js';
+import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
+import { addRemark, changeStatus } from '../orders/commands.js';
+import { latestDocument, lockOrders } from '../orders/repository.js';
+import { assertSendableKey, queueTemplateMail } from './notifications.js';
+import { renderSubject } from './render.js';
+import type { Config } from '../config.js';
+import { templateValuesFor } from './templates.js';
+
+type MacroRow = typeof macros.$inferSelect;
+
+function macroOf(m: MacroRow): Macro {
+  return {
+    id: m.id,
+    name: m.name,
+    remark: m.remark,
+    moveTo: m.moveTo,
+    templateKey: m.templateKey,
+    whatsappText: m.whatsappText,
+    requiresDocument: m.requiresDocument,
+    updatedAt: m.updatedAt.toISOString(),
+  };
+}
+
+export async function listMacros(db: DbOrTx): Promise<Macro[]> {
+  const rows = await db.select().from(macros).orderBy(asc(macros.name));
+  return rows.map(macroOf);
+}
+
+async function findMacro(db: DbOrTx, id: number): Promise<MacroRow> {
+  const [m] = await db.select().from(macros).where(eq(macros.id, id)).limit(1);
+  if (!m) throw notFound('No such macro.');
+  return m;
+}
+
+async function checkBody(tx: DbOrTx, body: MacroBody, exceptId?: number) {
+  if (!body.remark && !body.moveTo && !body.templateKey && !body.whatsappText) {
+    throw badRequest('A macro needs at least one step: a remark, a status move, a mail or a WhatsApp text.');
+  }
+  if (body.templateKey) await assertSendableKey(tx, body.templateKey, 'templateKey');
+  const [clash] = await tx
+    .select({ id: macros.id })
+    .from(macros)
+    .where(sql`lower(${macros.name}) = lower(${body.name})`)
+    .limit(1);
+  if (clash && clash.id !== exceptId) throw conflict(`A macro named "${body.name}" exists already.`);
+}
+
+const stepsOf = (m: MacroBody | MacroRow) => ({
+  name: m.name,
+  remark: m.remark,
+  moveTo: m.moveTo,
+  templateKey: m.templateKey,
+  whatsappText: m.whatsappText,
+  requiresDocument: m.requiresDocument,
+});
+
+export async function createMacro(db: Db, actor: StaffIdentity, body: MacroBody): Promise<Macro> {
+  return db.transaction(async (tx) => {
+    await checkBody(tx, body);
+    const [m] = await tx
+      .insert(macros)
+      .values({ ...stepsOf(body), createdBy: actor.id })
+      .returning();
+    await recordAudit(tx, {
+      action: 'macro.create',
+      actorId: actor.id,
+      target: `macro ${m!.id}`,
+      to: stepsOf(body),
+    });
+    return macroOf(m!);
+  });
+}
+
+export async function updateMacro(db: Db, actor: StaffIdentity, id: number, body: MacroBody): Promise<Macro> {
+  return db.transaction(async (tx) => {
+    const before = await findMacro(tx, id);
+    await checkBody(tx, body, id);
+    const [m] = await tx
+      .update(macros)
+      .set({ ...stepsOf(body), updatedAt: sql`now()` })
+      .where(eq(macros.id, id))
+      .returning();
+    await recordAudit(tx, {
+      action: 'macro.update',
+      actorId: actor.id,
+      target: `macro ${id}`,
+      from: stepsOf(before),
+      to: stepsOf(body),
+    });
+    return macroOf(m!);
+  });
+}
+
+export async function deleteMacro(db: Db, actor: StaffIdentity, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const before = await findMacro(tx, id);
+    await tx.delete(macros).where(eq(macros.id, id));
+    await recordAudit(tx, {
+      action: 'macro.delete',
+      actorId: actor.id,
+      target: `macro ${id}`,
+      from: stepsOf(before),
+    });
+  });
+}
+
+const FLAGS_OFF = {
+  whatsapp: 'N',
+  telephone: 'N',
+  statusRefund: 'N',
+  voided: 'N',
+  chargeBack: 'N',
+  reportError: 'N',
+} as const;
+
+/** The WhatsApp text of a macro for one order (plain text, values filled in). */
+async function whatsappFor(db: DbOrTx, config: Config, macro: MacroRow, orderId: number) {
+  if (!macro.whatsappText) return null;
+  const values = await templateValuesFor(db, config, orderId);
+  return values
+    ? renderSubject(macro.whatsappText.replace(/\n/g, '\u2028'), values).replace(/\u2028/g, '\n')
+    : null;
+}
+
+/**
+ * Applies a macro to each order in its own transaction: the remark, the move and the mail of one order
+ * commit together or not at all, under the same rules as doing them by hand (the shared order rules,
+ * the holder rule). One order refused leaves the others done; the answer says per order what happened.
+ */
+export async function applyMacro(
+  db: Db,
+  config: Config,
+  actor: StaffIdentity,
+  input: { macroId: number; orderIds: number[]; takeOver?: boolean | undefined },
+  log: { error: (obj: object, msg: string) => void },
+): Promise<{ outcomes: MacroOutcome[]; mailQueued: boolean }> {
+  const macro = await findMacro(db, input.macroId);
+  const outcomes: MacroOutcome[] = [];
+  let mailQueued = false;
+  for (const orderId of [...new Set(input.orderIds)]) {
+    try {
+      const result = await db.transaction(async (tx) => {
+        const [order] = await lockOrders(tx, [orderId], 'Order not found');
+        if (macro.requiresDocument && !(await latestDocument(tx, orderId))) {
+          throw conflict('No approved card has been uploaded for this order yet.');
+        }
+        const done: string[] = [];
+        let status = order!.processStatus;
+        if (macro.remark) {
+          await addRemark(tx, actor, {
+            orderId,
+            remark: macro.remark,
+            ...FLAGS_OFF,
+            takeOver: input.takeOver,
+          });
+          done.push('remark added');
+        }
+        if (macro.moveTo) {
+          const moved = await changeStatus(tx, actor, {
+            orderId,
+            to: macro.moveTo as OrderStatus,
+            takeOver: input.takeOver,
+            // The macro's own mail replaces the status notification.
+            notify: !macro.templateKey,
+          });
+          status = moved.to;
+          done.push(`moved to ${statusName(moved.to)}`);
+        }
+        if (macro.templateKey) {
+          const mailId = await queueTemplateMail(tx, {
+            orderId,
+            templateKey: macro.templateKey,
+            kind: 'macro',
+            toEmail: order!.email,
+            requestedBy: actor.id,
+          });
+          if (!mailId) throw conflict(`The template ${macro.templateKey} no longer exists.`);
+          done.push('mail queued');
+        }
+        return { status, done };
+      });
+      if (macro.templateKey || macro.moveTo) mailQueued = true;
+      outcomes.push({
+        orderId,
+        result: 'done',
+        message: result.done.length ? result.done.join(', ') : 'nothing to do',
+        processStatus: result.status,
+        whatsappText: await whatsappFor(db, config, macro, orderId),
+      });
+    } catch (err) {
+      if (!(err instanceof HttpError))
+        log.error({ err, orderId, macroId: macro.id }, 'macro failed on an order');
+      const [current] = await db
+        .select({ status: orders.processStatus })
+        .from(orders)
+        .where(eq(orders.orderId, orderId))
+        .limit(1);
+      outcomes.push({
+        orderId,
+        result: 'refused',
+        message: err instanceof HttpError ? err.message : 'The order could not be changed (server error).',
+        processStatus: current?.status ?? null,
+        whatsappText: null,
+      });
+    }
+  }
+  return { outcomes, mailQueued };
+}
