@@ -14,6 +14,12 @@ const PREACT_ALIASES = [
   { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
   { find: /^react$/, replacement: 'preact/compat' },
+  // The page's messages are compiled ASTs (scripts/i18n-compile.mjs): intl-messageformat without its ICU
+  // parser (docs/decisions/213).
+  {
+    find: /^@formatjs\/icu-messageformat-parser$/,
+    replacement: '@formatjs/icu-messageformat-parser/lib/no-parser.js',
+  },
 ];
 
 type Output = Rolldown.RolldownOutput;

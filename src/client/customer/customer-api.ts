@@ -4,6 +4,7 @@ import type {
   DownloadHistoryResponse,
   TrackOrderResponse,
 } from '../../shared/contracts/customer';
+import type { CustomerLanguage } from '../../shared/languages';
 import { MSG } from '../../shared/messages';
 import { decodeOrderId } from '../../shared/order-id';
 
@@ -34,11 +35,15 @@ async function call<T extends { status: 0 | 1 | 401; message: string }>(
   }
 }
 
-export const trackOrder = (orderId: string, email: string) =>
-  call<TrackOrderResponse>('POST', '/front/track-order', { orderId, email });
+/** The page's language goes with the calls: the server answers stage messages in it and keeps it on the order. */
+export const trackOrder = (orderId: string, email: string, lang?: CustomerLanguage) =>
+  call<TrackOrderResponse>('POST', '/front/track-order', { orderId, email, lang });
 
-export const getDownloadHistory = (orderId: string, token: string) =>
-  call<DownloadHistoryResponse>('POST', '/front/get-download-history', { orderId }, token);
+export const getDownloadHistory = (
+  orderId: string,
+  token: string,
+  language?: { lang: CustomerLanguage; languageChosen: boolean },
+) => call<DownloadHistoryResponse>('POST', '/front/get-download-history', { orderId, ...language }, token);
 
 export const recordDownload = (orderId: string, customername: string, file1: string, token: string) =>
   call<DownloadDocumentResponse>(

@@ -1,6 +1,9 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { ToastContainer } from 'react-toastify';
+import type { MessageKey } from '../../shared/i18n/en';
+import { CUSTOMER_LANGUAGES, type CustomerLanguage, LANGUAGE_NAMES } from '../../shared/languages';
 import { type Brand, type BrandKey, brandOf, rememberBrand, rememberedBrand } from './brand';
+import { I18nProvider, useI18n } from './i18n';
 import { loadTranslateWidget, TRANSLATE_ELEMENT_ID } from './translate-widget';
 import './customer.css';
 
@@ -18,17 +21,35 @@ export function useBrand(): LayoutState {
   return state;
 }
 
+/** The customer's language picker: each language named in itself. */
+function LanguagePicker() {
+  const { t, language, choose } = useI18n();
+  return (
+    <label className="c-language">
+      <span className="c-sr-only">{t.t('language.label')}</span>
+      <select value={language} onChange={(e) => choose(e.currentTarget.value as CustomerLanguage)}>
+        {CUSTOMER_LANGUAGES.map((l) => (
+          <option key={l} value={l} lang={l}>
+            {LANGUAGE_NAMES[l]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 function Header({ brand }: { brand: Brand }) {
   const [open, setOpen] = useState(false);
+  const { t } = useI18n();
   const { links } = brand;
-  const items: [string, string | undefined][] = [
-    ['Home', links.home],
-    ['Apply Now', links.apply],
-    ['Additional Benefits', brand.key === 'main' ? links.benefits : undefined],
-    ['Terms & Conditions', links.terms],
-    ['Privacy Policy', links.privacy],
-    ['Refund Policy', links.refund],
-    ['Contact Us', links.contact],
+  const items: [MessageKey, string | undefined][] = [
+    ['nav.home', links.home],
+    ['nav.apply', links.apply],
+    ['nav.benefits', brand.key === 'main' ? links.benefits : undefined],
+    ['nav.terms', links.terms],
+    ['nav.privacy', links.privacy],
+    ['nav.refund', links.refund],
+    ['nav.contact', links.contact],
   ];
   return (
     <header className="c-header">
@@ -36,23 +57,30 @@ function Header({ brand }: { brand: Brand }) {
         <a className="c-logo" href={links.home}>
           <img src={brand.logo} alt={brand.name} width="200" height="48" />
         </a>
-        <button
-          type="button"
-          className="c-menu-toggle"
-          aria-expanded={open}
-          aria-controls="customer-nav"
-          onClick={() => setOpen((v) => !v)}
-        >
-          <span className="c-menu-icon" aria-hidden="true" />
-          <span className="c-sr-only">{open ? 'Close menu' : 'Open menu'}</span>
-        </button>
+        <div className="c-header-tools">
+          <LanguagePicker />
+          <button
+            type="button"
+            className="c-menu-toggle"
+            aria-expanded={open}
+            aria-controls="customer-nav"
+            onClick={() => setOpen((v) => !v)}
+          >
+            <span className="c-menu-icon" aria-hidden="true" />
+            <span className="c-sr-only">{t.t(open ? 'layout.closeMenu' : 'layout.openMenu')}</span>
+          </button>
+        </div>
       </div>
-      <nav id="customer-nav" className={open ? 'c-nav c-nav-open' : 'c-nav'} aria-label="Main">
+      <nav
+        id="customer-nav"
+        className={open ? 'c-nav c-nav-open' : 'c-nav'}
+        aria-label={t.t('layout.mainNav')}
+      >
         <ul>
-          {items.map(([label, href]) =>
+          {items.map(([key, href]) =>
             href ? (
-              <li key={label}>
-                <a href={href}>{label}</a>
+              <li key={key}>
+                <a href={href}>{t.t(key)}</a>
               </li>
             ) : null,
           )}
@@ -64,10 +92,11 @@ function Header({ brand }: { brand: Brand }) {
 }
 
 function Footer({ brand }: { brand: Brand }) {
+  const { t } = useI18n();
   return (
     <footer className="c-footer">
       <p>
-        © 2025 {brand.name}. All rights reserved.{' '}
+        {t.t('layout.footer', { brand: brand.name })}{' '}
         <a href={`mailto:${brand.supportEmail}`}>{brand.supportEmail}</a>
       </p>
     </footer>
@@ -91,11 +120,12 @@ function Layout({ children }: { children: ReactNode }) {
     setKey(next);
   }, []);
   const state = useMemo(() => ({ brand, setBrand }), [brand, setBrand]);
+  const { t } = useI18n();
   return (
     <LayoutContext.Provider value={state}>
       <div className={`c-page c-brand-${brand.key}`}>
         <a className="c-skip" href="#customer-main">
-          Skip to content
+          {t.t('layout.skip')}
         </a>
         <Header brand={brand} />
         <main id="customer-main" className="c-main">
@@ -116,5 +146,11 @@ function Layout({ children }: { children: ReactNode }) {
  */
 export function CustomerLayout({ children }: { children: ReactNode }) {
   const outer = useContext(LayoutContext);
-  return outer ? children : <Layout>{children}</Layout>;
+  return outer ? (
+    children
+  ) : (
+    <I18nProvider>
+      <Layout>{children}</Layout>
+    </I18nProvider>
+  );
 }

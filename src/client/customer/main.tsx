@@ -1,6 +1,7 @@
 import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Route, Routes } from 'react-router';
+import { preloadPageLanguage, useI18n } from './i18n';
 import { CustomerLayout } from './layout';
 import { Component as TrackPage } from './track-page';
 
@@ -12,26 +13,39 @@ const DetailsPage = lazy(() =>
   import('./order-details-page').then(
     (m) => ({ default: m.Component }),
     // A chunk that fails to load is reported as such (docs/product.md, "Texts, toasts and errors").
-    () => ({ default: () => <p className="c-card c-error">Loading chunk order-details failed</p> }),
+    () => ({ default: ChunkFailed }),
   ),
 );
 
+function ChunkFailed() {
+  const { t } = useI18n();
+  return <p className="c-card c-error">{t.t('chunk.failed')}</p>;
+}
+
+function Loading() {
+  const { t } = useI18n();
+  return <p className="c-card">{t.t('common.loading')}</p>;
+}
+
 function NotFound() {
+  const { t } = useI18n();
   return (
     <section className="c-card">
-      <h1>Page not found</h1>
+      <h1>{t.t('notFound.title')}</h1>
       <p>
-        <a href="/track-order">Track your order</a>
+        <a href="/track-order">{t.t('notFound.track')}</a>
       </p>
     </section>
   );
 }
 
+// The chosen language's messages (a chunk of their own) load before the first paint: no English flash.
+await preloadPageLanguage();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <BrowserRouter>
       <CustomerLayout>
-        <Suspense fallback={<p className="c-card">Loading…</p>}>
+        <Suspense fallback={<Loading />}>
           <Routes>
             <Route path="/track-order/:orderId?" element={<TrackPage />} />
             <Route path="/get-new-order-details/:orderId" element={<DetailsPage />} />

@@ -1,11 +1,13 @@
 import { useRef, useState } from 'react';
 import { getApprovalNotice, loadToken } from './customer-api';
+import { useI18n } from './i18n';
 
 /** The approval e-mail as it was sent, in a sandboxed frame (no scripts, no same-origin access). */
 export function NoticePreview({ orderId }: { orderId: string }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [html, setHtml] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const { t } = useI18n();
 
   const open = async () => {
     const token = loadToken(orderId);
@@ -15,7 +17,7 @@ export function NoticePreview({ orderId }: { orderId: string }) {
       setHtml(res.data.html);
       setError(null);
     } else {
-      setError(res.message);
+      setError(t.known(res.message));
     }
     dialog.current?.showModal();
   };
@@ -23,17 +25,19 @@ export function NoticePreview({ orderId }: { orderId: string }) {
   return (
     <>
       <button type="button" className="c-link-button" onClick={open}>
-        View approval e-mail
+        {t.t('notice.open')}
       </button>
       <dialog ref={dialog} className="c-dialog" aria-labelledby="notice-title">
         <div className="c-dialog-head">
-          <h2 id="notice-title">Approval e-mail</h2>
+          <h2 id="notice-title">{t.t('notice.title')}</h2>
           <button type="button" className="c-button c-button-small" onClick={() => dialog.current?.close()}>
-            Close
+            {t.t('common.close')}
           </button>
         </div>
         {error ? <p className="c-error">{error}</p> : null}
-        {html ? <iframe title="Approval e-mail" sandbox="" srcDoc={html} className="c-notice-frame" /> : null}
+        {html ? (
+          <iframe title={t.t('notice.title')} sandbox="" srcDoc={html} className="c-notice-frame" />
+        ) : null}
       </dialog>
     </>
   );

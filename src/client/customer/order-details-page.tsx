@@ -1,11 +1,14 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { Children, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { DownloadHistoryResponse } from '../../shared/contracts/customer';
-import { MSG } from '../../shared/messages';
+import type { MessageKey } from '../../shared/i18n/en';
+import type { Translator } from '../../shared/i18n/format';
 import { clearToken, getDownloadHistory, loadToken, orderIdFromParam, recordDownload } from './customer-api';
+import { useI18n } from './i18n';
 import { CustomerLayout, useBrand } from './layout';
 import { NoticePreview } from './notice-preview';
 import { notifyError } from './notify';
+import { ProgressLine } from './progress-line';
 
 /** The file download starts 1000 ms after the download was recorded. */
 export const DOWNLOAD_DELAY_MS = 1000;
@@ -14,17 +17,24 @@ const HISTORY_REFRESH_MS = 800;
 
 type Loaded = Required<Pick<DownloadHistoryResponse, 'data' | 'mainResult' | 'path'>>;
 
-const COLUMNS = [
+const COLUMNS: (MessageKey | '#')[] = [
   '#',
-  'Order ID',
-  'Date & Time (EST)',
-  'Device IP Address',
-  'Device',
-  'Device Type',
-  'Browser',
-  'OS',
-  'Device Location',
+  'history.orderId',
+  'history.dateTime',
+  'history.ip',
+  'history.device',
+  'history.deviceType',
+  'history.browser',
+  'history.os',
+  'history.location',
 ];
+
+/** A message with `<b>` tags as children: the values stay text, the tags become <strong>. */
+function rich(t: Translator, key: MessageKey, values: Record<string, string>): ReactNode[] {
+  return Children.toArray(
+    t.rich<ReactNode>(key, values, { b: (chunks) => <strong>{Children.toArray(chunks)}</strong> }),
+  );
+}
 
 function startDownload(url: string) {
   const a = document.createElement('a');
@@ -36,17 +46,18 @@ function startDownload(url: string) {
 }
 
 function HistoryTable({ rows }: { rows: Loaded['data'] }) {
+  const { t } = useI18n();
   return (
     // A scrollable region must take keyboard focus so it can be scrolled without a mouse (axe).
     // biome-ignore lint/a11y/noNoninteractiveTabindex: see above
     <section className="c-table-wrap" aria-labelledby="history-title" tabIndex={0}>
       <table className="c-table">
-        <caption id="history-title">Downloaded History</caption>
+        <caption id="history-title">{t.t('history.caption')}</caption>
         <thead>
           <tr>
             {COLUMNS.map((c) => (
               <th key={c} scope="col">
-                {c}
+                {c === '#' ? c : t.t(c)}
               </th>
             ))}
           </tr>
@@ -55,7 +66,7 @@ function HistoryTable({ rows }: { rows: Loaded['data'] }) {
           {rows.length === 0 ? (
             <tr>
               <td colSpan={COLUMNS.length} className="c-empty">
-                {MSG.noRecord}
+                {t.t('server.noRecord')}
               </td>
             </tr>
           ) : (
@@ -85,6 +96,7 @@ function OrderDetails() {
   const params = useParams();
   const navigate = useNavigate();
   const { setBrand } = useBrand();
+  const { t, language, chosen } = useI18n();
   const orderId = orderIdFromParam(params.orderId);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [busy, setBusy] = useState(false);
@@ -93,27 +105,30 @@ function OrderDetails() {
   const backToTrack = useCallback(
     (message?: string) => {
       clearToken(orderId);
-      if (message) notifyError(message);
+      if (message) notifyError(t.known(message));
       navigate(`/track-order${orderId ? `/${orderId}` : ''}`, { replace: true });
     },
-    [navigate, orderId],
+    [navigate, orderId, t],
   );
 
   const load = useCallback(async () => {
     const token = loadToken(orderId);
     if (!token) return backToTrack();
-    const res = await getDownloadHistory(orderId, token);
+    const res = await getDownloadHistory(orderId, token, { lang: language, languageChosen: chosen });
     if (res.status === 401) return backToTrack(res.message);
     if (res.status !== 1 || !res.data || !res.mainResult || !res.path) {
-      notifyError(res.message);
+      notifyError(t.known(res.message));
       return;
     }
     setBrand(res.mainResult.brand);
     setLoaded({ data: res.data, mainResult: res.mainResult, path: res.path });
-  }, [orderId, backToTrack, setBrand]);
+  }, [orderId, backToTrack, setBrand, language, chosen, t]);
 
+  const title = t.t('page.detailsTitle');
   useEffect(() => {
-    document.title = 'Your Aruba ED Card';
+    document.title = title;
+  }, [title]);
+  useEffect(() => {
     void load();
     return () => clearTimeout(timer.current);
   }, [load]);
@@ -143,37 +158,40 @@ function OrderDetails() {
   if (!loaded) {
     return (
       <section className="c-card" aria-busy="true">
-        <p>Loading your order…</p>
+        <p>{t.t('details.loading')}</p>
       </section>
     );
   }
   const { mainResult, data } = loaded;
+  const values = {
+    firstName: mainResult.first_name,
+    lastName: mainResult.last_name,
+    orderId: String(mainResult.order_id),
+  };
   return (
     <>
       <section className="c-card c-done" aria-labelledby="done-title">
         {mainResult.downloadable ? (
           <>
-            <h1 id="done-title">Your application has been completed successfully</h1>
-            <p>
-              Dear {mainResult.first_name} {mainResult.last_name}, your Aruba Embarkation Disembarkation Card
-              for order <strong>{mainResult.order_id}</strong> is approved and ready to download.
-            </p>
+            <h1 id="done-title">{t.t('details.doneTitle')}</h1>
+            <p>{rich(t, 'details.doneText', values)}</p>
             <button type="button" className="c-button" onClick={download} disabled={busy}>
-              Download Now
+              {t.t('details.download')}
             </button>
             <NoticePreview orderId={orderId} />
           </>
         ) : (
           <>
-            <h1 id="done-title">Your application is being processed</h1>
-            <p>
-              Dear {mainResult.first_name} {mainResult.last_name}, your approved card for order{' '}
-              <strong>{mainResult.order_id}</strong> is not available yet. We will e-mail you as soon as it is
-              ready.
-            </p>
+            <h1 id="done-title">{t.t('details.pendingTitle')}</h1>
+            <p>{rich(t, 'details.pendingText', values)}</p>
           </>
         )}
       </section>
+      <ProgressLine
+        stage={mainResult.stage}
+        message={mainResult.stageMessage}
+        request={mainResult.stageRequest}
+      />
       <section className="c-card">
         <HistoryTable rows={data} />
       </section>

@@ -122,7 +122,10 @@ describe('track page', () => {
     expect(await screen.findByText('details page')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/get-new-order-details/100123');
     expect(sent).toEqual([
-      { url: '/api/front/track-order', body: { orderId: '100123', email: 'Someone@Example.com' } },
+      {
+        url: '/api/front/track-order',
+        body: { orderId: '100123', email: 'Someone@Example.com', lang: 'en' },
+      },
     ]);
     expect(loadToken('100123')).toBe('tok');
     expect(await screen.findByText('Your order has been found.')).toBeInTheDocument();

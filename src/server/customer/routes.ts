@@ -12,7 +12,7 @@ import {
   downloadHistoryBody,
   downloadHistoryResponse,
   FILE1_PATTERN,
-  trackOrderBody,
+  trackOrderRequest,
   trackOrderResponse,
 } from '../../shared/contracts/customer.js';
 import { stageShowsRequest } from '../../shared/customer-stage.js';
@@ -139,7 +139,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['customer'],
         summary: 'Track an order with its id and e-mail; answers a customer token scoped to that order',
-        body: trackOrderBody,
+        body: trackOrderRequest,
         response: { 200: trackOrderResponse },
       },
     },

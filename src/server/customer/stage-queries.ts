@@ -18,7 +18,7 @@ const translators = new Map<CustomerLanguage, Translator>();
 export function translatorFor(language: CustomerLanguage): Translator {
   let translator = translators.get(language);
   if (!translator) {
-    translator = createTranslator(language, CATALOGS[language]);
+    translator = createTranslator(language, CATALOGS[language], en);
     translators.set(language, translator);
   }
   return translator;

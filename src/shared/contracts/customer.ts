@@ -37,11 +37,10 @@ const orderIdNumber = z.pipe(
  * The page's language, sent with the customer calls: the server answers stage messages in it and keeps
  * it as the order's language (docs/decisions/210). Anything but a customer language is refused (400).
  */
-const languageField = z.optional(z.enum(CUSTOMER_LANGUAGES));
+const languageField = /* @__PURE__ */ z.optional(/* @__PURE__ */ z.enum(CUSTOMER_LANGUAGES));
 
 /** POST /api/front/track-order: order id and the application e-mail (compared case-insensitively). */
 export const trackOrderBody = z.object({
-  lang: languageField,
   orderId: orderIdInput,
   email: z.pipe(
     requiredText(MSG.trackEmailRequired, 254),
@@ -54,10 +53,12 @@ export const trackOrderBody = z.object({
   ),
 });
 export type TrackOrderInput = z.input<typeof trackOrderBody>;
+/** The track call's body on the server: the form's fields and the page language (not in the page's bundle). */
+export const trackOrderRequest = /* @__PURE__ */ z.extend(trackOrderBody, { lang: languageField });
 export type TrackOrderBody = z.output<typeof trackOrderBody>;
 
 /** POST /api/front/get-download-history (customer token required). */
-export const downloadHistoryBody = z.object({
+export const downloadHistoryBody = /* @__PURE__ */ z.object({
   orderId: orderIdNumber,
   lang: languageField,
   /**

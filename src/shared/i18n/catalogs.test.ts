@@ -1,14 +1,20 @@
+import { readFileSync } from 'node:fs';
+import { parse } from '@formatjs/icu-messageformat-parser';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
 import { CUSTOMER_LANGUAGES } from '../languages.js';
 import en from './en.js';
 import es from './es.js';
-import { createTranslator, missingKeys } from './format.js';
+import { compileCatalog, createTranslator, missingKeys, SERVER_ONLY_KEY } from './format.js';
 import nl from './nl.js';
 import pap from './pap.js';
 import pt from './pt.js';
 
 const CATALOGS = { es, nl, pap, pt };
+const compiledOf = (language: string) =>
+  JSON.parse(
+    readFileSync(new URL(`../../client/customer/messages/${language}.json`, import.meta.url), 'utf8'),
+  );
 
 /** The names of the ICU arguments and tags of a message, e.g. {orderId} and <b>. */
 const argumentsOf = (message: string) =>
@@ -32,7 +38,7 @@ describe('customer catalogs', () => {
   });
 
   it('falls back to English for a missing key and escapes nothing into markup', () => {
-    const t = createTranslator('es', { 'details.download': 'Descargar ahora' });
+    const t = createTranslator('es', { 'details.download': 'Descargar ahora' }, en);
     expect(missingKeys({ 'details.download': 'x' })).toContain('track.submit');
     expect(t.t('track.submit')).toBe('TRACK ORDER');
     expect(t.t('details.download')).toBe('Descargar ahora');
@@ -48,8 +54,29 @@ describe('customer catalogs', () => {
   });
 
   it('translates a known server message and leaves others as they are', () => {
-    const t = createTranslator('nl', nl);
+    const t = createTranslator('nl', nl, en);
     expect(t.known('Your order has been found.')).toBe('Uw bestelling is gevonden.');
     expect(t.known('Something else')).toBe('Something else');
   });
+
+  it.each(Object.entries({ en, ...CATALOGS }))(
+    'the page ships %s compiled from its catalog, up to date',
+    (language, catalog) => {
+      const compiled = compiledOf(language);
+      expect(compiled, 'run npm run i18n:compile').toEqual(
+        compileCatalog(catalog as Record<string, string>, (text) => parse(text)),
+      );
+      // The compiled messages format exactly like their source.
+      const fromSource = createTranslator('es', catalog, en);
+      const fromAst = createTranslator('es', compiled, compiledOf('en'));
+      const values = { orderId: '100001', supportEmail: 'help@example.com', brand: 'B', stage: 'S' };
+      for (const key of Object.keys(en) as (keyof typeof en)[]) {
+        if (key.startsWith('details.') || SERVER_ONLY_KEY.test(key)) continue;
+        expect(fromAst.t(key, values)).toBe(fromSource.t(key, values));
+      }
+      expect(fromAst.known('Your order has been found.')).toBe(
+        fromSource.known('Your order has been found.'),
+      );
+    },
+  );
 });

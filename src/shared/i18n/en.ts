@@ -50,7 +50,6 @@ const en = {
   'notice.open': 'View approval e-mail',
   'notice.title': 'Approval e-mail',
   'stage.heading': 'Order progress',
-  'stage.current': 'Current step: {stage}',
   'stage.request': 'Our request to you',
   'stage.contactSupport': 'Contact Support',
   'stage.received': 'Received',

@@ -48,7 +48,6 @@ const es: Catalog = {
   'notice.open': 'Ver el correo de aprobación',
   'notice.title': 'Correo de aprobación',
   'stage.heading': 'Progreso del pedido',
-  'stage.current': 'Paso actual: {stage}',
   'stage.request': 'Nuestra solicitud',
   'stage.contactSupport': 'Contactar con soporte',
   'stage.received': 'Recibido',

@@ -48,7 +48,6 @@ const nl: Catalog = {
   'notice.open': 'Goedkeuringsmail bekijken',
   'notice.title': 'Goedkeuringsmail',
   'stage.heading': 'Voortgang van de bestelling',
-  'stage.current': 'Huidige stap: {stage}',
   'stage.request': 'Ons verzoek aan u',
   'stage.contactSupport': 'Contact opnemen met support',
   'stage.received': 'Ontvangen',

@@ -48,7 +48,6 @@ const pap: Catalog = {
   'notice.open': 'Mira e e-mail di aprobacion',
   'notice.title': 'E-mail di aprobacion',
   'stage.heading': 'Progreso di e orden',
-  'stage.current': 'Paso actual: {stage}',
   'stage.request': 'Nos peticion na bo',
   'stage.contactSupport': 'Contactá support',
   'stage.received': 'Ricibí',

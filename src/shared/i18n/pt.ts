@@ -48,7 +48,6 @@ const pt: Catalog = {
   'notice.open': 'Ver o e-mail de aprovação',
   'notice.title': 'E-mail de aprovação',
   'stage.heading': 'Andamento do pedido',
-  'stage.current': 'Etapa atual: {stage}',
   'stage.request': 'O nosso pedido a você',
   'stage.contactSupport': 'Fale com o suporte',
   'stage.received': 'Recebido',

@@ -1,0 +1,53 @@
+import type { CustomerStage } from '../../shared/customer-stage';
+import { PROGRESS_STAGES } from '../../shared/customer-stage';
+import { useI18n } from './i18n';
+
+/** The steps shown for a stage: the usual path, with a detour where the order left it. */
+export function progressSteps(stage: CustomerStage): CustomerStage[] {
+  if (stage === 'action_needed')
+    return ['received', 'in_review', 'action_needed', 'with_government', 'approved'];
+  if (stage === 'refunded' || stage === 'cancelled') return ['received', stage];
+  return [...PROGRESS_STAGES];
+}
+
+/**
+ * Where the order is (docs/decisions/211): a numbered list of steps with the current one marked
+ * (aria-current), the stage message and, when the customer must act, the staff's request as plain text.
+ */
+export function ProgressLine({
+  stage,
+  message,
+  request,
+}: {
+  stage: CustomerStage;
+  message: string;
+  request?: string | null;
+}) {
+  const { t } = useI18n();
+  const steps = progressSteps(stage);
+  const current = steps.indexOf(stage);
+  const detour = stage === 'action_needed' || stage === 'refunded' || stage === 'cancelled';
+  return (
+    <section className="c-card c-stage" aria-labelledby="stage-title">
+      <h2 id="stage-title">{t.t('stage.heading')}</h2>
+      <ol className="c-progress">
+        {steps.map((step, i) => (
+          <li
+            key={step}
+            className={i < current ? 'c-step-done' : i === current && detour ? 'c-step-detour' : undefined}
+            aria-current={i === current ? 'step' : undefined}
+          >
+            {t.t(`stage.${step}`)}
+          </li>
+        ))}
+      </ol>
+      <p className="c-stage-message">{message}</p>
+      {request ? (
+        <div className="c-stage-request">
+          <h3>{t.t('stage.request')}</h3>
+          <p>{request}</p>
+        </div>
+      ) : null}
+    </section>
+  );
+}
