@@ -5,7 +5,7 @@ import type { Database, DbOrTx } from '../db/client.js';
 import { onCacheEvent } from '../live/cache-events.js';
 import { dueNow, getSlaPolicy, type SlaClock, slaClock } from '../sla/policy.js';
 import { CLOSED_STATUSES, STATUS_FOLDERS } from './folders.js';
-import { folderCounts, slaCounts } from './lists.js';
+import { folderCounts, PageKeyCache, slaCounts, usePageKeys } from './lists.js';
 
 export type CountsAnswer = FolderCounts & { atRiskCount: number; breachedCount: number };
 
@@ -135,6 +135,8 @@ export class CountsMemory {
   private slaTimer: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
   private closed = false;
+  /** Keyset anchors of the lists (lists.ts): dropped with every change, like the counters. */
+  private readonly pageKeys = new PageKeyCache();
   /** Differences found by the periodic check (a metric for tests and /metrics readers). */
   drifts = 0;
   /** Database reads of the counters, for tests and the bench. */
@@ -149,11 +151,13 @@ export class CountsMemory {
     // Listening needs no table: the counters are first read by the first request (the server may
     // still be migrating now).
     this.unlisten = await onCacheEvent(this.database, (payload) => this.onEvent(payload));
+    usePageKeys(this.database.db, this.pageKeys);
     this.timers.push(setInterval(() => void this.check(), COUNTS_CHECK_MS).unref());
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    usePageKeys(this.database.db, null);
     for (const t of this.timers) clearInterval(t);
     if (this.slaTimer) clearTimeout(this.slaTimer);
     await this.unlisten?.();
@@ -163,6 +167,7 @@ export class CountsMemory {
     if (payload === 'counts') {
       this.generation++;
       this.sla = null;
+      this.pageKeys.clear();
     } else if (payload === 'settings') {
       this.marginHours = null;
       this.sla = null;
@@ -306,6 +311,7 @@ export class CountsMemory {
         this.onDrift(`folder counters differed from the database (${rows.length} rows read)`);
         this.rows = rows;
         this.day = null;
+        this.pageKeys.clear();
       }
       return same;
     } catch {

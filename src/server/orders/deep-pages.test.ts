@@ -59,4 +59,29 @@ describe('deep pages', () => {
       );
     }
   });
+
+  it('seeks from the keys of pages already read (keyset under the page numbers), exact after changes', async () => {
+    const where = "process_status <> 'Deleted'";
+    const limit = 7;
+    const check = async (pages: number[]) => {
+      for (const p of pages) {
+        expect(await page('allOrder', p, limit), `page ${p}`).toEqual(
+          await expected(where, (p - 1) * limit, limit),
+        );
+      }
+    };
+    // In order (each page seeks from the previous one's last key), a far page twice, around it.
+    await check([1, 2, 3, 4, 5, 40, 40, 39, 41, 44, 3]);
+    // A new order (newest) shifts every page by one row: the keys are dropped when the change is heard.
+    const { createOrder } = await import('../test/factories.js');
+    await createOrder(t.database);
+    const started = Date.now();
+    for (;;) {
+      const got = await page('allOrder', 2, limit);
+      const want = await expected(where, limit, limit);
+      if (JSON.stringify(got) === JSON.stringify(want) || Date.now() - started > 1_000) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await check([2, 3, 40, 41, 1]);
+  });
 });

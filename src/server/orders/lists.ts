@@ -105,20 +105,85 @@ async function pageOf(
   limit: number,
   clock: SlaClock,
   scan: 'newest-first' | 'oldest-first' = 'newest-first',
+  keys?: PageKey[],
 ): Promise<OrderListRow[]> {
   // Oldest-first walks the same index backwards; the page is still answered newest first.
   const inner =
     scan === 'newest-first'
       ? sql`order by created_at desc nulls last, order_id desc nulls last`
       : sql`order by created_at asc nulls first, order_id asc nulls first`;
-  const { rows } = await db.execute<RawRow>(sql`
-    select ${rowColumns(clock)}
+  const { rows } = await db.execute<RawRow & { page_key?: string }>(sql`
+    select ${rowColumns(clock)}${keys ? sql`, p.created_at::text as page_key` : sql``}
     from (select order_id, created_at from orders where ${where}
           ${inner} limit ${limit} offset ${offset}) p
     join orders o on o.order_id = p.order_id
     left join staff_users s on s.id = o.assigned_to
     order by p.created_at desc nulls last, p.order_id desc nulls last`);
-  return rows.map((r) => ({ ...r, order_id: Number(r.order_id) }));
+  return rows.map((r) => {
+    if (keys) {
+      keys.push({ createdAt: r.page_key!, orderId: Number(r.order_id) });
+      delete r.page_key;
+    }
+    return { ...r, order_id: Number(r.order_id) };
+  });
+}
+
+/** The newest-first sort key of one row (created_at in full precision, as text). */
+interface PageKey {
+  createdAt: string;
+  orderId: number;
+}
+
+/** Where a page starts: at a row (inclusive) or just after one (exclusive). */
+interface PageAnchor {
+  key: PageKey;
+  inclusive: boolean;
+}
+
+/**
+ * Keyset paging under the page numbers (decision 223): the first key of every page read, and the key
+ * just after its last row (the next page's start), per list (folder, day, user for My Orders, filters,
+ * page size). A page is then read by seeking from the nearest known start at or before it, so a page
+ * the screens already reached costs what page 1 does. Any committed order change drops them all (the
+ * counts' change event), so pages stay exactly the OFFSET pages of the moment.
+ */
+export class PageKeyCache {
+  private lists = new Map<string, Map<number, PageAnchor>>();
+  private size = 0;
+  generation = 0;
+
+  clear(): void {
+    this.generation++;
+    this.lists.clear();
+    this.size = 0;
+  }
+
+  nearest(list: string, page: number): { page: number; anchor: PageAnchor } | null {
+    const anchors = this.lists.get(list);
+    if (!anchors) return null;
+    let best: { page: number; anchor: PageAnchor } | null = null;
+    for (const [p, anchor] of anchors) {
+      if (p <= page && (!best || p > best.page)) best = { page: p, anchor };
+    }
+    return best;
+  }
+
+  remember(list: string, generation: number, page: number, anchor: PageAnchor): void {
+    if (generation !== this.generation) return; // read before a change: its keys may be stale
+    if (this.size >= 50_000) this.clear();
+    let anchors = this.lists.get(list);
+    if (!anchors) this.lists.set(list, (anchors = new Map()));
+    if (!anchors.has(page)) this.size++;
+    anchors.set(page, anchor);
+  }
+}
+
+const pageKeyCaches = new WeakMap<object, PageKeyCache>();
+
+/** Page keys are kept only for a database whose changes are heard (the in-memory counts run). */
+export function usePageKeys(db: DbOrTx, cache: PageKeyCache | null): void {
+  if (cache) pageKeyCaches.set(db, cache);
+  else pageKeyCaches.delete(db);
 }
 
 /**
@@ -256,6 +321,34 @@ export async function listFolder(
     const dir = options.dir ?? (options.sort === 'created_at' ? 'desc' : 'asc');
     return sortedPage(db, where, options.sort ?? 'created_at', dir, offset, limit, clock);
   }
+  // Due states move with the clock alone, so lists filtered by one keep no keys.
+  const cache = options.filters.slaState ? undefined : pageKeyCaches.get(db);
+  const generation = cache?.generation ?? 0;
+  const list = listSignature(folder, scope, options.filters, limit);
+  if (cache && page > 1) {
+    const near = cache.nearest(list, page);
+    const skip = near ? (page - near.page) * limit : offset;
+    if (near && skip < REVERSE_SCAN_FROM) {
+      const { key, inclusive } = near.anchor;
+      const seek = sql`(created_at, order_id) ${sql.raw(inclusive ? '<=' : '<')} (${key.createdAt}::timestamptz, ${key.orderId})`;
+      const keys: PageKey[] = [];
+      const rows = await pageOf(db, sql`${where} and ${seek}`, skip, limit, clock, 'newest-first', keys);
+      rememberPage(cache, list, generation, page, keys, limit);
+      return rows;
+    }
+    if (offset < REVERSE_SCAN_FROM) {
+      const keys: PageKey[] = [];
+      const rows = await pageOf(db, where, offset, limit, clock, 'newest-first', keys);
+      rememberPage(cache, list, generation, page, keys, limit);
+      return rows;
+    }
+  }
+  if (cache && page === 1) {
+    const keys: PageKey[] = [];
+    const rows = await pageOf(db, where, 0, limit, clock, 'newest-first', keys);
+    rememberPage(cache, list, generation, page, keys, limit);
+    return rows;
+  }
   if (offset < REVERSE_SCAN_FROM || filter) return pageOf(db, where, offset, limit, clock);
   // OFFSET costs as many index entries as it skips: a page in the older half is read from the oldest
   // end instead, so the last page costs what the first does (the total is exact, from the counters).
@@ -263,8 +356,35 @@ export async function listFolder(
   if (offset >= total) return [];
   const newerThanPage = offset;
   const olderThanPage = Math.max(0, total - offset - limit);
-  if (newerThanPage <= olderThanPage) return pageOf(db, where, offset, limit, clock);
+  if (newerThanPage <= olderThanPage) {
+    const keys: PageKey[] = [];
+    const rows = await pageOf(db, where, offset, limit, clock, 'newest-first', keys);
+    if (cache) rememberPage(cache, list, generation, page, keys, limit);
+    return rows;
+  }
   return pageOf(db, where, olderThanPage, Math.min(limit, total - offset), clock, 'oldest-first');
+}
+
+/** Which list a page belongs to: the user only counts for My Orders and the assignee `me`. */
+function listSignature(folder: Folder, scope: FolderScope, filters: ListFilters, limit: number): string {
+  const perUser = folder === 'myOrder' || filters.assignee === 'me';
+  return JSON.stringify([folder, scope.today, scope.month ?? 0, perUser ? scope.staffId : 0, filters, limit]);
+}
+
+/** A page read in full gives its own start and the next page's. */
+function rememberPage(
+  cache: PageKeyCache,
+  list: string,
+  generation: number,
+  page: number,
+  keys: PageKey[],
+  limit: number,
+): void {
+  const first = keys[0];
+  const last = keys[keys.length - 1];
+  if (!first || !last) return;
+  cache.remember(list, generation, page, { key: first, inclusive: true });
+  if (keys.length === limit) cache.remember(list, generation, page + 1, { key: last, inclusive: false });
 }
 
 /** Escapes LIKE wildcards so that user text is matched literally. */
@@ -327,9 +447,9 @@ function orderedPage(
 
 /**
  * Search within a folder under the list filters, in the list's sort. The exact match comes first: an
- * order id typed in full is looked up on the primary key and answered first, then the orders whose
- * name, e-mail or phone hold the digits; a whole e-mail address that some order of the folder has is
- * answered by its B-tree alone (its orders, no substring search). Everything else is a fragment.
+ * order id typed in full is looked up on the primary key, a whole e-mail address on the lower(email)
+ * index, and those orders are answered first; then the orders whose name, e-mail or phone hold the text
+ * (the trigram index), without the pinned ones.
  */
 export async function searchFolder(
   db: DbOrTx,
@@ -344,9 +464,6 @@ export async function searchFolder(
   const base = filter ? sql`${folderWhere(folder, scope)} and ${filter}` : folderWhere(folder, scope);
   const exact = exactCondition(searchVal);
   const pinned = exact ? await orderedPage(db, sql`${base} and ${exact.where}`, 0, EXACT_LIMIT, options) : [];
-  if (exact?.kind === 'email' && pinned.length) {
-    return { rows: pinned.slice(start, end), total: pinned.length, totalCapped: false };
-  }
   const pinnedIds = pinned.map((r) => r.order_id);
   const fragments = sql`${base} and ${fragmentCondition(searchVal)}${
     pinnedIds.length
