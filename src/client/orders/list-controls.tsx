@@ -28,15 +28,6 @@ export const LIST_PARAMS = [
   'slaState',
 ] as const;
 
-export function listQueryFrom(params: URLSearchParams): ListQuery {
-  const query: ListQuery = {};
-  for (const k of LIST_PARAMS) {
-    const v = params.get(k);
-    if (v) query[k] = v;
-  }
-  return query;
-}
-
 export { DueBadge, SLA_LABEL } from '../components/due-badge';
 
 /** Status colours by meaning: new work, waiting on others, needs the customer, done, money back, lost. */

@@ -1,26 +1,29 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { toast } from 'react-toastify';
-import { type Folder, MAX_PAGE_SIZE, SEARCH_DEBOUNCE_MS } from '../../shared/constants';
+import { type Folder, MAX_PAGE_SIZE } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { MSG } from '../../shared/messages';
 import { decide, type OrderAction, orderStateOf } from '../../shared/order-rules';
 import { serviceToday } from '../../shared/dates';
 import { type BulkAction, folderActions } from '../../shared/folder-actions';
 import { can, readPermissionFor } from '../../shared/permissions';
-import { errorMessage } from '../app/api';
+import { api, errorMessage } from '../app/api';
+import { useAppDispatch } from '../app/store';
 import { requestBlob } from '../app/api-client';
 import { sessionUser } from '../app/session';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { LoadError } from '../components/load-error';
 import { PaginationBar } from '../components/pagination-bar';
-import { useListParams } from '../components/use-list-params';
+import { ListToolbar } from '../components/list-kit/list-toolbar';
+import { useListState } from '../components/list-kit/use-list-state';
 import { NewOrdersBar } from '../live/new-orders-bar';
 import type { ListSortKey, SortDirection } from '../../shared/contracts/orders';
 import { downloadBlob } from '../components/download';
 import { type Column, type ColumnKey, DEFAULT_FOLDER_COLUMN_KEYS, VIEW_COLUMN } from './columns';
 import { useGetOrdersPageQuery } from './list-api';
-import { ColumnChooser, FilterBar, listQueryFrom, SaveViewButton, useListPrefs } from './list-controls';
+import { BulkExtras } from './bulk-extras';
+import { ColumnChooser, FilterBar, LIST_PARAMS, SaveViewButton, useListPrefs } from './list-controls';
 import { OrderTable } from './order-table';
 import { useAllRows } from './use-all-rows';
 import {
@@ -84,9 +87,10 @@ export function OrderQueue({
 }: Props) {
   const role = sessionUser()?.type ?? null;
   const userName = sessionUser()?.name ?? '';
-  const { params, page, size, search, update } = useListParams();
-  // Sort and filters live in the URL too; with any of them the server answers the page and its total.
-  const query = listQueryFrom(params);
+  // Page, size, search, sort and filters live in the URL; with sort or filters the server answers the
+  // page and its total.
+  const { params, page, size, search, typed, setTyped, query, update, setPage, setSize } =
+    useListState(LIST_PARAMS);
   const filtered = Object.keys(query).length > 0;
   const prefs = useListPrefs(sessionUser()?.id);
   const fromView = params
@@ -96,18 +100,8 @@ export function OrderQueue({
     .filter((k): k is ColumnKey => !!k);
   const shownKeys = fromView?.length ? fromView : (prefs.columns ?? DEFAULT_FOLDER_COLUMN_KEYS);
   const columns = choosable ? choosable.filter((c) => shownKeys.includes(c.key)) : fixedColumns;
-  const [typed, setTyped] = useState(search);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [pending, setPending] = useState<{ action: Action; ids: number[] } | null>(null);
-
-  // 500 ms after the last keystroke the search text goes to the URL (and back to page 1).
-  useEffect(() => {
-    if (typed.trim() === search) return;
-    const timer = setTimeout(() => update({ search: typed.trim(), page: null }), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [typed, search, update]);
-  // The URL wins when it changes from outside (back button, a shared link).
-  useEffect(() => setTyped((t) => (t.trim() === search ? t : search)), [search]);
 
   const searching = search !== '';
   // 'All' streams in chunks: the first rows at once, the rest appended as they arrive.
@@ -328,6 +322,14 @@ export function OrderQueue({
         )
       : undefined;
 
+  // Refresh asks again for the list on screen and the counts (nothing else on the page reloads).
+  const dispatch = useAppDispatch();
+  const refresh = () => {
+    if (streamAll) setReloadAll((n) => n + 1);
+    else void retry();
+    dispatch(api.util.invalidateTags(['Counts']));
+  };
+
   return (
     <section className="p-3" aria-labelledby="queue-title">
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-3">
@@ -341,41 +343,39 @@ export function OrderQueue({
               Back
             </Button>
           ) : null}
-          <Button variant="outline-primary" size="sm" onClick={() => window.location.reload()}>
+          <Button variant="outline-primary" size="sm" onClick={refresh}>
             Refresh
           </Button>
         </div>
       </div>
-      <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
-        <input
-          type="search"
-          className="form-control form-control-sm"
-          style={{ maxWidth: 320 }}
-          placeholder="Search by order id, name, e-mail or phone"
-          aria-label="Search"
-          value={typed}
-          onChange={(e) => setTyped(e.target.value)}
-        />
-        {bulk.map((b) => (
-          <Button
-            key={b.action}
-            size="sm"
-            variant={b.variant}
-            disabled={busy || selected.size === 0}
-            onClick={() => ask(b.action, [...selected])}
-          >
-            {b.label}
-          </Button>
-        ))}
-        <Button
-          size="sm"
-          variant="outline-secondary"
-          className="ms-auto"
-          onClick={() => void exportCsv()}
-          disabled={!rows.length || exporting}
-        >
-          Export CSV
-        </Button>
+      <ListToolbar
+        search={{
+          value: typed,
+          onChange: setTyped,
+          placeholder: 'Search by order id, name, e-mail or phone',
+        }}
+        actions={bulk.map((b) => ({
+          key: b.action,
+          label: b.label,
+          variant: b.variant,
+          disabled: busy || selected.size === 0,
+          onClick: () => ask(b.action, [...selected]),
+        }))}
+        // Further bulk actions (they read the selection themselves) go in BulkExtras, after these.
+        extraActions={
+          <BulkExtras
+            folder={folder}
+            role={role}
+            selected={[...selected]}
+            rows={rows}
+            busy={busy}
+            onDone={() => setSelected(new Set())}
+          />
+        }
+        onExport={() => void exportCsv()}
+        exportDisabled={!rows.length || exporting}
+        filters={<FilterBar query={query} onChange={update} />}
+      >
         {choosable ? (
           <ColumnChooser
             all={choosable}
@@ -396,8 +396,7 @@ export function OrderQueue({
           columns={columns.map((c) => c.key)}
           role={role}
         />
-      </div>
-      <FilterBar query={query} onChange={update} />
+      </ListToolbar>
       <NewOrdersBar
         folder={folder}
         // The plain folder list only: a search, a filter or 'All' is not what the folder count counts.
@@ -438,8 +437,8 @@ export function OrderQueue({
         pageSize={size}
         total={total}
         allowAll={total <= MAX_PAGE_SIZE}
-        onPage={(p) => update({ page: p > 1 ? String(p) : null })}
-        onPageSize={(s) => update({ size: s === 10 ? null : String(s), page: null })}
+        onPage={setPage}
+        onPageSize={setSize}
       />
       <ConfirmDialog
         show={pending !== null}

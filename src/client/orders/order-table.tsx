@@ -1,10 +1,11 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { type ReactNode, type RefObject, useRef } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
+import { type ReactNode, useMemo } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { ListSortKey, OrderListRow, SortDirection } from '../../shared/contracts/orders';
 import { MSG } from '../../shared/messages';
 import { encodeOrderId } from '../../shared/order-id';
 import { formatIsoInstant } from '../../shared/dates';
+import { DataTable } from '../components/list-kit/data-table';
 import { type Column, type ColumnKey, cellText, SORT_KEY } from './columns';
 import { DueBadge, StatusBadge } from './list-controls';
 
@@ -53,170 +54,98 @@ function Cell({ row, columnKey }: { row: OrderListRow; columnKey: ColumnKey }) {
   return <>{text}</>;
 }
 
-function SortHeader({ column, sort, onSort }: { column: Column } & Pick<Props, 'sort' | 'onSort'>) {
-  const key = SORT_KEY[column.key];
-  if (!key || !onSort || !sort) return <th scope="col">{column.label}</th>;
-  const active = sort.key === key;
-  const next: SortDirection = active && sort.dir === 'asc' ? 'desc' : 'asc';
+/** The Action column: View (highlighted while unassigned), then the folder's row actions. */
+function ActionCell({ row, rowActions }: { row: OrderListRow; rowActions: Props['rowActions'] }) {
+  const assigned = row.assign_to !== '';
   return (
-    <th scope="col" aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
-      <button
-        type="button"
-        className="btn btn-link btn-sm p-0 text-reset fw-semibold text-decoration-none text-nowrap"
-        onClick={() => onSort(key, next)}
-        title={`Sort by ${column.label}`}
+    <div className="d-flex gap-1">
+      <Link
+        to={viewPath(row)}
+        className={`btn btn-sm ${assigned ? 'btn-outline-secondary' : 'btn-primary'}`}
+        title={assigned ? `Assigned to ${row.assign_to}` : undefined}
       >
-        {column.label}
-        <span aria-hidden="true" className={active ? 'ms-1' : 'ms-1 text-muted opacity-50'}>
-          {active ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}
-        </span>
-      </button>
-    </th>
-  );
-}
-
-/** The one order table: every folder, the future month and the chargeback list. */
-export function OrderTable(props: Props) {
-  const { rows, columns, selectable, selected, onToggleAll, loading, emptyContent } = props;
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const allChecked = rows.length > 0 && rows.every((r) => selected.has(r.order_id));
-  const span = columns.length + 1 + (selectable ? 1 : 0);
-  return (
-    <div
-      ref={scrollRef}
-      className="table-responsive border rounded"
-      style={{ height: 550, overflow: 'auto' }}
-    >
-      <table
-        className={`table table-hover align-middle mb-0 text-nowrap${props.compact ? ' table-sm small' : ''}`}
-        data-testid="order-table"
-      >
-        <thead className="table-light" style={{ position: 'sticky', top: 0, zIndex: 1 }}>
-          <tr>
-            {selectable ? (
-              <th scope="col" style={{ width: 36 }}>
-                <input
-                  type="checkbox"
-                  className="form-check-input"
-                  aria-label="Select all rows"
-                  checked={allChecked}
-                  disabled={rows.length === 0}
-                  onChange={(e) => onToggleAll(e.target.checked)}
-                />
-              </th>
-            ) : null}
-            {columns.map((c) => (
-              <SortHeader key={c.key} column={c} sort={props.sort} onSort={props.onSort} />
-            ))}
-            <th scope="col" style={{ ...PINNED, background: 'var(--bs-tertiary-bg)' }}>
-              Action
-            </th>
-          </tr>
-        </thead>
-        {rows.length === 0 ? (
-          <tbody>
-            <tr>
-              <td colSpan={span} className="text-center text-muted py-4">
-                {loading ? (
-                  <span className="spinner-border spinner-border-sm" role="status" aria-label="Loading" />
-                ) : emptyContent ? (
-                  emptyContent
-                ) : (
-                  <>
-                    <div>{MSG.noRecords}</div>
-                    <div className="small">{MSG.noData}</div>
-                  </>
-                )}
-              </td>
-            </tr>
-          </tbody>
-        ) : rows.length >= VIRTUAL_FROM ? (
-          <VirtualBody {...props} scrollRef={scrollRef} span={span} />
-        ) : (
-          <tbody>
-            {rows.map((row) => (
-              <Row key={row.order_id} row={row} {...props} />
-            ))}
-          </tbody>
-        )}
-      </table>
+        View
+      </Link>
+      {rowActions?.(row)}
     </div>
   );
 }
 
-function VirtualBody(props: Props & { scrollRef: RefObject<HTMLDivElement | null>; span: number }) {
-  const { rows, scrollRef, span } = props;
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-  });
-  const items = virtualizer.getVirtualItems();
-  const top = items[0]?.start ?? 0;
-  const bottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
-  return (
-    <tbody>
-      {top > 0 ? (
-        <tr style={{ height: top }}>
-          <td colSpan={span} className="p-0 border-0" />
-        </tr>
-      ) : null}
-      {items.map((item) => (
-        <Row key={rows[item.index]!.order_id} row={rows[item.index]!} {...props} />
-      ))}
-      {bottom > 0 ? (
-        <tr style={{ height: bottom }}>
-          <td colSpan={span} className="p-0 border-0" />
-        </tr>
-      ) : null}
-    </tbody>
-  );
-}
+const viewPath = (row: OrderListRow) => `/admin/view-order/${encodeOrderId(row.order_id)}`;
+const rowId = (row: OrderListRow) => String(row.order_id);
 
-function Row({ row, columns, selectable, selected, onToggle, rowActions }: Props & { row: OrderListRow }) {
-  const assigned = row.assign_to !== '';
+/** The one order table: every folder, the future month and the chargeback list (on the list kit). */
+export function OrderTable(props: Props) {
+  const { rows, columns, selectable, selected, onToggle, onToggleAll, loading, emptyContent, rowActions } =
+    props;
   const navigate = useNavigate();
-  const to = `/admin/view-order/${encodeOrderId(row.order_id)}`;
+  const defs = useMemo<ColumnDef<OrderListRow, unknown>[]>(
+    () => [
+      ...columns.map(
+        (c): ColumnDef<OrderListRow, unknown> => ({
+          id: c.key,
+          header: c.label,
+          cell: ({ row }) => <Cell row={row.original} columnKey={c.key} />,
+          meta: SORT_KEY[c.key] ? { sortKey: SORT_KEY[c.key] } : {},
+        }),
+      ),
+      {
+        id: 'action',
+        header: 'Action',
+        cell: ({ row }) => <ActionCell row={row.original} rowActions={rowActions} />,
+        meta: { headerStyle: { ...PINNED, background: 'var(--bs-tertiary-bg)' }, cellStyle: PINNED },
+      },
+    ],
+    [columns, rowActions],
+  );
+  const selectedIds = useMemo(() => new Set([...selected].map(String)), [selected]);
   return (
-    <tr
-      style={{ height: ROW_HEIGHT, cursor: 'pointer' }}
-      data-order-id={row.order_id}
-      // The row opens the order; its own controls (checkbox, buttons, links) keep their meaning.
-      onClick={(e) => {
-        if ((e.target as HTMLElement).closest('a, button, input, label, select')) return;
-        if (window.getSelection()?.toString()) return;
-        navigate(to);
-      }}
-    >
-      {selectable ? (
-        <td>
-          <input
-            type="checkbox"
-            className="form-check-input"
-            aria-label={`Select order ${row.order_id}`}
-            checked={selected.has(row.order_id)}
-            onChange={() => onToggle(row.order_id)}
-          />
-        </td>
-      ) : null}
-      {columns.map((c) => (
-        <td key={c.key}>
-          <Cell row={row} columnKey={c.key} />
-        </td>
-      ))}
-      <td style={PINNED}>
-        <div className="d-flex gap-1">
-          <Link
-            to={to}
-            className={`btn btn-sm ${assigned ? 'btn-outline-secondary' : 'btn-primary'}`}
-            title={assigned ? `Assigned to ${row.assign_to}` : undefined}
-          >
-            View
-          </Link>
-          {rowActions?.(row)}
-        </div>
-      </td>
-    </tr>
+    <DataTable
+      rows={rows}
+      columns={defs}
+      rowId={rowId}
+      testId="order-table"
+      className={`table table-hover align-middle mb-0 text-nowrap${props.compact ? ' table-sm small' : ''}`}
+      wrapClassName="table-responsive border rounded"
+      wrapStyle={{ height: 550, overflow: 'auto' }}
+      headClassName="table-light"
+      headStyle={{ position: 'sticky', top: 0, zIndex: 1 }}
+      virtualFrom={VIRTUAL_FROM}
+      rowHeight={ROW_HEIGHT}
+      selection={
+        selectable
+          ? {
+              selected: selectedIds,
+              onToggle: (id) => onToggle(Number(id)),
+              onToggleAll,
+              rowLabel: (row) => `Select order ${row.order_id}`,
+            }
+          : undefined
+      }
+      sort={props.sort}
+      onSort={props.onSort as ((key: string, dir: SortDirection) => void) | undefined}
+      rowProps={(row) => ({
+        style: { height: ROW_HEIGHT, cursor: 'pointer' },
+        'data-order-id': row.order_id,
+        // The row opens the order; its own controls (checkbox, buttons, links) keep their meaning.
+        onClick: (e) => {
+          if ((e.target as HTMLElement).closest('a, button, input, label, select')) return;
+          if (window.getSelection()?.toString()) return;
+          navigate(viewPath(row));
+        },
+      })}
+      empty={
+        loading ? (
+          <span className="spinner-border spinner-border-sm" role="status" aria-label="Loading" />
+        ) : emptyContent ? (
+          emptyContent
+        ) : (
+          <>
+            <div>{MSG.noRecords}</div>
+            <div className="small">{MSG.noData}</div>
+          </>
+        )
+      }
+    />
   );
 }

@@ -1,13 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { skipToken } from '@reduxjs/toolkit/query';
 import dayjs from 'dayjs';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { type Id, toast } from 'react-toastify';
-import { SEARCH_DEBOUNCE_MS } from '../../shared/constants';
 import { type ReportRange, reportRangeBody } from '../../shared/contracts/reports';
 import { toCsv } from '../../shared/csv';
 import { serviceToday } from '../../shared/dates';
@@ -17,7 +16,10 @@ import { errorMessage } from '../app/api';
 import { downloadText } from '../components/download';
 import { PaginationBar } from '../components/pagination-bar';
 import { DayFirstDateInput } from '../components/day-first-date';
-import { useListParams } from '../components/use-list-params';
+import type { ColumnDef } from '@tanstack/react-table';
+import { DataTable } from '../components/list-kit/data-table';
+import { ListToolbar } from '../components/list-kit/list-toolbar';
+import { useListState } from '../components/list-kit/use-list-state';
 import type { ChartSpec } from './report-chart';
 import './reports.css';
 
@@ -55,12 +57,12 @@ interface Props<R> {
 
 /** Range, search, page and size live in the URL, so a report link is shareable and Back works. */
 function useReportParams() {
-  const { params, page, size, search, update } = useListParams();
-  const from = params.get('from') ?? '';
-  const to = params.get('to') ?? '';
+  const list = useListState();
+  const from = list.params.get('from') ?? '';
+  const to = list.params.get('to') ?? '';
   const parsed = reportRangeBody.safeParse({ fromDate: from, toDate: to });
   const range = parsed.success ? parsed.data : null;
-  return { from, to, range, page, size, search, update };
+  return { ...list, from, to, range };
 }
 
 /** One report screen (Country Order List, Order Processed): form, search, table, chart, CSV. */
@@ -73,7 +75,8 @@ export function ReportScreen<R>({
   csvName,
   chart,
 }: Props<R>) {
-  const { from, to, range, page, size, search, update } = useReportParams();
+  const { from, to, range, page, size, search, typed, setTyped, update, setPage, setSize } =
+    useReportParams();
   const today = serviceToday();
   const {
     control,
@@ -118,15 +121,6 @@ export function ReportScreen<R>({
     else update({ from: values.fromDate, to: values.toDate, page: null });
   });
 
-  // The search box writes to the URL 500 ms after the last keystroke (and goes back to page 1).
-  const [typed, setTyped] = useState(search);
-  useEffect(() => {
-    if (typed.trim() === search) return;
-    const timer = setTimeout(() => update({ search: typed.trim(), page: null }), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [typed, search, update]);
-  useEffect(() => setTyped((t) => (t.trim() === search ? t : search)), [search]);
-
   const allRows = (envelope?.data ?? []) as R[];
   const rows = useMemo(() => {
     const needle = search.toLowerCase();
@@ -146,6 +140,23 @@ export function ReportScreen<R>({
     const suffix = [range?.fromDate, range?.toDate, search ? 'search' : null].filter(Boolean).join('_');
     downloadText(`${csvName}_${suffix}.csv`, csv);
   };
+
+  // S. No counts across pages; the columns are the report's own.
+  const tableColumns = useMemo<ColumnDef<R, unknown>[]>(
+    () => [
+      { id: 'sno', header: 'S. No', cell: ({ row }) => offset + row.index + 1 },
+      ...columns.map(
+        (c): ColumnDef<R, unknown> => ({
+          id: c.label,
+          header: c.label,
+          cell: ({ row }) => c.value(row.original),
+          meta: c.numeric ? { className: 'text-end' } : {},
+        }),
+      ),
+    ],
+    [columns, offset],
+  );
+  const rowId = useCallback((r: R, i: number) => `${searchText(r)}:${offset + i}`, [searchText, offset]);
 
   const chartSpec = useMemo(() => (rows.length ? chart(rows) : null), [rows, chart]);
 
@@ -194,68 +205,28 @@ export function ReportScreen<R>({
           </Button>
         </div>
       </Form>
-      <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
-        <input
-          type="search"
-          className="form-control form-control-sm"
-          style={{ maxWidth: 320 }}
-          placeholder={`Search by ${searchLabel}`}
-          aria-label="Search"
-          value={typed}
-          onChange={(e) => setTyped(e.target.value)}
-        />
-        <Button
-          size="sm"
-          variant="outline-secondary"
-          className="ms-auto"
-          onClick={exportCsv}
-          disabled={!rows.length}
-        >
-          Export CSV
-        </Button>
-      </div>
+      <ListToolbar
+        search={{ value: typed, onChange: setTyped, placeholder: `Search by ${searchLabel}` }}
+        onExport={exportCsv}
+        exportDisabled={!rows.length}
+      />
       <div className="row g-3">
         <div className="col-12 col-xl-7">
-          <div className="report-table-wrap border rounded">
-            <table className="table table-sm table-striped table-hover mb-0" aria-busy={result.isFetching}>
-              <thead>
-                <tr>
-                  <th scope="col">S. No</th>
-                  {columns.map((c) => (
-                    <th key={c.label} scope="col" className={c.numeric ? 'text-end' : undefined}>
-                      {c.label}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {shown.length ? (
-                  shown.map((r, i) => (
-                    <tr key={searchText(r) + i}>
-                      <td>{offset + i + 1}</td>
-                      {columns.map((c) => (
-                        <td key={c.label} className={c.numeric ? 'text-end' : undefined}>
-                          {c.value(r)}
-                        </td>
-                      ))}
-                    </tr>
-                  ))
-                ) : (
-                  <tr>
-                    <td colSpan={columns.length + 1} className="text-center text-muted py-4">
-                      {range ? MSG.noRecords : 'Choose a range and press Submit.'}
-                    </td>
-                  </tr>
-                )}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            rows={shown}
+            columns={tableColumns}
+            rowId={rowId}
+            wrapClassName="report-table-wrap border rounded"
+            className="table table-sm table-striped table-hover mb-0"
+            busy={result.isFetching}
+            empty={range ? MSG.noRecords : 'Choose a range and press Submit.'}
+          />
           <PaginationBar
             page={current}
             pageSize={size}
             total={rows.length}
-            onPage={(p) => update({ page: p > 1 ? String(p) : null })}
-            onPageSize={(s) => update({ size: s === 10 ? null : String(s), page: null })}
+            onPage={setPage}
+            onPageSize={setSize}
           />
         </div>
         <div className="col-12 col-xl-5">

@@ -1,0 +1,105 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type TeamMember, teamMember } from '../../shared/contracts/team';
+import { MSG } from '../../shared/messages';
+import { mockApi, ok, refused, renderPage, signInAs } from '../test/fixtures';
+import { Component, TEAM_NO_ACCESS_NOTICE, TEAM_READ_ONLY_NOTICE } from './manage-team-page';
+
+const member = (id: number, type: TeamMember['type'], name = `Member ${id}`): TeamMember =>
+  teamMember.parse({ id, name, email: `m${id}@demo.test`, type, memberRole: type });
+
+const MEMBERS = [member(1, 'Admin', 'Demo Admin'), member(2, 'Manager'), member(3, 'Team')];
+
+function openTeam(extra: Parameters<typeof mockApi>[0] = {}) {
+  const sent = mockApi({
+    'GET /api/admin/get-team-member-list': () => ok(MEMBERS),
+    'GET /api/admin/get-team-member-type': () =>
+      ok(['Admin', 'Manager', 'Team', 'Telecaller', 'Night Staff']),
+    ...extra,
+  });
+  renderPage('/admin/manage-team', '/admin/manage-team', <Component />);
+  return sent;
+}
+
+afterEach(() => localStorage.clear());
+
+describe('Manage Team', () => {
+  it('lists the members; an Admin gets Edit, Delete and Reset 2FA on others, never Delete on self', async () => {
+    signInAs('Admin', 'Demo Admin');
+    openTeam();
+    const table = await screen.findByRole('table', { name: 'Team Member List' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
+    const rows = within(table).getAllByRole('row');
+    const self = rows[1]!;
+    expect(within(self).getByText('Demo Admin')).toBeInTheDocument();
+    expect(within(self).queryByRole('button', { name: 'Delete' })).toBeNull();
+    const other = rows[3]!;
+    expect(within(other).getByRole('link', { name: 'Edit' })).toHaveAttribute('href', '/admin/manage-team/3');
+    expect(within(other).getByRole('button', { name: 'Reset 2FA' })).toBeInTheDocument();
+  });
+
+  it('adds a member: sends the form and toasts the server message', async () => {
+    const user = userEvent.setup();
+    signInAs('Manager');
+    const sent = openTeam({
+      'POST /api/admin/add-team-member': () =>
+        ok(member(9, 'Team', 'New Person'), 'Team member added successfully.'),
+    });
+    const form = await screen.findByRole('form', { name: 'Add team member' });
+    await user.type(within(form).getByLabelText('Name'), 'New Person');
+    await user.type(within(form).getByLabelText('Email'), 'new.person@demo.test');
+    await user.type(within(form).getByLabelText('Password'), 'a-long-enough-passphrase');
+    await user.selectOptions(within(form).getByLabelText('Type'), 'Team');
+    // A Manager may not hand out the Admin type.
+    expect(within(form).getByRole('option', { name: 'Admin' })).toBeDisabled();
+    await user.click(within(form).getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Team member added successfully.')).toBeInTheDocument();
+    expect(sent.find((r) => r.path === '/api/admin/add-team-member')?.body).toMatchObject({
+      name: 'New Person',
+      email: 'new.person@demo.test',
+      type: 'Team',
+    });
+  });
+
+  it('deletes after Yes and shows a refusal of the server as it is', async () => {
+    const user = userEvent.setup();
+    signInAs('Admin', 'Demo Admin');
+    let refuse = false;
+    const sent = openTeam({
+      'PUT /api/admin/delete-team-member': (req) =>
+        refuse || (req.body as { teamMemberId?: number }).teamMemberId !== 3
+          ? refused(409, 'The member still holds orders.')
+          : ok(undefined, 'Deleted'),
+    });
+    const table = await screen.findByRole('table', { name: 'Team Member List' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
+    const row = within(table).getAllByRole('row')[3]!;
+    await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    expect(screen.getByText(MSG.confirmDelete)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByText(MSG.teamDeleted)).toBeInTheDocument();
+    expect(sent.filter((r) => r.path === '/api/admin/delete-team-member')).toHaveLength(1);
+
+    refuse = true;
+    await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    await user.click(screen.getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByText('The member still holds orders.')).toBeInTheDocument();
+  });
+
+  it('Team reads the list without write controls; Night Staff may not read it and nothing is asked', async () => {
+    signInAs('Team');
+    openTeam();
+    expect(await screen.findByText(TEAM_READ_ONLY_NOTICE)).toBeInTheDocument();
+    const table = await screen.findByRole('table', { name: 'Team Member List' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
+    expect(within(table).queryByRole('button', { name: 'Delete' })).toBeNull();
+  });
+
+  it('Night Staff sees the notice and no call is made', async () => {
+    signInAs('Night Staff');
+    const sent = openTeam();
+    expect(await screen.findByText(TEAM_NO_ACCESS_NOTICE)).toBeInTheDocument();
+    expect(sent.filter((r) => r.path.includes('team-member'))).toEqual([]);
+  });
+});
