@@ -17,7 +17,7 @@ const isMonth = (m: string | null): m is Month => !!m && (MONTHS as readonly str
 export function Component() {
   const [params, setParams] = useSearchParams();
   const month = params.get('month');
-  useGetFolderCountQuery(undefined, { refetchOnMountOrArgChange: true });
+  const counts = useGetFolderCountQuery(undefined, { refetchOnMountOrArgChange: true });
   const months = useGetFutureMonthCountQuery(undefined, { refetchOnMountOrArgChange: true });
 
   if (isMonth(month)) {
@@ -42,7 +42,11 @@ export function Component() {
         <button
           type="button"
           className="btn btn-outline-primary btn-sm"
-          onClick={() => window.location.reload()}
+          // Refresh asks again for the month counts and the folder counts (the page does not reload).
+          onClick={() => {
+            void months.refetch();
+            void counts.refetch();
+          }}
         >
           Refresh
         </button>
