@@ -18,7 +18,7 @@ import {
   unsupportedMediaType,
 } from '../http/errors.js';
 import { nudgeMailQueue } from '../mail/queue.js';
-import { attachDocument, resendDocument } from '../orders/commands.js';
+import { attachDocument, changeStatus, resendDocument } from '../orders/commands.js';
 import { removeStored } from './storage.js';
 import { type StoredUpload, sanitizeFileName, storeUpload } from './upload.js';
 
@@ -36,7 +36,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['order-detail'],
         summary:
-          'multipart/form-data: orderId, email, mailServiceProvider (AWS | Sendgrid) and the file uploadVisaDoc (PDF/PNG/JPEG/WebP, ≤ 10 MB); stores it and mails the approval notice with it',
+          'multipart/form-data: orderId, email, mailServiceProvider (AWS | Sendgrid), complete (true: also move to Completed) and the file uploadVisaDoc (PDF/PNG/JPEG/WebP, ≤ 10 MB); stores it and mails the approval notice with it',
         security,
         consumes: ['multipart/form-data'],
         response: { 200: queuedMailResponse },
@@ -90,16 +90,22 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       if (!upload) throw badRequest(MSG.fileRequired);
       const file: StoredUpload & { originalName: string } = upload;
-      const { orderId, email, mailServiceProvider, expectedVersion } = parsed.data;
+      const { orderId, email, mailServiceProvider, expectedVersion, complete } = parsed.data;
 
       let result: { mailId: number; documentId: number };
       try {
-        result = await attachDocument(db, staff, {
-          orderId,
-          file,
-          email,
-          provider: mailServiceProvider,
-          expectedVersion,
+        // "Upload, mail and complete": the document, its approval mail and the move to Completed are one
+        // transaction; the approval notice is the customer's mail (no Completed notification besides).
+        result = await db.transaction(async (tx) => {
+          const attached = await attachDocument(tx, staff, {
+            orderId,
+            file,
+            email,
+            provider: mailServiceProvider,
+            expectedVersion,
+          });
+          if (complete) await changeStatus(tx, staff, { orderId, to: 'Completed', notify: false });
+          return attached;
         });
       } catch (err) {
         await discard();
@@ -108,7 +114,9 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       nudgeMailQueue(app);
       return ok(
         { ...result, status: 'queued' },
-        `Document has been uploaded. The mail to ${email} is on its way (${mailServiceProvider}).`,
+        complete
+          ? `Document has been uploaded and the order completed. The mail to ${email} is on its way (${mailServiceProvider}).`
+          : `Document has been uploaded. The mail to ${email} is on its way (${mailServiceProvider}).`,
       );
     },
   );
