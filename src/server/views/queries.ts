@@ -9,6 +9,7 @@ import {
 } from '../../shared/contracts/views.js';
 import { can, readPermissionFor } from '../../shared/permissions.js';
 import { serviceToday } from '../../shared/dates.js';
+import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { savedViews, staffUsers } from '../db/schema.js';
@@ -66,13 +67,26 @@ async function ownView(db: DbOrTx, staff: StaffIdentity, id: number): Promise<Vi
   return v;
 }
 
+/** What the audit log keeps of a view: enough to see who shared or changed what. */
+const auditValue = (v: Pick<ViewRow, 'name' | 'folder' | 'query' | 'shared'>) => ({
+  name: v.name,
+  folder: v.folder,
+  shared: v.shared,
+  query: v.query,
+});
+
 function checkAllowed(staff: StaffIdentity, body: SavedViewBody): void {
   if (!can(staff.type, readPermissionFor(body.folder))) throw forbidden();
   if (body.shared && !can(staff.type, 'views.share'))
     throw forbidden('Only Admin and Manager may share a view with everyone.');
 }
 
-export async function createView(db: DbOrTx, staff: StaffIdentity, body: SavedViewBody): Promise<SavedView> {
+export async function createView(
+  db: DbOrTx,
+  staff: StaffIdentity,
+  body: SavedViewBody,
+  ip: string | null = null,
+): Promise<SavedView> {
   checkAllowed(staff, body);
   return db.transaction(async (tx) => {
     // Serialises one member's creations so the cap holds under concurrent requests.
@@ -93,6 +107,14 @@ export async function createView(db: DbOrTx, staff: StaffIdentity, body: SavedVi
         shared: body.shared,
       })
       .returning();
+    await recordAudit(tx, {
+      action: 'view.create',
+      actorId: staff.id,
+      actorEmail: staff.email,
+      target: `view:${v!.id}`,
+      to: auditValue(v!),
+      ip,
+    });
     return answer(tx, v!, staff.name, staff, await slaClock(tx));
   });
 }
@@ -102,9 +124,10 @@ export async function updateView(
   staff: StaffIdentity,
   id: number,
   body: SavedViewBody,
+  ip: string | null = null,
 ): Promise<SavedView> {
   return db.transaction(async (tx) => {
-    await ownView(tx, staff, id);
+    const before = await ownView(tx, staff, id);
     checkAllowed(staff, body);
     const [v] = await tx
       .update(savedViews)
@@ -117,13 +140,35 @@ export async function updateView(
       })
       .where(and(eq(savedViews.id, id), eq(savedViews.ownerId, staff.id)))
       .returning();
+    await recordAudit(tx, {
+      action: 'view.update',
+      actorId: staff.id,
+      actorEmail: staff.email,
+      target: `view:${id}`,
+      from: auditValue(before),
+      to: auditValue(v!),
+      ip,
+    });
     return answer(tx, v!, staff.name, staff, await slaClock(tx));
   });
 }
 
-export async function deleteView(db: DbOrTx, staff: StaffIdentity, id: number): Promise<void> {
+export async function deleteView(
+  db: DbOrTx,
+  staff: StaffIdentity,
+  id: number,
+  ip: string | null = null,
+): Promise<void> {
   await db.transaction(async (tx) => {
-    await ownView(tx, staff, id);
+    const before = await ownView(tx, staff, id);
     await tx.delete(savedViews).where(and(eq(savedViews.id, id), eq(savedViews.ownerId, staff.id)));
+    await recordAudit(tx, {
+      action: 'view.delete',
+      actorId: staff.id,
+      actorEmail: staff.email,
+      target: `view:${id}`,
+      from: auditValue(before),
+      ip,
+    });
   });
 }

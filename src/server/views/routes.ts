@@ -38,7 +38,8 @@ export const viewRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(savedView) },
       },
     },
-    async (request) => ok(await createView(db, staffOf(request), request.body), 'The view has been saved.'),
+    async (request) =>
+      ok(await createView(db, staffOf(request), request.body, request.ip), 'The view has been saved.'),
   );
 
   app.put(
@@ -55,7 +56,10 @@ export const viewRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      ok(await updateView(db, staffOf(request), request.params.id, request.body), 'The view has been saved.'),
+      ok(
+        await updateView(db, staffOf(request), request.params.id, request.body, request.ip),
+        'The view has been saved.',
+      ),
   );
 
   app.delete(
@@ -71,7 +75,7 @@ export const viewRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      await deleteView(db, staffOf(request), request.params.id);
+      await deleteView(db, staffOf(request), request.params.id, request.ip);
       return done('The view has been deleted.');
     },
   );

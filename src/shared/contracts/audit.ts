@@ -34,6 +34,9 @@ export const AUDIT_ACTIONS = {
   'macro.update': 'Macro changed',
   'macro.delete': 'Macro deleted',
   'notifications.update': 'Status notifications changed',
+  'view.create': 'List view saved',
+  'view.update': 'List view changed',
+  'view.delete': 'List view deleted',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
