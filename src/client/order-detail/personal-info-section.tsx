@@ -1,5 +1,6 @@
 import { countryName } from '../../shared/countries';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
+import { ContactLinks } from './contact-links';
 import { FieldGrid, Section } from './section';
 
 /** `+code number`, or empty when there is no number. */
@@ -28,6 +29,7 @@ export function PersonalInfoSection({ order }: { order: OrderDetails }) {
           ['Phone Number', formatPhone(order)],
         ]}
       />
+      <ContactLinks order={order} />
     </Section>
   );
 }
