@@ -12,11 +12,13 @@ export function MacroMenu({
   orderIds,
   label = 'Macros',
   size,
+  drop,
   onApplied,
 }: {
   orderIds: number[];
   label?: string;
   size?: 'sm' | 'lg';
+  drop?: 'up' | 'down';
   onApplied?: () => void;
 }) {
   const macros = useGetMacrosQuery();
@@ -49,7 +51,7 @@ export function MacroMenu({
   };
 
   return (
-    <Dropdown>
+    <Dropdown drop={drop}>
       <Dropdown.Toggle
         size={size}
         variant="outline-secondary"

@@ -10,6 +10,7 @@ import { errorMessage } from '../app/api';
 import { sessionUser } from '../app/session';
 import { nextFolders } from '../live/next-order';
 import { useAssignOrdersMutation } from '../orders/orders-api';
+import { MacroMenu } from '../communication/macro-menu';
 import { useClaimNextOrderMutation } from './order-detail-api';
 import { openSection, sectionId } from './section';
 import { StatusButtons } from './status-buttons';
@@ -102,6 +103,9 @@ export function OrderActionBar({ order }: { order: OrderDetails }) {
           Upload
         </Button>
         <NextOrderButton />
+        {can(sessionUser()?.type ?? null, 'macros.apply') && (
+          <MacroMenu orderIds={[order.order_id]} size="sm" drop="up" />
+        )}
       </div>
       <div className="detail-moves">
         <StatusButtons order={order} />

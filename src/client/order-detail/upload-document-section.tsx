@@ -46,7 +46,7 @@ export function UploadDocumentSection({ order }: { order: OrderDetails }) {
   const [withdrawing, setWithdrawing] = useState<UploadDocItem | null>(null);
   const busy = progress !== null;
 
-  const submit = (provider: MailProvider) =>
+  const submit = (provider: MailProvider, complete = false) =>
     handleSubmit(async ({ email, fileUpload }) => {
       const file = fileUpload as File;
       if (file.size > MAX_UPLOAD_BYTES) {
@@ -55,7 +55,7 @@ export function UploadDocumentSection({ order }: { order: OrderDetails }) {
       }
       setProgress(0);
       const { httpStatus, body } = await uploadVisaDocument(
-        { orderId: order.order_id, email, file, mailServiceProvider: provider },
+        { orderId: order.order_id, email, file, mailServiceProvider: provider, complete },
         setProgress,
       );
       setProgress(null);
@@ -66,7 +66,13 @@ export function UploadDocumentSection({ order }: { order: OrderDetails }) {
       toast.success(body.message);
       resetField('fileUpload');
       if (fileInput.current) fileInput.current.value = '';
-      dispatch(api.util.invalidateTags([{ type: 'Order', id: order.order_id }]));
+      dispatch(
+        api.util.invalidateTags(
+          complete
+            ? [{ type: 'Order', id: order.order_id }, 'Orders', 'Counts']
+            : [{ type: 'Order', id: order.order_id }],
+        ),
+      );
     });
 
   const download = async () => {
@@ -115,6 +121,17 @@ export function UploadDocumentSection({ order }: { order: OrderDetails }) {
           />
         )}
         <div className="d-flex gap-2 flex-wrap mt-3 align-items-center">
+          {order.process_status !== 'Completed' && order.process_status !== 'Deleted' && (
+            <Button
+              type="button"
+              variant="success"
+              disabled={busy}
+              onClick={submit('AWS', true)}
+              title="Upload the card, mail it to the customer (AWS) and move the order to Completed"
+            >
+              Upload, mail and complete
+            </Button>
+          )}
           <Button type="button" disabled={busy} onClick={submit('AWS')}>
             Submit (AWS)
           </Button>

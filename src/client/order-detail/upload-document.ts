@@ -6,6 +6,8 @@ export interface UploadFields {
   email: string;
   file: File;
   mailServiceProvider: 'AWS' | 'Sendgrid';
+  /** "Upload, mail and complete": the order also moves to Completed. */
+  complete?: boolean;
 }
 
 export interface UploadResult {
@@ -22,6 +24,7 @@ export async function uploadVisaDocument(
   form.append('orderId', String(fields.orderId));
   form.append('email', fields.email);
   form.append('mailServiceProvider', fields.mailServiceProvider);
+  if (fields.complete) form.append('complete', 'true');
   const version = openVersion(fields.orderId);
   if (version !== undefined) form.append('expectedVersion', String(version));
   // The file goes last so the server has read every text field when the stream starts.

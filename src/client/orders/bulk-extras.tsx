@@ -1,5 +1,7 @@
 import type { Folder } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
+import { can } from '../../shared/permissions';
+import { MacroMenu } from '../communication/macro-menu';
 
 export interface BulkExtrasProps {
   folder: Folder;
@@ -18,6 +20,7 @@ export interface BulkExtrasProps {
  * Bulk actions beyond the folder policy's standard ones, shown in the list toolbar after them (before
  * Export). Each decides itself whether it shows for the folder and role.
  */
-export function BulkExtras(_props: BulkExtrasProps) {
-  return null;
+export function BulkExtras({ role, selected, busy, onDone }: BulkExtrasProps) {
+  if (!can(role, 'macros.apply') || busy) return null;
+  return <MacroMenu orderIds={selected} label="Apply macro" size="sm" onApplied={onDone} />;
 }
