@@ -84,4 +84,28 @@ describe('deep pages', () => {
     }
     await check([2, 3, 40, 41, 1]);
   });
+
+  it.runIf(!!process.env.TEST_DATABASE_URL)(
+    'a list read past its statement timeout answers 503 and holds no connection',
+    async () => {
+      const { setListTimeoutForTests } = await import('./lists.js');
+      setListTimeoutForTests(1);
+      try {
+        const res = await t.as('Admin', {
+          method: 'GET',
+          url: '/api/admin/get-orders-list/allOrder?page=90&limit=100&sort=name',
+        });
+        expect(res.statusCode, res.body).toBe(503);
+        expect(res.json().message).toMatch(/took too long/);
+      } finally {
+        setListTimeoutForTests(null);
+      }
+      const again = await t.as('Admin', {
+        method: 'GET',
+        url: '/api/admin/get-orders-list/allOrder?page=90&limit=100&sort=name',
+      });
+      expect(again.statusCode).toBe(200);
+      expect(t.database.poolStats?.().waiting).toBe(0);
+    },
+  );
 });

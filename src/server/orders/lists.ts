@@ -14,7 +14,7 @@ import type {
   SortDirection,
 } from '../../shared/contracts/orders.js';
 import { countryName } from '../../shared/countries.js';
-import type { DbOrTx } from '../db/client.js';
+import type { Db, DbOrTx } from '../db/client.js';
 import { type SlaClock, slaStateSql } from '../sla/policy.js';
 import { counterWhere, type FolderScope, folderWhere } from './folders.js';
 
@@ -486,4 +486,41 @@ export async function searchFolder(
   // Rows beyond the cap can still be paged to; the total then covers at least what was asked for.
   const total = n > SEARCH_TOTAL_CAP ? Math.max(SEARCH_TOTAL_CAP, start + rows.length) : n;
   return { rows, total, totalCapped: n > SEARCH_TOTAL_CAP };
+}
+
+/** A list read may take at most this long on PostgreSQL (decision 223); tests may shorten it. */
+let listTimeoutMs = 3_000;
+
+export function setListTimeoutForTests(ms: number | null): void {
+  listTimeoutMs = ms ?? 3_000;
+}
+
+/** Pages this deep (or sorted, or filtered beyond the counters) may scan many rows. */
+export function listNeedsTimeout(offset: number, options: ListOptions): boolean {
+  const { processingMode: _m, assignee: _a, ...others } = options.filters;
+  const filtered = Object.values(others).some((v) => v !== undefined);
+  return offset >= 1_000 || filtered || (!!options.sort && offset > 0);
+}
+
+/** PostgreSQL cancelled the statement (statement_timeout). */
+export function isStatementTimeout(err: unknown): boolean {
+  for (let e = err as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '57014') return true;
+  }
+  return false;
+}
+
+/**
+ * Runs a list read in a transaction whose statements may take at most listTimeoutMs, so a deep page can
+ * never hold pool connections for long. PGlite runs on one connection of its own: no transaction there.
+ */
+export async function withListTimeout<T>(
+  database: { kind: 'pglite' | 'postgres'; db: Db },
+  read: (db: DbOrTx) => Promise<T>,
+): Promise<T> {
+  if (database.kind !== 'postgres') return read(database.db);
+  return database.db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(1, Math.round(listTimeoutMs))}`));
+    return read(tx);
+  });
 }

@@ -23,17 +23,23 @@ import { statusName } from '../../shared/order-rules.js';
 import { can, readPermissionFor } from '../../shared/permissions.js';
 import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
-import { forbidden, notFound } from '../http/errors.js';
+import { forbidden, notFound, serviceUnavailable } from '../http/errors.js';
 import { monthNumber } from './folders.js';
 import { assign, completeRefunds, deleteOrders, restoreOrders } from './commands.js';
 import { countsFor, listClock, startCountsMemory } from './counts.js';
 import {
   futureMonthCounts as countFutureMonths,
   filtersOf,
+  isStatementTimeout,
   listFolder,
+  listNeedsTimeout,
   listTotal,
   searchFolder,
+  withListTimeout,
 } from './lists.js';
+
+const MSG_LIST_TIMEOUT =
+  'This page took too long to read. Go to a nearer page or narrow the list with a filter, then try again.';
 
 const isFolder = (name: string): name is Folder => (FOLDERS as readonly string[]).includes(name);
 const security = [{ staffToken: [] }];
@@ -109,10 +115,21 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         filters: filtersOf(query),
         clock: await listClock(database),
       };
-      const [rows, total] = await Promise.all([
-        listFolder(db, folder, scope, page, limit, options),
-        listTotal(db, folder, scope, options),
-      ]);
+      const read = (d: typeof db | Parameters<Parameters<typeof db.transaction>[0]>[0]) =>
+        Promise.all([
+          listFolder(d, folder, scope, page, limit, options),
+          listTotal(d, folder, scope, options),
+        ]);
+      let rows: Awaited<ReturnType<typeof read>>[0];
+      let total: number;
+      try {
+        [rows, total] = listNeedsTimeout((page - 1) * limit, options)
+          ? await withListTimeout(database, read)
+          : await read(db);
+      } catch (err) {
+        if (isStatementTimeout(err)) throw serviceUnavailable(MSG_LIST_TIMEOUT);
+        throw err;
+      }
       return { ...ok(rows, rows.length ? 'Orders' : MSG.noRecords), total };
     },
   );
