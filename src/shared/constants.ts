@@ -109,6 +109,26 @@ export type FolderCounts = Record<FolderCountKey, number>;
 export const MAIL_PROVIDERS = ['AWS', 'Sendgrid'] as const;
 export type MailProvider = (typeof MAIL_PROVIDERS)[number];
 
+/**
+ * Every kind of customer mail in the outbox (mail_log.kind): the approval notice with the card, its
+ * resend and reminder, the refund confirmation, the invoice, a status notification and a macro's mail.
+ * The one list: the database check, the contracts and the mail composer follow it.
+ */
+export const MAIL_KINDS = [
+  'approval',
+  'resend',
+  'reminder',
+  'refund',
+  'invoice',
+  'notification',
+  'macro',
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+/** Where a mail of the outbox is (mail_log.status). */
+export const MAIL_STATUSES = ['queued', 'sending', 'sent', 'retrying', 'failed'] as const;
+export type MailStatus = (typeof MAIL_STATUSES)[number];
+
 export const DEFENCE_PACK_TYPES = [1, 2] as const;
 
 export const PAGE_SIZES = [10, 25, 50, 100, 500] as const;

@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { MailProvider } from '../../shared/constants.js';
+import type { MailKind, MailProvider } from '../../shared/constants.js';
 import { NOTIFIABLE_STATUSES, type StatusNotification } from '../../shared/contracts/communication.js';
 import { statusName } from '../../shared/order-rules.js';
 import { recordAudit } from '../audit/audit.js';
@@ -23,7 +23,7 @@ export interface TemplateMailInput {
   /** The template key; the order's language picks the translation (English when it has none). */
   templateKey: string;
   /** mail_log.kind: 'notification' (status), 'macro', or 'refund' for the refund confirmation. */
-  kind: string;
+  kind: MailKind;
   toEmail: string;
   provider?: MailProvider;
   requestedBy: number | null;

@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   bigserial,
   boolean,
@@ -19,6 +20,24 @@ import {
   unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import {
+  MAIL_KINDS,
+  MAIL_STATUSES,
+  type MailKind,
+  type MailStatus,
+  ORDER_EVENT_ACTIONS,
+  ORDER_STATUSES,
+  type OrderEventAction,
+  type OrderStatus,
+  PROCESSING_MODES,
+  type ProcessingMode,
+  ROLES,
+  type Role,
+} from '../../shared/constants.js';
+
+/** `column in (...)` over one of the shared value lists: the database holds only those values. */
+const oneOf = (column: SQL | AnyPgColumn, values: readonly string[]) =>
+  sql`${column} in (${sql.raw(values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', '))})`;
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
@@ -30,7 +49,7 @@ export const staffUsers = pgTable(
     name: text('name').notNull(),
     email: text('email').notNull(),
     passwordHash: text('password_hash').notNull(),
-    role: text('role').notNull(),
+    role: text('role').$type<Role>().notNull(),
     tokenVersion: integer('token_version').notNull().default(0),
     /** Set when someone else chose the password and the Settings switch asks for a change at sign-in. */
     mustChangePassword: boolean('must_change_password').notNull().default(false),
@@ -45,6 +64,7 @@ export const staffUsers = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
+    check('staff_users_role_ck', oneOf(t.role, ROLES)),
     uniqueIndex('staff_users_email_live_uq').on(sql`lower(${t.email})`).where(sql`${t.deletedAt} is null`),
   ],
 );
@@ -119,7 +139,7 @@ export const staffNotices = pgTable(
     toEmail: text('to_email').notNull(),
     subject: text('subject').notNull(),
     body: text('body').notNull(),
-    status: text('status').notNull().default('queued'),
+    status: text('status').$type<MailStatus>().notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
     error: text('error'),
     createdAt: createdAt(),
@@ -140,8 +160,8 @@ export const orders = pgTable(
     merchantName: text('merchant_name'),
     email: text('email').notNull(),
     reEnterEmail: text('re_enter_email'),
-    processingMode: text('processing_mode').notNull().default('Standard'),
-    processStatus: text('process_status').notNull().default('New'),
+    processingMode: text('processing_mode').$type<ProcessingMode>().notNull().default('Standard'),
+    processStatus: text('process_status').$type<OrderStatus>().notNull().default('New'),
     landingDomain: text('landing_domain'),
     arrivalDate: date('arrival_date', { mode: 'string' }),
     residentCheck: text('resident_check'),
@@ -198,6 +218,8 @@ export const orders = pgTable(
   },
   (t) => [
     check('orders_language_ck', sql`${t.language} in ('en', 'es', 'nl', 'pap', 'pt')`),
+    check('orders_process_status_ck', oneOf(t.processStatus, ORDER_STATUSES)),
+    check('orders_processing_mode_ck', oneOf(t.processingMode, PROCESSING_MODES)),
     uniqueIndex('orders_client_reference_uq').on(t.clientReference),
     // Lists sorted by due time or arrival, per status folder and across folders; the due-time index also
     // answers the at-risk and breached counts with one range scan.
@@ -327,7 +349,7 @@ export const macros = pgTable(
   (t) => [uniqueIndex('macros_name_uq').on(sql`lower(${t.name})`)],
 );
 
-/** Every mail attempt: kind approval | resend | reminder | refund | invoice. */
+/** Every mail of the outbox: its kind (MAIL_KINDS) and where it is (MAIL_STATUSES). */
 export const mailLog = pgTable(
   'mail_log',
   {
@@ -335,7 +357,7 @@ export const mailLog = pgTable(
     orderId: bigint('order_id', { mode: 'number' })
       .notNull()
       .references(() => orders.orderId),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<MailKind>().notNull(),
     toEmail: text('to_email').notNull(),
     provider: text('provider').notNull(),
     documentId: bigint('document_id', { mode: 'number' }).references(() => documents.id),
@@ -352,6 +374,8 @@ export const mailLog = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
+    check('mail_log_kind_ck', oneOf(t.kind, MAIL_KINDS)),
+    check('mail_log_status_ck', oneOf(t.status, MAIL_STATUSES)),
     index('mail_log_order_idx').on(t.orderId, t.createdAt),
     // The delivery dispatcher scans only rows not yet handed to the job queue.
     index('mail_log_queued_idx').on(t.id).where(sql`${t.status} = 'queued'`),
@@ -423,12 +447,13 @@ export const orderEvents = pgTable(
       .notNull()
       .references(() => orders.orderId),
     actorId: integer('actor_id').references(() => staffUsers.id),
-    action: text('action').notNull(),
+    action: text('action').$type<OrderEventAction>().notNull(),
     fromValue: text('from_value'),
     toValue: text('to_value'),
     createdAt: createdAt(),
   },
   (t) => [
+    check('order_events_action_ck', oneOf(t.action, ORDER_EVENT_ACTIONS)),
     index('order_events_order_idx').on(t.orderId, t.createdAt),
     index('order_events_action_created_idx').on(t.action, t.toValue, t.createdAt),
   ],
@@ -496,8 +521,8 @@ export const auditLog = pgTable(
 export const orderFolderCounts = pgTable(
   'order_folder_counts',
   {
-    processStatus: text('process_status').notNull(),
-    processingMode: text('processing_mode').notNull(),
+    processStatus: text('process_status').$type<OrderStatus>().notNull(),
+    processingMode: text('processing_mode').$type<ProcessingMode>().notNull(),
     assignedTo: integer('assigned_to'),
     dueDate: date('due_date', { mode: 'string' }),
     n: bigint('n', { mode: 'number' }).notNull(),

@@ -2,7 +2,7 @@ import dayjs from 'dayjs';
 import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_TIME_ZONE } from '../../shared/constants.js';
+import { type OrderStatus, SERVICE_TIME_ZONE } from '../../shared/constants.js';
 import {
   BACKLOG_FOLDERS,
   DEFAULT_SLA_HOURS,
@@ -80,7 +80,7 @@ async function generateHistory(count: number) {
       { orderId: order!.orderId, action: 'created', toValue: 'New', createdAt: created },
     ];
     let at = created.getTime();
-    let status = 'New';
+    let status: OrderStatus = 'New';
     let assigned: number | null = null;
     const steps = Math.floor(rand() * 6);
     for (let s = 0; s < steps; s++) {
@@ -126,10 +126,10 @@ async function generateHistory(count: number) {
       await db.insert(mailLog).values(
         Array.from({ length: mails }, () => ({
           orderId: order!.orderId,
-          kind: 'approval',
+          kind: 'approval' as const,
           toEmail: 'x@example.com',
           provider: pick(['AWS', 'Sendgrid']),
-          status: pick(['queued', 'sending', 'retrying', 'sent', 'sent', 'failed']),
+          status: pick(['queued', 'sending', 'retrying', 'sent', 'sent', 'failed'] as const),
           createdAt: new Date(Math.min(now.getTime(), created.getTime() + Math.floor(rand() * 3 * DAY))),
         })),
       );

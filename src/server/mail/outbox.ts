@@ -5,11 +5,10 @@ import { customerLanguageOf, resolveTemplate } from '../communication/templates.
 import { mailLog } from '../db/schema.js';
 import { recordEvents } from '../orders/events.js';
 
-export type MailKind = 'approval' | 'resend' | 'reminder' | 'refund' | 'invoice';
-
 export interface QueueMailInput {
   orderId: number;
-  kind: MailKind;
+  /** A kind with a built-in template (template mails go through communication/notifications.ts). */
+  kind: keyof typeof KIND_TEMPLATE_KEYS;
   toEmail: string;
   provider: MailProvider;
   documentId?: number | null;

@@ -1,0 +1,6 @@
+ALTER TABLE "mail_log" ADD CONSTRAINT "mail_log_kind_ck" CHECK ("mail_log"."kind" in ('approval', 'resend', 'reminder', 'refund', 'invoice', 'notification', 'macro'));--> statement-breakpoint
+ALTER TABLE "mail_log" ADD CONSTRAINT "mail_log_status_ck" CHECK ("mail_log"."status" in ('queued', 'sending', 'sent', 'retrying', 'failed'));--> statement-breakpoint
+ALTER TABLE "order_events" ADD CONSTRAINT "order_events_action_ck" CHECK ("order_events"."action" in ('created', 'status', 'assign', 'takeover', 'remark', 'upload', 'withdraw', 'mail', 'transaction', 'customer_download', 'erase', 'language'));--> statement-breakpoint
+ALTER TABLE "orders" ADD CONSTRAINT "orders_process_status_ck" CHECK ("orders"."process_status" in ('New', 'Awaiting', 'AwaitingGovt', 'Customer Called', 'Contact Customer', 'Completed', 'Deleted', 'Refunds', 'Refunded', 'ChargeBack'));--> statement-breakpoint
+ALTER TABLE "orders" ADD CONSTRAINT "orders_processing_mode_ck" CHECK ("orders"."processing_mode" in ('Standard', 'Priority'));--> statement-breakpoint
+ALTER TABLE "staff_users" ADD CONSTRAINT "staff_users_role_ck" CHECK ("staff_users"."role" in ('Admin', 'Manager', 'Team', 'Telecaller', 'Night Staff'));
