@@ -1,4 +1,5 @@
 import { requestBlob } from '../app/api-client';
+import { downloadBlob } from '../components/download';
 
 export interface FileFailure {
   httpStatus: number | 'FETCH_ERROR';
@@ -28,13 +29,6 @@ export async function openPdfInNewWindow(path: string, body: unknown): Promise<F
 export async function downloadWithToken(url: string, fileName: string): Promise<FileFailure | null> {
   const result = await requestBlob(url);
   if (!result.ok) return { httpStatus: result.error.status, message: result.error.data.message };
-  const href = URL.createObjectURL(result.blob);
-  const a = document.createElement('a');
-  a.href = href;
-  a.download = fileName;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 1000);
+  downloadBlob(fileName, result.blob);
   return null;
 }

@@ -30,6 +30,8 @@ export interface SentRequest {
 export interface Answer {
   status?: number;
   body: unknown;
+  /** Response headers; with a `content-type` the body (a string) is sent as it is, not as JSON. */
+  headers?: Record<string, string>;
 }
 
 export type Handler = (req: SentRequest) => Answer | Promise<Answer>;
@@ -78,16 +80,27 @@ export function mockApi(handlers: Record<string, Handler>): SentRequest[] {
       sent.push(entry);
       const handler = handlers[`${request.method} ${url.pathname}`];
       const answer = handler ? await handler(entry) : refused(404, 'Not Found');
-      if (answer.body instanceof Blob) {
-        return new HttpResponse(answer.body, {
+      if (answer.headers?.['content-type']) {
+        return new HttpResponse(String(answer.body), {
           status: answer.status ?? 200,
-          headers: { 'content-type': answer.body.type },
+          headers: answer.headers,
         });
       }
       return HttpResponse.json(answer.body as never, { status: answer.status ?? 200 });
     }),
   );
   return sent;
+}
+
+/** A file answer (CSV, PDF) with the name the server gives it. */
+export function file(text: string, type: string, fileName?: string): Answer {
+  return {
+    body: text,
+    headers: {
+      'content-type': type,
+      ...(fileName ? { 'content-disposition': `attachment; filename="${fileName}"` } : {}),
+    },
+  };
 }
 
 /** Signs a staff member of that role in, as the login would (the token's payload is all the UI reads). */

@@ -1,0 +1,77 @@
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SESSION_STORAGE_KEY } from '../../shared/constants';
+import { SESSION_ENDED, Component as StaffRoot } from '../staff/staff-root';
+import { file, mockApi, ok, refused, renderRoutes, signInAs } from '../test/fixtures';
+import { getStore } from './store';
+import { requestBlob, requestJson, setUnauthorizedHandler, uploadWithProgress } from './api-client';
+
+afterEach(() => localStorage.clear());
+
+describe('the one transport', () => {
+  it('sends the stored token as is on JSON, file and upload calls; a 401 from any of them signs out once, with its message', async () => {
+    signInAs('Team');
+    const token = JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY)!).accessToken as string;
+    const sent = mockApi({
+      'GET /api/admin/a': () => refused(401, 'Session ended (json)'),
+      'GET /api/admin/b': () => refused(401, 'Session ended (file)'),
+      'POST /api/admin/c': () => refused(401, 'Session ended (upload)'),
+      'GET /api/admin/d': () => file('x,y\n', 'text/csv', 'orders.csv'),
+    });
+    const seen: string[] = [];
+    setUnauthorizedHandler((message) => seen.push(message));
+
+    const json = await requestJson('admin/a');
+    expect(json).toEqual({
+      ok: false,
+      error: { status: 401, data: { status: 401, message: 'Session ended (json)' } },
+    });
+    expect((await requestBlob('admin/b')).ok).toBe(false);
+    const form = new FormData();
+    form.append('orderId', '1');
+    const upload = await uploadWithProgress('admin/c', form, () => undefined);
+    expect(upload.ok).toBe(false);
+    const csv = await requestBlob('admin/d');
+    expect(csv.ok && csv.fileName).toBe('orders.csv');
+
+    expect(seen).toEqual(['Session ended (json)', 'Session ended (file)', 'Session ended (upload)']);
+    expect(sent.map((r) => r.headers.get('authorization'))).toEqual([token, token, token, token]);
+  });
+
+  it('a body that is not the envelope (a proxy page) becomes a generic message with the HTTP status', async () => {
+    mockApi({ 'GET /api/admin/x': () => ({ status: 502, body: '<html>bad gateway</html>' }) });
+    const res = await requestJson('admin/x');
+    expect(res.ok ? null : res.error).toEqual({
+      status: 502,
+      data: { status: 0, message: 'Request failed (HTTP 502)' },
+    });
+  });
+});
+
+describe('a 401 on a staff screen', () => {
+  it('clears the session and the store and shows the sign-in with the session-ended notice', async () => {
+    signInAs('Team');
+    mockApi({
+      'GET /api/admin/get-folder-count': () => refused(401, 'Your session has ended'),
+      'GET /api/admin/views': () => ok([]),
+      'GET /api/admin/insights/my-day': () => ok(undefined),
+      'GET /api/admin/get-orders-list/pendingOrder': () => ok([]),
+    });
+    renderRoutes(
+      [
+        {
+          path: '/admin',
+          element: <StaffRoot />,
+          children: [{ path: 'pending-order', element: <p>queue</p> }],
+        },
+      ],
+      '/admin/pending-order',
+    );
+    expect(await screen.findByText(SESSION_ENDED, {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
+    await waitFor(() => expect(screen.getAllByText('Your session has ended').length).toBeGreaterThan(0));
+    // The staff store is reset too: signed out, no cached answer of the ended session.
+    expect(getStore().getState().auth.isAuth).toBe(false);
+    expect(getStore().getState().api.queries).toEqual({});
+  });
+});
