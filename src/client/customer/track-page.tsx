@@ -23,7 +23,7 @@ function CancelledOrder({ cancelled }: { cancelled: Cancelled }) {
   const { brand, setBrand } = useBrand();
   useEffect(() => setBrand(cancelled.brand), [cancelled.brand, setBrand]);
   return (
-    <section className="c-card c-cancelled" aria-labelledby="cancelled-title" role="status">
+    <section className="c-card c-cancelled" aria-labelledby="cancelled-title">
       <h2 id="cancelled-title">{t.t('track.cancelledTitle')}</h2>
       <p>{cancelled.stageMessage}</p>
       <p>
@@ -116,7 +116,7 @@ function TrackForm() {
       <p className="c-help">
         <a href={brand.links.contact}>{t.t('track.help')}</a>
       </p>
-      {cancelled ? <CancelledOrder cancelled={cancelled} /> : null}
+      <div aria-live="polite">{cancelled ? <CancelledOrder cancelled={cancelled} /> : null}</div>
     </section>
   );
 }
