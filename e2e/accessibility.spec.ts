@@ -127,6 +127,8 @@ const STAFF_ROUTES = [
   '/admin/account/sessions',
   '/admin/account/two-factor',
   '/admin/account/security-settings',
+  '/admin/retention-settings',
+  '/admin/due-time-policy',
 ];
 /** The screens whose content changes with the role (sidebar, buttons, cards). */
 const ROLE_ROUTES = ['/admin', '/admin/recent-order', '/admin/manage-team', '/admin/gateway-setting'];
