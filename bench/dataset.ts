@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { type Database, migrateDatabase, openDatabase } from '../src/server/db/client.js';
 import { seedDemo } from '../src/server/db/seed.js';
+import { allCountries, countryName } from '../src/shared/countries.js';
 
 export interface DatasetOptions {
   orders: number;
@@ -19,6 +20,8 @@ export interface Samples {
   searchId: number;
   searchEmail: string;
   nameFragment: string;
+  /** ISO alpha-3 code of the most common nationality (the nationality filter row). */
+  nationality: string;
   detailId: number;
   track: { orderId: number; email: string }[];
   /** The demo Admin, to sign a token directly when the login route is not there. */
@@ -121,6 +124,15 @@ async function pickSamples(database: Database): Promise<Samples> {
   const { rows: admin } = await q<{ id: number; name: string; role: string; token_version: number }>(
     `select id, name, role, token_version from staff_users where email = 'admin@demo.test'`,
   );
+  // The most common nationality among the newest orders (a sample: a full count is slow at 1M).
+  const { rows: nat } = await q<{ nationality: string }>(
+    `select nationality from (select nationality from orders order by created_at desc limit 20000) o
+     where nationality is not null group by 1 order by count(*) desc limit 1`,
+  );
+  const natName = nat[0]?.nationality ?? 'USA';
+  const natCode = /^[A-Z]{3}$/.test(natName)
+    ? natName
+    : (allCountries().find((c) => countryName(c.alpha3) === natName)?.alpha3 ?? 'USA');
   const a = admin[0];
   if (!a) throw new Error('The benchmark database has no demo Admin (admin@demo.test).');
   const m = mid[0];
@@ -130,6 +142,7 @@ async function pickSamples(database: Database): Promise<Samples> {
     searchId: Number(m.order_id),
     searchEmail: m.email,
     nameFragment: lastName.length > 5 ? lastName.slice(1, 5) : lastName.slice(0, 4),
+    nationality: natCode,
     detailId: Number(busy[0]?.order_id ?? m.order_id),
     track: track.map((r) => ({ orderId: Number(r.order_id), email: r.email })),
     admin: { id: a.id, name: a.name, role: a.role, tokenVersion: a.token_version },

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { FOLDER_COUNT_KEYS, FOLDERS, MAX_PAGE_SIZE } from '../src/shared/constants.js';
 import { type Dataset, prepareDataset } from './dataset.js';
 import { runLighthouse } from './lighthouse.js';
+import { profileMarkdown } from './profile.js';
 import { type LoadResult, runLoad, type Scenario } from './load.js';
 import {
   type AllRowsResult,
@@ -17,6 +18,7 @@ import {
   type MemoryReport,
   type ResultsFile,
   type Run,
+  type ScaleResult,
   resultsMarkdown,
   runMarkdown,
 } from './report.js';
@@ -44,6 +46,10 @@ const { values: args } = parseArgs({
     changes: { type: 'string' },
     'interval-ms': { type: 'string' },
     'dry-run': { type: 'boolean', default: false },
+    // Writes a V8 CPU profile of the server while the named row is measured, and its summary.
+    profile: { type: 'string' },
+    // Skips the two-instances rows (PostgreSQL only).
+    'no-scale': { type: 'boolean', default: false },
   },
 });
 if (args.streams) {
@@ -68,6 +74,8 @@ const clientDist = path.resolve(args['client-dist'] ?? path.join(ROOT, 'dist/cli
 // A quick run proves the benchmark works; it never overwrites the recorded figures.
 const outDir = path.resolve(args.out ?? (quick ? path.join(HERE, '.data') : HERE));
 const dataRoot = path.join(HERE, '.data');
+const profileKey = args.profile?.trim() || undefined;
+const profileDir = path.join(dataRoot, 'profiles');
 
 /** The forked server under test and its IPC calls. */
 class ServerUnderTest {
@@ -86,7 +94,11 @@ class ServerUnderTest {
     });
   }
 
-  static async start(dataset: Dataset, jwtSecret: string): Promise<ServerUnderTest> {
+  static async start(
+    dataset: Dataset,
+    jwtSecret: string,
+    extraArgs: string[] = [],
+  ): Promise<ServerUnderTest> {
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -101,7 +113,7 @@ class ServerUnderTest {
     };
     const child = fork(path.join(HERE, 'server.ts'), [], {
       env,
-      execArgv: [...process.execArgv, '--expose-gc'],
+      execArgv: [...process.execArgv, '--expose-gc', ...extraArgs],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       // Structured clone: captured parameters may be Dates or BigInts.
       serialization: 'advanced',
@@ -186,8 +198,17 @@ async function benchEngine(engine: string): Promise<Run | null> {
   log(
     `Starting the server under test (${dataset.engine}, ${dataset.orders.toLocaleString('en-US')} orders)…`,
   );
-  const server = await ServerUnderTest.start(dataset, jwtSecret);
+  const profileArgs = profileKey
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${profileDir}`,
+        `--cpu-prof-name=${engine}-${dataset.orders}-${profileKey}.cpuprofile`,
+      ]
+    : [];
+  if (profileKey) mkdirSync(profileDir, { recursive: true });
+  const server = await ServerUnderTest.start(dataset, jwtSecret, profileArgs);
   const appPort = server.ready.appPort;
+  let second: ServerUnderTest | null = null;
   try {
     const memory: MemoryReport = {
       startRss: (await server.call<MemorySample>({ type: 'memory', gc: true })).rss,
@@ -299,6 +320,18 @@ async function benchEngine(engine: string): Promise<Run | null> {
         }),
       ),
       {
+        key: 'list-all-nationality',
+        label: `list allOrder page 1, nationality=${s.nationality}`,
+        kind: 'list',
+        route: { method: 'GET', url: ORDERS_LIST },
+        port: 'app',
+        scenario: {
+          method: 'GET',
+          path: `/api/admin/get-orders-list/allOrder?page=1&limit=10&nationality=${s.nationality}`,
+          headers: auth,
+        },
+      },
+      {
         key: 'list-all-1000',
         label: 'list allOrder page 1,000',
         kind: 'deep',
@@ -409,8 +442,22 @@ async function benchEngine(engine: string): Promise<Run | null> {
           },
         },
       },
+      // Last: every claim assigns an order to the bench's Admin (about 1,000 orders per run).
+      {
+        key: 'claim-next',
+        label: 'claim-next-order (10 concurrent claimers)',
+        kind: 'claim',
+        route: { method: 'POST', url: '/api/admin/claim-next-order' },
+        port: 'app',
+        scenario: {
+          method: 'POST',
+          path: '/api/admin/claim-next-order',
+          headers: auth,
+          body: { folderName: 'newOrder' },
+        },
+      },
     ];
-    const only = args.only?.split(',');
+    const only = profileKey ? [profileKey] : args.only?.split(',');
     const results: EndpointResult[] = [];
     let captureFailures = 0;
     for (const ep of endpoints) {
@@ -425,6 +472,22 @@ async function benchEngine(engine: string): Promise<Run | null> {
       log(summaryLine(result));
     }
     memory.afterBenchRss = (await server.call<MemorySample>({ type: 'memory', gc: true })).rss;
+
+    // Two server instances on the same database against one, same run (PostgreSQL only).
+    let scale: ScaleResult[] | undefined;
+    if (dataset.engine === 'postgres' && !args['no-scale'] && !profileKey) {
+      const keys = ['list-all-1', 'detail'].filter((k) => !only || only.includes(k));
+      if (keys.length) {
+        log('Two instances against one…');
+        second = await ServerUnderTest.start(dataset, jwtSecret);
+        scale = [];
+        for (const key of keys) {
+          const ep = endpoints.find((e) => e.key === key)!;
+          scale.push(await measureScale(server, second, ep));
+          log(`  ${ep.label}: ${scaleLine(scale[scale.length - 1]!)}`);
+        }
+      }
+    }
 
     if (soakSeconds > 0) {
       memory.soak = await soak(server, endpoints, results, soakSeconds);
@@ -469,6 +532,7 @@ async function benchEngine(engine: string): Promise<Run | null> {
       seed: { reused: dataset.reused, ms: dataset.seedMs },
       durations: { throughputS: durations.throughputS, latencyS: durations.latencyS, rawS: durations.rawS },
       endpoints: results,
+      ...(scale ? { scale } : {}),
       memory,
       lighthouse,
       allRows,
@@ -478,8 +542,57 @@ async function benchEngine(engine: string): Promise<Run | null> {
     if (captureFailures) process.exitCode = 1;
     return run;
   } finally {
+    await second?.stop();
     await server.stop();
+    if (profileKey) writeProfileSummary(engine, dataset.orders, profileKey);
   }
+}
+
+/** Summarises the .cpuprofile of a --profile run into bench/profiles.md (kept beside RESULTS.md). */
+function writeProfileSummary(engine: string, orders: number, key: string) {
+  const file = path.join(profileDir, `${engine}-${orders}-${key}.cpuprofile`);
+  if (!existsSync(file)) {
+    log(`No CPU profile was written (${file}).`);
+    return;
+  }
+  const title = `${engine === 'postgres' ? 'PostgreSQL' : 'PGlite'}, ${orders.toLocaleString('en-US')} orders: ${key} (${new Date().toISOString().slice(0, 16)}Z)`;
+  const summary = profileMarkdown(file, title);
+  log(`\n${summary}`);
+  const out = path.join(HERE, 'profiles.md');
+  const header = '## CPU profiles of the server (`npm run bench -- --profile <row>`)\n';
+  const previous = existsSync(out) ? readFileSync(out, 'utf8') : header;
+  // One section per engine, size and row: a new profile of the same row replaces the old one.
+  const sections = previous
+    .replace(header, '')
+    .split(/\n(?=### )/)
+    .map((x) => x.trim())
+    .filter((x) => x && !x.startsWith(`### ${title.split(' (')[0]}`));
+  writeFileSync(out, `${header}\n${[...sections, summary.trim()].join('\n\n')}\n`);
+  log(`Written: ${path.relative(ROOT, out)} (profile: ${path.relative(ROOT, file)})`);
+}
+
+/** The same call on one instance (-c 10), then on two instances at once (-c 10 each), same database. */
+async function measureScale(one: ServerUnderTest, two: ServerUnderTest, ep: Endpoint): Promise<ScaleResult> {
+  const d = durations.throughputS;
+  await runLoad(two.ready.appPort, ep.scenario, { connections: 10, durationS: durations.warmS });
+  const single = await runLoad(one.ready.appPort, ep.scenario, { connections: 10, durationS: d });
+  const [a, b] = await Promise.all([
+    runLoad(one.ready.appPort, ep.scenario, { connections: 10, durationS: d }),
+    runLoad(two.ready.appPort, ep.scenario, { connections: 10, durationS: d }),
+  ]);
+  return {
+    key: ep.key,
+    label: ep.label,
+    one: single,
+    two: [a, b],
+    combinedPerSecond: a.perSecond + b.perSecond,
+  };
+}
+
+function scaleLine(r: ScaleResult) {
+  return `one ${Math.round(r.one.perSecond)} req/s (p50 ${r.one.p50.toFixed(2)} ms), two ${Math.round(
+    r.combinedPerSecond,
+  )} req/s (p50 ${r.two[0].p50.toFixed(2)} / ${r.two[1].p50.toFixed(2)} ms)`;
 }
 
 /** A staff token from the login route (every token belongs to a server-side session it creates). */
@@ -722,7 +835,9 @@ function writeResults(runs: Run[]) {
   // The live event stream figures (bench/streams.ts) are kept beside the runs.
   const streamsFile = path.join(HERE, 'streams.md');
   const streams = existsSync(streamsFile) ? `\n${readFileSync(streamsFile, 'utf8').trim()}\n` : '';
-  writeFileSync(mdFile, `${resultsMarkdown(file, notes)}\n${streams}`);
+  const profilesFile = path.join(HERE, 'profiles.md');
+  const profiles = existsSync(profilesFile) ? `\n${readFileSync(profilesFile, 'utf8').trim()}\n` : '';
+  writeFileSync(mdFile, `${resultsMarkdown(file, notes)}\n${streams}${profiles}`);
   log(`\nWritten: ${path.relative(ROOT, jsonFile)}, ${path.relative(ROOT, mdFile)}`);
 }
 
@@ -734,4 +849,6 @@ for (const engine of engines) {
   runs.push(run);
   console.log(`\n${runMarkdown(run)}`);
 }
-if (runs.length) writeResults(runs);
+// A profile run measures one row under the profiler: it leaves the recorded figures alone.
+if (runs.length && !profileKey) writeResults(runs);
+else if (profileKey) writeResults([]);
