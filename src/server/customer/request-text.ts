@@ -1,13 +1,58 @@
+import { and, desc, eq, gte, isNotNull, lte } from 'drizzle-orm';
+import { renderBody } from '../communication/render.js';
+import { templateValuesFor, templateVersionText } from '../communication/templates.js';
+import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
+import { mailLog, orderRemarks } from '../db/schema.js';
+
+/** The longest request text shown; a longer one is cut (the mail itself has it all). */
+export const MAX_REQUEST_TEXT = 4000;
 
 /**
- * The staff's request shown with the action_needed stage (docs/decisions/212): the plain text of the
- * latest customer mail queued for the order since it entered its current status. Null when there is none.
+ * The staff's request shown with the action_needed stage (docs/decisions/212): the plain-text body of
+ * the latest macro mail (a specific request such as "Request clearer passport photo") queued for the
+ * order since it entered its current status, rendered from the template version the mail log names,
+ * with the values of the order (the remark as it stood when the mail was queued). The generic status
+ * notification is not shown: it only points back at this page. Null when there is none. Plain text:
+ * the page shows it as text, never as HTML.
  */
 export async function customerRequestText(
-  _db: DbOrTx,
-  _orderId: number,
-  _since: Date | null,
+  db: DbOrTx,
+  config: Config,
+  orderId: number,
+  since: Date | null,
 ): Promise<string | null> {
-  return null;
+  const [mail] = await db
+    .select({
+      templateId: mailLog.templateId,
+      templateVersion: mailLog.templateVersion,
+      createdAt: mailLog.createdAt,
+    })
+    .from(mailLog)
+    .where(
+      and(
+        eq(mailLog.orderId, orderId),
+        eq(mailLog.kind, 'macro'),
+        isNotNull(mailLog.templateId),
+        isNotNull(mailLog.templateVersion),
+        gte(mailLog.createdAt, since ?? new Date(0)),
+      ),
+    )
+    .orderBy(desc(mailLog.createdAt), desc(mailLog.id))
+    .limit(1);
+  if (!mail?.templateId || !mail.templateVersion) return null;
+  const template = await templateVersionText(db, mail.templateId, mail.templateVersion);
+  if (template?.purpose !== 'customer') return null;
+  const values = await templateValuesFor(db, config, orderId);
+  if (!values) return null;
+  const [remark] = await db
+    .select({ remark: orderRemarks.remark })
+    .from(orderRemarks)
+    .where(and(eq(orderRemarks.orderId, orderId), lte(orderRemarks.createdAt, mail.createdAt)))
+    .orderBy(desc(orderRemarks.createdAt), desc(orderRemarks.id))
+    .limit(1);
+  const { text } = renderBody(template.body, { ...values, remark: remark?.remark ?? '' });
+  const trimmed = text.trim();
+  if (!trimmed) return null;
+  return trimmed.length > MAX_REQUEST_TEXT ? `${trimmed.slice(0, MAX_REQUEST_TEXT - 1)}…` : trimmed;
 }

@@ -212,7 +212,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
         supportEmail: supportEmailOf(summary.brand === 'alt' ? config.ALT_LANDING_HOST : null),
       });
       const stageRequest = stageShowsRequest(stage)
-        ? await customerRequestText(app.ctx.db, orderId, facts?.statusSince ?? null)
+        ? await customerRequestText(app.ctx.db, config, orderId, facts?.statusSince ?? null)
         : null;
       return {
         status: 1 as const,

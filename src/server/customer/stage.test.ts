@@ -223,3 +223,80 @@ describe('intake keeps the language of the application site', () => {
     expect(rows).toEqual([]);
   });
 });
+
+describe("action_needed shows the staff's request", () => {
+  const macroId = async (name: string) => {
+    const res = await t.as('Team', { method: 'GET', url: '/api/admin/macros' });
+    return (res.json().data as { id: number; name: string }[]).find((m) => m.name === name)!.id;
+  };
+  const applyMacro = async (name: string, orderId: number) => {
+    const res = await t.as('Team', {
+      method: 'POST',
+      url: '/api/admin/apply-macro',
+      payload: { macroId: await macroId(name), orderIds: [orderId] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.orders[0].result).toBe('done');
+  };
+
+  it("as the text of the macro's mail, values as text, in the customer's language", async () => {
+    const order = await createOrder(t.database, {
+      first_name: '<script>alert(1)</script>',
+      last_name: 'Ruiz',
+    });
+    const token = await tokenFor(order.orderId, order.email);
+    await history(token, { orderId: order.orderId, lang: 'es', languageChosen: true });
+    await applyMacro('Request clearer passport photo', order.orderId);
+    const res = await history(token, { orderId: order.orderId, lang: 'es' });
+    const summary = res.json().mainResult;
+    expect(summary.stage).toBe('action_needed');
+    expect(summary.stageMessage).toBe(es['stage.action_needed.message']);
+    // The Spanish passport-photo mail, with the first name as plain text (the page shows it as text).
+    expect(summary.stageRequest).toContain(`<script>alert(1)</script> Ruiz`);
+    expect(summary.stageRequest).toContain(String(order.orderId));
+    expect(summary.stageRequest).not.toMatch(/<p>|&lt;/);
+    expect(summary.stageRequest).toMatch(/pasaporte/i);
+  });
+
+  it('not for the generic status notification, nor once the order has moved on', async () => {
+    const order = await createOrder(t.database);
+    const token = await tokenFor(order.orderId, order.email);
+    const moved = await t.as('Team', {
+      method: 'PUT',
+      url: '/api/admin/move-order-status',
+      payload: { orderId: order.orderId, updatingStatus: 'Awaiting' },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const generic = (await history(token, { orderId: order.orderId })).json().mainResult;
+    expect(generic.stage).toBe('action_needed');
+    expect(generic.stageRequest).toBeNull();
+
+    const order2 = await createOrder(t.database);
+    const token2 = await tokenFor(order2.orderId, order2.email);
+    await applyMacro('Request clearer passport photo', order2.orderId);
+    expect((await history(token2, { orderId: order2.orderId })).json().mainResult.stageRequest).toMatch(
+      /passport photo/,
+    );
+    await moveOn(order2.orderId, token2);
+  });
+
+  const moveOn = async (orderId: number, token: string) => {
+    const order = { orderId };
+    const govt = await t.as('Team', {
+      method: 'PUT',
+      url: '/api/admin/move-order-status',
+      payload: { orderId: order.orderId, updatingStatus: 'AwaitingGovt' },
+    });
+    expect(govt.statusCode, govt.body).toBe(200);
+    const later = (await history(token, { orderId: order.orderId })).json().mainResult;
+    expect(later.stage).toBe('with_government');
+    expect(later.stageRequest).toBeNull();
+    // Back to Awaiting without a new macro: the earlier request belongs to the earlier period.
+    await t.as('Team', {
+      method: 'PUT',
+      url: '/api/admin/move-order-status',
+      payload: { orderId: order.orderId, updatingStatus: 'Awaiting' },
+    });
+    expect((await history(token, { orderId: order.orderId })).json().mainResult.stageRequest).toBeNull();
+  };
+});
