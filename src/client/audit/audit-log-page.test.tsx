@@ -47,7 +47,10 @@ describe('Audit log screen', () => {
     const sent = open();
     const rows = await screen.findAllByTestId('audit-row');
     expect(rows).toHaveLength(2);
-    expect(within(rows[0]!).getByText('18 Nov 2026 15:16 EST')).toBeInTheDocument();
+    expect(within(rows[0]!).getByText('18 Nov 2026 15:16 EST')).toHaveAttribute(
+      'title',
+      '2026-11-18T20:16:00.000Z',
+    );
     expect(within(rows[0]!).getByText('Payment gateway switched')).toBeInTheDocument();
     expect(within(rows[0]!).getByText('Ann Admin · ann@demo.test')).toBeInTheDocument();
     expect(within(rows[1]!).getByText('Sign-in')).toBeInTheDocument();

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
@@ -8,12 +8,12 @@ import Spinner from 'react-bootstrap/Spinner';
 import Table from 'react-bootstrap/Table';
 import { useSearchParams } from 'react-router';
 import { AUDIT_ACTIONS, type AuditEntry, auditLogQuery } from '../../shared/contracts/audit';
-import { formatStaffDateTime } from '../../shared/dates';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { requestBlob } from '../app/api-client';
 import { useSessionUser } from '../auth/use-session-user';
 import { useGetAuditLogQuery } from './audit-api';
+import { DateTime } from '../components/date-time';
 import { DayFirstDateInput } from '../components/day-first-date';
 import { downloadBlob } from '../components/download';
 
@@ -23,8 +23,9 @@ type Filters = Record<(typeof FILTERS)[number], string>;
 const actionLabel = (a: string) => (AUDIT_ACTIONS as Record<string, string>)[a] ?? a;
 const short = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
 
-const COLUMNS: { label: string; value: (e: AuditEntry) => string }[] = [
-  { label: 'When', value: (e) => formatStaffDateTime(e.createdAt) },
+const COLUMNS: { label: string; value: (e: AuditEntry) => ReactNode }[] = [
+  // Eastern time with its zone; the full ISO instant on hover.
+  { label: 'When', value: (e) => <DateTime value={e.createdAt} /> },
   { label: 'Actor', value: (e) => [e.actorName, e.actorEmail].filter(Boolean).join(' · ') },
   { label: 'Action', value: (e) => actionLabel(e.action) },
   { label: 'Target', value: (e) => e.target ?? '' },
