@@ -32,7 +32,7 @@ function CopyButton({ label, value }: { label: string; value: string }) {
 }
 
 /**
- * Reaching the traveller from the detail screen (docs/decisions/215): copy the e-mail and the phone,
+ * Reaching the traveller from the detail screen (docs/decisions/214): copy the e-mail and the phone,
  * call (`tel:`), or open a WhatsApp chat (`https://wa.me/<digits>`) carrying the approval text.
  */
 export function ContactLinks({ order }: { order: OrderDetails }) {
