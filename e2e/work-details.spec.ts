@@ -1,0 +1,115 @@
+import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
+import { encodeOrderId } from '../src/shared/order-id.js';
+import { expect, loginAs, test } from './fixtures.js';
+
+/** Day-first dates on a month-first (en-US) browser, view rename, the detail due badge, tiles per role. */
+
+const INTAKE_KEY = 'e2e-intake-key-0123456789';
+const stamp = `${Date.now()}`;
+
+async function makeOrder(api: APIRequestContext, arrival: string, i: number): Promise<number> {
+  const email = `details.${stamp}.${i}@example.com`;
+  const created = await api.post('/api/intake/orders', {
+    headers: { 'x-intake-key': INTAKE_KEY },
+    data: {
+      client_reference: `e2e-details-${stamp}-${i}`,
+      email,
+      re_enter_email: email,
+      processing_mode: 'Standard',
+      arrival_date: arrival,
+      passport_number: `DET${stamp.slice(-6)}${i}`,
+      last_name: `Details${stamp}`,
+      first_name: `Kiri${i}`,
+      nationality: 'Kiribati',
+      country_of_residence: 'KIR',
+      phone_code: '686',
+      telephone_number: `70${i}123`,
+      processing_date: '2020-01-01',
+      amount: 59,
+      currency: 'USD',
+    },
+  });
+  expect(created.ok(), await created.text()).toBeTruthy();
+  return (await created.json()).data.order_id as number;
+}
+
+const shownIds = (page: Page, ours: number[]) =>
+  page
+    .locator('[data-testid="order-table"] tbody tr[data-order-id]')
+    .evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-order-id'))))
+    .then((all) => all.filter((id) => ours.includes(id)));
+
+let ids: number[] = [];
+test.beforeAll(async ({ baseURL }) => {
+  test.setTimeout(120_000);
+  const api = await playwrightRequest.newContext({ baseURL });
+  await expect.poll(async () => (await api.get('/api/health/ready')).status(), { timeout: 90_000 }).toBe(200);
+  ids = [await makeOrder(api, '2032-01-03', 1), await makeOrder(api, '2032-02-01', 2)];
+  await api.dispose();
+});
+
+// A US browser: its own date input would read 01/02/2032 as 2 January.
+test.use({ viewport: { width: 1280, height: 800 }, locale: 'en-US', timezoneId: 'America/New_York' });
+
+test('arrival filters read day first, keep ISO in the address, and a view is renamed from the sidebar', async ({
+  page,
+}) => {
+  await loginAs(page, 'Team');
+  await page.goto('/admin/order-history?nationality=KIR');
+  await expect(page.getByRole('heading', { name: 'Order History' })).toBeVisible();
+  await expect.poll(() => shownIds(page, ids)).toEqual([...ids].reverse());
+
+  const from = page.getByLabel('Arrival from');
+  await expect(from).toHaveAttribute('type', 'text');
+  await from.fill('01/02/2032');
+  await expect(page).toHaveURL(/arrivalFrom=2032-02-01/);
+  await expect.poll(() => shownIds(page, ids)).toEqual([ids[1]]);
+  await from.blur();
+  await expect(from).toHaveValue('1 Feb 2032');
+  await page.getByLabel('Arrival to').fill('2 Feb 2032');
+  await expect(page).toHaveURL(/arrivalTo=2032-02-02/);
+  // A month-first date is refused in the field and never reaches the address.
+  await page.getByLabel('Arrival to').fill('02/13/2032');
+  await page.getByLabel('Arrival to').blur();
+  await expect(page.getByLabel('Arrival to')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page).toHaveURL(/arrivalTo=2032-02-02/);
+
+  const name = `Kiribati ${stamp}`;
+  await page.getByRole('button', { name: 'Save view' }).click();
+  await page.getByRole('dialog').getByLabel('Name').fill(name);
+  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: new RegExp(name) })).toBeVisible();
+  await nav.getByRole('button', { name: `Rename the view ${name}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Rename the view' });
+  await dialog.getByLabel('Name').fill(`${name} renamed`);
+  await dialog.getByRole('button', { name: 'Rename' }).click();
+  await expect(nav.getByRole('link', { name: new RegExp(`${name} renamed`) })).toBeVisible();
+  await nav.getByRole('link', { name: new RegExp(`${name} renamed`) }).click();
+  await expect(page).toHaveURL(/arrivalFrom=2032-02-01/);
+  await expect(page.getByLabel('Arrival from')).toHaveValue('1 Feb 2032');
+});
+
+test('the order detail shows its due time with the list badge', async ({ page }) => {
+  await loginAs(page, 'Telecaller');
+  await page.goto(`/admin/view-order/${encodeOrderId(ids[0]!)}`);
+  const due = page.getByTestId('detail-due');
+  await expect(due).toBeVisible();
+  await expect(due.getByTestId('due-badge')).toHaveText(/^(in \d+ (min|h|d)|\d+ (min|h|d) late)$/);
+});
+
+test('Due soon and Late tiles open Order History for Team; Telecaller has none', async ({ page }) => {
+  await loginAs(page, 'Team');
+  await page.goto('/admin/recent-order');
+  await page.getByRole('link', { name: /Due soon/ }).click();
+  await expect(page).toHaveURL(/\/admin\/order-history\?slaState=at_risk&sort=due_at/);
+  await expect(page.getByRole('heading', { name: 'Order History' })).toBeVisible();
+
+  await page.context().clearCookies();
+  await page.evaluate(() => localStorage.clear());
+  await loginAs(page, 'Telecaller');
+  await page.goto('/admin/recent-order');
+  await expect(page.getByRole('link', { name: /My Orders/ }).first()).toBeVisible();
+  await expect(page.getByRole('link', { name: /Due soon/ })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /^Late/ })).toHaveCount(0);
+});
