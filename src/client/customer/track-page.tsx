@@ -1,6 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import {
   type TrackOrderBody,
@@ -35,20 +33,78 @@ function CancelledOrder({ cancelled }: { cancelled: Cancelled }) {
   );
 }
 
+type TrackField = keyof TrackOrderInput;
+type TrackValues = Record<TrackField, string>;
+
+/** The first message of each field the contract refuses, or the parsed body. */
+function check(values: TrackValues): { body?: TrackOrderBody; errors: Partial<Record<TrackField, string>> } {
+  const result = trackOrderBody.safeParse(values);
+  if (result.success) return { body: result.data, errors: {} };
+  const errors: Partial<Record<TrackField, string>> = {};
+  for (const issue of result.error.issues) {
+    const name = issue.path[0] as TrackField;
+    errors[name] ??= issue.message;
+  }
+  return { errors };
+}
+
+/**
+ * The two-field track form, checked with the shared contract (docs/decisions/215): on submit, then on
+ * every change once a submit was tried; the first refused field takes the focus.
+ */
+function useTrackForm(initial: TrackValues) {
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<Partial<Record<TrackField, string>>>({});
+  const [isSubmitting, setSubmitting] = useState(false);
+  const tried = useRef(false);
+  const inputs = useRef<Partial<Record<TrackField, HTMLInputElement | null>>>({});
+  const field = (name: TrackField) => ({
+    name,
+    value: values[name],
+    ref: (el: HTMLInputElement | null) => {
+      inputs.current[name] = el;
+    },
+    onChange: (e: FormEvent<HTMLInputElement>) => {
+      const next = { ...values, [name]: e.currentTarget.value };
+      setValues(next);
+      if (tried.current) setErrors(check(next).errors);
+    },
+  });
+  const handleSubmit = async (e: FormEvent, onValid: (body: TrackOrderBody) => Promise<void>) => {
+    e.preventDefault();
+    if (isSubmitting) return;
+    tried.current = true;
+    const { body, errors: found } = check(values);
+    setErrors(found);
+    if (!body) {
+      const first = (['orderId', 'email'] as const).find((name) => found[name]);
+      if (first) inputs.current[first]?.focus();
+      return;
+    }
+    setSubmitting(true);
+    try {
+      await onValid(body);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+  const reset = (next: TrackValues) => {
+    tried.current = false;
+    setValues(next);
+    setErrors({});
+  };
+  return { values, errors, isSubmitting, field, handleSubmit, reset };
+}
+
 function TrackForm() {
   const params = useParams();
   const navigate = useNavigate();
   const { brand } = useBrand();
   const { t, language } = useI18n();
   const [cancelled, setCancelled] = useState<Cancelled | null>(null);
-  const {
-    register,
-    handleSubmit,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<TrackOrderInput, unknown, TrackOrderBody>({
-    resolver: zodResolver(trackOrderBody),
-    defaultValues: { orderId: orderIdFromParam(params.orderId), email: '' },
+  const { errors, isSubmitting, field, handleSubmit, reset } = useTrackForm({
+    orderId: orderIdFromParam(params.orderId),
+    email: '',
   });
 
   const title = t.t('page.trackTitle');
@@ -74,7 +130,7 @@ function TrackForm() {
   return (
     <section className="c-card c-track" aria-labelledby="track-title">
       <h1 id="track-title">{title}</h1>
-      <form onSubmit={handleSubmit(onSubmit)} noValidate>
+      <form onSubmit={(e) => handleSubmit(e, onSubmit)} noValidate>
         <div className="c-field">
           <label htmlFor="track-order-id">{t.t('track.orderId')}</label>
           <input
@@ -84,11 +140,11 @@ function TrackForm() {
             placeholder={t.t('track.orderId')}
             aria-invalid={errors.orderId ? true : undefined}
             aria-describedby={errors.orderId ? 'track-order-id-error' : undefined}
-            {...register('orderId')}
+            {...field('orderId')}
           />
-          {errors.orderId?.message ? (
+          {errors.orderId ? (
             <p id="track-order-id-error" className="c-error" role="alert">
-              {t.known(errors.orderId.message)}
+              {t.known(errors.orderId)}
             </p>
           ) : null}
         </div>
@@ -101,11 +157,11 @@ function TrackForm() {
             placeholder={t.t('track.email')}
             aria-invalid={errors.email ? true : undefined}
             aria-describedby={errors.email ? 'track-email-error' : undefined}
-            {...register('email')}
+            {...field('email')}
           />
-          {errors.email?.message ? (
+          {errors.email ? (
             <p id="track-email-error" className="c-error" role="alert">
-              {t.known(errors.email.message)}
+              {t.known(errors.email)}
             </p>
           ) : null}
         </div>
