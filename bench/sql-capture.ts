@@ -32,22 +32,40 @@ export const CAPTURE_HEADER = 'x-bench-capture';
 export function captureQueries(client: Queryable) {
   let recording: CapturedQuery[] | null = null;
   let captureId = '';
-  const original = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-  (client as { query: unknown }).query = async (...args: unknown[]) => {
-    const log = recording;
-    if (!log || inRequest.getStore() !== captureId) return original(...args);
-    const first = args[0] as string | { text: string; values?: unknown[] };
-    const text = typeof first === 'string' ? first : first.text;
-    const params =
-      (args[1] as unknown[] | undefined) ?? (typeof first === 'string' ? [] : (first.values ?? []));
-    const entry: CapturedQuery = { text, params: [...params], start: performance.now(), end: 0 };
-    log.push(entry);
-    try {
-      return await original(...args);
-    } finally {
-      entry.end = performance.now();
-    }
+  const wrap = (target: Queryable) => {
+    const original = target.query.bind(target) as (...args: unknown[]) => Promise<unknown>;
+    (target as { query: unknown }).query = async (...args: unknown[]) => {
+      const log = recording;
+      if (!log || inRequest.getStore() !== captureId) return original(...args);
+      const first = args[0] as string | { text: string; values?: unknown[] };
+      const text = typeof first === 'string' ? first : first.text;
+      const params =
+        (args[1] as unknown[] | undefined) ?? (typeof first === 'string' ? [] : (first.values ?? []));
+      const entry: CapturedQuery = { text, params: [...params], start: performance.now(), end: 0 };
+      log.push(entry);
+      try {
+        return await original(...args);
+      } finally {
+        entry.end = performance.now();
+      }
+    };
   };
+  wrap(client);
+  // Transactions (pg.Pool#connect) run on a checked-out client: its statements are the request's too.
+  const pool = client as unknown as { connect?: (...a: unknown[]) => Promise<Queryable> };
+  if (typeof pool.connect === 'function') {
+    const connect = pool.connect.bind(pool);
+    const wrapped = new WeakSet<object>();
+    pool.connect = async (...a: unknown[]) => {
+      if (a.length) return connect(...a);
+      const c = await connect();
+      if (!wrapped.has(c)) {
+        wrapped.add(c);
+        wrap(c);
+      }
+      return c;
+    };
+  }
   return {
     start(id: string) {
       captureId = id;
@@ -61,12 +79,19 @@ export function captureQueries(client: Queryable) {
   };
 }
 
+/**
+ * Transaction control (BEGIN, COMMIT, SET LOCAL) is left out of the replay: the floor replays the
+ * reads, one statement at a time through the pool, so it would leave a pooled connection in a transaction.
+ */
+const CONTROL = /^\s*(begin|commit|rollback|set local|savepoint|release)\b/i;
+
 /** Groups captured statements: one that started before the previous ones ended ran beside them. */
 export function planOf(queries: CapturedQuery[]): QueryPlan {
   const sorted = [...queries].sort((a, b) => a.start - b.start);
   const plan: QueryPlan = [];
   let groupEnd = -1;
   for (const q of sorted) {
+    if (CONTROL.test(q.text)) continue;
     const step = { text: q.text, params: q.params };
     if (plan.length && q.start < groupEnd) {
       plan[plan.length - 1]!.push(step);

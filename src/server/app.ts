@@ -8,7 +8,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import { MAX_UPLOAD_BYTES } from '../shared/constants.js';
 import { authGuard } from './auth/guard.js';
@@ -18,6 +18,7 @@ import { isCustomerPath, sendCustomerPage } from './customer/page.js';
 import type { Database } from './db/client.js';
 import { lifecycleGate } from './health/lifecycle.js';
 import { metricsPlugin } from './metrics/metrics.js';
+import { responseSerializerCompiler } from './http/compiled-serializer.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { loggerOptions } from './http/log-redaction.js';
 import { strictJsonSchemaTransform, strictValidatorCompiler } from './http/strict-bodies.js';
@@ -54,7 +55,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(strictValidatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   const ctx: AppContext = { config, database, db: database.db };
   app.decorate('ctx', ctx);
 
