@@ -41,7 +41,8 @@ export function ContactLinks({ order }: { order: OrderDetails }) {
   const { data } = useGetEmailContentQuery(order.order_id, { skip: !dial });
   const chat = dial ? (data?.whatsappUrl ?? whatsappLink(order, data?.whatsappText ?? '')) : null;
   return (
-    <div className="d-flex flex-wrap gap-2 mt-2" role="group" aria-label="Contact the traveller">
+    <fieldset className="d-flex flex-wrap gap-2 mt-2 mb-0 p-0 border-0">
+      <legend className="visually-hidden">Contact the traveller</legend>
       <CopyButton label="Copy email" value={order.email} />
       {dial ? (
         <>
@@ -61,6 +62,6 @@ export function ContactLinks({ order }: { order: OrderDetails }) {
           ) : null}
         </>
       ) : null}
-    </div>
+    </fieldset>
   );
 }
