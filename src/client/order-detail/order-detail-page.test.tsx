@@ -2,18 +2,19 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MOVABLE_STATUSES, STATUS_BUTTON_LABELS } from '../../shared/constants';
-import type { OrderDetails } from '../../shared/contracts/order-detail';
+import { type OrderDetails, orderDetailsResponse } from '../../shared/contracts/order-detail';
 import { MSG } from '../../shared/messages';
 import { encodeOrderId } from '../../shared/order-id';
 import { Component } from './order-detail-page';
-import { mockApi, orderFixture, renderPage, signInAs } from '../test/fixtures';
+import { answer, mockApi, orderFixture, renderPage, signInAs } from '../test/fixtures';
 
 const ROUTE = '/admin/view-order/:orderId';
 const detailPath = (order: OrderDetails) => `/api/admin/get-orders-details/${order.order_id}`;
 
 function openOrder(order: OrderDetails, extra: Parameters<typeof mockApi>[0] = {}) {
   const sent = mockApi({
-    [`GET ${detailPath(order)}`]: () => ({ body: { status: 1, message: 'ok', data: order } }),
+    [`GET ${detailPath(order)}`]: () =>
+      answer(orderDetailsResponse, { status: 1, message: 'ok', data: order }),
     ...extra,
   });
   renderPage(ROUTE, `/admin/view-order/${encodeOrderId(order.order_id)}`, <Component />);

@@ -1,16 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { orderDetailsResponse } from '../../shared/contracts/order-detail';
 import { encodeOrderId } from '../../shared/order-id';
-import { mockApi, ok, orderFixture, refused, renderPage, signInAs } from '../test/fixtures';
+import { answer, mockApi, ok, orderFixture, refused, renderPage, signInAs } from '../test/fixtures';
 import { Component } from './order-detail-page';
 
 /** Uploading the approved card goes through the transport's upload (XMLHttpRequest with progress). */
-function openOrder(answer: Parameters<typeof mockApi>[0][string]) {
+function openOrder(onUpload: Parameters<typeof mockApi>[0][string]) {
   const order = orderFixture();
   const sent = mockApi({
-    [`GET /api/admin/get-orders-details/${order.order_id}`]: () => ok(order),
-    'POST /api/admin/upload-visa-document': answer,
+    [`GET /api/admin/get-orders-details/${order.order_id}`]: () =>
+      answer(orderDetailsResponse, { status: 1, message: 'ok', data: order }),
+    'POST /api/admin/upload-visa-document': onUpload,
   });
   renderPage(
     '/admin/view-order/:orderId',

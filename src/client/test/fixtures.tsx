@@ -1,5 +1,6 @@
 import { render } from '@testing-library/react';
 import { HttpResponse, http } from 'msw';
+import type { z } from 'zod';
 import type { ReactElement } from 'react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -44,6 +45,14 @@ export function ok<T>(
 ): Answer {
   const body: Envelope<T> = { status: 1, message, ...extra, ...(data === undefined ? {} : { data }) };
   return { body };
+}
+
+/**
+ * An answer checked against the response contract the server documents for the route (the shared zod
+ * schema): a fixture that drifts from what the server sends fails the test that uses it.
+ */
+export function answer<S extends z.ZodType>(schema: S, body: z.input<S>, status = 200): Answer {
+  return { status, body: schema.parse(body) };
 }
 
 /** A refused answer: the HTTP status and the server's message in the envelope. */
