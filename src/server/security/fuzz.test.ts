@@ -288,6 +288,14 @@ function example(op: Operation, name: string, s: Subject): unknown {
       return 'AWS';
     case 'defencePackType':
       return 1;
+    case 'templateKey':
+      return 'awaiting-customer';
+    case 'key':
+      return `fuzz-${++unique}`;
+    case 'subject':
+      return 'Your order {{order_id}}';
+    case 'body':
+      return 'Dear {{first_name}},\n\nFuzz text.';
     default:
       return undefined;
   }
