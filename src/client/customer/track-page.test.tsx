@@ -1,28 +1,16 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { MSG } from '../../shared/messages';
+import { mockApi } from '../test/fixtures';
 import { loadToken } from './customer-api';
 import { CustomerLayout } from './layout';
 import { Component as TrackPage, TRACK_TITLE } from './track-page';
 
-interface Sent {
-  url: string;
-  body: unknown;
-}
-
 /** The server's answer to track-order; every request the page sends is recorded. */
-function serve(status: number, body: unknown): Sent[] {
-  const sent: Sent[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      sent.push({ url, body: JSON.parse(String(init.body)) });
-      return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-    }),
-  );
-  return sent;
+function serve(status: number, body: unknown) {
+  return mockApi({ 'POST /api/front/track-order': () => ({ status, body }) });
 }
 
 function open(path: string) {
@@ -53,10 +41,7 @@ const shownToasts = () =>
     .filter((t) => !/exit/.test(t.className))
     .map((t) => t.textContent?.trim());
 
-afterEach(() => {
-  vi.unstubAllGlobals();
-  sessionStorage.clear();
-});
+afterEach(() => sessionStorage.clear());
 
 describe('track page', () => {
   it('shows the title, prefills the order id from the URL and asks for both fields', async () => {
@@ -121,7 +106,7 @@ describe('track page', () => {
     await user.click(screen.getByRole('button', { name: 'TRACK ORDER' }));
     expect(await screen.findByText('details page')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/get-new-order-details/100123');
-    expect(sent).toEqual([
+    expect(sent.map((r) => ({ url: r.path, body: r.body }))).toEqual([
       {
         url: '/api/front/track-order',
         body: { orderId: '100123', email: 'Someone@Example.com', lang: 'en' },
