@@ -23,7 +23,11 @@ export interface ApiError {
 }
 
 /** Set by the staff shell: shows the message and signs out (clears the session, the store and the cache). */
-let onUnauthorized: (message: string) => void = () => clearSession();
+let onUnauthorized: (message: string) => void = () => {
+  // Before the shell registers its handler: drop the session and start again from the sign-in.
+  clearSession();
+  window.location.assign('/');
+};
 export function setUnauthorizedHandler(handler: (message: string) => void): void {
   onUnauthorized = handler;
 }
