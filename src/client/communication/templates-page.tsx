@@ -110,6 +110,8 @@ export function Component() {
       toast.error(errorMessage(error));
     }
   };
+  // A built-in mail's template keeps its key, language and purpose (the server refuses a change).
+  const builtIn = selected !== null && detail.data?.id === selected && detail.data.purpose !== 'customer';
   const insert = (name: string) => setDraft((d) => ({ ...d, body: `${d.body}{{${name}}}` }));
   const rendered = previewState.data?.data;
 
@@ -188,6 +190,7 @@ export function Component() {
                     <Form.Control
                       value={draft.key}
                       maxLength={60}
+                      disabled={builtIn}
                       onChange={(e) => setDraft({ ...draft, key: e.target.value })}
                     />
                   </Form.Group>
@@ -195,6 +198,7 @@ export function Component() {
                     <Form.Label>Language</Form.Label>
                     <Form.Select
                       value={draft.language}
+                      disabled={builtIn}
                       onChange={(e) =>
                         setDraft({ ...draft, language: e.target.value as MailTemplateBody['language'] })
                       }
@@ -210,6 +214,7 @@ export function Component() {
                     <Form.Label>Purpose</Form.Label>
                     <Form.Select
                       value={draft.purpose}
+                      disabled={builtIn}
                       onChange={(e) =>
                         setDraft({ ...draft, purpose: e.target.value as MailTemplateBody['purpose'] })
                       }
