@@ -446,10 +446,10 @@ function orderedPage(
 }
 
 /**
- * Search within a folder under the list filters, in the list's sort. The exact match comes first: an
- * order id typed in full is looked up on the primary key, a whole e-mail address on the lower(email)
- * index, and those orders are answered first; then the orders whose name, e-mail or phone hold the text
- * (the trigram index), without the pinned ones.
+ * Search within a folder under the list filters, in the list's sort (decision 222). Plain digits are
+ * looked up as an order id on the primary key and a whole e-mail address on the lower(email) index;
+ * when the folder has such orders they are the answer (no substring search: the text is not a
+ * fragment). Otherwise the text is a fragment of a name, e-mail or phone (the trigram index).
  */
 export async function searchFolder(
   db: DbOrTx,
@@ -464,25 +464,16 @@ export async function searchFolder(
   const base = filter ? sql`${folderWhere(folder, scope)} and ${filter}` : folderWhere(folder, scope);
   const exact = exactCondition(searchVal);
   const pinned = exact ? await orderedPage(db, sql`${base} and ${exact.where}`, 0, EXACT_LIMIT, options) : [];
-  const pinnedIds = pinned.map((r) => r.order_id);
-  const fragments = sql`${base} and ${fragmentCondition(searchVal)}${
-    pinnedIds.length
-      ? sql` and order_id not in (${sql.join(
-          pinnedIds.map((id) => sql`${id}`),
-          sql`, `,
-        )})`
-      : sql``
-  }`;
-  const from = Math.max(0, start - pinned.length);
-  const to = end - pinned.length;
-  const [rest, count] = await Promise.all([
-    to > from ? orderedPage(db, fragments, from, to - from, options) : Promise.resolve([]),
+  // Not a fragment: an id or a whole address the folder has is answered by its B-tree alone.
+  if (pinned.length) return { rows: pinned.slice(start, end), total: pinned.length, totalCapped: false };
+  const fragments = sql`${base} and ${fragmentCondition(searchVal)}`;
+  const [rows, count] = await Promise.all([
+    orderedPage(db, fragments, start, end - start, options),
     db.execute<{ n: string }>(
       sql`select count(*)::text as n from (select 1 from orders where ${fragments} limit ${SEARCH_TOTAL_CAP + 1}) m`,
     ),
   ]);
-  const rows = [...pinned.slice(start, end), ...rest];
-  const n = pinned.length + Number(count.rows[0]?.n ?? 0);
+  const n = Number(count.rows[0]?.n ?? 0);
   // Rows beyond the cap can still be paged to; the total then covers at least what was asked for.
   const total = n > SEARCH_TOTAL_CAP ? Math.max(SEARCH_TOTAL_CAP, start + rows.length) : n;
   return { rows, total, totalCapped: n > SEARCH_TOTAL_CAP };
