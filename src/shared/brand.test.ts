@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brandAt, brandFor, customerBrandOf } from './brand';
+import { brandAt, brandFor, customerBrandOf } from './brand.js';
 
 describe('brands', () => {
   const opts = { siteUrl: 'https://ed.example/', altLandingHost: 'aruba-card.example' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FOLDERS, ROLES } from './constants';
-import { folderActions } from './folder-actions';
+import { FOLDERS, ROLES } from './constants.js';
+import { folderActions } from './folder-actions.js';
 
 describe('folder action policy', () => {
   it('new and priority queues: everyone assigns to self; Delete for Admin and Manager only', () => {
