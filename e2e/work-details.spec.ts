@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
 import { encodeOrderId } from '../src/shared/order-id.js';
 import { expect, loginAs, test } from './fixtures.js';
@@ -85,6 +86,11 @@ test('arrival filters read day first, keep ISO in the address, and a view is ren
   await dialog.getByLabel('Name').fill(`${name} renamed`);
   await dialog.getByRole('button', { name: 'Rename' }).click();
   await expect(nav.getByRole('link', { name: new RegExp(`${name} renamed`) })).toBeVisible();
+  // The view's Rename and Delete buttons on the sidebar, and the filter fields, pass axe (WCAG 2.1 AA).
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual(
+    [],
+  );
   await nav.getByRole('link', { name: new RegExp(`${name} renamed`) }).click();
   await expect(page).toHaveURL(/arrivalFrom=2032-02-01/);
   await expect(page.getByLabel('Arrival from')).toHaveValue('1 Feb 2032');
