@@ -13,12 +13,15 @@ export function MacroMenu({
   label = 'Macros',
   size,
   drop,
+  whatsapp,
   onApplied,
 }: {
   orderIds: number[];
   label?: string;
   size?: 'sm' | 'lg';
   drop?: 'up' | 'down';
+  /** The WhatsApp chat link for a text (the detail page, which knows the customer's number). */
+  whatsapp?: (text: string) => string | null;
   onApplied?: () => void;
 }) {
   const macros = useGetMacrosQuery();
@@ -31,7 +34,17 @@ export function MacroMenu({
       const res = await apply({ macroId, orderIds }).unwrap();
       const outcomes = res.data?.orders ?? [];
       const refused = outcomes.filter((o) => o.result === 'refused');
-      if (!refused.length) toast.success(res.message);
+      const chat = n === 1 && outcomes[0]?.whatsappText ? whatsapp?.(outcomes[0].whatsappText) : null;
+      if (!refused.length && chat) {
+        toast.success(
+          <span>
+            {res.message}{' '}
+            <a href={chat} target="_blank" rel="noopener noreferrer">
+              Send the WhatsApp text
+            </a>
+          </span>,
+        );
+      } else if (!refused.length) toast.success(res.message);
       else if (refused.length === outcomes.length && n === 1) toast.error(refused[0]!.message);
       else {
         toast.warning(

@@ -11,6 +11,7 @@ import { sessionUser } from '../app/session';
 import { nextFolders } from '../live/next-order';
 import { useAssignOrdersMutation } from '../orders/orders-api';
 import { MacroMenu } from '../communication/macro-menu';
+import { whatsappLink } from './email-content-modal';
 import { useClaimNextOrderMutation } from './order-detail-api';
 import { openSection, sectionId } from './section';
 import { StatusButtons } from './status-buttons';
@@ -104,7 +105,12 @@ export function OrderActionBar({ order }: { order: OrderDetails }) {
         </Button>
         <NextOrderButton />
         {can(sessionUser()?.type ?? null, 'macros.apply') && (
-          <MacroMenu orderIds={[order.order_id]} size="sm" drop="up" />
+          <MacroMenu
+            orderIds={[order.order_id]}
+            size="sm"
+            drop="up"
+            whatsapp={(text) => whatsappLink(order, text)}
+          />
         )}
       </div>
       <div className="detail-moves">
