@@ -174,7 +174,7 @@ describe('holder rule', () => {
 
 describe('orderStateOf', () => {
   it('reads a list row or detail answer: an empty or missing assignee is not held', () => {
-    const row = { process_status: 'Awaiting', assign_to: '', processing_date: TODAY };
+    const row = { process_status: 'Awaiting' as const, assign_to: '', processing_date: TODAY };
     expect(orderStateOf(row)).toEqual({ processStatus: 'Awaiting', assigned: false, processingDate: TODAY });
     expect(orderStateOf({ ...row, assign_to: null }).assigned).toBe(false);
     expect(orderStateOf({ ...row, assign_to: 'Demo Team' }).assigned).toBe(true);

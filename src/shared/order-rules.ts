@@ -9,7 +9,7 @@ import type { OrderStatus, Role } from './constants.js';
 
 /** What the rules need to know about an order: its status, whether someone holds it, and when it is due. */
 export interface OrderState {
-  processStatus: OrderStatus | string;
+  processStatus: OrderStatus;
   /** True when the order is assigned to a staff member. */
   assigned: boolean;
   /** YYYY-MM-DD processing date. */
@@ -21,7 +21,7 @@ export interface OrderState {
  * state in this one way.
  */
 export function orderStateOf(order: {
-  process_status: string;
+  process_status: OrderStatus;
   assign_to: string | null;
   processing_date: string;
 }): OrderState {
@@ -78,7 +78,7 @@ export function isFutureOrder(order: OrderState, today: string): boolean {
 
 /** An open order someone holds sits in that person's My Orders. */
 export function isInMyOrders(order: OrderState): boolean {
-  return order.assigned && !CLOSED_STATUSES.includes(order.processStatus as OrderStatus);
+  return order.assigned && !CLOSED_STATUSES.includes(order.processStatus);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { FolderCounts } from '../../shared/constants';
+import type { FolderCounts, OrderStatus } from '../../shared/constants';
 import { orderChangeEvent, presenceEvent } from '../../shared/contracts/live';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { api } from '../app/api';
@@ -32,7 +32,12 @@ function rowsOf(data: unknown): OrderListRow[] | null {
  * The new status and holder of one order, written into every cached list answer that shows it (the
  * folder lists, search, sorted pages) without a refetch, so nothing moves under the cursor.
  */
-export function patchListRows(store: StoreLike, orderId: number, processStatus: string, assignTo: string) {
+export function patchListRows(
+  store: StoreLike,
+  orderId: number,
+  processStatus: OrderStatus,
+  assignTo: string,
+) {
   for (const q of Object.values(store.getState().api.queries)) {
     if (!q?.endpointName || !rowsOf(q.data)?.some((r) => r.order_id === orderId)) continue;
     store.dispatch(

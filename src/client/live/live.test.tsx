@@ -4,7 +4,7 @@ import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { FolderCounts } from '../../shared/constants';
+import type { FolderCounts, OrderStatus } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { encodeOrderId } from '../../shared/order-id';
 import { makeStore } from '../app/store';
@@ -24,7 +24,8 @@ afterEach(() => {
 
 const counts = (overrides: Partial<FolderCounts> = {}): FolderCounts => countsFixture(overrides);
 
-const row = (id: number, status = 'New'): OrderListRow => listRow(id, { process_status: status });
+const row = (id: number, status: OrderStatus = 'New'): OrderListRow =>
+  listRow(id, { process_status: status });
 
 function renderWithStore(path: string, routePath: string, element: React.ReactElement) {
   const store = makeStore();

@@ -1,5 +1,5 @@
 import { toast } from 'react-toastify';
-import { MOVABLE_STATUSES } from '../../shared/constants';
+import { MOVABLE_STATUSES, ORDER_STATUSES } from '../../shared/constants';
 import { serviceToday } from '../../shared/dates';
 import { decide } from '../../shared/order-rules';
 import { errorMessage } from '../app/api';
@@ -20,7 +20,9 @@ export function undoable(
   move: { from: string; to: string; assigned: boolean; processingDate: string },
   role: string,
 ): boolean {
-  const after = { processStatus: move.to, assigned: move.assigned, processingDate: move.processingDate };
+  const to = ORDER_STATUSES.find((s) => s === move.to);
+  if (!to) return false;
+  const after = { processStatus: to, assigned: move.assigned, processingDate: move.processingDate };
   // The order rules (the server's own) must allow the way back for this role.
   if (move.to === 'Deleted') return decide(after, { kind: 'restore' }, role, serviceToday()).allowed;
   if (move.to === 'Refunded' || move.from === move.to) return false;

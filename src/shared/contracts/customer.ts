@@ -3,6 +3,7 @@
  * customer bundle has a 60 KB gzip budget: the same schemas validate the routes and the track form.
  */
 import * as z from 'zod/mini';
+import { ORDER_STATUSES } from '../constants.js';
 import { CONTROL_CHARACTERS_MESSAGE, ONE_LINE_PATTERN } from '../control-characters.js';
 import { CUSTOMER_STAGES } from '../customer-stage.js';
 import { CUSTOMER_LANGUAGES } from '../languages.js';
@@ -109,7 +110,7 @@ export const customerOrderSummary = /* @__PURE__ */ z.object({
   order_id: z.number(),
   first_name: z.string(),
   last_name: z.string(),
-  process_status: z.string(),
+  process_status: z.enum(ORDER_STATUSES),
   /** The alternate brand when the order's landing_domain equals ALT_LANDING_HOST. */
   brand: z.enum(['main', 'alt']),
   /** A document exists and can be downloaded. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ORDER_EVENT_ACTIONS, ORDER_STATUSES } from '../constants.js';
 import { envelope, orderIdField } from './common.js';
 import { folderName } from './orders.js';
 
@@ -10,14 +11,14 @@ import { folderName } from './orders.js';
 /** `order` event: one per changed order, to every staff stream. */
 export const orderChangeEvent = z.object({
   orderId: z.number().int(),
-  processStatus: z.string(),
+  processStatus: z.enum(ORDER_STATUSES),
   /** Name of the staff member holding the order, '' when nobody does. */
   assignTo: z.string(),
   version: z.number().int(),
   /** Name of who made the change ('' for the system: intake, mail delivery, reminders). */
   by: z.string(),
   /** The order event's action: status, assign, remark, upload, mail, transaction, withdraw, … */
-  action: z.string(),
+  action: z.enum(ORDER_EVENT_ACTIONS),
 });
 export type OrderChangeEvent = z.infer<typeof orderChangeEvent>;
 

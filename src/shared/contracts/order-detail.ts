@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import {
   DEFENCE_PACK_TYPES,
+  MAIL_KINDS,
   MAIL_PROVIDERS,
+  MAIL_STATUSES,
   MIN_INVOICE_ORDER_ID_LENGTH,
   MOVABLE_STATUSES,
+  ORDER_EVENT_ACTIONS,
+  ORDER_STATUSES,
+  PROCESSING_MODES,
 } from '../constants.js';
 import { MSG } from '../messages.js';
 import {
@@ -236,9 +241,6 @@ export const withdrawDocumentResponse = envelope(
   z.object({ id: z.number(), order_id: z.number(), current_document_id: z.number().nullable() }),
 );
 
-export const MAIL_KINDS = ['approval', 'resend', 'reminder', 'refund', 'invoice'] as const;
-export const MAIL_STATUSES = ['queued', 'sending', 'sent', 'retrying', 'failed'] as const;
-
 /** mailHistory entry; remainder_mail 1 means Yes (the reminder). */
 export const mailHistoryItem = z.object({
   id: z.number(),
@@ -248,9 +250,9 @@ export const mailHistoryItem = z.object({
   uploadDoc: nullableText,
   remainder_mail: z.union([z.literal(0), z.literal(1)]),
   mail_service_provider: z.string(),
-  kind: z.string(),
+  kind: z.enum(MAIL_KINDS),
   to_email: z.string(),
-  status: z.string(),
+  status: z.enum(MAIL_STATUSES),
   attempts: z.number(),
   message_id: nullableText,
   error: nullableText,
@@ -302,7 +304,7 @@ export type RemarkItem = z.infer<typeof remarkItem>;
 /** Status timeline entry: who did what, when (action: created | status | assign | remark | upload | mail | transaction …). */
 export const orderEventItem = z.object({
   id: z.number(),
-  action: z.string(),
+  action: z.enum(ORDER_EVENT_ACTIONS),
   from_value: nullableText,
   to_value: nullableText,
   actor_name: nullableText,
@@ -317,8 +319,8 @@ export const orderFields = z.object({
   merchant_name: nullableText,
   email: z.string(),
   re_enter_email: nullableText,
-  processing_mode: z.string(),
-  process_status: z.string(),
+  processing_mode: z.enum(PROCESSING_MODES),
+  process_status: z.enum(ORDER_STATUSES),
   landing_domain: nullableText,
   arrival_date: nullableText,
   resident_check: nullableText,
@@ -395,9 +397,11 @@ export const emailContentResponse = envelope(emailContent);
 
 /** move-order-status answer: the order's new status (counts are queries, so they follow at once). */
 export const moveOrderStatusResponse = envelope(
-  z.object({ order_id: z.number(), from: z.string(), process_status: z.string() }),
+  z.object({ order_id: z.number(), from: z.enum(ORDER_STATUSES), process_status: z.enum(ORDER_STATUSES) }),
 );
-export const addRemarkResponse = envelope(z.object({ remark: remarkItem, process_status: z.string() }));
+export const addRemarkResponse = envelope(
+  z.object({ remark: remarkItem, process_status: z.enum(ORDER_STATUSES) }),
+);
 export const saveTransactionResponse = envelope(
   z.object({ order_id: z.number(), transaction_id: z.string(), merchant_name: z.string() }),
 );

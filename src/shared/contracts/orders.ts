@@ -113,7 +113,7 @@ export const ordersListParams = z.object({ orderName: text(50) });
 /** The list row the server sends (field names fixed by the existing clients). */
 export const orderListRow = z.object({
   order_id: z.number().int(),
-  process_status: z.string(),
+  process_status: z.enum(ORDER_STATUSES),
   first_name: z.string(),
   last_name: z.string(),
   arrival_date: z.string().nullable(),
@@ -126,7 +126,7 @@ export const orderListRow = z.object({
   process_month: z.string(),
   assign_to: z.string(),
   nationality: z.string().nullable(),
-  processing_mode: z.string(),
+  processing_mode: z.enum(PROCESSING_MODES),
   /** When the order is due (ISO time); null for Completed, Refunded and Deleted orders. */
   due_at: z.string().nullable(),
   sla_state: z.enum(SLA_STATES).nullable(),
@@ -207,7 +207,9 @@ export const restoredOrders = changedIds.extend({
 
 /** A request the order rules refused: each refused order with its status and the reason. */
 export const refusedOrders = z.object({
-  orders: z.array(z.object({ orderId: z.number().int(), processStatus: z.string(), message: z.string() })),
+  orders: z.array(
+    z.object({ orderId: z.number().int(), processStatus: z.enum(ORDER_STATUSES), message: z.string() }),
+  ),
 });
 
 /** Future order tiles: count per process month, Jan…Dec. */
