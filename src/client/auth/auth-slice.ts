@@ -1,23 +1,15 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { getAccessToken } from '../app/session';
 
-/** Auth state: isAuth is true when a stored session exists at start; role is never set. */
+/** Auth state: isAuth is true when a stored session exists at start; loading while signing in. */
 export interface AuthState {
   loading: boolean;
-  error: string | null;
-  data: unknown;
   isAuth: boolean;
-  role: string | null;
-  userInfoLoading: boolean;
 }
 
 export const initialAuthState = (): AuthState => ({
   loading: false,
-  error: null,
-  data: null,
   isAuth: !!getAccessToken(),
-  role: null,
-  userInfoLoading: false,
 });
 
 export const authSlice = createSlice({
@@ -28,16 +20,13 @@ export const authSlice = createSlice({
     loginPending: (state) => {
       state.loading = true;
     },
-    loginRejected: (state, action: PayloadAction<string | null>) => {
+    /** The sign-in failed; the page shows the message itself. */
+    loginRejected: (state, _action: PayloadAction<string | null>) => {
       state.loading = false;
-      state.error = action.payload;
     },
     loginFulfilled: (state, action: PayloadAction<unknown>) => {
       state.loading = false;
-      if (action.payload) {
-        state.isAuth = true;
-        state.data = action.payload;
-      }
+      if (action.payload) state.isAuth = true;
     },
   },
 });
