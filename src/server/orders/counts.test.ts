@@ -134,4 +134,36 @@ describe('folder counts in memory', () => {
     expect(await memory.countsFor(adminId)).toEqual(before);
     expect(memory.reads).toBe(reads); // the folders were not read again: only the due-time counts
   });
+
+  it('answers page 1 of a list from memory until an order changes', async () => {
+    const url = '/api/admin/get-orders-list/allOrder?page=1&limit=5';
+    const first = await t.as('Admin', { method: 'GET', url });
+    expect(first.statusCode).toBe(200);
+    // Answered again from memory: the very same rows, even when the table changes behind the triggers.
+    await t.database.sql.query(
+      'alter table order_folder_counts disable trigger order_folder_counts_cache_notify',
+    );
+    let created: Awaited<ReturnType<typeof createOrder>>;
+    try {
+      created = await createOrder(t.database, { processing_date: day(0) });
+      const again = await t.as('Admin', { method: 'GET', url });
+      expect(again.json()).toEqual(first.json());
+    } finally {
+      await t.database.sql.query(
+        'alter table order_folder_counts enable trigger order_folder_counts_cache_notify',
+      );
+    }
+    // A change heard drops it: the next answer has the new order first.
+    await t.database.db.execute(
+      sql`update orders set first_name = 'Cachebuster' where order_id = ${created.orderId}`,
+    );
+    const started = Date.now();
+    let rows: { order_id: number; first_name: string }[] = [];
+    while (Date.now() - started < 1_000) {
+      rows = (await t.as('Admin', { method: 'GET', url })).json().data;
+      if (rows[0]?.order_id === created.orderId) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(rows[0]).toMatchObject({ order_id: created.orderId, first_name: 'Cachebuster' });
+  });
 });

@@ -137,6 +137,8 @@ export class CountsMemory {
   private closed = false;
   /** Keyset anchors of the lists (lists.ts): dropped with every change, like the counters. */
   private readonly pageKeys = new PageKeyCache();
+  /** Page 1 of each list, answered from memory until a change or a due state moves (decision 226). */
+  readonly firstPages = new FirstPageCache();
   /** Differences found by the periodic check (a metric for tests and /metrics readers). */
   drifts = 0;
   /** Database reads of the counters, for tests and the bench. */
@@ -164,13 +166,16 @@ export class CountsMemory {
   }
 
   private onEvent(payload: string): void {
+    if (payload.startsWith('staff:')) this.firstPages.clear(); // assignee names are in the rows
     if (payload === 'counts') {
       this.generation++;
       this.sla = null;
       this.pageKeys.clear();
+      this.firstPages.clear();
     } else if (payload === 'settings') {
       this.marginHours = null;
       this.sla = null;
+      this.firstPages.clear();
     }
   }
 
@@ -233,7 +238,7 @@ export class CountsMemory {
              (select min(due_at) from orders where due_at >= ${edge}::timestamptz)::text as next_risk`);
     const r = rows[0];
     const nextBreach = r?.next_breach ? Date.parse(r.next_breach) : Number.POSITIVE_INFINITY;
-    const nextRisk = r?.next_risk ? Date.parse(r.next_risk) - marginMs : Number.POSITIVE_INFINITY;
+    const nextRisk = r?.next_risk ? Date.parse(r.next_risk) - marginMs + 1 : Number.POSITIVE_INFINITY;
     return {
       breachedCount: Number(r?.breached ?? 0),
       atRiskCount: Number(r?.at_risk ?? 0),
@@ -312,12 +317,62 @@ export class CountsMemory {
         this.rows = rows;
         this.day = null;
         this.pageKeys.clear();
+        this.firstPages.clear();
       }
       return same;
     } catch {
       return true; // The database is away; the next check compares again.
     }
   }
+}
+
+interface FirstPage<T> {
+  value: T;
+  generation: number;
+  /** The clock moment from which it holds, and the first at which a row's due state moves. */
+  from: number;
+  until: number;
+}
+
+/**
+ * Page 1 of each list as last answered (rows and total), per list signature. Dropped with every change
+ * of an order, of the due-time policy or of a staff member (names are in the rows), and not used past
+ * the first moment a row's due state changes by time alone.
+ */
+export class FirstPageCache {
+  private pages = new Map<string, FirstPage<unknown>>();
+  generation = 0;
+
+  clear(): void {
+    this.generation++;
+    this.pages.clear();
+  }
+
+  get<T>(key: string, at: number): T | undefined {
+    const hit = this.pages.get(key);
+    if (!hit || hit.generation !== this.generation || at < hit.from || at >= hit.until) return undefined;
+    return hit.value as T;
+  }
+
+  set<T>(key: string, value: T, generation: number, from: number, until: number): void {
+    if (generation !== this.generation) return;
+    if (this.pages.size >= 2_000) this.pages.clear();
+    this.pages.set(key, { value, generation, from, until });
+  }
+}
+
+/** The first moment after `at` when one of these due times changes state (at risk, then breached). */
+export function nextDueChange(dueTimes: (string | null)[], at: number, marginHours: number): number {
+  const margin = marginHours * 3_600_000;
+  let next = Number.POSITIVE_INFINITY;
+  for (const d of dueTimes) {
+    if (!d) continue;
+    const due = Date.parse(d);
+    // At risk once less than the margin is left: from the millisecond after due − margin.
+    if (due - margin + 1 > at) next = Math.min(next, due - margin + 1);
+    if (due > at) next = Math.min(next, due);
+  }
+  return next;
 }
 
 const memories = new WeakMap<Database, CountsMemory>();

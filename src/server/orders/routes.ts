@@ -12,6 +12,7 @@ import {
   restoreOrderBody,
   folderCounts,
   futureMonthCounts,
+  type OrderListRow,
   orderListRow,
   ordersListParams,
   ordersListQuery,
@@ -26,7 +27,7 @@ import { ok } from '../http/envelope.js';
 import { forbidden, notFound, serviceUnavailable } from '../http/errors.js';
 import { monthNumber } from './folders.js';
 import { assign, completeRefunds, deleteOrders, restoreOrders } from './commands.js';
-import { countsFor, listClock, startCountsMemory } from './counts.js';
+import { countsFor, countsMemoryOf, listClock, nextDueChange, startCountsMemory } from './counts.js';
 import {
   futureMonthCounts as countFutureMonths,
   filtersOf,
@@ -115,6 +116,24 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         filters: filtersOf(query),
         clock: await listClock(database),
       };
+      // Page 1 from memory while nothing changed (decision 226); lists by due state change with the clock.
+      const pages =
+        page === 1 && !options.filters.slaState ? countsMemoryOf(database)?.firstPages : undefined;
+      const pageKey = pages
+        ? JSON.stringify([
+            folder,
+            scope.today,
+            scope.month ?? 0,
+            folder === 'myOrder' || options.filters.assignee === 'me' ? staff.id : 0,
+            query,
+            limit,
+          ])
+        : '';
+      const at = options.clock.now.getTime();
+      const cached = pages?.get<{ rows: OrderListRow[]; total: number }>(pageKey, at);
+      if (cached)
+        return { ...ok(cached.rows, cached.rows.length ? 'Orders' : MSG.noRecords), total: cached.total };
+      const generation = pages?.generation ?? 0;
       const read = (d: typeof db | Parameters<Parameters<typeof db.transaction>[0]>[0]) =>
         Promise.all([
           listFolder(d, folder, scope, page, limit, options),
@@ -130,6 +149,17 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         if (isStatementTimeout(err)) throw serviceUnavailable(MSG_LIST_TIMEOUT);
         throw err;
       }
+      pages?.set(
+        pageKey,
+        { rows, total },
+        generation,
+        at,
+        nextDueChange(
+          rows.map((r) => r.due_at),
+          at,
+          options.clock.marginHours,
+        ),
+      );
       return { ...ok(rows, rows.length ? 'Orders' : MSG.noRecords), total };
     },
   );
