@@ -450,6 +450,11 @@ export const orderEvents = pgTable(
     action: text('action').$type<OrderEventAction>().notNull(),
     fromValue: text('from_value'),
     toValue: text('to_value'),
+    /**
+     * Moves to Completed only: the order's due time at that moment (null without one). Filled by a trigger
+     * (drizzle/0031), never by the app; the insights count completions on time from it.
+     */
+    dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -602,6 +607,9 @@ export const insightsDaily = pgTable(
     chargebacks: integer('chargebacks').notNull().default(0),
     statusMoves: integer('status_moves').notNull().default(0),
     remarks: integer('remarks').notNull().default(0),
+    /** Moves to Completed whose order had a due time, and those of them at or before it. */
+    completedDue: integer('completed_due').notNull().default(0),
+    completedOnTime: integer('completed_on_time').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.day, t.actorId] })],
 );
