@@ -183,6 +183,63 @@ describe('status notifications', () => {
   });
 });
 
+// Before the macros: the 50-order macro queues mails that the one delivery worker sends in turn.
+describe('upload, mail and complete', () => {
+  const upload = async (orderId: number, email: string, complete?: string) => {
+    const fields: Record<string, string> = { orderId: String(orderId), email, mailServiceProvider: 'AWS' };
+    if (complete !== undefined) fields.complete = complete;
+    const body = multipart(fields, {
+      name: 'approved.pdf',
+      type: 'application/pdf',
+      content: await samplePdf('DONE'),
+    });
+    return t.as('Team', { method: 'POST', url: '/api/admin/upload-visa-document', ...body });
+  };
+  const documents = (orderId: number) =>
+    count('select count(*) n from documents where order_id = $1', [orderId]);
+
+  it('uploads, mails the approval notice with the card and moves to Completed in one step', async () => {
+    const order = await createOrder(t.database, { email: 'complete@example.com' });
+    const res = await upload(order.orderId, 'complete@example.com', 'true');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().message).toContain('completed');
+    expect(await statusOf(order.orderId)).toBe('Completed');
+    // The approval notice is the customer's mail: no Completed notification besides it.
+    expect((await mailRows(order.orderId)).map((r) => [r.kind, r.template_key])).toEqual([
+      ['approval', 'approval-notice'],
+    ]);
+    const { rows } = await t.database.sql.query<{ action: string }>(
+      `select action from order_events where order_id = $1 and action <> 'created' order by id`,
+      [order.orderId],
+    );
+    expect(rows.map((r) => r.action)).toEqual(['upload', 'mail', 'status']);
+    const mail = await mailTo('complete@example.com');
+    expect(mail.subject).toBe(`Your Aruba ED Card has been approved (order ${order.orderId})`);
+    expect(mail.attachments[0]?.filename).toBe('approved.pdf');
+  }, 60_000);
+
+  it('upload only keeps the status; a refused completion stores nothing; a bad flag is refused', async () => {
+    const only = await createOrder(t.database);
+    expect((await upload(only.orderId, 'only@example.com')).statusCode).toBe(200);
+    expect(await statusOf(only.orderId)).toBe('New');
+
+    const done = await createOrder(t.database);
+    await t.database.sql.query(`update orders set process_status = 'Completed' where order_id = $1`, [
+      done.orderId,
+    ]);
+    const refused = await upload(done.orderId, 'done@example.com', 'true');
+    expect(refused.statusCode).toBe(409);
+    expect(await documents(done.orderId)).toBe(0);
+    expect(await mailRows(done.orderId)).toEqual([]);
+
+    const bad = await createOrder(t.database);
+    const hostile = await upload(bad.orderId, 'bad@example.com', 'yes\u0000');
+    expect(hostile.statusCode).toBe(400);
+    expect(await documents(bad.orderId)).toBe(0);
+    expect(await statusOf(bad.orderId)).toBe('New');
+  });
+});
+
 const macroBody = (over: Record<string, unknown> = {}) => ({
   name: 'Call back please',
   remark: 'Asked the customer to call us.',
@@ -380,61 +437,5 @@ describe('macros', () => {
       ).statusCode,
     ).toBe(400);
     expect(await statusOf(order.orderId)).toBe('New');
-  });
-});
-
-describe('upload, mail and complete', () => {
-  const upload = async (orderId: number, email: string, complete?: string) => {
-    const fields: Record<string, string> = { orderId: String(orderId), email, mailServiceProvider: 'AWS' };
-    if (complete !== undefined) fields.complete = complete;
-    const body = multipart(fields, {
-      name: 'approved.pdf',
-      type: 'application/pdf',
-      content: await samplePdf('DONE'),
-    });
-    return t.as('Team', { method: 'POST', url: '/api/admin/upload-visa-document', ...body });
-  };
-  const documents = (orderId: number) =>
-    count('select count(*) n from documents where order_id = $1', [orderId]);
-
-  it('uploads, mails the approval notice with the card and moves to Completed in one step', async () => {
-    const order = await createOrder(t.database, { email: 'complete@example.com' });
-    const res = await upload(order.orderId, 'complete@example.com', 'true');
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().message).toContain('completed');
-    expect(await statusOf(order.orderId)).toBe('Completed');
-    // The approval notice is the customer's mail: no Completed notification besides it.
-    expect((await mailRows(order.orderId)).map((r) => [r.kind, r.template_key])).toEqual([
-      ['approval', 'approval-notice'],
-    ]);
-    const { rows } = await t.database.sql.query<{ action: string }>(
-      `select action from order_events where order_id = $1 and action <> 'created' order by id`,
-      [order.orderId],
-    );
-    expect(rows.map((r) => r.action)).toEqual(['upload', 'mail', 'status']);
-    const mail = await mailTo('complete@example.com');
-    expect(mail.subject).toBe(`Your Aruba ED Card has been approved (order ${order.orderId})`);
-    expect(mail.attachments[0]?.filename).toBe('approved.pdf');
-  });
-
-  it('upload only keeps the status; a refused completion stores nothing; a bad flag is refused', async () => {
-    const only = await createOrder(t.database);
-    expect((await upload(only.orderId, 'only@example.com')).statusCode).toBe(200);
-    expect(await statusOf(only.orderId)).toBe('New');
-
-    const done = await createOrder(t.database);
-    await t.database.sql.query(`update orders set process_status = 'Completed' where order_id = $1`, [
-      done.orderId,
-    ]);
-    const refused = await upload(done.orderId, 'done@example.com', 'true');
-    expect(refused.statusCode).toBe(409);
-    expect(await documents(done.orderId)).toBe(0);
-    expect(await mailRows(done.orderId)).toEqual([]);
-
-    const bad = await createOrder(t.database);
-    const hostile = await upload(bad.orderId, 'bad@example.com', 'yes\u0000');
-    expect(hostile.statusCode).toBe(400);
-    expect(await documents(bad.orderId)).toBe(0);
-    expect(await statusOf(bad.orderId)).toBe('New');
   });
 });
