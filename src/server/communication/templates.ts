@@ -417,3 +417,17 @@ export async function templateKeyExists(db: DbOrTx, key: string): Promise<boolea
     .limit(1);
   return !!row;
 }
+
+/**
+ * A template mail of one order as the customer gets it now: the current template of `key` in the
+ * customer's language (English when it has none). Null when the order or the template does not exist.
+ */
+export async function renderCurrentForOrder(
+  db: DbOrTx,
+  config: Config,
+  orderId: number,
+  key: string,
+): Promise<RenderedParts | null> {
+  const template = await resolveTemplate(db, key, await customerLanguageOf(db, orderId));
+  return template ? renderForOrder(db, config, orderId, template) : null;
+}

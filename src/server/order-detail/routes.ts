@@ -15,10 +15,10 @@ import {
   withdrawDocumentResponse,
 } from '../../shared/contracts/order-detail.js';
 import { staffOf } from '../auth/guard.js';
+import { renderCurrentForOrder } from '../communication/templates.js';
 import { openStored, storedExists } from '../documents/storage.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
-import { renderApprovalNotice } from '../mail/approval-notice.js';
 import { nudgeMailQueue } from '../mail/queue.js';
 import { addRemark, changeStatus, saveTransaction, withdrawDocument } from '../orders/commands.js';
 import { loadOrder, servableDocumentById } from '../orders/repository.js';
@@ -164,10 +164,9 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const order = await loadOrder(db, request.params.orderId, config.APP_MAIL_DOMAIN);
       if (!order) throw notFound('Order not found');
-      const notice = renderApprovalNotice(order, {
-        siteUrl: config.PUBLIC_SITE_URL,
-        altLandingHost: config.ALT_LANDING_HOST,
-      });
+      // The approval notice as the customer gets it: its current template, in the customer's language.
+      const notice = await renderCurrentForOrder(db, config, order.order_id, 'approval-notice');
+      if (!notice) throw notFound('The approval notice template is missing.');
       const phone = `${order.phone_code ?? ''}${order.telephone_number ?? ''}`.replace(/\D/g, '');
       const whatsappText = notice.text;
       return ok(
