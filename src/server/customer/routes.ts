@@ -34,14 +34,9 @@ import {
   orderSummary,
   recordDownload,
 } from './queries.js';
+import { rememberOrderLanguage } from '../orders/commands.js';
 import { customerRequestText } from './request-text.js';
-import {
-  answerLanguage,
-  findTrackedOrder,
-  rememberOrderLanguage,
-  stageAnswer,
-  stageFacts,
-} from './stage-queries.js';
+import { answerLanguage, findTrackedOrder, stageAnswer, stageFacts } from './stage-queries.js';
 import {
   CUSTOMER_TOKEN_TTL_SECONDS,
   DOWNLOAD_TOKEN_TTL_SECONDS,

@@ -9,7 +9,6 @@ import pt from '../../shared/i18n/pt.js';
 import { type CustomerLanguage, DEFAULT_LANGUAGE, isCustomerLanguage } from '../../shared/languages.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderEvents, orders } from '../db/schema.js';
-import { recordEvents } from '../orders/events.js';
 
 const CATALOGS: Record<CustomerLanguage, Catalog> = { en, es, nl, pap, pt };
 const translators = new Map<CustomerLanguage, Translator>();
@@ -84,30 +83,4 @@ export async function stageFacts(db: DbOrTx, orderId: number) {
     .orderBy(desc(orderEvents.createdAt), desc(orderEvents.id))
     .limit(1);
   return { ...row, statusSince: entered?.at ?? null };
-}
-
-/**
- * Keeps the customer's language on the order (docs/decisions/210): a choice (`?lang=` or the picker)
- * replaces the stored language; a browser's language only fills an empty one. A change is one
- * transaction with its order event; no change writes nothing. Deleted orders are left alone.
- */
-export async function rememberOrderLanguage(
-  db: DbOrTx,
-  orderId: number,
-  language: CustomerLanguage,
-  chosen: boolean,
-): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ language: orders.language, processStatus: orders.processStatus })
-      .from(orders)
-      .where(eq(orders.orderId, orderId))
-      .for('update')
-      .limit(1);
-    if (!row || row.processStatus === 'Deleted' || row.language === language) return false;
-    if (row.language !== null && !chosen) return false;
-    await tx.update(orders).set({ language }).where(eq(orders.orderId, orderId));
-    await recordEvents(tx, [{ orderId, action: 'language', fromValue: row.language, toValue: language }]);
-    return true;
-  });
 }

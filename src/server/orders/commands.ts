@@ -3,6 +3,7 @@ import { PgTransaction } from 'drizzle-orm/pg-core';
 import { type Folder, type MailProvider, ORDER_STATUSES, type OrderStatus } from '../../shared/constants.js';
 import type { RemarkItem } from '../../shared/contracts/order-detail.js';
 import { serviceToday } from '../../shared/dates.js';
+import type { CustomerLanguage } from '../../shared/languages.js';
 import { remarkMove } from '../../shared/order-rules.js';
 import { can, readPermissionFor } from '../../shared/permissions.js';
 import { recordAudit } from '../audit/audit.js';
@@ -10,7 +11,7 @@ import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { documents, orderRemarks, orders } from '../db/schema.js';
 import { type ResendRefusal, resendRefusal } from '../documents/resend-limits.js';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors.js';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.js';
 import { notifyStatusEntered } from '../communication/notifications.js';
 import { queueMail } from '../mail/outbox.js';
 import { recordEvents } from './events.js';
@@ -561,5 +562,29 @@ export async function createOrder(db: DbOrTx, values: typeof orders.$inferInsert
       .from(orders)
       .where(eq(orders.clientReference, values.clientReference ?? ''));
     return existing!.orderId;
+  });
+}
+
+/**
+ * Keeps the customer's language on the order (docs/decisions/210): a choice (`?lang=` or the picker)
+ * replaces the stored language; a browser's language only fills an empty one. A change is one
+ * transaction with its order event; no change writes nothing. Unknown and deleted orders are left alone.
+ */
+export async function rememberOrderLanguage(
+  db: DbOrTx,
+  orderId: number,
+  language: CustomerLanguage,
+  chosen: boolean,
+): Promise<boolean> {
+  return inTransaction(db, async (tx) => {
+    const [row] = await lockOrders(tx, [orderId]).catch((err: unknown) => {
+      if (err instanceof HttpError && err.statusCode === 404) return [];
+      throw err;
+    });
+    if (!row || row.processStatus === 'Deleted' || row.language === language) return false;
+    if (row.language !== null && !chosen) return false;
+    await tx.update(orders).set({ language }).where(eq(orders.orderId, orderId));
+    await recordEvents(tx, [{ orderId, action: 'language', fromValue: row.language, toValue: language }]);
+    return true;
   });
 }

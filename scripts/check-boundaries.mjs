@@ -1,0 +1,137 @@
+// Area boundaries (decision 232), part of `npm run validate`:
+// - server: orders and their history are written only by the order domain (src/server/orders/), whose
+//   rule checks (orders/rules.ts) are its own; the detail screen's reads (order-detail/queries.ts) are
+//   the detail screen's;
+// - client: an area uses another area only through what that area offers to others: its API slices
+//   (`*-api.ts`), its pages (`*-page.tsx`) and the modules listed in PUBLIC below; the shared layers
+//   (app/, components/, test/) are open to all, and components/ does not reach into areas.
+// Usage: node scripts/check-boundaries.mjs [--root DIR]   (exit 1 and one line per breach)
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const args = process.argv.slice(2);
+const root = path.resolve(args.includes('--root') ? (args[args.indexOf('--root') + 1] ?? '.') : '.');
+
+/** Writes of the orders and order_events tables, in Drizzle calls or in SQL text. */
+const ORDER_WRITES = [
+  /\.(insert|update|delete)\(\s*(orders|orderEvents)\s*\)/,
+  /\binsert\s+into\s+(orders|order_events)\b/i,
+  /\bupdate\s+(orders|order_events)\s+set\b/i,
+  /\bdelete\s+from\s+(orders|order_events)\b/i,
+];
+
+/** Server files allowed to write orders or order_events outside the domain, and why. */
+const SERVER_WRITE_EXCEPTIONS = {
+  'src/server/db/seed.ts': 'the demo and bulk seeds insert thousands of rows set-based',
+  'src/server/retention/retention.ts':
+    'erasure rewrites personal values inside the order and its events; it locks and records through the domain',
+};
+
+/** What an area offers to other areas besides `*-api.ts` and `*-page.tsx`. */
+const PUBLIC = {
+  auth: ['use-session-user', 'sign-out', 'auth-slice'],
+  orders: ['columns', 'order-queue', 'sidebar-views'],
+  live: ['live-bus', 'live-root', 'describe', 'next-order', 'order-live-panel', 'undo', 'new-orders-bar'],
+  insights: ['my-day-card'],
+  communication: ['macro-menu'],
+  staff: ['staff-layout', 'staff-root'],
+};
+const SHARED_CLIENT = new Set(['app', 'components', 'test']);
+
+/** Client imports allowed against the rules above, and why. */
+const CLIENT_EXCEPTIONS = {
+  'src/client/components/due-badge.tsx -> orders/columns':
+    'the due badge shows the due text of the order lists (dueText); move dueText here when columns.ts is next changed',
+};
+
+function walk(dir, out = []) {
+  let names;
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    if (name === 'node_modules' || name.startsWith('.')) continue;
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) walk(full, out);
+    else if (/\.(ts|tsx|mts|mjs)$/.test(name)) out.push(full);
+  }
+  return out;
+}
+
+const isTest = (rel) => /\.test\.tsx?$/.test(rel) || rel.startsWith('src/server/test/');
+
+/** The breaches of one file (path relative to the root, with forward slashes). */
+export function breachesOf(rel, text) {
+  const found = [];
+  if (rel.startsWith('src/server/') && !isTest(rel)) {
+    const inDomain = rel.startsWith('src/server/orders/');
+    if (!inDomain && !SERVER_WRITE_EXCEPTIONS[rel]) {
+      for (const re of ORDER_WRITES) {
+        if (re.test(text)) {
+          found.push(
+            `${rel}: writes orders or order_events outside src/server/orders/ (use orders/commands.ts or orders/events.ts)`,
+          );
+          break;
+        }
+      }
+    }
+    const imports = [...text.matchAll(/from\s+'([^']+)'/g)].map((m) => m[1]);
+    for (const spec of imports) {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec));
+      if (!inDomain && target.startsWith('src/server/orders/rules')) {
+        found.push(`${rel}: imports orders/rules.ts, the domain's own checks (call a command instead)`);
+      }
+      if (
+        target.startsWith('src/server/order-detail/queries') &&
+        !rel.startsWith('src/server/order-detail/')
+      ) {
+        found.push(
+          `${rel}: imports the detail screen's reads (order-detail/queries.ts); read through orders/repository.ts`,
+        );
+      }
+    }
+  }
+  if (rel.startsWith('src/client/') && !isTest(rel)) {
+    const area = rel.split('/')[2];
+    const imports = [...text.matchAll(/(?:from\s+|import\()\s*'([^']+)'/g)].map((m) => m[1]);
+    for (const spec of imports) {
+      if (!spec.startsWith('.')) continue;
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec));
+      if (!target.startsWith('src/client/')) continue;
+      const parts = target.split('/');
+      const targetArea = parts[2];
+      if (parts.length < 4 || targetArea === area || SHARED_CLIENT.has(targetArea) || area === 'app')
+        continue;
+      const rest = parts
+        .slice(3)
+        .join('/')
+        .replace(/\.(tsx?|js)$/, '');
+      if (CLIENT_EXCEPTIONS[`${rel} -> ${targetArea}/${rest}`]) continue;
+      if (area === 'components') {
+        found.push(`${rel}: a shared component imports the ${targetArea} area (${rest})`);
+        continue;
+      }
+      const open = /-api$|-page$/.test(rest) || (PUBLIC[targetArea] ?? []).includes(rest);
+      if (!open) {
+        found.push(
+          `${rel}: imports ${targetArea}/${rest}, an internal of the ${targetArea} area (use what it offers, or list it in PUBLIC of scripts/check-boundaries.mjs)`,
+        );
+      }
+    }
+  }
+  return found;
+}
+
+const breaches = [];
+for (const file of walk(path.join(root, 'src'))) {
+  const rel = path.relative(root, file).split(path.sep).join('/');
+  breaches.push(...breachesOf(rel, readFileSync(file, 'utf8')));
+}
+if (breaches.length) {
+  for (const b of breaches) console.error(b);
+  console.error(`\n${breaches.length} boundary breach(es); see docs/decisions/232-area-boundaries.md`);
+  process.exit(1);
+}
+console.log('Area boundaries hold.');

@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/** The area boundary check of `npm run validate` (scripts/check-boundaries.mjs, decision 232). */
+const SCRIPT = path.resolve('scripts/check-boundaries.mjs');
+const dirs: string[] = [];
+
+function check(root?: string) {
+  const res = spawnSync(process.execPath, [SCRIPT, ...(root ? ['--root', root] : [])], { encoding: 'utf8' });
+  return { code: res.status, out: `${res.stdout}${res.stderr}` };
+}
+
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'boundaries-'));
+  dirs.push(root);
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    writeFileSync(path.join(root, rel), text);
+  }
+  return root;
+}
+
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('area boundaries', () => {
+  it('hold in this repository', () => {
+    const { code, out } = check();
+    expect(out).toContain('Area boundaries hold.');
+    expect(code).toBe(0);
+  });
+
+  it('refuse order writes outside the domain, in Drizzle calls and in SQL', () => {
+    const root = tree({
+      'src/server/orders/commands.ts': 'await tx.insert(orderEvents).values(events);',
+      'src/server/mail/sneaky.ts': 'await tx.insert(orderEvents).values({ orderId, action: "mail" });',
+      'src/server/reports/raw.ts': "await db.execute(sql`update orders set process_status = 'New'`);",
+      'src/server/reports/read.ts': 'await db.select().from(orders);',
+      'src/server/mail/sneaky.test.ts': 'await tx.insert(orderEvents).values({});',
+      'src/server/invoices/rules.ts': "import { enforceRules } from '../orders/rules.js';",
+    });
+    const { code, out } = check(root);
+    expect(code).toBe(1);
+    expect(out).toContain(
+      'src/server/mail/sneaky.ts: writes orders or order_events outside src/server/orders/',
+    );
+    expect(out).toContain('src/server/reports/raw.ts: writes orders or order_events');
+    expect(out).toContain("src/server/invoices/rules.ts: imports orders/rules.ts, the domain's own checks");
+    expect(out).not.toContain('src/server/orders/commands.ts:');
+    expect(out).not.toContain('src/server/reports/read.ts:');
+    expect(out).not.toContain('sneaky.test.ts');
+    expect(out).toContain('3 boundary breach(es)');
+  });
+
+  it("refuse a client area's import of another area's internals, not of its API, pages or shared layers", () => {
+    const root = tree({
+      'src/client/team/team-page.tsx': [
+        "import { api } from '../app/api';",
+        "import { Thing } from '../components/thing';",
+        "import { useOrders } from '../orders/orders-api';",
+        "import { Component } from '../order-detail/order-detail-page';",
+        "import { secret } from '../orders/list-controls';",
+      ].join('\n'),
+      'src/client/components/widget.tsx': "import { x } from '../reports/report-screen';",
+    });
+    const { code, out } = check(root);
+    expect(code).toBe(1);
+    expect(out).toContain(
+      'src/client/team/team-page.tsx: imports orders/list-controls, an internal of the orders area',
+    );
+    expect(out).toContain('src/client/components/widget.tsx: a shared component imports the reports area');
+    expect(out).not.toContain('orders-api');
+    expect(out).not.toContain('order-detail-page');
+    expect(out).toContain('2 boundary breach(es)');
+  });
+});
