@@ -81,7 +81,7 @@ test('staff open an order from a list and work it: remark, move, upload, both De
   const personal = page.getByRole('region', { name: 'Personal Information' });
   await expect(personal.getByText('Netherlands')).toBeVisible();
   await expect(personal.getByText('E2E.DETAIL@EXAMPLE.COM')).toHaveCount(2);
-  await expect(personal.getByText('+31 612345678')).toBeVisible();
+  await expect(personal.getByText('+31 612345678', { exact: true })).toBeVisible();
 
   // The approval notice as mailed, and WhatsApp to +code number.
   await page.getByRole('button', { name: 'View Email Content' }).click();
