@@ -39,7 +39,9 @@ describe('deep pages', () => {
     const limit = 100;
     const last = Math.ceil(total / limit);
     expect(last).toBeGreaterThan(60);
-    for (const p of [51, 52, Math.floor(last / 2), Math.floor(last / 2) + 1, last - 1, last, last + 1]) {
+    // Twice: the second pass seeks from the keys the first one left (both ends of the list).
+    const pages = [51, 52, Math.floor(last / 2), Math.floor(last / 2) + 1, last - 1, last, last + 1];
+    for (const p of [...pages, ...pages, last - 2]) {
       expect(await page('allOrder', p, limit), `page ${p}`).toEqual(
         await expected("process_status <> 'Deleted'", (p - 1) * limit, limit),
       );

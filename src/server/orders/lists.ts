@@ -362,7 +362,18 @@ export async function listFolder(
     if (cache) rememberPage(cache, list, generation, page, keys, limit);
     return rows;
   }
-  return pageOf(db, where, olderThanPage, Math.min(limit, total - offset), clock, 'oldest-first');
+  const keys: PageKey[] | undefined = cache ? [] : undefined;
+  const rows = await pageOf(
+    db,
+    where,
+    olderThanPage,
+    Math.min(limit, total - offset),
+    clock,
+    'oldest-first',
+    keys,
+  );
+  if (cache && keys) rememberPage(cache, list, generation, page, keys, limit);
+  return rows;
 }
 
 /** Which list a page belongs to: the user only counts for My Orders and the assignee `me`. */
