@@ -16,9 +16,13 @@ BEGIN
   RETURN NEW;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER order_events_due_at BEFORE INSERT ON order_events
+-- Like orders.due_at it is never written by hand: a write of it, or of what it depends on, recomputes it.
+CREATE TRIGGER order_events_due_at_ins BEFORE INSERT ON order_events
   FOR EACH ROW WHEN (NEW.action = 'status' AND NEW.to_value = 'Completed' OR NEW.due_at IS NOT NULL)
   EXECUTE FUNCTION order_events_due_at_set();
+--> statement-breakpoint
+CREATE TRIGGER order_events_due_at_upd BEFORE UPDATE OF order_id, action, from_value, to_value, due_at ON order_events
+  FOR EACH ROW EXECUTE FUNCTION order_events_due_at_set();
 --> statement-breakpoint
 CREATE OR REPLACE FUNCTION insights_events_sync() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
@@ -105,16 +109,13 @@ BEGIN
 END $$;
 --> statement-breakpoint
 -- Existing completions: their due time under today's policy and the order's current fields (the due
--- times of the past were not kept). The backfill writes the events with the rollup triggers off (it
--- changes no counted value of theirs) and fills the two counters once.
+-- times of the past were not kept; the update trigger above computes it). The backfill writes the events
+-- with the rollup triggers off (it changes no value they count) and fills the two counters once.
 ALTER TABLE order_events DISABLE TRIGGER insights_events_upd;
 --> statement-breakpoint
 ALTER TABLE order_events DISABLE TRIGGER report_events_upd;
 --> statement-breakpoint
-UPDATE order_events e
-SET due_at = sla_due_at(coalesce(e.from_value, 'New'), o.processing_mode, o.created_at, o.processing_date, o.arrival_date)
-FROM orders o
-WHERE o.order_id = e.order_id AND e.action = 'status' AND e.to_value = 'Completed';
+UPDATE order_events SET due_at = NULL WHERE action = 'status' AND to_value = 'Completed';
 --> statement-breakpoint
 ALTER TABLE order_events ENABLE TRIGGER insights_events_upd;
 --> statement-breakpoint

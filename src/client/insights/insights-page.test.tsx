@@ -28,7 +28,6 @@ function answer(from: string, to: string, scale: number): InsightsData {
     to,
     timeZone: 'America/New_York',
     asOf: new Date().toISOString(),
-    slaHours: 72,
     backlog: {
       total: { lt24h: 3, d1to3: 2, d3to7: 1, gt7d: 4, total: 10 },
       folders: [{ ...zero, lt24h: 3, total: 3, folder: 'newOrder', label: 'New Orders' }],
@@ -50,8 +49,8 @@ function answer(from: string, to: string, scale: number): InsightsData {
       },
     ],
     sla: {
-      overall: { completed: 30, withinTarget: 27, share: 0.9 },
-      days: [{ day: to, completed: 30, withinTarget: 27, share: 0.9 }],
+      overall: { completed: 30, withinTarget: 27, withoutDue: 2, share: 0.9 },
+      days: [{ day: to, completed: 30, withinTarget: 27, withoutDue: 2, share: 0.9 }],
     },
     chargebacks: {
       overall: { chargebacks: 1, completed: 30, share: 1 / 30 },

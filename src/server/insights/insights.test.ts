@@ -3,12 +3,8 @@ import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OrderStatus, SERVICE_TIME_ZONE } from '../../shared/constants.js';
-import {
-  BACKLOG_FOLDERS,
-  DEFAULT_SLA_HOURS,
-  type InsightsData,
-  percentileRank,
-} from '../../shared/contracts/insights.js';
+import { BACKLOG_FOLDERS, type InsightsData, percentileRank } from '../../shared/contracts/insights.js';
+import { DEFAULT_SLA_POLICY, type SlaPolicy } from '../../shared/contracts/sla.js';
 import { serviceToday } from '../../shared/dates.js';
 import { mailLog, orderEvents, orders } from '../db/schema.js';
 import { orderValuesFromSnake } from '../orders/columns.js';
@@ -52,9 +48,34 @@ const STATUSES = [
   'ChargeBack',
 ] as const;
 
+/** Start of a service-time-zone day, in ms. */
+const dayStart = (day: string) => dayjs.tz(day, SERVICE_TIME_ZONE).valueOf();
+
+/**
+ * The due time an order has while in `status` under `policy` (written out here from the policy's rule,
+ * independently of the SQL): the earlier of payment (or the start of the processing day, when later) plus
+ * fromPaymentHours and the start of the arrival day minus beforeArrivalHours; none when the status is
+ * Completed, Refunded or Deleted or the mode has no policy.
+ */
+function dueOf(
+  policy: SlaPolicy,
+  status: string,
+  o: { mode: string; createdMs: number; processingDate: string; arrivalDate: string | null },
+): number | null {
+  if (['Completed', 'Refunded', 'Deleted'].includes(status)) return null;
+  const p = (
+    policy.modes as Record<string, { fromPaymentHours: number; beforeArrivalHours: number } | undefined>
+  )[o.mode];
+  if (!p) return null;
+  const fromPayment = Math.max(o.createdMs, dayStart(o.processingDate)) + p.fromPaymentHours * HOUR;
+  if (o.arrivalDate === null) return fromPayment;
+  return Math.min(fromPayment, dayStart(o.arrivalDate) - p.beforeArrivalHours * HOUR);
+}
+
 /**
  * A random history over the last 45 days: orders from the factory, assignments and releases, remarks,
- * chains of status moves (some orders completed twice), mail in every state at both providers.
+ * chains of status moves (some orders completed twice), mail in every state at both providers. Some moves
+ * to Completed land exactly at the order's due time, or a millisecond either side of it.
  */
 async function generateHistory(count: number) {
   const { db } = t.database;
@@ -64,6 +85,13 @@ async function generateHistory(count: number) {
     const processing = dayjs(created)
       .tz(SERVICE_TIME_ZONE)
       .add(rand() < 0.1 ? 20 : Math.floor(rand() * 3), 'day');
+    const arrival =
+      rand() < 0.15
+        ? null
+        : dayjs(created)
+            .tz(SERVICE_TIME_ZONE)
+            .add(2 + Math.floor(rand() * 12), 'day')
+            .format('YYYY-MM-DD');
     const [order] = await db
       .insert(orders)
       .values({
@@ -73,6 +101,7 @@ async function generateHistory(count: number) {
             processing_date: processing.format('YYYY-MM-DD'),
           }),
         ),
+        arrivalDate: arrival,
         createdAt: created,
       })
       .returning();
@@ -84,6 +113,7 @@ async function generateHistory(count: number) {
     let assigned: number | null = null;
     const steps = Math.floor(rand() * 6);
     for (let s = 0; s < steps; s++) {
+      const prev = at;
       at += Math.floor(rand() * (rand() < 0.7 ? 30 : 150) * HOUR);
       if (at > now.getTime()) break;
       const actor = rand() < 0.05 ? null : pick(staffIds);
@@ -108,6 +138,16 @@ async function generateHistory(count: number) {
         });
       } else {
         const to = pick(STATUSES);
+        const due = dueOf(DEFAULT_SLA_POLICY, status, {
+          mode: priority ? 'Priority' : 'Standard',
+          createdMs: created.getTime(),
+          processingDate: processing.format('YYYY-MM-DD'),
+          arrivalDate: arrival,
+        });
+        if (to === 'Completed' && due !== null && rand() < 0.5) {
+          const edge = due + pick([0, 0, -1, 1]);
+          if (edge >= prev && edge <= now.getTime()) at = edge;
+        }
         events.push({
           orderId: order!.orderId,
           actorId: actor,
@@ -145,6 +185,7 @@ interface RawEvent {
   order_id: number;
   actor_id: number | null;
   action: string;
+  from_value: string | null;
   to_value: string | null;
   ms: number;
 }
@@ -161,12 +202,17 @@ async function oracle(from: string, to: string, at: Date): Promise<InsightsData>
       processing_mode: string;
       assigned_to: number | null;
       processing_date: string;
+      arrival_date: string | null;
     }>(`select order_id::int as order_id, ${ms}, process_status, processing_mode, assigned_to,
-               to_char(processing_date, 'YYYY-MM-DD') as processing_date from orders`)
+               to_char(processing_date, 'YYYY-MM-DD') as processing_date,
+               to_char(arrival_date, 'YYYY-MM-DD') as arrival_date from orders`)
   ).rows;
+  const policy = (await q.query<{ value: SlaPolicy }>(`select value from app_settings where key = 'sla'`))
+    .rows[0]!.value;
   const events = (
     await q.query<RawEvent>(
-      `select id::int as id, order_id::int as order_id, actor_id, action, to_value, ${ms} from order_events order by id`,
+      `select id::int as id, order_id::int as order_id, actor_id, action, from_value, to_value, ${ms}
+       from order_events order by id`,
     )
   ).rows;
   const mails = (
@@ -277,7 +323,26 @@ async function oracle(from: string, to: string, at: Date): Promise<InsightsData>
   });
   const sum = (k: 'lt24h' | 'd1to3' | 'd3to7' | 'gt7d' | 'total') => folders.reduce((s, f) => s + f[k], 0);
   const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
-  const within = (hs: number[]) => hs.filter((h) => h < DEFAULT_SLA_HOURS).length;
+  // On time: completed at or before the due time the order had in the status the move left.
+  const dueAtCompletion = (c: RawEvent) => {
+    const o = orderById.get(c.order_id)!;
+    return dueOf(policy, c.from_value ?? 'New', {
+      mode: o.processing_mode,
+      createdMs: o.ms,
+      processingDate: o.processing_date,
+      arrivalDate: o.arrival_date,
+    });
+  };
+  const slaOf = (cs: RawEvent[]) => {
+    const due = cs.map((c) => [c, dueAtCompletion(c)] as const).filter(([, d]) => d !== null);
+    const withinTarget = due.filter(([c, d]) => c.ms <= d!).length;
+    return {
+      completed: due.length,
+      withinTarget,
+      withoutDue: cs.length - due.length,
+      share: ratio(withinTarget, due.length),
+    };
+  };
   const completedOn = (d: string) => count(d, isStatus('Completed'));
   const totalChargebacks = days.reduce((s, d) => s + count(d, isStatus('ChargeBack')), 0);
   const totalCompleted = days.reduce((s, d) => s + completedOn(d), 0);
@@ -302,7 +367,6 @@ async function oracle(from: string, to: string, at: Date): Promise<InsightsData>
     to,
     timeZone: SERVICE_TIME_ZONE,
     asOf: at.toISOString(),
-    slaHours: DEFAULT_SLA_HOURS,
     backlog: {
       total: {
         lt24h: sum('lt24h'),
@@ -329,11 +393,8 @@ async function oracle(from: string, to: string, at: Date): Promise<InsightsData>
     },
     perStaff,
     sla: {
-      overall: { completed: all.length, withinTarget: within(all), share: ratio(within(all), all.length) },
-      days: days.map((day) => {
-        const hs = byDayHours(day);
-        return { day, completed: hs.length, withinTarget: within(hs), share: ratio(within(hs), hs.length) };
-      }),
+      overall: slaOf(completions),
+      days: days.map((day) => ({ day, ...slaOf(completions.filter((e) => eventDay.get(e.id) === day)) })),
     },
     chargebacks: {
       overall: {
@@ -383,6 +444,18 @@ describe('insights figures equal a direct computation over the raw rows', () => 
     expect(got.mail.length).toBeGreaterThan(5);
     expect(got.backlog.total.total).toBeGreaterThan(20);
     expect(got.chargebacks.overall.chargebacks).toBeGreaterThan(0);
+    // Completions late, on time, exactly at the due time, and without one.
+    expect(got.sla.overall.withinTarget).toBeGreaterThan(5);
+    expect(got.sla.overall.completed - got.sla.overall.withinTarget).toBeGreaterThan(5);
+    expect(got.sla.overall.withoutDue).toBeGreaterThan(0);
+    const edges = await t.database.sql.query<{ at: number; before: number; after: number }>(
+      `select count(*) filter (where e.created_at = e.due_at)::int as at,
+              count(*) filter (where e.created_at = e.due_at - interval '1 millisecond')::int as before,
+              count(*) filter (where e.created_at = e.due_at + interval '1 millisecond')::int as after
+       from order_events e where e.action = 'status' and e.to_value = 'Completed'`,
+    );
+    expect(edges.rows[0]!.at).toBeGreaterThan(0);
+    expect(edges.rows[0]!.before + edges.rows[0]!.after).toBeGreaterThan(0);
     await expectFiguresEqualOracle(daysAgo(7), today);
     await expectFiguresEqualOracle(daysAgo(3), daysAgo(3));
   });

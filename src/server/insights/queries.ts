@@ -1,7 +1,6 @@
 import dayjs from 'dayjs';
 import {
   BACKLOG_FOLDERS,
-  DEFAULT_SLA_HOURS,
   type InsightsData,
   type InsightsQuery,
   type MyDayData,
@@ -19,8 +18,9 @@ import type { SqlRunner } from '../db/client.js';
  */
 
 /**
- * One pass over insights_daily: per day (received, completed, refunded, deleted, chargebacks) and per
- * actor with the member's name (completed, status moves, remarks). $1, $2: first and last day.
+ * One pass over insights_daily: per day (received, completed, refunded, deleted, chargebacks, completions
+ * with a due time and on time — drizzle/0031) and per actor with the member's name (completed, status
+ * moves, remarks). $1, $2: first and last day.
  * Rows with a day are day rows; rows without are actor rows.
  */
 export const DAILY_SQL = `
@@ -28,21 +28,21 @@ export const DAILY_SQL = `
          sum(i.received)::int as received, sum(i.completed)::int as completed,
          sum(i.refunded)::int as refunded, sum(i.deleted)::int as deleted,
          sum(i.chargebacks)::int as chargebacks, sum(i.status_moves)::int as status_moves,
-         sum(i.remarks)::int as remarks
+         sum(i.remarks)::int as remarks, sum(i.completed_due)::int as completed_due,
+         sum(i.completed_on_time)::int as completed_on_time
   from insights_daily i left join staff_users s on s.id = i.actor_id
   where i.day between $1::date and $2::date
   group by grouping sets ((i.day), (i.actor_id, s.name))`;
 
 /**
  * One pass over the duration histograms: per (kind, actor, hour) for the whole period (overall and
- * per-staff percentiles), and per (kind, day) the count within the target. $3: target hours.
+ * per-staff percentiles).
  */
 export const HISTOGRAM_SQL = `
-  select kind, actor_id, hours, to_char(day, 'YYYY-MM-DD') as day, sum(n)::int as n,
-         coalesce(sum(n) filter (where hours < $3::int), 0)::int as within
+  select kind, actor_id, hours, sum(n)::int as n
   from insights_duration_daily
   where day between $1::date and $2::date
-  group by grouping sets ((kind, actor_id, hours), (kind, day))
+  group by kind, actor_id, hours
   having sum(n) <> 0`;
 
 /** Payment → Completed per day: count, median and p90, kept per day by the event trigger. */
@@ -118,15 +118,22 @@ export function periodDays(from: string, to: string): string[] {
 
 const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : null);
 
+/** Completions on time among those with a due time; the others are counted apart (decision 270). */
+function slaFigures(rows: { completed: number; completed_due: number; completed_on_time: number }[]) {
+  const completed = rows.reduce((s, r) => s + r.completed_due, 0);
+  const withinTarget = rows.reduce((s, r) => s + r.completed_on_time, 0);
+  const withoutDue = rows.reduce((s, r) => s + r.completed - r.completed_due, 0);
+  return { completed, withinTarget, withoutDue, share: ratio(withinTarget, completed) };
+}
+
 export interface InsightsOptions {
   now?: Date;
-  slaHours?: number;
 }
 
 export async function insights(
   sql: SqlRunner,
   period: InsightsQuery,
-  { now = new Date(), slaHours = DEFAULT_SLA_HOURS }: InsightsOptions = {},
+  { now = new Date() }: InsightsOptions = {},
 ): Promise<InsightsData> {
   const range = [period.from, period.to];
   const today = serviceToday(now);
@@ -142,15 +149,15 @@ export async function insights(
       chargebacks: number;
       status_moves: number;
       remarks: number;
+      completed_due: number;
+      completed_on_time: number;
     }>(DAILY_SQL, range),
     sql.query<{
       kind: number;
       actor_id: number | null;
-      hours: number | null;
-      day: string | null;
+      hours: number;
       n: number;
-      within: number;
-    }>(HISTOGRAM_SQL, [...range, slaHours]),
+    }>(HISTOGRAM_SQL, range),
     sql.query<{ day: string; completed: number; median: number | null; p90: number | null }>(
       TIME_TO_COMPLETE_DAILY_SQL,
       range,
@@ -169,17 +176,12 @@ export async function insights(
   const dayRows = daily.rows.filter((r) => r.day !== null);
   const byDay = new Map(dayRows.map((r) => [r.day as string, r]));
   const ttcByDay = new Map(ttcDays.rows.map((r) => [r.day, r]));
-  const withinByDay = new Map<string, number>();
   const overallBins: [number, number][] = [];
   const handlingBins = new Map<number, [number, number][]>();
-  let overallWithin = 0;
   for (const r of histogram.rows) {
-    if (r.day !== null) {
-      if (r.kind === 1) withinByDay.set(r.day, r.within);
-    } else if (r.hours !== null && r.kind === 1) {
+    if (r.kind === 1) {
       overallBins.push([r.hours, r.n]);
-      overallWithin += r.within;
-    } else if (r.hours !== null && r.kind === 2) {
+    } else if (r.kind === 2) {
       const actor = r.actor_id ?? 0;
       handlingBins.set(actor, [...(handlingBins.get(actor) ?? []), [r.hours, r.n]]);
     }
@@ -191,7 +193,6 @@ export async function insights(
     completed: overallCompleted,
     median: histogramPercentile(overallBins, overallCompleted, 1, 2),
     p90: histogramPercentile(overallBins, overallCompleted, 9, 10),
-    within: overallWithin,
   };
   const totalChargebacks = dayRows.reduce((sum, r) => sum + r.chargebacks, 0);
   const totalCompleted = dayRows.reduce((sum, r) => sum + r.completed, 0);
@@ -237,7 +238,6 @@ export async function insights(
     to: period.to,
     timeZone: SERVICE_TIME_ZONE,
     asOf: now.toISOString(),
-    slaHours,
     backlog: {
       total: {
         lt24h: sum('lt24h'),
@@ -276,16 +276,10 @@ export async function insights(
     },
     perStaff,
     sla: {
-      overall: {
-        completed: overall?.completed ?? 0,
-        withinTarget: overall?.within ?? 0,
-        share: ratio(overall?.within ?? 0, overall?.completed ?? 0),
-      },
+      overall: slaFigures(dayRows),
       days: days.map((day) => {
-        const r = ttcByDay.get(day);
-        const completed = r?.completed ?? 0;
-        const withinTarget = withinByDay.get(day) ?? 0;
-        return { day, completed, withinTarget, share: ratio(withinTarget, completed) };
+        const r = byDay.get(day);
+        return { day, ...slaFigures(r ? [r] : []) };
       }),
     },
     chargebacks: {

@@ -4,12 +4,6 @@ import { z } from 'zod';
 /** Longest period the insights answer for: one year and a day (a leap year, or a year with both ends). */
 export const MAX_INSIGHTS_DAYS = 366;
 
-/**
- * The service-level target until orders carry due times: completed within this many hours of payment.
- * A later SLA policy replaces this constant (the figure is computed at request time, not in the rollups).
- */
-export const DEFAULT_SLA_HOURS = 72;
-
 export const INSIGHTS_MSG = {
   fromRequired: 'Please select the From date.',
   toRequired: 'Please select the To date.',
@@ -75,7 +69,6 @@ export const insightsData = z.object({
   timeZone: z.string(),
   /** The instant "now" for the backlog ages. */
   asOf: z.string(),
-  slaHours: int,
   backlog: z.object({
     total: bucketCounts,
     folders: z.array(bucketCounts.extend({ folder: z.string(), label: z.string() })),
@@ -99,9 +92,15 @@ export const insightsData = z.object({
       medianHandlingHours: hours,
     }),
   ),
+  /**
+   * Completions on time, per completion day: `completed` counts the moves to Completed of orders that had
+   * a due time at that moment, `withinTarget` those at or before it, `share` = withinTarget / completed.
+   * Completions without a due time (mode without a policy, or completed from Refunded/Deleted) are not in
+   * the share; `withoutDue` counts them.
+   */
   sla: z.object({
-    overall: z.object({ completed: int, withinTarget: int, share }),
-    days: z.array(z.object({ day: z.string(), completed: int, withinTarget: int, share })),
+    overall: z.object({ completed: int, withinTarget: int, withoutDue: int, share }),
+    days: z.array(z.object({ day: z.string(), completed: int, withinTarget: int, withoutDue: int, share })),
   }),
   chargebacks: z.object({
     overall: z.object({ chargebacks: int, completed: int, share }),
