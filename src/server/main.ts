@@ -2,7 +2,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError, migrateDatabase, openDatabase } from './db/client.js';
 import { seedDemoOnStart } from './db/seed-policy.js';
-import { DEMO_PASSWORD, DEMO_USERS } from './db/seed.js';
+import { DEMO_PASSWORD, DEMO_USERS } from './db/demo-users.js';
 import { cleanPartials } from './documents/storage.js';
 import { lifecycleOf } from './health/lifecycle.js';
 import { backgroundJobs } from './jobs.js';

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.js';
 import { migrateDatabase, openDatabase } from './client.js';
-import { isEmpty, seedDemo } from './seed.js';
+import { seedDemo } from './seed.js';
+import { isEmpty } from './seed-policy.js';
 
 /**
  * `npm run db:seed -- --orders N [--database-url URL] [--force]`: bulk-seeds N orders. The explicit way to

@@ -1,6 +1,11 @@
 import type { Config } from '../config.js';
 import type { Database } from './client.js';
-import { isEmpty, seedDemo } from './seed.js';
+
+/** True when the database has no staff users yet (seed only an empty database). */
+export async function isEmpty(database: Database): Promise<boolean> {
+  const { rows } = await database.sql.query<{ n: string }>('select count(*)::text as n from staff_users');
+  return rows[0]?.n === '0';
+}
 
 export interface SeedDecision {
   seed: boolean;
@@ -44,6 +49,8 @@ export async function seedDemoOnStart(
     return false;
   }
   log(`Empty database: seeding the demo set (${decision.reason})…`);
+  // Loaded only now: a server with data (or in production) never loads the seed and its data generator.
+  const { seedDemo } = await import('./seed.js');
   // A whole configuration stores the sample documents where it keeps documents (local disk or S3).
   await seedDemo(database, {
     orders,

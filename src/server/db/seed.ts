@@ -4,16 +4,8 @@ import { allCountries } from '../../shared/countries.js';
 import { hashPassword } from '../auth/passwords.js';
 import { type StorageTarget, storeBuffer } from '../documents/storage.js';
 import type { Database } from './client.js';
+import { DEMO_PASSWORD, DEMO_USERS } from './demo-users.js';
 import { paymentGateways, staffUsers } from './schema.js';
-
-export const DEMO_PASSWORD = 'demo-password';
-export const DEMO_USERS = [
-  { name: 'Demo Admin', email: 'admin@demo.test', role: 'Admin' },
-  { name: 'Demo Manager', email: 'manager@demo.test', role: 'Manager' },
-  { name: 'Demo Team', email: 'team@demo.test', role: 'Team' },
-  { name: 'Demo Telecaller', email: 'telecaller@demo.test', role: 'Telecaller' },
-  { name: 'Demo Night Staff', email: 'night@demo.test', role: 'Night Staff' },
-] as const;
 
 export const DEMO_GATEWAYS = ['Stripe', 'PayPal', 'Authorize.Net', 'Braintree', 'Checkout.com', 'Adyen'];
 
@@ -54,12 +46,6 @@ export interface SeedOptions {
   dataDir: StorageTarget;
   now?: Date;
   log?: (line: string) => void;
-}
-
-/** True when the database has no staff users yet (seed only an empty database). */
-export async function isEmpty(database: Database): Promise<boolean> {
-  const { rows } = await database.sql.query<{ n: string }>('select count(*)::text as n from staff_users');
-  return rows[0]?.n === '0';
 }
 
 export async function seedStaffAndGateways(database: Database): Promise<void> {
