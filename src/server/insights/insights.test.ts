@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import dayjs from 'dayjs';
 import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
@@ -490,6 +491,41 @@ describe('insights figures equal a direct computation over the raw rows', () => 
         }),
       ),
     );
+    await expectFiguresEqualOracle(daysAgo(50), today);
+  });
+
+  it('keeps each completion against the due time it had when the policy changes later', async () => {
+    const q = t.database.sql;
+    const period = { from: daysAgo(50), to: today };
+    const before = await insights(q, period, { now });
+    const { rows } = await q.query<{ value: unknown }>(`select value from app_settings where key = 'sla'`);
+    await q.query(
+      `update app_settings set value = jsonb_set(value, '{modes,Standard,fromPaymentHours}', '1') where key = 'sla'`,
+    );
+    try {
+      expect((await insights(q, period, { now })).sla).toEqual(before.sla);
+    } finally {
+      await q.query(`update app_settings set value = $1::jsonb where key = 'sla'`, [
+        JSON.stringify(rows[0]!.value),
+      ]);
+    }
+    await expectFiguresEqualOracle(period.from, period.to);
+  });
+
+  it('the migration backfill of the on-time counters gives the same figures', {
+    timeout: 120_000,
+  }, async () => {
+    const q = t.database.sql;
+    const migration = readFileSync(
+      new URL('../../../drizzle/0031_insights_on_time_trigger.sql', import.meta.url),
+      'utf8',
+    );
+    const statements = migration.split('--> statement-breakpoint');
+    const backfill = statements.slice(statements.findIndex((x) => x.includes('Existing completions')));
+    expect(backfill.length).toBeGreaterThan(3);
+    await q.query('update insights_daily set completed_due = 0, completed_on_time = 0');
+    expect((await insights(q, { from: daysAgo(50), to: today }, { now })).sla.overall.completed).toBe(0);
+    for (const statement of backfill) await q.query(statement);
     await expectFiguresEqualOracle(daysAgo(50), today);
   });
 
