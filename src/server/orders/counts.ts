@@ -136,7 +136,7 @@ export class CountsMemory {
   private unlisten: (() => Promise<void>) | null = null;
   private closed = false;
   /** Keyset anchors of the lists (lists.ts): dropped with every change, like the counters. */
-  private readonly pageKeys = new PageKeyCache();
+  readonly pageKeys = new PageKeyCache();
   /** Page 1 of each list, answered from memory until a change or a due state moves (decision 226). */
   readonly firstPages = new FirstPageCache();
   /** Differences found by the periodic check (a metric for tests and /metrics readers). */

@@ -272,6 +272,8 @@ export interface ListOptions {
   dir?: SortDirection | undefined;
   filters: ListFilters;
   clock: SlaClock;
+  /** The keys of pages read (decision 223); a read inside a transaction passes them here. */
+  pageKeys?: PageKeyCache | undefined;
 }
 
 /** The filters alone (sort and dir taken out). */
@@ -322,7 +324,7 @@ export async function listFolder(
     return sortedPage(db, where, options.sort ?? 'created_at', dir, offset, limit, clock);
   }
   // Due states move with the clock alone, so lists filtered by one keep no keys.
-  const cache = options.filters.slaState ? undefined : pageKeyCaches.get(db);
+  const cache = options.filters.slaState ? undefined : (options.pageKeys ?? pageKeyCaches.get(db));
   const generation = cache?.generation ?? 0;
   const list = listSignature(folder, scope, options.filters, limit);
   if (cache && page > 1) {

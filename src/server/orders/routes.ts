@@ -115,6 +115,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         dir: query.dir,
         filters: filtersOf(query),
         clock: await listClock(database),
+        pageKeys: countsMemoryOf(database)?.pageKeys,
       };
       // Page 1 from memory while nothing changed (decision 226); lists by due state change with the clock.
       const pages =
