@@ -132,7 +132,6 @@ export type MailStatus = (typeof MAIL_STATUSES)[number];
 export const DEFENCE_PACK_TYPES = [1, 2] as const;
 
 export const PAGE_SIZES = [10, 25, 50, 100, 500] as const;
-export const DEFAULT_PAGE_SIZE = 10;
 /** Hard ceiling for one list response ("All" included); a request above it is refused, not attempted. */
 export const MAX_PAGE_SIZE = 100_000;
 
@@ -152,7 +151,6 @@ export const MONTHS = [
 ] as const;
 
 export const SEARCH_DEBOUNCE_MS = 500;
-export const DOWNLOAD_DELAY_MS = 1000;
 export const MIN_PASSWORD_LENGTH = 6;
 export const MIN_INVOICE_ORDER_ID_LENGTH = 6;
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;

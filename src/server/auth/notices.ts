@@ -1,5 +1,5 @@
 import { MAIL_PROVIDERS } from '../../shared/constants.js';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
@@ -142,13 +142,4 @@ export async function startNoticeDelivery(
     clearInterval(timer);
     sender.close();
   };
-}
-
-/** Count of notices still queued (for tests and health views). */
-export async function queuedNotices(db: DbOrTx): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(staffNotices)
-    .where(eq(staffNotices.status, 'queued'));
-  return Number(row?.n ?? 0);
 }

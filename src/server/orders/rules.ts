@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import { SERVICE_TIME_ZONE } from '../../shared/constants.js';
+import type { refusedOrders } from '../../shared/contracts/orders.js';
 import {
   decide,
   holderDecision,
@@ -31,12 +33,8 @@ export function ruleState(
   };
 }
 
-/** One order the rules refused, as the error answer lists it. */
-export interface RefusedOrder {
-  orderId: number;
-  processStatus: string;
-  message: string;
-}
+/** One order the rules refused, as the error answer lists it (`data.orders` of the contract). */
+type RefusedOrder = z.infer<typeof refusedOrders>['orders'][number];
 
 /**
  * Checks every locked order against the shared rules. One refusal refuses the whole request (nothing
