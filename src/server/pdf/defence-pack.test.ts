@@ -173,7 +173,9 @@ describe('Defence Packs', () => {
       ).json().data,
     );
     expect(two.defencePackType).toBe(2);
-    expect(two.mails).toHaveLength(3);
+    // The two approval notices, the remark's mail, and the status notification of the move to Completed.
+    expect(two.mails).toHaveLength(4);
+    expect(two.mails.filter((m) => m.kind === 'notification')).toHaveLength(1);
     expect(two.remarks).toHaveLength(1);
     expect(two.events.some((e) => e.action === 'status' && e.to_value === 'Completed')).toBe(true);
   });
