@@ -198,15 +198,8 @@ async function benchEngine(engine: string): Promise<Run | null> {
   log(
     `Starting the server under test (${dataset.engine}, ${dataset.orders.toLocaleString('en-US')} orders)…`,
   );
-  const profileArgs = profileKey
-    ? [
-        '--cpu-prof',
-        `--cpu-prof-dir=${profileDir}`,
-        `--cpu-prof-name=${engine}-${dataset.orders}-${profileKey}.cpuprofile`,
-      ]
-    : [];
   if (profileKey) mkdirSync(profileDir, { recursive: true });
-  const server = await ServerUnderTest.start(dataset, jwtSecret, profileArgs);
+  const server = await ServerUnderTest.start(dataset, jwtSecret);
   const appPort = server.ready.appPort;
   let second: ServerUnderTest | null = null;
   try {
@@ -544,13 +537,18 @@ async function benchEngine(engine: string): Promise<Run | null> {
   } finally {
     await second?.stop();
     await server.stop();
-    if (profileKey) writeProfileSummary(engine, dataset.orders, profileKey);
+    if (profileKey) writeProfileSummary(dataset.engine, dataset.orders, profileKey);
   }
+}
+
+/** Where the profile of a row goes (one per engine and row; the size is in the summary's title). */
+function profileFile(engine: string, key: string) {
+  return path.join(profileDir, `${engine}-${key}.cpuprofile`);
 }
 
 /** Summarises the .cpuprofile of a --profile run into bench/profiles.md (kept beside RESULTS.md). */
 function writeProfileSummary(engine: string, orders: number, key: string) {
-  const file = path.join(profileDir, `${engine}-${orders}-${key}.cpuprofile`);
+  const file = profileFile(engine, key);
   if (!existsSync(file)) {
     log(`No CPU profile was written (${file}).`);
     return;
@@ -637,11 +635,14 @@ async function measureEndpoint(
   if (probe.status < 200 || probe.status >= 300) {
     return { ...base, available: true, note: `answered ${probe.status}: ${String(probe.body.message)}` };
   }
+  const profiling = profileKey === ep.key && ep.port === 'app';
+  if (profiling) await server.call({ type: 'profile-start' });
   const throughput = await runLoad(port, ep.scenario, { connections: 10, durationS: durations.throughputS });
   // Paced on one connection: autocannon starts every connection's timer together, so a fixed rate
   // spread over 10 connections arrives in bursts of 10 and measures queueing, not the endpoint.
   const rate = Math.max(5, Math.min(200, Math.round(throughput.perSecond / 4)));
   const latency = await runLoad(port, ep.scenario, { connections: 1, durationS: durations.latencyS, rate });
+  if (profiling) await server.call({ type: 'profile-stop', file: profileFile(server.ready.engine, ep.key) });
   let raw: RawStats | undefined;
   const plan = planOf(captured);
   if (plan.length) {

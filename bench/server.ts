@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import inspector from 'node:inspector';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/server/app.js';
@@ -25,6 +27,8 @@ export type BenchRequest =
   | { id: number; type: 'capture-stop' }
   | { id: number; type: 'memory'; gc?: boolean }
   | { id: number; type: 'raw'; plan: QueryPlan; durationMs: number }
+  | { id: number; type: 'profile-start' }
+  | { id: number; type: 'profile-stop'; file: string }
   | { id: number; type: 'stop' };
 
 export interface ReadyMessage {
@@ -89,6 +93,12 @@ const ready: ReadyMessage = {
 };
 process.send?.(ready);
 
+let profiler: inspector.Session | undefined;
+const post = (method: string, params?: object) =>
+  new Promise<unknown>((resolve, reject) =>
+    profiler!.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result))),
+  );
+
 const memory = (): MemorySample => {
   const m = process.memoryUsage();
   return { rss: m.rss, heapUsed: m.heapUsed, external: m.external };
@@ -108,6 +118,20 @@ async function handle(msg: BenchRequest): Promise<unknown> {
     }
     case 'raw':
       return measurePlan(raw, msg.plan, msg.durationMs);
+    case 'profile-start':
+      // The CPU profile of one row only (bench --profile): the inspector's sampling profiler.
+      profiler ??= new inspector.Session();
+      profiler.connect();
+      await post('Profiler.enable');
+      await post('Profiler.setSamplingInterval', { interval: 100 });
+      await post('Profiler.start');
+      return null;
+    case 'profile-stop': {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      writeFileSync(msg.file, JSON.stringify(profile));
+      profiler?.disconnect();
+      return msg.file;
+    }
     case 'stop':
       await app.close();
       await hello.close();
