@@ -1,7 +1,7 @@
 import { type BaseQueryFn, createApi } from '@reduxjs/toolkit/query/react';
 import { type ApiError, type Envelope, type Params, requestJson } from './api-client';
 
-export { type ApiError, type Envelope, errorMessage } from './api-client';
+export { type Envelope, errorMessage } from './api-client';
 
 /** What an endpoint asks for: a path under /api/ (or a full request). */
 export type ApiArgs = string | { url: string; method?: string; body?: unknown; params?: Params };

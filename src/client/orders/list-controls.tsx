@@ -28,7 +28,7 @@ export const LIST_PARAMS = [
   'slaState',
 ] as const;
 
-export { DueBadge, SLA_LABEL } from '../components/due-badge';
+export { DueBadge } from '../components/due-badge';
 
 /** Status colours by meaning: new work, waiting on others, needs the customer, done, money back, lost. */
 const STATUS_CLASS: Record<string, string> = {

@@ -408,16 +408,6 @@ export async function deleteTemplate(db: DbOrTx, actor: StaffIdentity, id: numbe
   });
 }
 
-/** Whether a key has an English template (the fallback every send needs). */
-export async function templateKeyExists(db: DbOrTx, key: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: mailTemplates.id })
-    .from(mailTemplates)
-    .where(and(eq(mailTemplates.key, key), eq(mailTemplates.language, 'en'), isNull(mailTemplates.deletedAt)))
-    .limit(1);
-  return !!row;
-}
-
 /**
  * A template mail of one order as the customer gets it now: the current template of `key` in the
  * customer's language (English when it has none). Null when the order or the template does not exist.

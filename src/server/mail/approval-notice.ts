@@ -3,10 +3,10 @@
  * approved document, the reminder, the "View Email Content" modal and the customer preview.
  */
 
-import { type Brand, brandFor } from '../../shared/brand.js';
+import { brandFor } from '../../shared/brand.js';
 
 /** The brands are written once, in src/shared/brand.ts (mails, customer page and its fallback). */
-export { type Brand, brandFor };
+export { brandFor };
 
 export interface ApprovalNoticeOrder {
   order_id: number;
