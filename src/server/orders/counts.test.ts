@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { FOLDER_COUNT_KEYS } from '../../shared/constants.js';
 import { serviceToday } from '../../shared/dates.js';
 import { setDueClockForTests } from '../sla/policy.js';
@@ -135,7 +135,11 @@ describe('folder counts in memory', () => {
     expect(memory.reads).toBe(reads); // the folders were not read again: only the due-time counts
   });
 
-  it('answers page 1 of a list from memory until an order changes', async () => {
+  it('answers page 1 of a list from memory until an order changes (EDCARD_FIRST_PAGE_CACHE=1)', async () => {
+    process.env.EDCARD_FIRST_PAGE_CACHE = '1';
+    onTestFinished(() => {
+      delete process.env.EDCARD_FIRST_PAGE_CACHE;
+    });
     const url = '/api/admin/get-orders-list/allOrder?page=1&limit=5';
     const first = await t.as('Admin', { method: 'GET', url });
     expect(first.statusCode).toBe(200);

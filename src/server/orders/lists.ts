@@ -499,11 +499,24 @@ export function setListTimeoutForTests(ms: number | null): void {
   listTimeoutMs = ms ?? 3_000;
 }
 
-/** Pages this deep (or sorted, or filtered beyond the counters) may scan many rows. */
-export function listNeedsTimeout(offset: number, options: ListOptions): boolean {
+/**
+ * Pages this deep (or sorted, or filtered beyond the counters) may scan many rows; a newest-first page
+ * that seeks from a remembered key near it does not.
+ */
+export function listNeedsTimeout(
+  folder: Folder,
+  scope: FolderScope,
+  page: number,
+  limit: number,
+  options: ListOptions,
+): boolean {
+  const offset = (page - 1) * limit;
   const { processingMode: _m, assignee: _a, ...others } = options.filters;
   const filtered = Object.values(others).some((v) => v !== undefined);
-  return offset >= 1_000 || filtered || (!!options.sort && offset > 0);
+  if (filtered || (!!options.sort && offset > 0)) return true;
+  if (offset < 1_000) return false;
+  const near = options.pageKeys?.nearest(listSignature(folder, scope, options.filters, limit), page);
+  return !near || (page - near.page) * limit >= REVERSE_SCAN_FROM;
 }
 
 /** PostgreSQL cancelled the statement (statement_timeout). */
