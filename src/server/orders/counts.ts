@@ -5,7 +5,7 @@ import type { Database, DbOrTx } from '../db/client.js';
 import { onCacheEvent } from '../live/cache-events.js';
 import { dueNow, getSlaPolicy, type SlaClock, slaClock } from '../sla/policy.js';
 import { CLOSED_STATUSES, STATUS_FOLDERS } from './folders.js';
-import { folderCounts, PageKeyCache, slaCounts, usePageKeys } from './lists.js';
+import { folderCounts, PageKeyCache, slaCounts, attachPageKeys } from './lists.js';
 
 export type CountsAnswer = FolderCounts & { atRiskCount: number; breachedCount: number };
 
@@ -153,13 +153,13 @@ export class CountsMemory {
     // Listening needs no table: the counters are first read by the first request (the server may
     // still be migrating now).
     this.unlisten = await onCacheEvent(this.database, (payload) => this.onEvent(payload));
-    usePageKeys(this.database.db, this.pageKeys);
+    attachPageKeys(this.database.db, this.pageKeys);
     this.timers.push(setInterval(() => void this.check(), COUNTS_CHECK_MS).unref());
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    usePageKeys(this.database.db, null);
+    attachPageKeys(this.database.db, null);
     for (const t of this.timers) clearInterval(t);
     if (this.slaTimer) clearTimeout(this.slaTimer);
     await this.unlisten?.();

@@ -172,7 +172,10 @@ export class PageKeyCache {
     if (generation !== this.generation) return; // read before a change: its keys may be stale
     if (this.size >= 50_000) this.clear();
     let anchors = this.lists.get(list);
-    if (!anchors) this.lists.set(list, (anchors = new Map()));
+    if (!anchors) {
+      anchors = new Map();
+      this.lists.set(list, anchors);
+    }
     if (!anchors.has(page)) this.size++;
     anchors.set(page, anchor);
   }
@@ -181,7 +184,7 @@ export class PageKeyCache {
 const pageKeyCaches = new WeakMap<object, PageKeyCache>();
 
 /** Page keys are kept only for a database whose changes are heard (the in-memory counts run). */
-export function usePageKeys(db: DbOrTx, cache: PageKeyCache | null): void {
+export function attachPageKeys(db: DbOrTx, cache: PageKeyCache | null): void {
   if (cache) pageKeyCaches.set(db, cache);
   else pageKeyCaches.delete(db);
 }
