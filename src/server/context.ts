@@ -1,4 +1,5 @@
 import type { Config } from './config.js';
+import type { Role } from '../shared/constants.js';
 import type { Database, Db } from './db/client.js';
 
 /** What every route module gets: configuration and the database. */
@@ -11,7 +12,7 @@ export interface AppContext {
 export interface StaffIdentity {
   id: number;
   name: string;
-  type: string;
+  type: Role;
   email: string;
 }
 

@@ -1,10 +1,11 @@
+import type { Role } from '../../shared/constants.js';
 import type { SessionState } from './sessions.js';
 
 /** What the guard reads for a token: the staff member and the token's server-side session. */
 export interface StaffRow {
   id: number;
   name: string;
-  role: string;
+  role: Role;
   email: string;
   tokenVersion: number;
   session: SessionState;
