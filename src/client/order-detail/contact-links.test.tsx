@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MailTemplate } from '../../shared/contracts/communication';
-import { mockApi, ok, orderFixture, renderPage, signInAs } from '../test/fixtures';
+import { mockApi, ok, orderFixture, refused, renderPage, signInAs } from '../test/fixtures';
 import { ContactLinks, dialNumber } from './contact-links';
 
 const template = (over: Partial<MailTemplate> = {}): MailTemplate => ({
@@ -109,6 +109,30 @@ describe('contact links on the detail screen', () => {
     await user.click(screen.getByRole('button', { name: 'Copy phone' }));
     expect(writeText).toHaveBeenLastCalledWith('+297 555 1234');
     expect(await screen.findAllByRole('button', { name: 'Copied' })).not.toHaveLength(0);
+  });
+
+  it('says why when the chosen template cannot be rendered, and offers no link built from it', async () => {
+    signInAs('Team');
+    const order = orderFixture({ phone_code: '+297', telephone_number: '555 1234' });
+    mockApi({
+      [`GET /api/admin/get-email-content/${order.order_id}`]: () =>
+        ok({ subject: 's', html: '<p>x</p>', text: 'Approve', whatsappText: 'Approve', whatsappUrl: null }),
+      'GET /api/admin/mail-templates': () => ok([template()]),
+      'POST /api/admin/mail-templates/preview': () => refused(404, 'Order not found'),
+    });
+    const user = userEvent.setup();
+    renderPage('/o', '/o', <ContactLinks order={order} />);
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: 'WhatsApp chat' })).toHaveAttribute(
+        'href',
+        'https://wa.me/2975551234?text=Approve',
+      ),
+    );
+    const chooser = screen.getByRole('combobox', { name: 'WhatsApp message' });
+    await screen.findByRole('option', { name: 'We need something from you (English)' });
+    await user.selectOptions(chooser, 'We need something from you (English)');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Order not found');
+    expect(screen.queryByRole('link', { name: 'WhatsApp chat' })).toBeNull();
   });
 
   it('offers only the e-mail copy without a telephone number, and asks nothing of the server', async () => {
