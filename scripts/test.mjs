@@ -64,10 +64,11 @@ if (only('e2e')) {
       });
       const report = read(file);
       if (report) {
-        totals.passed += report.stats.expected;
+        // A test that failed once and passed on its one retry (CI only) counts as passed, and is named.
+        totals.passed += report.stats.expected + report.stats.flaky;
         totals.failed += report.stats.unexpected;
         totals.skipped += report.stats.skipped;
-        totals.failed += report.stats.flaky ? 0 : 0;
+        if (report.stats.flaky) console.log(`Playwright: ${report.stats.flaky} test(s) passed only on retry`);
       } else {
         totals.failed += 1;
       }
