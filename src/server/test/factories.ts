@@ -1,3 +1,4 @@
+import { serviceToday } from '../../shared/dates.js';
 import type { Database } from '../db/client.js';
 import { orderEvents, orders } from '../db/schema.js';
 import { type OrderInsert, orderValuesFromSnake } from '../orders/columns.js';
@@ -7,7 +8,9 @@ let counter = 0;
 /** A complete, valid order in its snake_case API names; pure — nothing is written. */
 export function buildOrder(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   counter += 1;
-  const today = new Date().toISOString().slice(0, 10);
+  // The service's day, not UTC's: in the evening (service time) UTC is already tomorrow, which would make
+  // every order a future one.
+  const today = serviceToday();
   return {
     client_reference: `test-${process.pid}-${Date.now()}-${counter}`,
     transaction_id: `txn_${counter}`,
