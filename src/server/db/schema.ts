@@ -540,6 +540,27 @@ export const orderFolderCounts = pgTable(
 );
 
 /**
+ * The folder counters again, per nationality as stored on the order: the exact total of a list filtered
+ * by nationality is a small sum here instead of a count over the orders (kept by the same trigger).
+ */
+export const orderNationalityCounts = pgTable(
+  'order_nationality_counts',
+  {
+    nationality: text('nationality'),
+    processStatus: text('process_status').$type<OrderStatus>().notNull(),
+    processingMode: text('processing_mode').$type<ProcessingMode>().notNull(),
+    assignedTo: integer('assigned_to'),
+    dueDate: date('due_date', { mode: 'string' }),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    unique('order_nationality_counts_key')
+      .on(t.nationality, t.processStatus, t.processingMode, t.assignedTo, t.dueDate)
+      .nullsNotDistinct(),
+  ],
+);
+
+/**
  * Report rollups (docs/decisions/061), kept by statement-level triggers (drizzle/*_report_rollups.sql):
  * the reports sum a few thousand day rows instead of aggregating a million orders. Days are calendar days
  * of the service time zone (America/New_York).

@@ -294,12 +294,14 @@ export async function listTotal(
 ): Promise<number> {
   const filter = filterWhere(options.filters, scope.staffId, options.clock);
   if (!filter) return folderTotal(db, folder, scope);
-  // Mode and assignee are keys of the counters table too: such totals stay one small sum.
-  const { processingMode, assignee, ...others } = options.filters;
+  // Mode, assignee and nationality are keys of the counters tables too: such totals stay one small sum
+  // (per nationality from its own table, whose rows are the folder counters split by nationality).
+  const { processingMode, assignee, nationality, ...others } = options.filters;
   if (!Object.values(others).some((v) => v !== undefined)) {
-    const narrowed = filterWhere({ processingMode, assignee }, scope.staffId, options.clock)!;
+    const narrowed = filterWhere({ processingMode, assignee, nationality }, scope.staffId, options.clock)!;
+    const table = sql.raw(nationality ? 'order_nationality_counts' : 'order_folder_counts');
     const { rows } = await db.execute<{ n: string }>(
-      sql`select coalesce(sum(n), 0)::bigint::text as n from order_folder_counts where ${counterWhere(folder, scope)} and ${narrowed}`,
+      sql`select coalesce(sum(n), 0)::bigint::text as n from ${table} where ${counterWhere(folder, scope)} and ${narrowed}`,
     );
     return Number(rows[0]?.n ?? 0);
   }
