@@ -224,7 +224,9 @@ describe('get-orders-list filters', () => {
     await t.database.sql.query(`update orders set process_status = 'Completed' where order_id = $1`, [
       coded.orderId,
     ]);
-    await t.database.sql.query(`update orders set nationality = 'Tuvalu' where order_id = $1`, [other.orderId]);
+    await t.database.sql.query(`update orders set nationality = 'Tuvalu' where order_id = $1`, [
+      other.orderId,
+    ]);
     await same();
     const after = await totals();
     expect(after.awaiting).toBe(before.awaiting); // one left Awaiting, one arrived as a Tuvalu traveller
