@@ -22,6 +22,8 @@ export interface Samples {
   nameFragment: string;
   /** ISO alpha-3 code of the most common nationality (the nationality filter row). */
   nationality: string;
+  /** ISO alpha-3 code of the least common nationality in the sample (a filter that keeps few rows). */
+  rareNationality: string;
   detailId: number;
   track: { orderId: number; email: string }[];
   /** The demo Admin, to sign a token directly when the login route is not there. */
@@ -127,12 +129,14 @@ async function pickSamples(database: Database): Promise<Samples> {
   // The most common nationality among the newest orders (a sample: a full count is slow at 1M).
   const { rows: nat } = await q<{ nationality: string }>(
     `select nationality from (select nationality from orders order by created_at desc limit 20000) o
-     where nationality is not null group by 1 order by count(*) desc limit 1`,
+     where nationality is not null group by 1 order by count(*) desc, 1`,
   );
-  const natName = nat[0]?.nationality ?? 'USA';
-  const natCode = /^[A-Z]{3}$/.test(natName)
-    ? natName
-    : (allCountries().find((c) => countryName(c.alpha3) === natName)?.alpha3 ?? 'USA');
+  const codeOf = (name: string | undefined) =>
+    name && /^[A-Z]{3}$/.test(name)
+      ? name
+      : (allCountries().find((c) => countryName(c.alpha3) === name)?.alpha3 ?? 'USA');
+  const natCode = codeOf(nat[0]?.nationality);
+  const rareCode = codeOf(nat[nat.length - 1]?.nationality);
   const a = admin[0];
   if (!a) throw new Error('The benchmark database has no demo Admin (admin@demo.test).');
   const m = mid[0];
@@ -143,6 +147,7 @@ async function pickSamples(database: Database): Promise<Samples> {
     searchEmail: m.email,
     nameFragment: lastName.length > 5 ? lastName.slice(1, 5) : lastName.slice(0, 4),
     nationality: natCode,
+    rareNationality: rareCode,
     detailId: Number(busy[0]?.order_id ?? m.order_id),
     track: track.map((r) => ({ orderId: Number(r.order_id), email: r.email })),
     admin: { id: a.id, name: a.name, role: a.role, tokenVersion: a.token_version },

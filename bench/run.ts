@@ -284,6 +284,12 @@ async function benchEngine(engine: string): Promise<Run | null> {
             'sort=arrival_date',
           ],
           ['list-new-due', 'list newOrder by due_at', 'newOrder', 'sort=due_at'],
+          [
+            'list-all-arrival-rare-nationality',
+            `list allOrder by arrival_date, nationality=${s.rareNationality} (rarest)`,
+            'allOrder',
+            `sort=arrival_date&nationality=${s.rareNationality}`,
+          ],
           ['list-all-due', 'list allOrder by due_at desc', 'allOrder', 'sort=due_at&dir=desc'],
           [
             'list-all-arrival-mode',
