@@ -37,7 +37,28 @@ export interface Database {
    * this database. Answers the unsubscribe function.
    */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `listener` after every transaction of this process's `db.transaction` commits, before its
+   * caller goes on: in-process caches drop what the change may touch before the response leaves,
+   * without waiting for the notification above. Answers the unsubscribe function.
+   */
+  onCommit(listener: () => void): () => void;
   close(): Promise<void>;
+}
+
+/** Wraps `db.transaction` so that each commit calls the listeners (see Database.onCommit). */
+function hookCommits(db: Db): Database['onCommit'] {
+  const listeners = new Set<() => void>();
+  const transaction = db.transaction.bind(db);
+  db.transaction = (async (...args: Parameters<Db['transaction']>) => {
+    const result = await transaction(...args);
+    for (const l of listeners) l();
+    return result;
+  }) as Db['transaction'];
+  return (listener) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  };
 }
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../drizzle');
@@ -76,6 +97,7 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
   const db = drizzlePg(pool, { schema });
   return {
     db,
+    onCommit: hookCommits(db),
     kind: 'postgres',
     sql: { query: async (text, params) => pool.query(text, params as unknown[]) as never },
     ping: async () => {
@@ -159,6 +181,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     return {
       migrate,
       db,
+      onCommit: hookCommits(db),
       pglite: client,
       kind: 'pglite',
       sql: { query: (text, params) => client.query(text, params) as never },

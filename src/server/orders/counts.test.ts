@@ -135,21 +135,21 @@ describe('folder counts in memory', () => {
     expect(memory.reads).toBe(reads); // the folders were not read again: only the due-time counts
   });
 
-  it('answers page 1 of a list from memory until an order changes (EDCARD_FIRST_PAGE_CACHE=1)', async () => {
-    process.env.EDCARD_FIRST_PAGE_CACHE = '1';
-    onTestFinished(() => {
-      delete process.env.EDCARD_FIRST_PAGE_CACHE;
-    });
+  it('answers page 1 of a list from memory until an order changes', async () => {
     const url = '/api/admin/get-orders-list/allOrder?page=1&limit=5';
+    const created = await createOrder(t.database, { processing_date: day(0) });
     const first = await t.as('Admin', { method: 'GET', url });
     expect(first.statusCode).toBe(200);
-    // Answered again from memory: the very same rows, even when the table changes behind the triggers.
+    expect(first.json().data[0].order_id).toBe(created.orderId);
+    // Answered again from memory: the very same rows, even when the table changes behind the triggers
+    // (through another connection, with the notification off).
     await t.database.sql.query(
       'alter table order_folder_counts disable trigger order_folder_counts_cache_notify',
     );
-    let created: Awaited<ReturnType<typeof createOrder>>;
     try {
-      created = await createOrder(t.database, { processing_date: day(0) });
+      await t.database.sql.query(`update orders set first_name = 'Unheard' where order_id = $1`, [
+        created.orderId,
+      ]);
       const again = await t.as('Admin', { method: 'GET', url });
       expect(again.json()).toEqual(first.json());
     } finally {
@@ -157,17 +157,67 @@ describe('folder counts in memory', () => {
         'alter table order_folder_counts enable trigger order_folder_counts_cache_notify',
       );
     }
-    // A change heard drops it: the next answer has the new order first.
-    await t.database.db.execute(
-      sql`update orders set first_name = 'Cachebuster' where order_id = ${created.orderId}`,
-    );
+    // A change heard drops it: the next answer has the new name.
+    await t.database.sql.query(`update orders set first_name = 'Cachebuster' where order_id = $1`, [
+      created.orderId,
+    ]);
     const started = Date.now();
     let rows: { order_id: number; first_name: string }[] = [];
     while (Date.now() - started < 1_000) {
       rows = (await t.as('Admin', { method: 'GET', url })).json().data;
-      if (rows[0]?.order_id === created.orderId) break;
+      if (rows[0]?.first_name === 'Cachebuster') break;
       await new Promise((r) => setTimeout(r, 10));
     }
     expect(rows[0]).toMatchObject({ order_id: created.orderId, first_name: 'Cachebuster' });
+  });
+
+  it("drops page 1 when this instance's own change commits, before the change's answer is sent", async () => {
+    const url = '/api/admin/get-orders-list/allOrder?page=1&limit=5';
+    const before = (await t.as('Admin', { method: 'GET', url })).json().data as { order_id: number }[];
+    const target = before[0]!.order_id;
+    // No notification at all: only the commit hook can drop the page.
+    await t.database.sql.query(
+      'alter table order_folder_counts disable trigger order_folder_counts_cache_notify',
+    );
+    try {
+      expect((await t.as('Admin', { method: 'GET', url })).json().data).toEqual(before);
+      const res = await t.as('Admin', {
+        method: 'PUT',
+        url: '/api/admin/assign-order-status',
+        payload: { orderId: [target], assignto: 'me' },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const after = (await t.as('Admin', { method: 'GET', url })).json().data as {
+        order_id: number;
+        assign_to: string | null;
+      }[];
+      expect(after.find((r) => r.order_id === target)?.assign_to).toBeTruthy();
+      expect(after).not.toEqual(before);
+    } finally {
+      await t.database.sql.query(
+        'alter table order_folder_counts enable trigger order_folder_counts_cache_notify',
+      );
+    }
+  });
+
+  it('is off with EDCARD_FIRST_PAGE_CACHE=0', async () => {
+    process.env.EDCARD_FIRST_PAGE_CACHE = '0';
+    onTestFinished(() => {
+      delete process.env.EDCARD_FIRST_PAGE_CACHE;
+    });
+    const url = '/api/admin/get-orders-list/allOrder?page=1&limit=5';
+    await t.as('Admin', { method: 'GET', url });
+    await t.database.sql.query(
+      'alter table order_folder_counts disable trigger order_folder_counts_cache_notify',
+    );
+    try {
+      const created = await createOrder(t.database, { processing_date: day(0) });
+      const rows = (await t.as('Admin', { method: 'GET', url })).json().data as { order_id: number }[];
+      expect(rows[0]?.order_id).toBe(created.orderId);
+    } finally {
+      await t.database.sql.query(
+        'alter table order_folder_counts enable trigger order_folder_counts_cache_notify',
+      );
+    }
   });
 });

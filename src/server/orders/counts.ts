@@ -134,6 +134,7 @@ export class CountsMemory {
   private timers: NodeJS.Timeout[] = [];
   private slaTimer: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
+  private offCommit: (() => void) | null = null;
   private closed = false;
   /** Keyset anchors of the lists (lists.ts): dropped with every change, like the counters. */
   readonly pageKeys = new PageKeyCache();
@@ -153,6 +154,9 @@ export class CountsMemory {
     // Listening needs no table: the counters are first read by the first request (the server may
     // still be migrating now).
     this.unlisten = await onCacheEvent(this.database, (payload) => this.onEvent(payload));
+    // This instance's own changes drop page 1 as they commit, before their answer is sent: the
+    // notification comes a few milliseconds later, and a list asked for in between must not be old.
+    this.offCommit = this.database.onCommit(() => this.firstPages.clear());
     attachPageKeys(this.database.db, this.pageKeys);
     this.timers.push(setInterval(() => void this.check(), COUNTS_CHECK_MS).unref());
   }
@@ -160,6 +164,7 @@ export class CountsMemory {
   async close(): Promise<void> {
     this.closed = true;
     attachPageKeys(this.database.db, null);
+    this.offCommit?.();
     for (const t of this.timers) clearInterval(t);
     if (this.slaTimer) clearTimeout(this.slaTimer);
     await this.unlisten?.();

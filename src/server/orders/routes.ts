@@ -118,10 +118,9 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         pageKeys: countsMemoryOf(database)?.pageKeys,
       };
       // Page 1 from memory while nothing changed (decision 226); lists by due state change with the clock.
-      // Off unless EDCARD_FIRST_PAGE_CACHE=1: on PostgreSQL a change made through another connection is
-      // heard a few milliseconds after it commits, and page 1 read in that window is the previous one.
+      // EDCARD_FIRST_PAGE_CACHE=0 turns it off.
       const pages =
-        page === 1 && !options.filters.slaState && process.env.EDCARD_FIRST_PAGE_CACHE === '1'
+        page === 1 && !options.filters.slaState && process.env.EDCARD_FIRST_PAGE_CACHE !== '0'
           ? countsMemoryOf(database)?.firstPages
           : undefined;
       const pageKey = pages
