@@ -22,7 +22,7 @@ import { notFound } from '../http/errors.js';
 import { nudgeMailQueue } from '../mail/queue.js';
 import { addRemark, changeStatus, saveTransaction, withdrawDocument } from '../orders/commands.js';
 import { loadOrder, servableDocumentById } from '../orders/repository.js';
-import { loadDocuments, loadDownloads, loadEvents, loadMailHistory, loadRemarks } from './queries.js';
+import { loadOrderDetail } from './queries.js';
 
 const security = [{ staffToken: [] }];
 const orderIdParams = z.object({ orderId: orderIdField });
@@ -54,17 +54,10 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { orderId } = request.params;
-      const order = await loadOrder(db, orderId, config.APP_MAIL_DOMAIN);
-      if (!order) throw notFound('Order not found');
-      const [uploadDoc, mailHistory, downloadHistory, remarks, events] = await Promise.all([
-        loadDocuments(db, orderId),
-        loadMailHistory(db, orderId),
-        loadDownloads(db, orderId),
-        loadRemarks(db, orderId),
-        loadEvents(db, orderId),
-      ]);
-      return ok({ ...order, uploadDoc, mailHistory, downloadHistory, remarks, events }, 'Order details');
+      // One prepared statement for the whole answer (docs/decisions/282-order-detail-read.md).
+      const detail = await loadOrderDetail(app.ctx.database, request.params.orderId, config.APP_MAIL_DOMAIN);
+      if (!detail) throw notFound('Order not found');
+      return ok(detail, 'Order details');
     },
   );
 
