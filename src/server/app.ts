@@ -144,6 +144,9 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       root: CLIENT_DIST,
       wildcard: false,
       index: false,
+      // The build writes brotli and gzip copies beside each text file (vite.config.ts): sent to browsers
+      // that accept them, the file itself to the others (docs/decisions/284).
+      preCompressed: true,
       setHeaders: (res, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           res.header('cache-control', 'public, max-age=31536000, immutable');

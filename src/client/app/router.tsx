@@ -1,4 +1,6 @@
+import { type ComponentType, lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { SESSION_STORAGE_KEY } from '../../shared/constants';
 import { ErrorPage } from '../components/error-page';
 import { lazyChunk } from './lazy';
 import { FOLDER_ROUTES, type NavPath } from './nav';
@@ -6,8 +8,25 @@ import { FOLDER_ROUTES, type NavPath } from './nav';
 /** A navigation screen's path, checked against nav.ts. */
 const nav = (path: NavPath) => path;
 
+/**
+ * Whether a session is stored, valid or not (staff-root checks it and shows the login for an expired
+ * one): the first load's cheap guess at which staff screen comes first.
+ */
+function sessionStored(): boolean {
+  try {
+    return localStorage.getItem(SESSION_STORAGE_KEY) !== null;
+  } catch {
+    return false;
+  }
+}
+
 // Staff and customer areas are separate lazy chunks: a customer never downloads staff code.
-const staffRoot = lazyChunk('staff', () => import('../staff/staff-root'));
+const staffRoot = lazyChunk('staff', () => {
+  // Signed out, staff-root shows the login screen: its chunk (and CSS) loads beside staff-root's, not
+  // after it (docs/decisions/284); staff-root's own import of it then finds it loaded.
+  if (!sessionStored()) import('../auth/login-page').catch(() => undefined);
+  return import('../staff/staff-root');
+});
 const folderPage = lazyChunk('orders', () => import('../orders/folder-page'));
 
 const staffChildren: RouteObject[] = [
@@ -62,6 +81,35 @@ const staffChildren: RouteObject[] = [
   },
 ];
 
+type ScreenModule = { Component: ComponentType };
+
+/**
+ * A staff screen's route. The router loads the code of every matched route before it shows anything, but
+ * a signed-out visitor sees the login screen in place of the screen (staff-root): then the route gets a
+ * stand-in that loads the screen when it first shows, after the sign-in, so the login does not wait for
+ * the screen's code (docs/decisions/284). Signed in, the router loads the screen first, as always.
+ */
+function deferWhenSignedOut(route: RouteObject): RouteObject {
+  const load = route.lazy as (() => Promise<ScreenModule>) | undefined;
+  if (typeof load !== 'function') return route;
+  let standIn: ComponentType | undefined;
+  const lazyScreen = (): Promise<ScreenModule> => {
+    if (sessionStored()) return load();
+    if (!standIn) {
+      const Screen = lazy(() => load().then((m) => ({ default: m.Component })));
+      standIn = function DeferredScreen() {
+        return (
+          <Suspense fallback={null}>
+            <Screen />
+          </Suspense>
+        );
+      };
+    }
+    return Promise.resolve({ Component: standIn });
+  };
+  return { ...route, lazy: lazyScreen } as RouteObject;
+}
+
 export const routes: RouteObject[] = [
   { path: '/', element: <Navigate to="/admin" replace />, errorElement: <ErrorPage /> },
   {
@@ -69,7 +117,12 @@ export const routes: RouteObject[] = [
     lazy: lazyChunk('logout', () => import('../staff/logout-page')),
     errorElement: <ErrorPage />,
   },
-  { path: '/admin', lazy: staffRoot, errorElement: <ErrorPage />, children: staffChildren },
+  {
+    path: '/admin',
+    lazy: staffRoot,
+    errorElement: <ErrorPage />,
+    children: staffChildren.map(deferWhenSignedOut),
+  },
   {
     path: '/track-order/:orderId?',
     lazy: lazyChunk('customer', () => import('../customer/track-page')),
