@@ -25,8 +25,9 @@ import { processMonth, remarkItemOf } from '../orders/repository.js';
 import { dueNow, SLA_SETTINGS_KEY, slaStateOf } from '../sla/policy.js';
 
 /**
- * Reads of the order detail screen: one query per section (no N+1), every list in time order
- * (oldest first). Shared by the detail route and the Defence Packs; the order itself, its lock and its
+ * Reads of the order detail screen, every list in time order (oldest first). The section loaders (one
+ * query per section, no N+1) serve the Defence Packs; the detail route reads the same sections through
+ * one prepared statement (loadOrderDetail below, decision 282). The order itself, its lock and its
  * current document are the domain's (orders/repository.ts).
  */
 
