@@ -1,0 +1,141 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { orders } from '../db/schema.js';
+import { createTestApp, type TestApp } from '../test/app.js';
+import { buildOrder } from '../test/factories.js';
+import { type OrderInsert, orderValuesFromSnake } from './columns.js';
+import { SEARCH_TOTAL_CAP, setSearchWindowForTests } from './lists.js';
+
+/**
+ * A fragment's newest-first page (decision 281): read among the newest rows when a full page lies
+ * there, from the capped count's matches when they are few, else sorted out of every match. Every path
+ * answers exactly what sorting all matches newest first (ties by id) would.
+ */
+let t: TestApp;
+const MINUTE = 60_000;
+const base = Date.now() - 2 * 24 * 3_600_000;
+let common: { orderId: number; createdAt: Date }[] = [];
+let rare: { orderId: number; createdAt: Date }[] = [];
+
+async function insertMany(rows: { lastName: string; createdAt: Date }[]) {
+  const made: { orderId: number; createdAt: Date }[] = [];
+  for (let i = 0; i < rows.length; i += 200) {
+    const values: OrderInsert[] = rows.slice(i, i + 200).map((r) => ({
+      ...orderValuesFromSnake(buildOrder({ last_name: r.lastName })),
+      createdAt: r.createdAt,
+    }));
+    made.push(
+      ...(await t.database.db
+        .insert(orders)
+        .values(values)
+        .returning({ orderId: orders.orderId, createdAt: orders.createdAt })),
+    );
+  }
+  return made;
+}
+
+const newestFirst = (rows: { orderId: number; createdAt: Date }[]) =>
+  [...rows]
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.orderId - a.orderId)
+    .map((r) => r.orderId);
+
+beforeAll(async () => {
+  t = await createTestApp();
+  // More matches than the cap, two by two on one moment (ties go by id), older than 60 others.
+  common = await insertMany(
+    Array.from({ length: SEARCH_TOTAL_CAP + 50 }, (_, i) => ({
+      lastName: i % 3 ? 'Winfragcommon' : 'Xwinfragcommon',
+      createdAt: new Date(base - Math.floor(i / 2) * MINUTE),
+    })),
+  );
+  await insertMany(
+    Array.from({ length: 60 }, (_, i) => ({
+      lastName: 'Othername',
+      createdAt: new Date(base + (i + 1) * MINUTE),
+    })),
+  );
+  rare = await insertMany(
+    Array.from({ length: 7 }, (_, i) => ({
+      lastName: 'Rarewinfrag',
+      createdAt: new Date(base - (i * 150 + 3) * MINUTE),
+    })),
+  );
+}, 120_000);
+afterAll(() => t.close());
+afterEach(() => setSearchWindowForTests(null));
+
+const search = async (searchVal: string, start: number, end: number) => {
+  const res = await t.as('Admin', {
+    method: 'POST',
+    url: '/api/admin/search-order',
+    payload: { searchVal, folderName: 'allOrder', start, end },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json() as { data: { order_id: number }[]; total: number; totalCapped: boolean };
+  return { ids: body.data.map((r) => r.order_id), total: body.total, totalCapped: body.totalCapped };
+};
+
+describe('search-order: a fragment page newest first, on every path', () => {
+  const all = () => newestFirst(common);
+
+  it('finds a common fragment page among the newest rows (window holds a full page)', async () => {
+    setSearchWindowForTests(100);
+    expect(await search('winfragc', 0, 10)).toEqual({
+      ids: all().slice(0, 10),
+      total: 1000,
+      totalCapped: true,
+    });
+    setSearchWindowForTests(200);
+    expect(await search('winfragc', 20, 30)).toEqual({
+      ids: all().slice(20, 30),
+      total: 1000,
+      totalCapped: true,
+    });
+  });
+
+  it('falls back to every match when the window holds too few (or the folder is smaller)', async () => {
+    setSearchWindowForTests(40); // only the 60 newest non-matching orders
+    expect(await search('WINFRAGC', 0, 10)).toEqual({
+      ids: all().slice(0, 10),
+      total: 1000,
+      totalCapped: true,
+    });
+    setSearchWindowForTests(65); // 5 matches in the window: not a page of 10
+    expect(await search('winfragc', 0, 10)).toEqual({
+      ids: all().slice(0, 10),
+      total: 1000,
+      totalCapped: true,
+    });
+    setSearchWindowForTests(null); // the window is larger than the folder
+    expect(await search('winfragc', 0, 10)).toEqual({
+      ids: all().slice(0, 10),
+      total: 1000,
+      totalCapped: true,
+    });
+    // Beyond the cap a page is still exact; the total covers what was asked for.
+    expect(await search('winfragc', 1040, 1060)).toEqual({
+      ids: all().slice(1040, 1060),
+      total: 1050,
+      totalCapped: true,
+    });
+  });
+
+  it('answers a rare fragment from its counted matches, and a subset of the common one', async () => {
+    setSearchWindowForTests(100);
+    expect(await search('rarewinf', 0, 10)).toEqual({ ids: newestFirst(rare), total: 7, totalCapped: false });
+    expect(await search('rarewinf', 2, 4)).toEqual({
+      ids: newestFirst(rare).slice(2, 4),
+      total: 7,
+      totalCapped: false,
+    });
+    expect(await search('rarewinf', 10, 20)).toEqual({ ids: [], total: 7, totalCapped: false });
+    const x = newestFirst(common.filter((_, i) => i % 3 === 0));
+    expect(x.length).toBe(350);
+    expect(await search('xwinfragc', 0, 10)).toEqual({ ids: x.slice(0, 10), total: 350, totalCapped: false });
+    expect(await search('xwinfragc', 340, 360)).toEqual({
+      ids: x.slice(340),
+      total: 350,
+      totalCapped: false,
+    });
+    expect(await search('nosuchwinfrag', 0, 10)).toEqual({ ids: [], total: 0, totalCapped: false });
+  });
+});
