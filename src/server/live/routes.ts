@@ -10,7 +10,7 @@ import {
 import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
-import { claimNext } from '../orders/commands.js';
+import { claimNext } from '../orders/claim.js';
 import { lockOrders } from '../orders/repository.js';
 import { HEARTBEAT_MS, LiveHub, viewersOf } from './hub.js';
 

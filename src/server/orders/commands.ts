@@ -1,21 +1,20 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import { type Folder, type MailProvider, ORDER_STATUSES, type OrderStatus } from '../../shared/constants.js';
+import { type MailProvider, ORDER_STATUSES, type OrderStatus } from '../../shared/constants.js';
 import type { RemarkItem } from '../../shared/contracts/order-detail.js';
 import { serviceToday } from '../../shared/dates.js';
 import type { CustomerLanguage } from '../../shared/languages.js';
 import { remarkMove } from '../../shared/order-rules.js';
-import { can, readPermissionFor } from '../../shared/permissions.js';
+import { can } from '../../shared/permissions.js';
 import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { documents, orderRemarks, orders } from '../db/schema.js';
 import { type ResendRefusal, resendRefusal } from '../documents/resend-limits.js';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.js';
+import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
 import { notifyStatusEntered } from '../communication/notifications.js';
 import { queueMail } from '../mail/outbox.js';
 import { recordEvents } from './events.js';
-import { type FolderScope, folderWhere } from './folders.js';
 import { latestDocument, type LockedOrder, lockOrders, remarkItemOf } from './repository.js';
 import { applyHolderRule, assertVersion, enforceRules, ruleState } from './rules.js';
 
@@ -266,37 +265,6 @@ export async function assign(db: DbOrTx, actor: StaffIdentity, input: AssignInpu
       })),
     );
     return changed.map((o) => o.orderId);
-  });
-}
-
-/**
- * Next order: assigns to the actor the most urgent unassigned open order of a folder they may read
- * (earliest arrival first, then oldest); null when none waits. SKIP LOCKED lets concurrent claims pass
- * each other, so two never get one order.
- */
-export async function claimNext(
-  db: DbOrTx,
-  actor: StaffIdentity,
-  folder: Folder,
-  scope: FolderScope = { today: serviceToday(), staffId: actor.id },
-): Promise<number | null> {
-  if (!can(actor.type, readPermissionFor(folder))) throw forbidden();
-  return inTransaction(db, async (tx) => {
-    const { rows } = await tx.execute<{ order_id: string }>(sql`
-      select order_id::text as order_id from orders
-      where ${folderWhere(folder, scope)} and assigned_to is null
-        and process_status not in ('Completed', 'Deleted', 'Refunded')
-      order by arrival_date asc nulls last, created_at asc, order_id asc
-      limit 1 for update skip locked`);
-    const row = rows[0];
-    if (!row) return null;
-    const orderId = Number(row.order_id);
-    await tx
-      .update(orders)
-      .set({ assignedTo: actor.id, updatedAt: sql`now()` })
-      .where(sql`${orders.orderId} = ${orderId}`);
-    await recordEvents(tx, [{ orderId, actorId: actor.id, action: 'assign', toValue: String(actor.id) }]);
-    return orderId;
   });
 }
 

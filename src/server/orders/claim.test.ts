@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Role } from '../../shared/permissions.js';
+import type { StaffIdentity } from '../context.js';
+import { createTestApp, type TestApp } from '../test/app.js';
+import { createOrder } from '../test/factories.js';
+import { claimNext } from './claim.js';
+
+/** Claims written together (decision 283): distinct orders, most urgent to the first asker, exact counters. */
+let t: TestApp;
+const staff: StaffIdentity[] = [];
+beforeAll(async () => {
+  t = await createTestApp();
+  const { rows } = await t.database.sql.query<{ id: number; name: string; role: Role; email: string }>(
+    `select id, name, role, email from staff_users order by id`,
+  );
+  for (const r of rows) staff.push({ id: r.id, name: r.name, type: r.role, email: r.email });
+});
+afterAll(() => t.close());
+
+const COUNTERS = `select process_status, processing_mode, assigned_to, due_date::text, n::int
+  from order_folder_counts where n <> 0 order by 1, 2, 3, 4`;
+const FROM_ORDERS = `select process_status, processing_mode, assigned_to,
+    (case when process_status = 'New' then processing_date end)::text as due_date, count(*)::int as n
+  from orders group by 1, 2, 3, 4 order by 1, 2, 3, 4`;
+const NATIONALITY_COUNTERS = `select nationality, process_status, processing_mode, assigned_to, due_date::text, n::int
+  from order_nationality_counts where n <> 0 order by 1, 2, 3, 4, 5`;
+const NATIONALITY_FROM_ORDERS = `select nationality, process_status, processing_mode, assigned_to,
+    (case when process_status = 'New' then processing_date end)::text as due_date, count(*)::int as n
+  from orders group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5`;
+
+async function expectCountersExact() {
+  const q = async (text: string) => (await t.database.sql.query(text)).rows;
+  expect(await q(COUNTERS)).toEqual(await q(FROM_ORDERS));
+  expect(await q(NATIONALITY_COUNTERS)).toEqual(await q(NATIONALITY_FROM_ORDERS));
+}
+
+/** Orders of a folder of their own (Awaiting Govt), arriving on distinct days: the most urgent first. */
+async function queue(n: number, year: number): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const arrival = new Date(Date.UTC(year, 0, 1 + i)).toISOString().slice(0, 10);
+    ids.push(
+      (await createOrder(t.database, { process_status: 'AwaitingGovt', arrival_date: arrival })).orderId,
+    );
+  }
+  return ids;
+}
+
+async function assigneesOf(ids: number[]) {
+  const { rows } = await t.database.sql.query<{ order_id: number; assigned_to: number | null }>(
+    `select order_id::int as order_id, assigned_to from orders where order_id = any($1::bigint[]) order by order_id`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.order_id, r.assigned_to]));
+}
+
+describe('claimNext under contention', () => {
+  it('gives claims made at once distinct orders, the most urgent to the first asker, with events and exact counters', async () => {
+    const ids = await queue(12, 2040);
+    const admin = staff.find((s) => s.type === 'Admin')!;
+    const manager = staff.find((s) => s.type === 'Manager')!;
+    // The first claim is written alone; the ten made while it is written are written together.
+    const askers = Array.from({ length: 14 }, (_, i) => (i % 2 ? manager : admin));
+    const got = await Promise.all(askers.map((a) => claimNext(t.database.db, a, 'awaitingGovtOrder')));
+    expect(got.slice(0, 12)).toEqual(ids);
+    expect(got.slice(12)).toEqual([null, null]);
+    const held = await assigneesOf(ids);
+    ids.forEach((id, i) => {
+      expect(held.get(id), String(id)).toBe(askers[i]!.id);
+    });
+    const { rows: events } = await t.database.sql.query<{
+      order_id: number;
+      actor_id: number;
+      to_value: string;
+    }>(
+      `select order_id::int as order_id, actor_id, to_value from order_events
+       where action = 'assign' and order_id = any($1::bigint[]) order by id`,
+      [ids],
+    );
+    expect(events).toHaveLength(12);
+    for (const e of events) expect(e.to_value).toBe(String(held.get(e.order_id)));
+    await expectCountersExact();
+  });
+
+  it('runs in the caller’s transaction when given one (rolled back with it)', async () => {
+    const [id] = await queue(1, 2041);
+    const admin = staff.find((s) => s.type === 'Admin')!;
+    await expect(
+      t.database.db.transaction(async (tx) => {
+        expect(await claimNext(tx, admin, 'awaitingGovtOrder')).toBe(id);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect((await assigneesOf([id!])).get(id!)).toBeNull();
+    expect(await claimNext(t.database.db, admin, 'awaitingGovtOrder')).toBe(id);
+    await expectCountersExact();
+  });
+
+  it('fails every claim of a batch whose transaction fails, and the next claims are written again', async () => {
+    const [id] = await queue(1, 2042);
+    const admin = staff.find((s) => s.type === 'Admin')!;
+    const broken = { today: 'not a date', staffId: admin.id };
+    const failing = await Promise.allSettled([
+      claimNext(t.database.db, admin, 'newOrder', broken),
+      claimNext(t.database.db, admin, 'newOrder', broken),
+      claimNext(t.database.db, admin, 'newOrder', broken),
+    ]);
+    expect(failing.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(await claimNext(t.database.db, admin, 'awaitingGovtOrder')).toBe(id);
+  });
+
+  it('refuses a folder the actor may not read, before anything is written', async () => {
+    const telecaller = staff.find((s) => s.type === 'Telecaller');
+    if (!telecaller) return;
+    await expect(claimNext(t.database.db, telecaller, 'allOrder')).rejects.toMatchObject({ statusCode: 403 });
+  });
+});

@@ -1,0 +1,155 @@
+import { sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { Folder } from '../../shared/constants.js';
+import { serviceToday } from '../../shared/dates.js';
+import { can, readPermissionFor } from '../../shared/permissions.js';
+import type { StaffIdentity } from '../context.js';
+import type { DbOrTx } from '../db/client.js';
+import { forbidden } from '../http/errors.js';
+import { inTransaction } from './commands.js';
+import { recordEvents } from './events.js';
+import { type FolderScope, folderWhere } from './folders.js';
+
+/**
+ * Next order: assigns to the actor the most urgent unassigned open order of a folder they may read
+ * (earliest arrival first, then oldest, then lowest id); null when none waits.
+ *
+ * Claims of one folder that arrive while an earlier claim of that folder is being written wait for it
+ * and are then written together, in one transaction (docs/decisions/283-claim-under-contention.md):
+ * every claim's commit notifies (the live stream and the counters' change signal), and PostgreSQL
+ * commits notifying transactions one at a time, each with its own WAL flush, so claims written one
+ * per transaction queue behind each other's flushes. Written together, they share one flush, one
+ * counters upsert and one set of statement triggers. The waiters get the batch's orders in the order
+ * they asked, the first the most urgent. SKIP LOCKED still lets claims of other server instances
+ * (and other folders) pass, so two never get one order.
+ *
+ * Given a transaction (a macro chaining commands), the claim runs in it, alone.
+ */
+export async function claimNext(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  folder: Folder,
+  scope: FolderScope = { today: serviceToday(), staffId: actor.id },
+): Promise<number | null> {
+  if (!can(actor.type, readPermissionFor(folder))) throw forbidden();
+  if (db instanceof PgTransaction) return (await claimBatch(db, [actor.id], folder, scope))[0] ?? null;
+  let lanes = lanesByDb.get(db);
+  if (!lanes) {
+    lanes = new Map();
+    lanesByDb.set(db, lanes);
+  }
+  // Claims share a batch only when the folder's condition is the same for all of them: My Orders
+  // reads the staff id, the Future tiles the month.
+  const key = [folder, scope.today, scope.month ?? '', folder === 'myOrder' ? scope.staffId : ''].join('|');
+  let lane = lanes.get(key);
+  if (!lane) {
+    lane = { waiting: [], running: false };
+    lanes.set(key, lane);
+  }
+  const waiting = lane.waiting;
+  const promise = new Promise<number | null>((resolve, reject) => {
+    waiting.push({ staffId: actor.id, resolve, reject });
+  });
+  if (!lane.running) void drain(db, lanes, key, lane, folder, scope);
+  return promise;
+}
+
+/** At most this many claims in one transaction (the rest wait for the next). */
+export const MAX_CLAIM_BATCH = 50;
+
+interface Waiter {
+  staffId: number;
+  resolve: (orderId: number | null) => void;
+  reject: (err: unknown) => void;
+}
+
+interface Lane {
+  waiting: Waiter[];
+  running: boolean;
+}
+
+/** Per database handle (tests open several), per folder condition: the claims waiting to be written. */
+const lanesByDb = new WeakMap<object, Map<string, Lane>>();
+
+/** Writes the lane's waiting claims, a batch per transaction, until none waits. */
+async function drain(
+  db: DbOrTx,
+  lanes: Map<string, Lane>,
+  key: string,
+  lane: Lane,
+  folder: Folder,
+  scope: FolderScope,
+): Promise<void> {
+  lane.running = true;
+  try {
+    while (lane.waiting.length) {
+      const batch = lane.waiting.splice(0, MAX_CLAIM_BATCH);
+      try {
+        const ids = await inTransaction(db, (tx) =>
+          claimBatch(
+            tx,
+            batch.map((w) => w.staffId),
+            folder,
+            scope,
+          ),
+        );
+        batch.forEach((w, i) => {
+          w.resolve(ids[i] ?? null);
+        });
+      } catch (err) {
+        for (const w of batch) w.reject(err);
+      }
+    }
+  } finally {
+    lane.running = false;
+    if (lanes.get(key) === lane && !lane.waiting.length) lanes.delete(key);
+  }
+}
+
+/**
+ * One transaction's claims: locks as many waiting orders as there are claimers (most urgent first,
+ * skipping those another transaction holds), assigns the i-th most urgent to the i-th claimer in one
+ * statement and records the assign events. Returns the order ids in the claimers' order; claimers
+ * past the last waiting order get nothing.
+ */
+async function claimBatch(
+  tx: DbOrTx,
+  staffIds: readonly number[],
+  folder: Folder,
+  scope: FolderScope,
+): Promise<(number | null)[]> {
+  const claimers = sql.join(
+    staffIds.map((id, i) => sql`(${i + 1}::int, ${id}::int)`),
+    sql`, `,
+  );
+  const { rows } = await tx.execute<{ order_id: string; rn: number; staff_id: number }>(sql`
+    with picked as (
+      select order_id, row_number() over (order by arrival_date asc nulls last, created_at asc, order_id asc) as rn
+      from (
+        select order_id, arrival_date, created_at from orders
+        where ${folderWhere(folder, scope)} and assigned_to is null
+          and process_status not in ('Completed', 'Deleted', 'Refunded')
+        order by arrival_date asc nulls last, created_at asc, order_id asc
+        limit ${staffIds.length} for update skip locked
+      ) p
+    ),
+    claimers (rn, staff_id) as (values ${claimers})
+    update orders o set assigned_to = c.staff_id, updated_at = now()
+    from picked p join claimers c on c.rn = p.rn
+    where o.order_id = p.order_id
+    returning o.order_id::text as order_id, p.rn::int as rn, c.staff_id`);
+  if (!rows.length) return staffIds.map(() => null);
+  const claimed = rows.map((r) => ({ orderId: Number(r.order_id), rn: Number(r.rn), staffId: r.staff_id }));
+  claimed.sort((a, b) => a.rn - b.rn);
+  await recordEvents(
+    tx,
+    claimed.map((c) => ({
+      orderId: c.orderId,
+      actorId: c.staffId,
+      action: 'assign',
+      toValue: String(c.staffId),
+    })),
+  );
+  const byRank = new Map(claimed.map((c) => [c.rn, c.orderId]));
+  return staffIds.map((_, i) => byRank.get(i + 1) ?? null);
+}
