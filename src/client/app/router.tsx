@@ -2,7 +2,7 @@ import { type ComponentType, lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { SESSION_STORAGE_KEY } from '../../shared/constants';
 import { ErrorPage } from '../components/error-page';
-import { lazyChunk } from './lazy';
+import { lazyChunk, waitUntilSignIn } from './lazy';
 import { FOLDER_ROUTES, type NavPath } from './nav';
 
 /** A navigation screen's path, checked against nav.ts. */
@@ -96,6 +96,7 @@ function deferWhenSignedOut(route: RouteObject): RouteObject {
   const lazyScreen = (): Promise<ScreenModule> => {
     if (sessionStored()) return load();
     if (!standIn) {
+      waitUntilSignIn(load);
       const Screen = lazy(() => load().then((m) => ({ default: m.Component })));
       standIn = function DeferredScreen() {
         return (

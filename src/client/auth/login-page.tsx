@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { type LoginBody, loginBody } from '../../shared/contracts/auth';
 import { errorMessage } from '../app/api';
+import { preloadScreensAfterSignIn } from '../app/lazy';
 import { saveSession } from '../app/session';
 import { useAppDispatch, useAppSelector } from '../app/store';
 import { useLoginMutation } from './auth-api';
@@ -44,6 +45,8 @@ export function LoginPage() {
 
   const onSubmit = handleSubmit(async (values) => {
     dispatch(loginPending());
+    // The screen behind the login loads while the server checks the credentials.
+    preloadScreensAfterSignIn();
     try {
       const res = await login(otpStep ? values : { email: values.email, password: values.password }).unwrap();
       if (res.status !== 1) {
