@@ -255,21 +255,22 @@ async function assertPurposeOfKey(tx: DbOrTx, key: string, purpose: string, exce
   }
 }
 
+/** One live template per key and language: a second one is refused (the message ends with `ending`). */
+async function assertKeyLanguageFree(tx: DbOrTx, key: string, language: string, ending: string) {
+  const [clash] = await tx
+    .select({ id: mailTemplates.id })
+    .from(mailTemplates)
+    .where(
+      and(eq(mailTemplates.key, key), eq(mailTemplates.language, language), isNull(mailTemplates.deletedAt)),
+    )
+    .limit(1);
+  if (clash) throw conflict(`A template ${key} in ${language} exists already${ending}`);
+}
+
 export async function createTemplate(db: DbOrTx, actor: StaffIdentity, body: MailTemplateBody) {
   return db.transaction(async (tx) => {
     await assertPurposeOfKey(tx, body.key, body.purpose);
-    const [clash] = await tx
-      .select({ id: mailTemplates.id })
-      .from(mailTemplates)
-      .where(
-        and(
-          eq(mailTemplates.key, body.key),
-          eq(mailTemplates.language, body.language),
-          isNull(mailTemplates.deletedAt),
-        ),
-      )
-      .limit(1);
-    if (clash) throw conflict(`A template ${body.key} in ${body.language} exists already; change that one.`);
+    await assertKeyLanguageFree(tx, body.key, body.language, '; change that one.');
     const [t] = await tx
       .insert(mailTemplates)
       .values({
@@ -314,18 +315,7 @@ export async function updateTemplate(db: DbOrTx, actor: StaffIdentity, id: numbe
     }
     await assertPurposeOfKey(tx, body.key, body.purpose, id);
     if (body.key !== t.key || body.language !== t.language) {
-      const [clash] = await tx
-        .select({ id: mailTemplates.id })
-        .from(mailTemplates)
-        .where(
-          and(
-            eq(mailTemplates.key, body.key),
-            eq(mailTemplates.language, body.language),
-            isNull(mailTemplates.deletedAt),
-          ),
-        )
-        .limit(1);
-      if (clash) throw conflict(`A template ${body.key} in ${body.language} exists already.`);
+      await assertKeyLanguageFree(tx, body.key, body.language, '.');
     }
     const [current] = await tx
       .select()
