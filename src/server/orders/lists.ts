@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import {
   FOLDER_COUNT_KEYS,
   FOLDERS,
@@ -464,24 +465,71 @@ function orderedPage(
 }
 
 /**
- * The newest rows a fragment's page is first looked for in (the window): with more than
- * SEARCH_TOTAL_CAP matches in up to about 2,000,000 orders, a page of 10 lies in it.
+ * The newest rows of the folder a fragment's page is first looked for in (the window, decision 281):
+ * a fragment with more matches than SEARCH_TOTAL_CAP in 1,000,000 orders has a page of 10 in it.
  */
-export const SEARCH_WINDOW_ROWS = 20_000;
+export const SEARCH_WINDOW_ROWS = 10_000;
+/** How long a window's edge is reused; an older edge only makes the window larger, never inexact. */
+const WINDOW_EDGE_TTL_MS = 30_000;
 let searchWindowRows = SEARCH_WINDOW_ROWS;
+let windowEdges = new WeakMap<object, Map<string, { edge: string | null; until: number }>>();
+const dialect = new PgDialect();
 
-/** Tests shrink the window to reach its paths with a few orders. */
+/** Tests shrink the window to reach its paths with a few orders (and forget the edges read). */
 export function setSearchWindowForTests(rows: number | null): void {
   searchWindowRows = rows ?? SEARCH_WINDOW_ROWS;
+  windowEdges = new WeakMap();
 }
 
-/** The order key (created_at) of the folder's window-th newest row; null when it has fewer. */
+/**
+ * The created_at of the folder's window-th newest row (null when it has fewer rows), remembered per
+ * database and condition for WINDOW_EDGE_TTL_MS: walking 10,000 index entries costs about what the
+ * windowed page does. Rows written since only join the window; rows deleted shrink it. Every
+ * "created_at >= edge" is a newest-first prefix of the folder, whatever the edge.
+ */
 async function windowEdge(db: DbOrTx, base: SQL): Promise<string | null> {
+  const query = dialect.sqlToQuery(base);
+  const key = `${searchWindowRows}|${query.sql}|${JSON.stringify(query.params)}`;
+  const edges = windowEdges.get(db) ?? new Map<string, { edge: string | null; until: number }>();
+  windowEdges.set(db, edges);
+  const known = edges.get(key);
+  const now = Date.now();
+  if (known && known.until > now) return known.edge;
   const { rows } = await db.execute<{ edge: string }>(sql`
     select created_at::text as edge from orders where ${base}
     order by created_at desc nulls last, order_id desc nulls last
     offset ${searchWindowRows - 1} limit 1`);
-  return rows[0]?.edge ?? null;
+  const edge = rows[0]?.edge ?? null;
+  if (edges.size > 1_000) edges.clear();
+  edges.set(key, { edge, until: now + WINDOW_EDGE_TTL_MS });
+  return edge;
+}
+
+/**
+ * A page of the fragment's matches created at or after the edge. The matches are gathered first (no
+ * order asked of them), so the plan ANDs the trigram bitmap with the created_at range of the folder's
+ * index and reads only the few candidates in both, then sorts them: a walk down the index would test
+ * every row of the window against the fragment.
+ */
+async function windowPage(
+  db: DbOrTx,
+  fragments: SQL,
+  edge: string,
+  offset: number,
+  limit: number,
+  clock: SlaClock,
+): Promise<OrderListRow[]> {
+  const { rows } = await db.execute<RawRow>(sql`
+    with w as materialized (
+      select order_id, created_at from orders where ${fragments} and created_at >= ${edge}::timestamptz
+    )
+    select ${rowColumns(clock)}
+    from (select order_id, created_at from w
+          order by created_at desc nulls last, order_id desc nulls last limit ${limit} offset ${offset}) p
+    join orders o on o.order_id = p.order_id
+    left join staff_users s on s.id = o.assigned_to
+    order by p.created_at desc nulls last, p.order_id desc nulls last`);
+  return rows.map((r) => ({ ...r, order_id: Number(r.order_id) }));
 }
 
 /**
@@ -519,10 +567,10 @@ async function countAndFewPage(
 /**
  * A fragment's newest-first page (decision 281). In parallel: (1) the capped count, which also answers
  * the page when the matches are few; (2) the page among the folder's newest SEARCH_WINDOW_ROWS rows
- * (the trigram bitmap ANDed with a created_at range on the folder's index, so only the few candidates
- * in the window are read). The window is a newest-first prefix of the folder, so a full page found in
- * it is exactly the page of all matches. Otherwise (deep page, a fragment with more than the cap but few
- * in the window) the page is sorted out of every match, as before.
+ * (windowPage: only the trigram candidates in the window are read). The window is a newest-first
+ * prefix of the folder, so a full page found in it is exactly the page of all matches. Otherwise (a
+ * deep page, a fragment with more than the cap but few in the window) the page is sorted out of every
+ * match, as before.
  */
 async function newestFragmentPage(
   db: DbOrTx,
@@ -534,8 +582,7 @@ async function newestFragmentPage(
 ): Promise<{ n: number; rows: OrderListRow[] }> {
   const windowed = async () => {
     const edge = await windowEdge(db, base);
-    if (edge === null) return null;
-    return pageOf(db, sql`${fragments} and created_at >= ${edge}::timestamptz`, offset, limit, clock);
+    return edge === null ? null : windowPage(db, fragments, edge, offset, limit, clock);
   };
   const [few, inWindow] = await Promise.all([
     countAndFewPage(db, fragments, offset, limit, clock),
