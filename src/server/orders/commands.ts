@@ -4,7 +4,7 @@ import { type MailProvider, ORDER_STATUSES, type OrderStatus } from '../../share
 import type { RemarkItem } from '../../shared/contracts/order-detail.js';
 import { serviceToday } from '../../shared/dates.js';
 import type { CustomerLanguage } from '../../shared/languages.js';
-import { remarkMove } from '../../shared/order-rules.js';
+import { type OrderAction, remarkMove } from '../../shared/order-rules.js';
 import { can } from '../../shared/permissions.js';
 import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
@@ -119,6 +119,19 @@ export async function changeStatus(
   });
 }
 
+/** Locks the orders (in id order) and refuses the whole batch unless the rules allow `action` on each. */
+async function lockAllowed(
+  tx: DbOrTx,
+  ids: number[],
+  action: OrderAction,
+  actor: StaffIdentity,
+  today: string,
+): Promise<LockedOrder[]> {
+  const locked = await lockOrders(tx, ids);
+  enforceRules(locked, action, actor, today);
+  return locked;
+}
+
 /**
  * Soft delete from any queue or row. Who may delete is decided per order from the folder it really
  * sits in (the shared rules), never from the folder the request names.
@@ -130,8 +143,7 @@ export async function deleteOrders(
   today = serviceToday(),
 ): Promise<number[]> {
   return inTransaction(db, async (tx) => {
-    const locked = await lockOrders(tx, ids);
-    enforceRules(locked, { kind: 'delete' }, actor, today);
+    const locked = await lockAllowed(tx, ids, { kind: 'delete' }, actor, today);
     await applyStatus(tx, actor, locked, 'Deleted');
     return locked.map((o) => o.orderId);
   });
@@ -163,8 +175,7 @@ export async function restoreOrders(
   today = serviceToday(),
 ): Promise<{ orderId: number; processStatus: OrderStatus }[]> {
   return inTransaction(db, async (tx) => {
-    const locked = await lockOrders(tx, ids);
-    enforceRules(locked, { kind: 'restore' }, actor, today);
+    const locked = await lockAllowed(tx, ids, { kind: 'restore' }, actor, today);
     const before = await statusesBeforeDeletion(
       tx,
       locked.map((o) => o.orderId),
@@ -199,8 +210,7 @@ export async function completeRefunds(
   today = serviceToday(),
 ): Promise<number[]> {
   return inTransaction(db, async (tx) => {
-    const locked = await lockOrders(tx, ids);
-    enforceRules(locked, { kind: 'completeRefund' }, actor, today);
+    const locked = await lockAllowed(tx, ids, { kind: 'completeRefund' }, actor, today);
     await applyStatus(tx, actor, locked, 'Refunded');
     return locked.map((o) => o.orderId);
   });
