@@ -16,7 +16,7 @@ const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|webmanifest)$/;
  * included: the server sends them to browsers that accept them (preCompressed in src/server/app.ts,
  * docs/decisions/284). Runs after the customer build, which writes into the same folder.
  */
-export function precompress(): Plugin {
+function precompress(): Plugin {
   let config: ResolvedConfig;
   return {
     name: 'edcard-precompress',
