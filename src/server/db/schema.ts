@@ -557,6 +557,8 @@ export const orderNationalityCounts = pgTable(
     unique('order_nationality_counts_key')
       .on(t.nationality, t.processStatus, t.processingMode, t.assignedTo, t.dueDate)
       .nullsNotDistinct(),
+    // A total sums one nationality's rows: an index-only scan with every column it reads.
+    index('order_nationality_counts_sum_idx').on(t.nationality),
   ],
 );
 
