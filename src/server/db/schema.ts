@@ -227,6 +227,24 @@ export const orders = pgTable(
     index('orders_status_due_idx').on(t.processStatus, t.dueAt, t.orderId),
     index('orders_arrival_idx').on(t.arrivalDate, t.orderId),
     index('orders_status_arrival_idx').on(t.processStatus, t.arrivalDate, t.orderId),
+    // Claim-next: the unassigned open orders of a folder, most urgent first. Claimed orders leave these,
+    // so a queue worked for hours is not re-read past every order already handed out. New orders are
+    // split as their folders are (Priority or not), so neither walks past the other's orders.
+    index('orders_claimable_idx')
+      .on(t.processStatus, t.arrivalDate, t.createdAt, t.orderId)
+      .where(
+        sql`${t.assignedTo} is null and ${t.processStatus} not in ('New', 'Completed', 'Deleted', 'Refunded')`,
+      ),
+    index('orders_claimable_new_idx')
+      .on(t.arrivalDate, t.createdAt, t.orderId)
+      .where(
+        sql`${t.processStatus} = 'New' and ${t.assignedTo} is null and ${t.processingMode} <> 'Priority'`,
+      ),
+    index('orders_claimable_priority_idx')
+      .on(t.arrivalDate, t.createdAt, t.orderId)
+      .where(
+        sql`${t.processStatus} = 'New' and ${t.assignedTo} is null and ${t.processingMode} = 'Priority'`,
+      ),
     index('orders_created_idx').on(t.createdAt.desc(), t.orderId.desc()),
     index('orders_status_created_idx').on(t.processStatus, t.createdAt.desc(), t.orderId.desc()),
     index('orders_assigned_idx').on(t.assignedTo, t.createdAt.desc(), t.orderId.desc()),

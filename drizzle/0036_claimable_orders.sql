@@ -1,0 +1,7 @@
+-- Claim-next takes the most urgent unassigned open order of a folder (docs/decisions/283-claim-under-contention.md).
+-- Claimed orders leave these partial indexes, so the skip-locked scan no longer walks past every order the
+-- queue has handed out (they stayed at the front of orders_status_arrival_idx); New orders are split as
+-- their folders are, so New Orders does not walk past the unassigned Priority orders, nor the reverse.
+CREATE INDEX IF NOT EXISTS "orders_claimable_idx" ON "orders" USING btree ("process_status","arrival_date","created_at","order_id") WHERE "orders"."assigned_to" is null and "orders"."process_status" not in ('New', 'Completed', 'Deleted', 'Refunded');--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "orders_claimable_new_idx" ON "orders" USING btree ("arrival_date","created_at","order_id") WHERE "orders"."process_status" = 'New' and "orders"."assigned_to" is null and "orders"."processing_mode" <> 'Priority';--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "orders_claimable_priority_idx" ON "orders" USING btree ("arrival_date","created_at","order_id") WHERE "orders"."process_status" = 'New' and "orders"."assigned_to" is null and "orders"."processing_mode" = 'Priority';
