@@ -1,5 +1,4 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import {
   FOLDER_COUNT_KEYS,
   FOLDERS,
@@ -465,140 +464,10 @@ function orderedPage(
 }
 
 /**
- * The newest rows of the folder a fragment's page is first looked for in (the window, decision 281):
- * a fragment with more matches than SEARCH_TOTAL_CAP in 1,000,000 orders has a page of 10 in it.
- */
-export const SEARCH_WINDOW_ROWS = 10_000;
-/** How long a window's edge is reused; an older edge only makes the window larger, never inexact. */
-const WINDOW_EDGE_TTL_MS = 30_000;
-let searchWindowRows = SEARCH_WINDOW_ROWS;
-let windowEdges = new WeakMap<object, Map<string, { edge: string | null; until: number }>>();
-const dialect = new PgDialect();
-
-/** Tests shrink the window to reach its paths with a few orders (and forget the edges read). */
-export function setSearchWindowForTests(rows: number | null): void {
-  searchWindowRows = rows ?? SEARCH_WINDOW_ROWS;
-  windowEdges = new WeakMap();
-}
-
-/**
- * The created_at of the folder's window-th newest row (null when it has fewer rows), remembered per
- * database and condition for WINDOW_EDGE_TTL_MS: walking 10,000 index entries costs about what the
- * windowed page does. Rows written since only join the window; rows deleted shrink it. Every
- * "created_at >= edge" is a newest-first prefix of the folder, whatever the edge.
- */
-async function windowEdge(db: DbOrTx, base: SQL): Promise<string | null> {
-  const query = dialect.sqlToQuery(base);
-  const key = `${searchWindowRows}|${query.sql}|${JSON.stringify(query.params)}`;
-  const edges = windowEdges.get(db) ?? new Map<string, { edge: string | null; until: number }>();
-  windowEdges.set(db, edges);
-  const known = edges.get(key);
-  const now = Date.now();
-  if (known && known.until > now) return known.edge;
-  const { rows } = await db.execute<{ edge: string }>(sql`
-    select created_at::text as edge from orders where ${base}
-    order by created_at desc nulls last, order_id desc nulls last
-    offset ${searchWindowRows - 1} limit 1`);
-  const edge = rows[0]?.edge ?? null;
-  if (edges.size > 1_000) edges.clear();
-  edges.set(key, { edge, until: now + WINDOW_EDGE_TTL_MS });
-  return edge;
-}
-
-/**
- * A page of the fragment's matches created at or after the edge. The matches are gathered first (no
- * order asked of them), so the plan ANDs the trigram bitmap with the created_at range of the folder's
- * index and reads only the few candidates in both, then sorts them: a walk down the index would test
- * every row of the window against the fragment.
- */
-async function windowPage(
-  db: DbOrTx,
-  fragments: SQL,
-  edge: string,
-  offset: number,
-  limit: number,
-  clock: SlaClock,
-): Promise<OrderListRow[]> {
-  const { rows } = await db.execute<RawRow>(sql`
-    with w as materialized (
-      select order_id, created_at from orders where ${fragments} and created_at >= ${edge}::timestamptz
-    )
-    select ${rowColumns(clock)}
-    from (select order_id, created_at from w
-          order by created_at desc nulls last, order_id desc nulls last limit ${limit} offset ${offset}) p
-    join orders o on o.order_id = p.order_id
-    left join staff_users s on s.id = o.assigned_to
-    order by p.created_at desc nulls last, p.order_id desc nulls last`);
-  return rows.map((r) => ({ ...r, order_id: Number(r.order_id) }));
-}
-
-/**
- * The capped count of a fragment's matches and, when they are few (at most SEARCH_TOTAL_CAP), their
- * newest-first page, in one statement: the page is sorted out of the (at most 1,001) matches the count
- * already read, so a rare fragment's trigram bitmap is walked once.
- */
-async function countAndFewPage(
-  db: DbOrTx,
-  fragments: SQL,
-  offset: number,
-  limit: number,
-  clock: SlaClock,
-): Promise<{ n: number; rows: OrderListRow[] }> {
-  const { rows } = await db.execute<RawRow & { n: string }>(sql`
-    with m as materialized (
-      select order_id, created_at from orders where ${fragments} limit ${SEARCH_TOTAL_CAP + 1}
-    ), c as (select count(*) as n from m),
-    p as (
-      select m.order_id, m.created_at from m, c where c.n <= ${SEARCH_TOTAL_CAP}
-      order by m.created_at desc nulls last, m.order_id desc nulls last limit ${limit} offset ${offset}
-    )
-    select c.n::text as n, ${rowColumns(clock)}
-    from c left join p on true
-    left join orders o on o.order_id = p.order_id
-    left join staff_users s on s.id = o.assigned_to
-    order by p.created_at desc nulls last, p.order_id desc nulls last`);
-  const n = Number(rows[0]?.n ?? 0);
-  const page = rows
-    .filter((r) => r.order_id !== null)
-    .map(({ n: _n, ...r }) => ({ ...r, order_id: Number(r.order_id) }));
-  return { n, rows: page };
-}
-
-/**
- * A fragment's newest-first page (decision 281). In parallel: (1) the capped count, which also answers
- * the page when the matches are few; (2) the page among the folder's newest SEARCH_WINDOW_ROWS rows
- * (windowPage: only the trigram candidates in the window are read). The window is a newest-first
- * prefix of the folder, so a full page found in it is exactly the page of all matches. Otherwise (a
- * deep page, a fragment with more than the cap but few in the window) the page is sorted out of every
- * match, as before.
- */
-async function newestFragmentPage(
-  db: DbOrTx,
-  base: SQL,
-  fragments: SQL,
-  offset: number,
-  limit: number,
-  clock: SlaClock,
-): Promise<{ n: number; rows: OrderListRow[] }> {
-  const windowed = async () => {
-    const edge = await windowEdge(db, base);
-    return edge === null ? null : windowPage(db, fragments, edge, offset, limit, clock);
-  };
-  const [few, inWindow] = await Promise.all([
-    countAndFewPage(db, fragments, offset, limit, clock),
-    windowed(),
-  ]);
-  if (few.n <= SEARCH_TOTAL_CAP) return few;
-  if (inWindow && inWindow.length === limit) return { n: few.n, rows: inWindow };
-  return { n: few.n, rows: await pageOf(db, fragments, offset, limit, clock) };
-}
-
-/**
  * Search within a folder under the list filters, in the list's sort (decision 222). Plain digits are
  * looked up as an order id on the primary key and a whole e-mail address on the lower(email) index;
  * when the folder has such orders they are the answer (no substring search: the text is not a
- * fragment). Otherwise the text is a fragment of a name, e-mail or phone (the trigram index); newest
- * first, its page is read as newestFragmentPage says (decision 281).
+ * fragment). Otherwise the text is a fragment of a name, e-mail or phone (the trigram index).
  */
 export async function searchFolder(
   db: DbOrTx,
@@ -616,21 +485,13 @@ export async function searchFolder(
   // Not a fragment: an id or a whole address the folder has is answered by its B-tree alone.
   if (pinned.length) return { rows: pinned.slice(start, end), total: pinned.length, totalCapped: false };
   const fragments = sql`${base} and ${fragmentCondition(searchVal)}`;
-  const newestFirst = !options.sort || (options.sort === 'created_at' && options.dir !== 'asc');
-  let rows: OrderListRow[];
-  let n: number;
-  if (newestFirst) {
-    ({ rows, n } = await newestFragmentPage(db, base, fragments, start, end - start, options.clock));
-  } else {
-    const [page, count] = await Promise.all([
-      orderedPage(db, fragments, start, end - start, options),
-      db.execute<{ n: string }>(
-        sql`select count(*)::text as n from (select 1 from orders where ${fragments} limit ${SEARCH_TOTAL_CAP + 1}) m`,
-      ),
-    ]);
-    rows = page;
-    n = Number(count.rows[0]?.n ?? 0);
-  }
+  const [rows, count] = await Promise.all([
+    orderedPage(db, fragments, start, end - start, options),
+    db.execute<{ n: string }>(
+      sql`select count(*)::text as n from (select 1 from orders where ${fragments} limit ${SEARCH_TOTAL_CAP + 1}) m`,
+    ),
+  ]);
+  const n = Number(count.rows[0]?.n ?? 0);
   // Rows beyond the cap can still be paged to; the total then covers at least what was asked for.
   const total = n > SEARCH_TOTAL_CAP ? Math.max(SEARCH_TOTAL_CAP, start + rows.length) : n;
   return { rows, total, totalCapped: n > SEARCH_TOTAL_CAP };
