@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 
 /** A shift: staff tokens (and their sessions) live 12 hours at most. */
@@ -11,9 +12,22 @@ export interface StaffTokenClaims {
   sid: string;
 }
 
-function key(secret: string): Uint8Array {
-  return new TextEncoder().encode(secret);
+const keys = new Map<string, KeyObject>();
+
+/**
+ * The HMAC key of a secret, imported once: handing jose the raw bytes makes it import the key again on
+ * every verification, on the path of every staff request. (A process holds one or two secrets.)
+ */
+export function hmacKey(secret: string): KeyObject {
+  let k = keys.get(secret);
+  if (!k) {
+    k = createSecretKey(Buffer.from(secret, 'utf8'));
+    if (keys.size > 8) keys.clear();
+    keys.set(secret, k);
+  }
+  return k;
 }
+
 
 export async function signStaffToken(secret: string, claims: StaffTokenClaims, ttl = STAFF_TOKEN_TTL) {
   return new SignJWT({ ...claims })
@@ -22,13 +36,13 @@ export async function signStaffToken(secret: string, claims: StaffTokenClaims, t
     .setSubject(String(claims.user.id))
     .setAudience('staff')
     .setExpirationTime(ttl)
-    .sign(key(secret));
+    .sign(hmacKey(secret));
 }
 
 /** Verifies signature, algorithm (HS256 only), audience and expiry; returns null for any bad token. */
 export async function verifyStaffToken(secret: string, token: string): Promise<StaffTokenClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, key(secret), { algorithms: ['HS256'], audience: 'staff' });
+    const { payload } = await jwtVerify(token, hmacKey(secret), { algorithms: ['HS256'], audience: 'staff' });
     const user = payload.user as StaffTokenClaims['user'] | undefined;
     if (!user || typeof user.id !== 'number' || typeof payload.tv !== 'number') return null;
     if (typeof payload.sid !== 'string' || payload.sid.length === 0 || payload.sid.length > 64) return null;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
+import { hmacKey } from '../auth/tokens.js';
 
 /** A tracked customer may read and download for this long before tracking again. */
 export const CUSTOMER_TOKEN_TTL_SECONDS = 30 * 60;
@@ -11,9 +12,6 @@ const CUSTOMER_AUDIENCE = 'customer';
 const DOWNLOAD_AUDIENCE = 'customer-download';
 const ISSUER = 'ed-card';
 
-function key(secret: string): Uint8Array {
-  return new TextEncoder().encode(secret);
-}
 
 /** The customer token scoped to one order: its subject is the order id. */
 export async function signCustomerToken(
@@ -28,13 +26,13 @@ export async function signCustomerToken(
     .setSubject(String(orderId))
     .setIssuedAt()
     .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
-    .sign(key(secret));
+    .sign(hmacKey(secret));
 }
 
 /** The order id the token was issued for, or null for a bad, expired or foreign token. */
 export async function verifyCustomerToken(secret: string, token: string): Promise<number | null> {
   try {
-    const { payload } = await jwtVerify(token, key(secret), {
+    const { payload } = await jwtVerify(token, hmacKey(secret), {
       algorithms: ['HS256'],
       audience: CUSTOMER_AUDIENCE,
       issuer: ISSUER,
@@ -69,7 +67,7 @@ export async function signDownloadToken(
     .setJti(randomBytes(9).toString('base64url'))
     .setIssuedAt()
     .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
-    .sign(key(secret));
+    .sign(hmacKey(secret));
 }
 
 export async function verifyDownloadToken(
@@ -77,7 +75,7 @@ export async function verifyDownloadToken(
   token: string,
 ): Promise<VerifiedDownloadGrant | null> {
   try {
-    const { payload } = await jwtVerify(token, key(secret), {
+    const { payload } = await jwtVerify(token, hmacKey(secret), {
       algorithms: ['HS256'],
       audience: DOWNLOAD_AUDIENCE,
       issuer: ISSUER,
