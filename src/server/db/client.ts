@@ -38,7 +38,8 @@ export interface Database {
    */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   /**
-   * Calls `listener` after every transaction of this process's `db.transaction` commits, before its
+   * Calls `listener` after every transaction of this process's `db.transaction` commits (read-only ones
+   * excepted), before its
    * caller goes on: in-process caches drop what the change may touch before the response leaves,
    * without waiting for the notification above. Answers the unsubscribe function.
    */
@@ -52,7 +53,8 @@ function hookCommits(db: Db): Database['onCommit'] {
   const transaction = db.transaction.bind(db);
   db.transaction = (async (...args: Parameters<Db['transaction']>) => {
     const result = await transaction(...args);
-    for (const l of listeners) l();
+    // A read-only transaction changed nothing (PostgreSQL refuses its writes).
+    if (args[1]?.accessMode !== 'read only') for (const l of listeners) l();
     return result;
   }) as Db['transaction'];
   return (listener) => {

@@ -200,6 +200,26 @@ describe('folder counts in memory', () => {
     }
   });
 
+  it('keeps page 1 of a filtered list too (read in a read-only transaction with its time limit)', async () => {
+    const created = await createOrder(t.database, { processing_date: day(0), nationality: 'Tonga' });
+    const url = '/api/admin/get-orders-list/allOrder?page=1&limit=5&nationality=TON&sort=arrival_date';
+    const first = await t.as('Admin', { method: 'GET', url });
+    expect(first.json().data.map((r: { order_id: number }) => r.order_id)).toContain(created.orderId);
+    await t.database.sql.query(
+      'alter table order_folder_counts disable trigger order_folder_counts_cache_notify',
+    );
+    try {
+      await t.database.sql.query(`update orders set first_name = 'Unheard' where order_id = $1`, [
+        created.orderId,
+      ]);
+      expect((await t.as('Admin', { method: 'GET', url })).json()).toEqual(first.json());
+    } finally {
+      await t.database.sql.query(
+        'alter table order_folder_counts enable trigger order_folder_counts_cache_notify',
+      );
+    }
+  });
+
   it('is off with EDCARD_FIRST_PAGE_CACHE=0', async () => {
     process.env.EDCARD_FIRST_PAGE_CACHE = '0';
     onTestFinished(() => {

@@ -541,8 +541,11 @@ export async function withListTimeout<T>(
   read: (db: DbOrTx) => Promise<T>,
 ): Promise<T> {
   if (database.kind !== 'postgres') return read(database.db);
-  return database.db.transaction(async (tx) => {
-    await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(1, Math.round(listTimeoutMs))}`));
-    return read(tx);
-  });
+  return database.db.transaction(
+    async (tx) => {
+      await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(1, Math.round(listTimeoutMs))}`));
+      return read(tx);
+    },
+    { accessMode: 'read only' },
+  );
 }
