@@ -23,6 +23,7 @@ import { MSG } from '../../shared/messages.js';
 import { statusName } from '../../shared/order-rules.js';
 import { can, readPermissionFor } from '../../shared/permissions.js';
 import { staffOf } from '../auth/guard.js';
+import type { DbOrTx } from '../db/client.js';
 import { ok } from '../http/envelope.js';
 import { forbidden, notFound, serviceUnavailable } from '../http/errors.js';
 import { monthNumber } from './folders.js';
@@ -138,17 +139,18 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       if (cached)
         return { ...ok(cached.rows, cached.rows.length ? 'Orders' : MSG.noRecords), total: cached.total };
       const generation = pages?.generation ?? 0;
-      const read = (d: typeof db | Parameters<Parameters<typeof db.transaction>[0]>[0]) =>
-        Promise.all([
-          listFolder(d, folder, scope, page, limit, options),
-          listTotal(d, folder, scope, options),
-        ]);
-      let rows: Awaited<ReturnType<typeof read>>[0];
+      // Under the time limit each read has its own transaction (and connection), so the page and the
+      // total still run side by side.
+      const timed = listNeedsTimeout(folder, scope, page, limit, options);
+      const run = <T>(read: (d: DbOrTx) => Promise<T>) =>
+        timed ? withListTimeout(database, read) : read(db);
+      let rows: OrderListRow[];
       let total: number;
       try {
-        [rows, total] = listNeedsTimeout(folder, scope, page, limit, options)
-          ? await withListTimeout(database, read)
-          : await read(db);
+        [rows, total] = await Promise.all([
+          run((d) => listFolder(d, folder, scope, page, limit, options)),
+          run((d) => listTotal(d, folder, scope, options)),
+        ]);
       } catch (err) {
         if (isStatementTimeout(err)) throw serviceUnavailable(MSG_LIST_TIMEOUT);
         throw err;
