@@ -110,6 +110,8 @@ class ServerUnderTest {
       TRUST_PROXY: 'true',
       CLIENT_DIST_DIR: clientDist,
       ...(dataset.databaseUrl ? { DATABASE_URL: dataset.databaseUrl } : {}),
+      // The server's own switches pass through (EDCARD_FIRST_PAGE_CACHE=0 measures page 1 from the database).
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('EDCARD_'))),
     };
     const child = fork(path.join(HERE, 'server.ts'), [], {
       env,
