@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import type { Folder } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
-import { useAppDispatch } from '../app/store';
-import { type ListQuery, listApi } from './list-api';
+import { requestJson } from '../app/api-client';
+import type { ListQuery } from './list-api';
 
 /** Rows of the first request: they show at once. */
 export const ALL_FIRST = 500;
@@ -21,13 +21,17 @@ interface AllRows {
  * 'All' of a folder in chunks: the first 500 rows show at once, the rest arrive 5,000 at a time and
  * are appended (the table renders only the visible rows). A change of folder, sort or filter, or
  * `reload`, starts again.
+ *
+ * The chunks go through the app's transport, not the RTK Query cache: nothing reads them from the
+ * cache, and storing each 5,000-row answer there froze it (immer) and kept it for a minute. Each later
+ * chunk is appended in a transition, so scrolling and clicks go first; the table keeps the rows it has
+ * already made (list-kit's incremental row model), so an append costs the new rows only.
  */
 export function useAllRows(
   enabled: boolean,
   args: { folder: Folder; month?: string | undefined; query: ListQuery },
   reload = 0,
 ): AllRows {
-  const dispatch = useAppDispatch();
   const [state, setState] = useState<AllRows>({
     rows: [],
     total: undefined,
@@ -41,18 +45,15 @@ export function useAllRows(
     if (!enabled) return;
     const { folder, month, query } = JSON.parse(key) as typeof args;
     let cancelled = false;
+    const abort = new AbortController();
+    // The same request (and answer) as the list endpoint of list-api's getOrdersPage.
     const get = async (page: number, limit: number) => {
-      const sub = dispatch(
-        listApi.endpoints.getOrdersPage.initiate(
-          { folder, page, limit, month, query },
-          { forceRefetch: true },
-        ),
-      );
-      try {
-        return await sub.unwrap();
-      } finally {
-        sub.unsubscribe();
-      }
+      const res = await requestJson<OrderListRow[]>(`admin/get-orders-list/${folder}`, {
+        params: { page, limit, delay: 1, ...(month ? { month } : {}), ...query },
+        signal: abort.signal,
+      });
+      if (!res.ok) throw res.error;
+      return { rows: res.body.data ?? [], total: res.body.total ?? 0 };
     };
     setState({ rows: [], total: undefined, loading: true, done: false, error: null });
     void (async () => {
@@ -67,16 +68,19 @@ export function useAllRows(
           if (cancelled) return;
           if (!part.rows.length) break;
           rows = rows.concat(page === 1 ? part.rows.slice(ALL_FIRST) : part.rows);
-          setState({ rows, total, loading: false, done: false, error: null });
+          const next = { rows, total, loading: false, done: false, error: null };
+          startTransition(() => setState(next));
         }
-        setState({ rows, total, loading: false, done: true, error: null });
+        const last = rows;
+        startTransition(() => setState({ rows: last, total, loading: false, done: true, error: null }));
       } catch (error) {
         if (!cancelled) setState((s) => ({ ...s, loading: false, error }));
       }
     })();
     return () => {
       cancelled = true;
+      abort.abort();
     };
-  }, [enabled, key, reload, dispatch]);
+  }, [enabled, key, reload]);
   return enabled ? state : { rows: [], total: undefined, loading: false, done: false, error: null };
 }

@@ -1,10 +1,12 @@
 import {
   type ColumnDef,
+  createRow,
   flexRender,
-  getCoreRowModel,
   type Row,
   type RowData,
+  type RowModel,
   type RowSelectionState,
+  type Table,
   useReactTable,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -12,9 +14,11 @@ import {
   type CSSProperties,
   type HTMLAttributes,
   type ReactNode,
+  memo,
   type RefObject,
   useMemo,
   useRef,
+  useState,
 } from 'react';
 
 declare module '@tanstack/react-table' {
@@ -63,26 +67,69 @@ export interface DataTableProps<R> {
 }
 
 /**
+ * TanStack's core row model, built incrementally: when the new data only appends to the previous
+ * array (the same row objects first, as 'All' does while it streams in), the rows already made are
+ * kept and only the new ones are created. Any other change builds the model again, as
+ * `getCoreRowModel` does. Rebuilding ~100,000 rows for every appended chunk was the long task.
+ */
+function incrementalCoreRowModel<R>(): (table: Table<R>) => () => RowModel<R> {
+  return (table) => {
+    let prev: { data: R[]; model: RowModel<R> } | null = null;
+    return () => {
+      const data = table.options.data;
+      if (prev?.data === data) return prev.model;
+      let from = 0;
+      let rows: Row<R>[] = [];
+      let rowsById: Record<string, Row<R>> = {};
+      if (prev && data.length >= prev.data.length) {
+        const old = prev.data;
+        let same = true;
+        for (let i = 0; i < old.length; i++) {
+          if (old[i] !== data[i]) {
+            same = false;
+            break;
+          }
+        }
+        if (same) {
+          from = old.length;
+          rows = prev.model.rows.slice();
+          // Only added to: the previous model's map stays right for its own rows.
+          rowsById = prev.model.rowsById;
+        }
+      }
+      for (let i = from; i < data.length; i++) {
+        const row = createRow(table, table._getRowId(data[i]!, i), data[i]!, i, 0, undefined, undefined);
+        rows.push(row);
+        rowsById[row.id] = row;
+      }
+      const model: RowModel<R> = { rows, flatRows: rows, rowsById };
+      prev = { data, model };
+      return model;
+    };
+  };
+}
+
+/**
  * The one list table: headless TanStack Table for the columns, the selection and the sort headers,
  * TanStack Virtual for long lists, Bootstrap markup. The order lists and the reports use it.
  */
 export function DataTable<R>(props: DataTableProps<R>) {
   const { rows, columns, rowId, selection, empty } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
+  // From the selected ids alone (not a pass over every row on each render): an id that is not a row
+  // changes nothing TanStack answers here (a row's own state, "all rows selected").
+  const selected = selection?.selected;
   const rowSelection = useMemo<RowSelectionState>(() => {
     const out: RowSelectionState = {};
-    if (!selection) return out;
-    rows.forEach((r, i) => {
-      const id = rowId(r, i);
-      if (selection.selected.has(id)) out[id] = true;
-    });
+    if (selected) for (const id of selected) out[id] = true;
     return out;
-  }, [rows, rowId, selection]);
+  }, [selected]);
+  const [coreRowModel] = useState(incrementalCoreRowModel<R>);
   const table = useReactTable({
     data: rows,
     columns,
     getRowId: rowId,
-    getCoreRowModel: getCoreRowModel(),
+    getCoreRowModel: coreRowModel,
     manualSorting: true,
     enableRowSelection: !!selection,
     state: { rowSelection },
@@ -206,7 +253,13 @@ function VirtualBody<R>(
   );
 }
 
-function BodyRow<R>({ row, selection, rowProps }: BodyProps<R> & { row: Row<R> }) {
+/**
+ * One row. Memoised: while the list scrolls only the body re-renders, and the rows that stay in view
+ * (the same props) are not rendered again; a change of the table (rows, selection) renders them anew.
+ */
+const BodyRow = memo(BodyRowImpl) as typeof BodyRowImpl;
+
+function BodyRowImpl<R>({ row, selection, rowProps }: BodyProps<R> & { row: Row<R> }) {
   return (
     <tr {...rowProps?.(row.original)}>
       {selection ? (
