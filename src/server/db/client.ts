@@ -44,6 +44,12 @@ export interface Database {
    * without waiting for the notification above. Answers the unsubscribe function.
    */
   onCommit(listener: () => void): () => void;
+  /**
+   * PostgreSQL only: the database through a small pool of its own whose connections cancel any
+   * statement after `timeoutMs` (one pool per value, made when first asked for). Reads that may scan
+   * far run here without a transaction around each to set the limit.
+   */
+  timedDb?(timeoutMs: number): Db;
   close(): Promise<void>;
 }
 
@@ -85,7 +91,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return openPglite(opts);
 }
 
-async function openPostgres(url: string, max: number, statementTimeoutMs: number): Promise<Database> {
+function postgresPool(url: string, max: number, statementTimeoutMs: number): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -96,8 +102,23 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
   // A pool error (server restart) must not crash the process; requests fail fast and reconnect.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
+}
+
+async function openPostgres(url: string, max: number, statementTimeoutMs: number): Promise<Database> {
+  const pool = postgresPool(url, max, statementTimeoutMs);
   const db = drizzlePg(pool, { schema });
+  const timed = new Map<number, { pool: pg.Pool; db: Db }>();
   return {
+    timedDb: (timeoutMs) => {
+      let t = timed.get(timeoutMs);
+      if (!t) {
+        const p = postgresPool(url, Math.max(2, Math.ceil(max / 2)), Math.max(1, Math.round(timeoutMs)));
+        t = { pool: p, db: drizzlePg(p, { schema }) };
+        timed.set(timeoutMs, t);
+      }
+      return t.db;
+    },
     db,
     onCommit: hookCommits(db),
     kind: 'postgres',
@@ -117,7 +138,10 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
     },
     listen: (channel, onPayload) => listenPostgres(url, channel, onPayload),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([...timed.values()].map((t) => t.pool.end()));
+      await pool.end();
+    },
   };
 }
 

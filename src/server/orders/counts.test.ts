@@ -200,7 +200,7 @@ describe('folder counts in memory', () => {
     }
   });
 
-  it('keeps page 1 of a filtered list too (read in a read-only transaction with its time limit)', async () => {
+  it('keeps page 1 of a filtered list too (read under its time limit)', async () => {
     const created = await createOrder(t.database, { processing_date: day(0), nationality: 'Tonga' });
     const url = '/api/admin/get-orders-list/allOrder?page=1&limit=5&nationality=TON&sort=arrival_date';
     const first = await t.as('Admin', { method: 'GET', url });

@@ -533,14 +533,17 @@ export function isStatementTimeout(err: unknown): boolean {
 }
 
 /**
- * Runs a list read in a transaction whose statements may take at most listTimeoutMs, so a deep page can
- * never hold pool connections for long. PGlite runs on one connection of its own: no transaction there.
+ * Runs a list read whose statements may take at most listTimeoutMs, so a deep page can never hold
+ * pool connections for long: on PostgreSQL through the pool whose connections carry that limit (no
+ * transaction round trips), else in a read-only transaction that sets it. PGlite runs on one
+ * connection of its own: no limit there.
  */
 export async function withListTimeout<T>(
-  database: { kind: 'pglite' | 'postgres'; db: Db },
+  database: { kind: 'pglite' | 'postgres'; db: Db; timedDb?: ((timeoutMs: number) => Db) | undefined },
   read: (db: DbOrTx) => Promise<T>,
 ): Promise<T> {
   if (database.kind !== 'postgres') return read(database.db);
+  if (database.timedDb) return read(database.timedDb(listTimeoutMs));
   return database.db.transaction(
     async (tx) => {
       await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(1, Math.round(listTimeoutMs))}`));
