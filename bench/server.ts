@@ -47,9 +47,21 @@ export interface MemorySample {
 
 const config = loadConfig();
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-const capture = captureQueries(
-  (database.db as unknown as { $client: Parameters<typeof captureQueries>[0] }).$client,
-);
+type Client = Parameters<typeof captureQueries>[0];
+const capture = captureQueries((database.db as unknown as { $client: Client }).$client);
+// Reads under the list time limit go through a pool of their own: captured the same way.
+const timedDb = database.timedDb?.bind(database);
+if (timedDb) {
+  const added = new WeakSet<object>();
+  database.timedDb = (ms) => {
+    const d = timedDb(ms);
+    if (!added.has(d)) {
+      added.add(d);
+      capture.add((d as unknown as { $client: Client }).$client);
+    }
+    return d;
+  };
+}
 
 const app = await buildApp({ config, database, logger: { level: config.LOG_LEVEL } });
 // The same hello-world once more behind the app's own plugins (helmet headers, hooks): what every route pays.

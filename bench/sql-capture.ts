@@ -50,23 +50,28 @@ export function captureQueries(client: Queryable) {
       }
     };
   };
-  wrap(client);
-  // Transactions (pg.Pool#connect) run on a checked-out client: its statements are the request's too.
-  const pool = client as unknown as { connect?: (...a: unknown[]) => Promise<Queryable> };
-  if (typeof pool.connect === 'function') {
-    const connect = pool.connect.bind(pool);
-    const wrapped = new WeakSet<object>();
-    pool.connect = async (...a: unknown[]) => {
-      if (a.length) return connect(...a);
-      const c = await connect();
-      if (!wrapped.has(c)) {
-        wrapped.add(c);
-        wrap(c);
-      }
-      return c;
-    };
-  }
+  const add = (one: Queryable) => {
+    wrap(one);
+    // Transactions (pg.Pool#connect) run on a checked-out client: its statements are the request's too.
+    const pool = one as unknown as { connect?: (...a: unknown[]) => Promise<Queryable> };
+    if (typeof pool.connect === 'function') {
+      const connect = pool.connect.bind(pool);
+      const wrapped = new WeakSet<object>();
+      pool.connect = async (...a: unknown[]) => {
+        if (a.length) return connect(...a);
+        const c = await connect();
+        if (!wrapped.has(c)) {
+          wrapped.add(c);
+          wrap(c);
+        }
+        return c;
+      };
+    }
+  };
+  add(client);
   return {
+    /** Records another client's statements too (a second pool of the same database). */
+    add,
     start(id: string) {
       captureId = id;
       recording = [];
