@@ -2,9 +2,9 @@ import {
   type ColumnDef,
   createRow,
   flexRender,
+  getCoreRowModel,
   type Row,
   type RowData,
-  type RowModel,
   type RowSelectionState,
   type Table,
   useReactTable,
@@ -18,7 +18,6 @@ import {
   type RefObject,
   useMemo,
   useRef,
-  useState,
 } from 'react';
 
 declare module '@tanstack/react-table' {
@@ -67,46 +66,44 @@ export interface DataTableProps<R> {
 }
 
 /**
- * TanStack's core row model, built incrementally: when the new data only appends to the previous
- * array (the same row objects first, as 'All' does while it streams in), the rows already made are
- * kept and only the new ones are created. Any other change builds the model again, as
- * `getCoreRowModel` does. Rebuilding ~100,000 rows for every appended chunk was the long task.
+ * The table's rows, made on demand: a TanStack row (its cells, its selection state) is created the
+ * first time the body shows it and kept. When the new data only appends to the previous array (the
+ * same row objects first, as 'All' does while it streams in), the rows already made are kept too; any
+ * other change starts afresh. Building TanStack's row model over ~100,000 rows for every appended
+ * chunk (tens of closures per row) was the long task, and the heap it left made every scroll frame
+ * pay for garbage collection.
  */
-function incrementalCoreRowModel<R>(): (table: Table<R>) => () => RowModel<R> {
-  return (table) => {
-    let prev: { data: R[]; model: RowModel<R> } | null = null;
-    return () => {
-      const data = table.options.data;
-      if (prev?.data === data) return prev.model;
-      let from = 0;
-      let rows: Row<R>[] = [];
-      let rowsById: Record<string, Row<R>> = {};
-      if (prev && data.length >= prev.data.length) {
-        const old = prev.data;
-        let same = true;
-        for (let i = 0; i < old.length; i++) {
-          if (old[i] !== data[i]) {
-            same = false;
-            break;
-          }
-        }
-        if (same) {
-          from = old.length;
-          rows = prev.model.rows.slice();
-          // Only added to: the previous model's map stays right for its own rows.
-          rowsById = prev.model.rowsById;
-        }
-      }
-      for (let i = from; i < data.length; i++) {
-        const row = createRow(table, table._getRowId(data[i]!, i), data[i]!, i, 0, undefined, undefined);
-        rows.push(row);
-        rowsById[row.id] = row;
-      }
-      const model: RowModel<R> = { rows, flatRows: rows, rowsById };
-      prev = { data, model };
-      return model;
-    };
-  };
+class LazyRows<R> {
+  readonly length: number;
+  private readonly made: (Row<R> | undefined)[];
+
+  constructor(
+    private readonly table: Table<R>,
+    readonly data: R[],
+    prev: LazyRows<R> | undefined,
+  ) {
+    this.length = data.length;
+    let made: (Row<R> | undefined)[] = [];
+    if (prev && prev.table === table && data.length >= prev.data.length) {
+      const old = prev.data;
+      let i = 0;
+      while (i < old.length && old[i] === data[i]) i++;
+      // The rows made so far are the same rows at the same places: shared (only ever added to).
+      if (i === old.length) made = prev.made;
+    }
+    this.made = made;
+  }
+
+  at(index: number): Row<R> {
+    let row = this.made[index];
+    if (!row) {
+      const original = this.data[index]!;
+      const table = this.table;
+      row = createRow(table, table._getRowId(original, index), original, index, 0, undefined, undefined);
+      this.made[index] = row;
+    }
+    return row;
+  }
 }
 
 /**
@@ -124,22 +121,35 @@ export function DataTable<R>(props: DataTableProps<R>) {
     if (selected) for (const id of selected) out[id] = true;
     return out;
   }, [selected]);
-  const [coreRowModel] = useState(incrementalCoreRowModel<R>);
   const table = useReactTable({
     data: rows,
     columns,
     getRowId: rowId,
-    getCoreRowModel: coreRowModel,
+    // Built only if something asks for the whole model; the body reads its rows through `LazyRows`.
+    getCoreRowModel: getCoreRowModel(),
     manualSorting: true,
     enableRowSelection: !!selection,
     state: { rowSelection },
   });
-  const modelRows = table.getRowModel().rows;
+  const prevRows = useRef<LazyRows<R>>(undefined);
+  const modelRows = useMemo(() => new LazyRows(table, rows, prevRows.current), [table, rows]);
+  prevRows.current = modelRows;
+  // TanStack's getIsAllRowsSelected over the rows (every row may be selected), without its row model.
+  const allSelected = useMemo(() => {
+    if (!selected?.size || rows.length === 0) return false;
+    for (let i = 0; i < rows.length; i++) if (!selected.has(rowId(rows[i]!, i))) return false;
+    return true;
+  }, [rows, rowId, selected]);
   const span = columns.length + (selection ? 1 : 0);
   const virtual = modelRows.length >= (props.virtualFrom ?? Number.POSITIVE_INFINITY);
 
   return (
-    <div ref={scrollRef} className={props.wrapClassName} style={props.wrapStyle}>
+    <div
+      ref={scrollRef}
+      className={props.wrapClassName}
+      // A virtual list scrolls in a box of its own size: its rows' layout and paint stay inside it.
+      style={virtual ? { ...props.wrapStyle, contain: 'strict' } : props.wrapStyle}
+    >
       <table className={props.className} data-testid={props.testId} aria-busy={props.busy}>
         <thead className={props.headClassName} style={props.headStyle}>
           {table.getHeaderGroups().map((group) => (
@@ -150,7 +160,7 @@ export function DataTable<R>(props: DataTableProps<R>) {
                     type="checkbox"
                     className="form-check-input"
                     aria-label="Select all rows"
-                    checked={modelRows.length > 0 && table.getIsAllRowsSelected()}
+                    checked={allSelected}
                     disabled={modelRows.length === 0}
                     onChange={(e) => selection.onToggleAll(e.target.checked)}
                   />
@@ -209,9 +219,10 @@ export function DataTable<R>(props: DataTableProps<R>) {
           <VirtualBody {...props} rows={modelRows} scrollRef={scrollRef} span={span} />
         ) : (
           <tbody>
-            {modelRows.map((row) => (
-              <BodyRow key={row.id} row={row} {...props} />
-            ))}
+            {Array.from({ length: modelRows.length }, (_, i) => {
+              const row = modelRows.at(i);
+              return <BodyRow key={row.id} row={row} {...props} />;
+            })}
           </tbody>
         )}
       </table>
@@ -222,14 +233,18 @@ export function DataTable<R>(props: DataTableProps<R>) {
 type BodyProps<R> = Omit<DataTableProps<R>, 'rows'>;
 
 function VirtualBody<R>(
-  props: BodyProps<R> & { rows: Row<R>[]; scrollRef: RefObject<HTMLDivElement | null>; span: number },
+  props: BodyProps<R> & { rows: LazyRows<R>; scrollRef: RefObject<HTMLDivElement | null>; span: number },
 ) {
   const { rows, scrollRef, span, rowHeight = 37 } = props;
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
+    // Every row is `rowHeight` high (the rows set it; nothing is measured).
     estimateSize: () => rowHeight,
     overscan: 12,
+    // The rows of a scroll render in their own task, not inside the scroll event's (React 19 batches
+    // them): a fling's frames stay short; the overscan covers the frame until they are in.
+    useFlushSync: false,
   });
   const items = virtualizer.getVirtualItems();
   const top = items[0]?.start ?? 0;
@@ -241,9 +256,10 @@ function VirtualBody<R>(
           <td colSpan={span} className="p-0 border-0" />
         </tr>
       ) : null}
-      {items.map((item) => (
-        <BodyRow key={rows[item.index]!.id} {...props} row={rows[item.index]!} />
-      ))}
+      {items.map((item) => {
+        const row = rows.at(item.index);
+        return <BodyRow key={row.id} {...props} row={row} />;
+      })}
       {bottom > 0 ? (
         <tr style={{ height: bottom }}>
           <td colSpan={span} className="p-0 border-0" />
