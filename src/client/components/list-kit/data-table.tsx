@@ -9,15 +9,16 @@ import {
   type Table,
   useReactTable,
 } from '@tanstack/react-table';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import {
   type CSSProperties,
   type HTMLAttributes,
   type ReactNode,
   memo,
   type RefObject,
+  useLayoutEffect,
   useMemo,
   useRef,
+  useState,
 } from 'react';
 
 declare module '@tanstack/react-table' {
@@ -60,7 +61,7 @@ export interface DataTableProps<R> {
   headStyle?: CSSProperties;
   testId?: string;
   busy?: boolean;
-  /** From this many rows on only the visible rows are in the page (TanStack Virtual). */
+  /** From this many rows on only the visible rows are in the page (`useRowWindow`). */
   virtualFrom?: number;
   rowHeight?: number;
 }
@@ -108,7 +109,7 @@ class LazyRows<R> {
 
 /**
  * The one list table: headless TanStack Table for the columns, the selection and the sort headers,
- * TanStack Virtual for long lists, Bootstrap markup. The order lists and the reports use it.
+ * a fixed-height row window for long lists, Bootstrap markup. The order lists and the reports use it.
  */
 export function DataTable<R>(props: DataTableProps<R>) {
   const { rows, columns, rowId, selection, empty } = props;
@@ -232,23 +233,52 @@ export function DataTable<R>(props: DataTableProps<R>) {
 
 type BodyProps<R> = Omit<DataTableProps<R>, 'rows'>;
 
+/**
+ * The rows in view of a scroll box whose rows are all `rowHeight` high, and `overscan` more either
+ * side: arithmetic on the scroll offset, nothing per row. (TanStack Virtual kept a measurement object
+ * per row and built them all again whenever the count grew: ~100,000 of them for every chunk 'All'
+ * appended.) The range is set from the scroll event and rendered by React in its own task.
+ */
+function useRowWindow(
+  scrollRef: RefObject<HTMLDivElement | null>,
+  count: number,
+  rowHeight: number,
+  overscan: number,
+) {
+  const [range, setRange] = useState({ start: 0, end: 0 });
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const update = () => {
+      const top = el.scrollTop;
+      const start = Math.max(0, Math.min(count, Math.floor(top / rowHeight)) - overscan);
+      const end = Math.min(count, Math.ceil((top + el.clientHeight) / rowHeight) + overscan);
+      setRange((r) => (r.start === start && r.end === end ? r : { start, end }));
+    };
+    update();
+    el.addEventListener('scroll', update, { passive: true });
+    const resize = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(update);
+    resize?.observe(el);
+    return () => {
+      el.removeEventListener('scroll', update);
+      resize?.disconnect();
+    };
+  }, [scrollRef, count, rowHeight, overscan]);
+  return { start: Math.min(range.start, count), end: Math.min(range.end, count) };
+}
+
 function VirtualBody<R>(
   props: BodyProps<R> & { rows: LazyRows<R>; scrollRef: RefObject<HTMLDivElement | null>; span: number },
 ) {
   const { rows, scrollRef, span, rowHeight = 37 } = props;
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    // Every row is `rowHeight` high (the rows set it; nothing is measured).
-    estimateSize: () => rowHeight,
-    overscan: 12,
-    // The rows of a scroll render in their own task, not inside the scroll event's (React 19 batches
-    // them): a fling's frames stay short; the overscan covers the frame until they are in.
-    useFlushSync: false,
-  });
-  const items = virtualizer.getVirtualItems();
-  const top = items[0]?.start ?? 0;
-  const bottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+  const { start, end } = useRowWindow(scrollRef, rows.length, rowHeight, 12);
+  const top = start * rowHeight;
+  const bottom = (rows.length - end) * rowHeight;
+  const shown: ReactNode[] = [];
+  for (let i = start; i < end; i++) {
+    const row = rows.at(i);
+    shown.push(<BodyRow key={row.id} {...props} row={row} />);
+  }
   return (
     <tbody>
       {top > 0 ? (
@@ -256,10 +286,7 @@ function VirtualBody<R>(
           <td colSpan={span} className="p-0 border-0" />
         </tr>
       ) : null}
-      {items.map((item) => {
-        const row = rows.at(item.index);
-        return <BodyRow key={row.id} {...props} row={row} />;
-      })}
+      {shown}
       {bottom > 0 ? (
         <tr style={{ height: bottom }}>
           <td colSpan={span} className="p-0 border-0" />
