@@ -1,3 +1,6 @@
+import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone.js';
+import utc from 'dayjs/plugin/utc.js';
 import { describe, expect, it } from 'vitest';
 import {
   easternZoneLabel,
@@ -56,4 +59,23 @@ describe('date formats', () => {
   it('gives the service-day of an instant', () => {
     expect(serviceToday(new Date('2026-01-15T03:00:00Z'))).toBe('2026-01-14');
   });
+});
+
+describe('serviceToday', () => {
+  dayjs.extend(utc);
+  dayjs.extend(timezone);
+  it('gives the New York calendar day of any moment, across both clock changes, in any order', () => {
+    const start = Date.UTC(2025, 0, 1);
+    const moments: number[] = [];
+    // Every 3 h 7 min 13 s for two years, plus each side of both 2026 clock changes and of midnight there.
+    for (let t = start; t < start + 2 * 366 * 86_400_000; t += 187 * 60_000 + 13_000) moments.push(t);
+    for (const edge of ['2026-03-08T07:00:00Z', '2026-11-01T06:00:00Z', '2026-11-23T05:00:00Z']) {
+      const e = Date.parse(edge);
+      moments.push(e - 1, e, e + 1, e - 60_000, e + 60_000, e + 3_600_000 - 1, e + 3_600_000);
+    }
+    for (const t of [...moments, ...moments.reverse()]) {
+      const d = new Date(t);
+      expect(serviceToday(d), d.toISOString()).toBe(dayjs(d).tz('America/New_York').format('YYYY-MM-DD'));
+    }
+  }, 60_000);
 });
