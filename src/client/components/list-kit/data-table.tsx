@@ -148,8 +148,12 @@ export function DataTable<R>(props: DataTableProps<R>) {
     <div
       ref={scrollRef}
       className={props.wrapClassName}
-      // A virtual list scrolls in a box of its own size: its rows' layout and paint stay inside it.
-      style={virtual ? { ...props.wrapStyle, contain: 'strict' } : props.wrapStyle}
+      // A virtual list scrolls in a box of its own (fixed) size: its rows' layout and paint stay inside.
+      style={
+        virtual && props.wrapStyle?.height !== undefined
+          ? { ...props.wrapStyle, contain: 'strict' }
+          : props.wrapStyle
+      }
     >
       <table className={props.className} data-testid={props.testId} aria-busy={props.busy}>
         <thead className={props.headClassName} style={props.headStyle}>
