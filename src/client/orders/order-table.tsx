@@ -9,7 +9,7 @@ import { DataTable } from '../components/list-kit/data-table';
 import { type Column, type ColumnKey, cellText, SORT_KEY } from './columns';
 import { DueBadge, StatusBadge } from './list-controls';
 
-/** Above this many rows only the visible rows are in the page (TanStack Virtual). */
+/** Above this many rows only the visible rows are in the page (the list kit's row window). */
 const VIRTUAL_FROM = 200;
 const ROW_HEIGHT = 37;
 
