@@ -168,6 +168,19 @@ describe('the detail read (one statement)', () => {
     expect(await loadOrderDetail(t.database, 999_999_999, DOMAIN)).toBeNull();
   });
 
+  it('is planned once per session: a prepared statement on both engines', async () => {
+    const order = await createOrder(t.database);
+    const first = await loadOrderDetail(t.database, order.orderId, DOMAIN);
+    expect(await loadOrderDetail(t.database, order.orderId, DOMAIN)).toEqual(first);
+    if (t.database.kind === 'pglite') {
+      // One session: the statement PGlite prepared is visible to the next query.
+      const { rows } = await q(`select name from pg_prepared_statements where name = 'order_detail_read'`);
+      expect(rows).toHaveLength(1);
+    }
+    // An id beyond the integers refuses itself before any SQL.
+    expect(await loadOrderDetail(t.database, 2 ** 60, DOMAIN)).toBeNull();
+  });
+
   it('reads the due state at the service clock with the stored margin', async () => {
     const order = await createOrder(t.database, { process_status: 'New' });
     await saveSlaPolicy(

@@ -267,8 +267,30 @@ from (
   where o.order_id = $1::bigint
 ) x`;
 
-/** The prepared statement's name on PostgreSQL (one per pooled connection). */
+/** The prepared statement's name on PostgreSQL (one per pooled connection) and in PGlite. */
 const ORDER_DETAIL_STATEMENT = 'order_detail_read';
+
+/** PGlite databases whose one session holds the prepared statement. */
+const preparedIn = new WeakSet<Database>();
+
+/**
+ * PGlite has no named statements in its query API, so its one session prepares the statement with SQL
+ * PREPARE and runs EXECUTE: planned once, as on PostgreSQL, instead of at every request (the plan of
+ * this statement is most of its cost in WebAssembly). EXECUTE takes no bind parameters; the id is an
+ * integer checked here.
+ */
+async function pgliteDetail(database: Database, orderId: number): Promise<{ rows: DetailRow[] }> {
+  if (!Number.isSafeInteger(orderId)) return { rows: [] };
+  if (!preparedIn.has(database)) {
+    await database.sql
+      .query(`prepare ${ORDER_DETAIL_STATEMENT}(bigint) as ${ORDER_DETAIL_SQL}`)
+      .catch((err: { code?: string }) => {
+        if (err.code !== '42P05') throw err; // already prepared in this session
+      });
+    preparedIn.add(database);
+  }
+  return database.sql.query<DetailRow>(`execute ${ORDER_DETAIL_STATEMENT}(${orderId})`);
+}
 
 /** The at-risk margin of the stored policy text, parsed once per distinct text (it rarely changes). */
 let policyCache: { text: string | null; marginHours: number } | null = null;
@@ -305,7 +327,7 @@ export async function loadOrderDetail(
           text: ORDER_DETAIL_SQL,
           values: [orderId],
         })
-      : await database.sql.query<DetailRow>(ORDER_DETAIL_SQL, [orderId]);
+      : await pgliteDetail(database, orderId);
   const row = rows[0];
   if (!row) return null;
   const detail = JSON.parse(row.detail) as OrderDetails;
