@@ -245,6 +245,18 @@ export const orders = pgTable(
       .where(
         sql`${t.processStatus} = 'New' and ${t.assignedTo} is null and ${t.processingMode} = 'Priority'`,
       ),
+    // New Orders and Priority Orders by due time: the same orders by their deadline, so a sorted page
+    // does not walk past the New orders already taken (Pending) either.
+    index('orders_new_due_idx')
+      .on(t.dueAt, t.orderId)
+      .where(
+        sql`${t.processStatus} = 'New' and ${t.assignedTo} is null and ${t.processingMode} <> 'Priority'`,
+      ),
+    index('orders_priority_due_idx')
+      .on(t.dueAt, t.orderId)
+      .where(
+        sql`${t.processStatus} = 'New' and ${t.assignedTo} is null and ${t.processingMode} = 'Priority'`,
+      ),
     index('orders_created_idx').on(t.createdAt.desc(), t.orderId.desc()),
     index('orders_status_created_idx').on(t.processStatus, t.createdAt.desc(), t.orderId.desc()),
     index('orders_assigned_idx').on(t.assignedTo, t.createdAt.desc(), t.orderId.desc()),
