@@ -28,7 +28,6 @@ export function hmacKey(secret: string): KeyObject {
   return k;
 }
 
-
 export async function signStaffToken(secret: string, claims: StaffTokenClaims, ttl = STAFF_TOKEN_TTL) {
   return new SignJWT({ ...claims })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

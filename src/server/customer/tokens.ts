@@ -12,7 +12,6 @@ const CUSTOMER_AUDIENCE = 'customer';
 const DOWNLOAD_AUDIENCE = 'customer-download';
 const ISSUER = 'ed-card';
 
-
 /** The customer token scoped to one order: its subject is the order id. */
 export async function signCustomerToken(
   secret: string,
