@@ -137,16 +137,20 @@ export const ALL_FOLDER_COLUMNS: Column[] = [
   ...FOLDER_COLUMNS.slice(4),
 ];
 
-/** Shown until a member chooses: they fit 1,280 px with the Action column (no sideways scroll). */
+/**
+ * Shown until a member chooses: every column the product spec lists for a folder list, plus Due. The
+ * column chooser may hide any of them; the default never does.
+ */
 export const DEFAULT_FOLDER_COLUMN_KEYS: ColumnKey[] = [
-  'id',
-  'status',
-  'name',
-  'arrival',
+  ...FOLDER_COLUMNS.slice(0, 4).map((c) => c.key),
   'due',
-  'email',
-  'assignTo',
+  ...FOLDER_COLUMNS.slice(4).map((c) => c.key),
 ];
+
+/** Contact Customer hides Telephone by default (the spec); a Telecaller may add it back there. */
+export const CONTACT_CUSTOMER_DEFAULT_KEYS: ColumnKey[] = DEFAULT_FOLDER_COLUMN_KEYS.filter(
+  (k) => k !== 'telephone',
+);
 
 export const CONTACT_CUSTOMER_COLUMNS = FOLDER_COLUMNS.filter((c) => c.key !== 'telephone');
 

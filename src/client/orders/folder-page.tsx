@@ -1,6 +1,11 @@
 import { useLocation, useMatches } from 'react-router';
 import { FOLDER_ROUTES, type FolderRoute } from '../app/nav';
-import { ALL_FOLDER_COLUMNS, CONTACT_CUSTOMER_COLUMNS, FOLDER_COLUMNS } from './columns';
+import {
+  ALL_FOLDER_COLUMNS,
+  CONTACT_CUSTOMER_COLUMNS,
+  CONTACT_CUSTOMER_DEFAULT_KEYS,
+  FOLDER_COLUMNS,
+} from './columns';
 import { useGetFolderCountQuery } from './counts-api';
 import { OrderQueue } from './order-queue';
 
@@ -17,17 +22,16 @@ export function Component() {
 function FolderQueue({ route }: { route: FolderRoute }) {
   // Counts are fetched again whenever a queue screen opens.
   const counts = useGetFolderCountQuery(undefined, { refetchOnMountOrArgChange: true });
+  const contact = route.folder === 'contactCustomerOrder';
   return (
     <OrderQueue
       folder={route.folder}
       title={route.title}
-      columns={route.folder === 'contactCustomerOrder' ? CONTACT_CUSTOMER_COLUMNS : FOLDER_COLUMNS}
+      columns={contact ? CONTACT_CUSTOMER_COLUMNS : FOLDER_COLUMNS}
       folderTotal={counts.data?.[route.countKey]}
-      choosable={
-        route.folder === 'contactCustomerOrder'
-          ? ALL_FOLDER_COLUMNS.filter((c) => c.key !== 'telephone')
-          : ALL_FOLDER_COLUMNS
-      }
+      choosable={ALL_FOLDER_COLUMNS}
+      // Contact Customer keeps its own column choice, so Telephone stays hidden there until added there.
+      {...(contact ? { defaultColumns: CONTACT_CUSTOMER_DEFAULT_KEYS, prefsScope: route.folder } : {})}
     />
   );
 }

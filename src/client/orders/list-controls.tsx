@@ -195,8 +195,8 @@ export function ColumnChooser({ all, visible, onVisible, compact, onCompact }: C
 }
 
 /** Per-member display preferences of the lists, in this browser. */
-export function useListPrefs(userId: number | undefined) {
-  const key = `edcard.list-prefs.${userId ?? 0}`;
+export function useListPrefs(userId: number | undefined, scope?: string) {
+  const key = `edcard.list-prefs.${userId ?? 0}${scope ? `.${scope}` : ''}`;
   const read = (): { columns?: ColumnKey[]; compact?: boolean } => {
     try {
       return JSON.parse(localStorage.getItem(key) ?? '{}');

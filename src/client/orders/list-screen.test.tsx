@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { listRow, mockApi, renderPage, signInAs } from '../test/fixtures';
-import { ALL_FOLDER_COLUMNS, FOLDER_COLUMNS } from './columns';
+import { ALL_FOLDER_COLUMNS, CONTACT_CUSTOMER_DEFAULT_KEYS, FOLDER_COLUMNS } from './columns';
 import { OrderQueue } from './order-queue';
 
 /** The list screen: sortable headers, due and status badges, the column chooser and density per member. */
@@ -17,9 +17,10 @@ const row = (id: number, over: Partial<OrderListRow> = {}): OrderListRow =>
     ...over,
   });
 
-function openList(rows: OrderListRow[]) {
+function openList(rows: OrderListRow[], contact = false) {
+  const folder = contact ? 'contactCustomerOrder' : 'awaitingOrder';
   const sent = mockApi({
-    'GET /api/admin/get-orders-list/awaitingOrder': () => ({
+    [`GET /api/admin/get-orders-list/${folder}`]: () => ({
       body: { status: 1, message: 'ok', data: rows, total: rows.length },
     }),
   });
@@ -27,11 +28,12 @@ function openList(rows: OrderListRow[]) {
     '/admin/q',
     '/admin/q',
     <OrderQueue
-      folder="awaitingOrder"
+      folder={folder}
       title="Queue"
       columns={FOLDER_COLUMNS}
       folderTotal={rows.length}
       choosable={ALL_FOLDER_COLUMNS}
+      {...(contact ? { defaultColumns: CONTACT_CUSTOMER_DEFAULT_KEYS, prefsScope: folder } : {})}
     />,
   );
   return sent;
@@ -82,17 +84,55 @@ describe('order list screen', () => {
     openList([row(5)]);
     await screen.findByText('Doe5', { exact: false });
     expect(screen.getByRole('columnheader', { name: 'Email' })).toBeInTheDocument();
-    expect(screen.queryByRole('columnheader', { name: 'Telephone' })).not.toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Telephone' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Columns' }));
     await user.click(screen.getByLabelText('Email'));
-    await user.click(screen.getByLabelText('Telephone'));
+    await user.click(screen.getByLabelText('Process Month'));
     await user.click(screen.getByLabelText('Compact rows'));
     expect(screen.queryByRole('columnheader', { name: 'Email' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('columnheader', { name: /^Process Month/ })).not.toBeInTheDocument();
     expect(screen.getByRole('columnheader', { name: 'Telephone' })).toBeInTheDocument();
     expect(screen.getByTestId('order-table')).toHaveClass('table-sm');
     const saved = JSON.parse(localStorage.getItem('edcard.list-prefs.1') ?? '{}');
     expect(saved.compact).toBe(true);
     expect(saved.columns).toContain('telephone');
     expect(saved.columns).not.toContain('email');
+  });
+
+  it('shows every column the spec lists by default (Telephone and Date & Time included)', async () => {
+    signInAs('Team');
+    openList([row(6)]);
+    await screen.findByText('Doe6', { exact: false });
+    for (const name of [
+      'Order ID',
+      'Status',
+      'Name',
+      'Arrival Date',
+      'Email',
+      'Telephone',
+      'Date & Time',
+      'Refund Date',
+      'Process Date',
+      'Process Month',
+      'Assign To',
+    ]) {
+      expect(screen.getByRole('columnheader', { name: new RegExp(`^${name}`) })).toBeInTheDocument();
+    }
+  });
+
+  it('hides Telephone on Contact Customer by default, and a Telecaller adds it back there', async () => {
+    const user = userEvent.setup();
+    signInAs('Telecaller');
+    openList([row(7, { process_status: 'Contact Customer' })], true);
+    await screen.findByText('Doe7', { exact: false });
+    expect(screen.getByRole('columnheader', { name: /^Date & Time/ })).toBeInTheDocument();
+    expect(screen.queryByRole('columnheader', { name: 'Telephone' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Columns' }));
+    await user.click(screen.getByLabelText('Telephone'));
+    expect(screen.getByRole('columnheader', { name: 'Telephone' })).toBeInTheDocument();
+    // The choice is Contact Customer's own.
+    expect(
+      JSON.parse(localStorage.getItem('edcard.list-prefs.1.contactCustomerOrder') ?? '{}').columns,
+    ).toContain('telephone');
   });
 });

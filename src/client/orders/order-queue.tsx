@@ -73,6 +73,10 @@ interface Props {
   onBack?: (() => void) | undefined;
   /** Folder lists: the columns the chooser offers (`columns` is then ignored). */
   choosable?: Column[] | undefined;
+  /** The columns shown until a member chooses (default: the spec's folder columns and Due). */
+  defaultColumns?: ColumnKey[] | undefined;
+  /** A folder that remembers its own column choice apart from the other lists. */
+  prefsScope?: string | undefined;
 }
 
 /** One queue screen: title bar, search, bulk actions, the order table, pagination and CSV export. */
@@ -84,6 +88,8 @@ export function OrderQueue({
   month,
   onBack,
   choosable,
+  defaultColumns = DEFAULT_FOLDER_COLUMN_KEYS,
+  prefsScope,
 }: Props) {
   const role = sessionUser()?.type ?? null;
   const userName = sessionUser()?.name ?? '';
@@ -92,13 +98,13 @@ export function OrderQueue({
   const { params, page, size, search, typed, setTyped, query, update, setPage, setSize } =
     useListState(LIST_PARAMS);
   const filtered = Object.keys(query).length > 0;
-  const prefs = useListPrefs(sessionUser()?.id);
+  const prefs = useListPrefs(sessionUser()?.id, prefsScope);
   const fromView = params
     .get('columns')
     ?.split(',')
     .map((name) => (Object.keys(VIEW_COLUMN) as ColumnKey[]).find((k) => VIEW_COLUMN[k] === name))
     .filter((k): k is ColumnKey => !!k);
-  const shownKeys = fromView?.length ? fromView : (prefs.columns ?? DEFAULT_FOLDER_COLUMN_KEYS);
+  const shownKeys = fromView?.length ? fromView : (prefs.columns ?? defaultColumns);
   const columns = choosable ? choosable.filter((c) => shownKeys.includes(c.key)) : fixedColumns;
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [pending, setPending] = useState<{ action: Action; ids: number[] } | null>(null);
