@@ -255,6 +255,11 @@ test.describe('390 px', () => {
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await expect(bar).toBeInViewport();
     await noSidewaysScroll(page);
+    // Every folded section opened: still no sideways scroll.
+    for (const toggle of await page.locator('main [aria-expanded="false"]').all()) {
+      await toggle.click({ timeout: 1_000 }).catch(() => {});
+    }
+    await noSidewaysScroll(page);
   });
 
   test('customer toasts do not stack and the pages fit', async ({ page }) => {
