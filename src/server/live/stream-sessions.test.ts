@@ -233,3 +233,33 @@ describe('open streams are capped', () => {
     for (const s of streams) s.close();
   }, 20_000);
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('on every instance', () => {
+  it('a logout through one instance ends the stream open on the other', async () => {
+    const b = await createTestApp({}, { sameDatabaseAs: t });
+    try {
+      await b.app.listen({ host: '127.0.0.1', port: 0 });
+      const portB = (b.app.server.address() as AddressInfo).port;
+      await createStaff('stream.instances@example.com', 'Stream-pass-0006');
+      const token = await signIn('stream.instances@example.com', 'Stream-pass-0006');
+      const onB = await new Promise<Stream>((resolve, reject) => {
+        const saved = port;
+        port = portB;
+        openStream(token)
+          .then(resolve, reject)
+          .finally(() => {
+            port = saved;
+          });
+      });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/logout',
+        headers: { authorization: token },
+      });
+      expect(res.statusCode).toBe(200);
+      await endsWith(onB, 'session-ended', 2000);
+    } finally {
+      await b.close();
+    }
+  });
+});
