@@ -43,7 +43,10 @@ const accountKey = (email: string) => `login:${email}`;
  * owner out from everywhere.
  */
 const OTP_LIMIT = { limit: 10, windowMinutes: 15 } as const;
-const OTP_ACCOUNT_LIMIT = { limit: LOGIN_ACCOUNT_LIMIT, windowMinutes: LOGIN_ACCOUNT_WINDOW_MINUTES } as const;
+const OTP_ACCOUNT_LIMIT = {
+  limit: LOGIN_ACCOUNT_LIMIT,
+  windowMinutes: LOGIN_ACCOUNT_WINDOW_MINUTES,
+} as const;
 const otpIpKey = (userId: number, ip: string) => `otp:${userId}|${ip}`;
 const otpAccountKey = (userId: number) => `otp:${userId}`;
 

@@ -87,7 +87,9 @@ export class LiveHub {
     this.unlisten.push(await onCacheEvent(this.database, (p) => this.onStaffChange(p)));
     this.timers.push(setInterval(() => this.heartbeat(), HEARTBEAT_MS).unref());
     this.timers.push(setInterval(() => void this.sweepPresence(), PRESENCE_SWEEP_MS).unref());
-    this.timers.push(setInterval(() => void this.checkSessions([...this.streams]), this.options.recheckMs).unref());
+    this.timers.push(
+      setInterval(() => void this.checkSessions([...this.streams]), this.options.recheckMs).unref(),
+    );
   }
 
   async close(): Promise<void> {
@@ -334,7 +336,10 @@ async function viewersOfOrders(
     order by s.name, p.staff_id`);
   for (const r of rows) {
     const id = Number(r.order_id);
-    out.set(id, [...(out.get(id) ?? []), { staffId: Number(r.staff_id), name: r.name, editing: !!r.editing }]);
+    out.set(id, [
+      ...(out.get(id) ?? []),
+      { staffId: Number(r.staff_id), name: r.name, editing: !!r.editing },
+    ]);
   }
   return out;
 }

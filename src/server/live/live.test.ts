@@ -195,7 +195,11 @@ describe('the event stream', () => {
     const gone = await t.as('Team', { method: 'DELETE', url: `/api/admin/presence/${id}` });
     expect(gone.json().data.viewers).toHaveLength(1);
     await eventually(() => {
-      expect(presenceOf(a).slice(before).map((e) => (e.data.viewers as unknown[]).length)).toEqual([1]);
+      expect(
+        presenceOf(a)
+          .slice(before)
+          .map((e) => (e.data.viewers as unknown[]).length),
+      ).toEqual([1]);
     });
     // A burst of changes on the order reaches its viewer as a few events, the last one the latest state.
     const burstStart = presenceOf(a).length;
