@@ -44,6 +44,10 @@ const schema = z.object({
   TRUST_PROXY: z.string().trim().default('false').transform(parseTrustProxy),
   /** A staff session not used for this long ends (its absolute end stays 12 hours). */
   SESSION_IDLE_HOURS: z.coerce.number().positive().max(12).default(8),
+  /** A live event stream is closed after this many seconds (the browser reconnects at once). */
+  LIVE_STREAM_MAX_SECONDS: z.coerce.number().min(1).max(43_200).default(3600),
+  /** Every open live event stream's session is read again this often, in seconds. */
+  LIVE_STREAM_RECHECK_SECONDS: z.coerce.number().min(0.05).max(3600).default(60),
   REDIS_URL: optionalUrl,
   /** Where documents live: `local` (DATA_DIR/documents) or `s3` (an S3-compatible bucket, S3_*). */
   DOCUMENT_STORAGE: z.enum(['local', 's3']).default('local'),

@@ -1,7 +1,7 @@
 /**
  * CSV text for an export, safe to open in a spreadsheet in any locale (OWASP CSV injection):
- * - a cell starting with = + - @ (also after spaces or a quote), tab, CR or NUL gets a leading `'`, so it
- *   is text, not a formula;
+ * - a cell starting with = + - @ or their full-width forms ＝ ＋ － ＠ (some spreadsheets read those as the
+ *   ASCII ones; also after spaces or a quote), tab, CR or NUL gets a leading `'`, so it is text, not a formula;
  * - inside a cell, a `;`, `,`, tab or line break followed by such a character gets a `'` right after the
  *   separator: a spreadsheet that splits on `;` (semicolon locales) does not honour a quote in the middle
  *   of its field, and would otherwise start a new cell (or row) with a formula;
@@ -13,8 +13,8 @@ export function toCsv(header: string[], rows: (string | number | null | undefine
   return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n');
 }
 
-const LEADING_TRIGGER = /^(?:[\s"]*[=+\-@]|[\t\r\0])/;
-const INNER_TRIGGER = /([,;\t\r\n])([ "]*[=+\-@])/g;
+const LEADING_TRIGGER = /^(?:[\s"]*[=+\-@＝＋－＠]|[\t\r\0])/;
+const INNER_TRIGGER = /([,;\t\r\n])([ "]*[=+\-@＝＋－＠])/g;
 const PLAIN_PHONE = /^\+\d[\d ().-]{3,24}$/;
 const NEEDS_QUOTES = /[",;\t\r\n\0]/;
 

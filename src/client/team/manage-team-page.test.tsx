@@ -39,6 +39,31 @@ describe('Manage Team', () => {
     expect(within(other).getByRole('button', { name: 'Reset 2FA' })).toBeInTheDocument();
   });
 
+  it('resets another member’s 2FA only with the Admin’s current password', async () => {
+    const user = userEvent.setup();
+    signInAs('Admin', 'Demo Admin');
+    const sent = openTeam({
+      'POST /api/admin/2fa/reset/3': () => ok(null, 'Two-factor sign-in of this team member has been reset.'),
+    });
+    const table = await screen.findByRole('table', { name: 'Team Member List' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
+    await user.click(
+      within(within(table).getAllByRole('row')[3]!).getByRole('button', { name: 'Reset 2FA' }),
+    );
+    const dialog = await screen.findByRole('form', { name: 'Reset two-factor sign-in' });
+    await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    expect(await within(dialog).findByText('Please enter your Current Password.')).toBeInTheDocument();
+    expect(sent.some((r) => r.path === '/api/admin/2fa/reset/3')).toBe(false);
+    await user.type(within(dialog).getByLabelText('Your Current Password'), 'my-own-password');
+    await user.click(within(dialog).getByRole('button', { name: 'Yes' }));
+    expect(
+      await screen.findByText('Two-factor sign-in of this team member has been reset.'),
+    ).toBeInTheDocument();
+    expect(sent.find((r) => r.path === '/api/admin/2fa/reset/3')?.body).toEqual({
+      currentPassword: 'my-own-password',
+    });
+  });
+
   it('adds a member: sends the form and toasts the server message', async () => {
     const user = userEvent.setup();
     signInAs('Manager');

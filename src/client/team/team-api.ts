@@ -1,4 +1,5 @@
 import type { Role } from '../../shared/constants';
+import type { TwoFactorResetBody } from '../../shared/contracts/account';
 import type { AddTeamMemberBody, TeamMember, UpdateTeamMemberBody } from '../../shared/contracts/team';
 import { type Envelope, api } from '../app/api';
 
@@ -24,8 +25,8 @@ export const teamApi = api.injectEndpoints({
       query: (body) => ({ url: 'admin/update-team-member', method: 'POST', body }),
       invalidatesTags: ['Team'],
     }),
-    resetTwoFactor: build.mutation<Envelope, number>({
-      query: (id) => ({ url: `admin/2fa/reset/${id}`, method: 'POST' }),
+    resetTwoFactor: build.mutation<Envelope, { id: number } & TwoFactorResetBody>({
+      query: ({ id, ...body }) => ({ url: `admin/2fa/reset/${id}`, method: 'POST', body }),
     }),
     deleteTeamMember: build.mutation<Envelope, number>({
       query: (teamMemberId) => ({ url: 'admin/delete-team-member', method: 'PUT', body: { teamMemberId } }),

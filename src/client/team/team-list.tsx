@@ -9,6 +9,7 @@ import type { TeamMember } from '../../shared/contracts/team';
 import { MSG } from '../../shared/messages';
 import { errorMessage } from '../app/api';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { ResetTwoFactorDialog } from './reset-two-factor-dialog';
 import { useDeleteTeamMemberMutation, useResetTwoFactorMutation } from './team-api';
 
 interface Props {
@@ -25,10 +26,10 @@ export function TeamList({ members, loading, canWrite, actor }: Props) {
   const [deleteMember, { isLoading: deleting }] = useDeleteTeamMemberMutation();
   const [resetting, setResetting] = useState<TeamMember | null>(null);
   const [resetTwoFactor, { isLoading: resetBusy }] = useResetTwoFactorMutation();
-  const confirmReset = async () => {
+  const confirmReset = async (currentPassword: string) => {
     if (!resetting) return;
     try {
-      toast.success((await resetTwoFactor(resetting.id).unwrap()).message);
+      toast.success((await resetTwoFactor({ id: resetting.id, currentPassword }).unwrap()).message);
     } catch (error) {
       toast.error(errorMessage(error));
     } finally {
@@ -126,12 +127,11 @@ export function TeamList({ members, loading, canWrite, actor }: Props) {
         onYes={confirmDelete}
         onNo={() => setPending(null)}
       />
-      <ConfirmDialog
-        show={!!resetting}
-        message={`Reset the two-factor sign-in of ${resetting?.name ?? ''}? Their sessions end and they set it up again.`}
+      <ResetTwoFactorDialog
+        member={resetting}
         busy={resetBusy}
-        onYes={confirmReset}
-        onNo={() => setResetting(null)}
+        onConfirm={(password) => void confirmReset(password)}
+        onCancel={() => setResetting(null)}
       />
     </Card>
   );

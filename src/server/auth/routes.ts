@@ -37,8 +37,18 @@ export const LOGIN_IP_LIMIT = { max: 60, timeWindow: '1 minute' } as const;
 
 const accountIpKey = (email: string, ip: string) => `login:${email}|${ip}`;
 const accountKey = (email: string) => `login:${email}`;
-/** Wrong second-factor codes of one user: like passwords, 10 per 15 minutes. */
+/**
+ * Wrong second-factor codes at sign-in, like passwords: 10 per 15 minutes per account + address, and a
+ * slower ceiling per account over all addresses, so someone holding the password cannot lock the
+ * owner out from everywhere.
+ */
 const OTP_LIMIT = { limit: 10, windowMinutes: 15 } as const;
+const OTP_ACCOUNT_LIMIT = {
+  limit: LOGIN_ACCOUNT_LIMIT,
+  windowMinutes: LOGIN_ACCOUNT_WINDOW_MINUTES,
+} as const;
+const otpIpKey = (userId: number, ip: string) => `otp:${userId}|${ip}`;
+const otpAccountKey = (userId: number) => `otp:${userId}`;
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.ctx;
@@ -112,10 +122,15 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!otp) {
           return { status: 0 as const, message: AUTH_MSG.otpRequired, data: { otpRequired: true as const } };
         }
-        const hit = await hitThrottle(db, `otp:${user.id}`, OTP_LIMIT);
-        if (!hit.allowed) {
-          await recordAudit(db, { action: 'login.throttled', actorId: user.id, actorEmail: email, ip });
-          throw tooManyRequests(AUTH_MSG.accountThrottled(hit.retryMinutes));
+        for (const [key, rule] of [
+          [otpIpKey(user.id, ip), OTP_LIMIT],
+          [otpAccountKey(user.id), OTP_ACCOUNT_LIMIT],
+        ] as const) {
+          const hit = await hitThrottle(db, key, rule);
+          if (!hit.allowed) {
+            await recordAudit(db, { action: 'login.throttled', actorId: user.id, actorEmail: email, ip });
+            throw tooManyRequests(AUTH_MSG.accountThrottled(hit.retryMinutes));
+          }
         }
         const step = secret ? totpStep(secret, otp) : null;
         const accepted =
@@ -130,7 +145,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           });
           throw unauthorized(AUTH_MSG.otpWrong);
         }
-        await refundThrottle(db, `otp:${user.id}`);
+        await resetThrottle(db, otpIpKey(user.id, ip));
+        await refundThrottle(db, otpAccountKey(user.id));
       }
 
       const settings = await getSecuritySettings(db);

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import QRCode from 'qrcode';
 import type { Role } from '../../shared/constants.js';
@@ -9,12 +9,14 @@ import {
   twoFactorEnableBody,
   twoFactorEnableResponse,
   twoFactorSetupResponse,
+  twoFactorResetBody,
   twoFactorStatus,
 } from '../../shared/contracts/account.js';
 import { AUTH_MSG } from '../../shared/contracts/auth.js';
 import { envelope, messageOnly } from '../../shared/contracts/common.js';
 import { teamMemberParams } from '../../shared/contracts/team.js';
 import { recordAudit } from '../audit/audit.js';
+import type { DbOrTx } from '../db/client.js';
 import { staffUsers } from '../db/schema.js';
 import { done, ok } from '../http/envelope.js';
 import { badRequest, conflict, notFound, tooManyRequests } from '../http/errors.js';
@@ -23,6 +25,7 @@ import { sessionIdOf, staffOf } from './guard.js';
 import { queueNotice } from './notices.js';
 import { verifyPassword } from './passwords.js';
 import { clearPending, endUserSessions } from './sessions.js';
+import { forgetStaffUser } from './staff-cache.js';
 import { getSecuritySettings, saveSecuritySettings } from './settings.js';
 import { hitThrottle, refundThrottle } from './throttle.js';
 import {
@@ -233,15 +236,34 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'sessions.manageAny' },
       schema: {
         tags: ['auth'],
-        summary: 'Admin: reset another member’s two-factor sign-in (audited; their sessions end)',
+        summary:
+          'Admin: reset another member’s two-factor sign-in with the Admin’s own current password (audited; their sessions end)',
         security,
         params: teamMemberParams,
+        body: twoFactorResetBody,
         response: { 200: messageOnly },
       },
     },
     async (request) => {
       const staff = staffOf(request);
       const id = request.params.id;
+      // A sensitive change to another account: the Admin re-authenticates, throttled and audited.
+      const actor = await secretsOf(staff.id);
+      const reauthKey = `reauth:${staff.id}`;
+      const hit = await hitThrottle(db, reauthKey, OTP_LIMIT);
+      if (!hit.allowed) throw tooManyRequests(AUTH_MSG.accountThrottled(hit.retryMinutes));
+      if (!(await verifyPassword(actor.passwordHash, request.body.currentPassword))) {
+        await recordAudit(db, {
+          action: 'two-factor.reset',
+          actorId: staff.id,
+          actorEmail: staff.email,
+          target: `staff:${id}`,
+          to: { result: 'refused: wrong current password' },
+          ip: request.ip,
+        });
+        throw badRequest(AUTH_MSG.currentPasswordWrong);
+      }
+      await refundThrottle(db, reauthKey);
       const [target] = await db
         .select({
           id: staffUsers.id,
@@ -303,10 +325,13 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
+      const sessionId = sessionIdOf(request);
       const next = { ...request.body, twoFactorRoles: [...new Set(request.body.twoFactorRoles)] };
       await db.transaction(async (tx) => {
         const before = await getSecuritySettings(tx);
         await saveSecuritySettings(tx, next, staff.id);
+        const newlyRequired = next.twoFactorRoles.filter((r) => !before.twoFactorRoles.includes(r));
+        await endSessionsWithoutSecondFactor(tx, newlyRequired, sessionId);
         await recordAudit(tx, {
           action: 'settings.update',
           actorId: staff.id,
@@ -328,4 +353,28 @@ async function clearTwoFactor(tx: Parameters<typeof replaceRecoveryCodes>[0], us
     .set({ totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null })
     .where(eq(staffUsers.id, userId));
   await replaceRecoveryCodes(tx, userId, 0);
+}
+
+/**
+ * Two-factor sign-in just became required for these roles: every live session of theirs that was not
+ * opened with a second factor (no two-factor yet, or opened before it was turned on) ends. The acting
+ * Admin's own session, if it is one, is held to the setup instead, as after a sign-in.
+ */
+async function endSessionsWithoutSecondFactor(tx: DbOrTx, roles: string[], actingSessionId: string) {
+  if (!roles.length) return;
+  const roleList = sql.join(
+    roles.map((r) => sql`${r}`),
+    sql`, `,
+  );
+  const withoutSecondFactor = sql`u.id = s.user_id and s.ended_at is null and u.deleted_at is null
+      and u.role in (${roleList})
+      and (u.totp_secret is null or u.totp_enabled_at is null or s.created_at <= u.totp_enabled_at)`;
+  const { rows } = await tx.execute<{ user_id: number }>(sql`
+    update staff_sessions s set ended_at = now(), end_reason = 'two-factor required'
+    from staff_users u where ${withoutSecondFactor} and s.id <> ${actingSessionId}
+    returning s.user_id`);
+  await tx.execute(sql`
+    update staff_sessions s set pending = 'two-factor-setup'
+    from staff_users u where ${withoutSecondFactor} and s.id = ${actingSessionId} and u.totp_secret is null`);
+  for (const userId of new Set(rows.map((r) => Number(r.user_id)))) forgetStaffUser(userId);
 }

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_MSG } from '../../shared/contracts/account.js';
 import { AUTH_MSG } from '../../shared/contracts/auth.js';
 import { MSG } from '../../shared/messages.js';
+import { DEMO_PASSWORD } from '../db/demo-users.js';
 import { createMailSender } from '../mail/transports.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { startSmtp, type TestSmtp } from '../test/smtp.js';
@@ -124,18 +125,33 @@ describe('two-factor sign-in lifecycle (TOTP, time injected)', () => {
     expect((await login(email)).json().status).toBe(1);
   });
 
-  it('wrong codes are throttled like passwords', async () => {
+  it('wrong codes are throttled like passwords: per account + address, the owner elsewhere still signs in', async () => {
     const email = 'totp.throttle@example.com';
     await createStaff(email);
     clockAt(0);
     const token = await signIn(email);
     const { secret } = (await call(token, 'POST', '/admin/2fa/setup')).json().data;
     await call(token, 'POST', '/admin/2fa/enable', { code: totpCode(secret, at(0)) });
-    let last = await login(email, { otp: '111111' });
-    for (let i = 0; i < 10; i++) last = await login(email, { otp: '111111' });
+    // Someone holding the password guesses codes from one address: 429 there after 10, for a while.
+    const fromAttacker = (otp: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/admin/admin-login',
+        payload: { email, password: 'a-good-long-password', otp },
+        remoteAddress: '10.71.0.66',
+      });
+    let last = await fromAttacker('111111');
+    for (let i = 0; i < 40; i++) last = await fromAttacker('111111');
     expect(last.statusCode).toBe(429);
     clockAt(60);
-    expect((await login(email, { otp: totpCode(secret, at(60)) })).statusCode).toBe(429);
+    expect((await fromAttacker(totpCode(secret, at(60)))).statusCode).toBe(429);
+    // The owner, from their own address, is not locked out.
+    expect((await login(email, { otp: totpCode(secret, at(90)) })).json().status).toBe(1);
+    // Guessing from many addresses meets the account's slower ceiling (100 an hour), for every address.
+    for (let i = 0; i < 100; i++) last = await login(email, { otp: '111111' });
+    expect(last.statusCode).toBe(429);
+    clockAt(120);
+    expect((await login(email, { otp: totpCode(secret, at(120)) })).statusCode).toBe(429);
   });
 
   it('refuses hostile codes with 400 and changes nothing', async () => {
@@ -195,17 +211,74 @@ describe('required two-factor per role, and the Admin reset', () => {
     expect(off.json().message).toBe(ACCOUNT_MSG.twoFactorRequiredForRole);
 
     // The Admin resets it (audited); their sessions end; next sign-in asks for the setup again.
-    expect((await call(await t.tokenFor('Manager'), 'POST', `/admin/2fa/reset/${id}`)).statusCode).toBe(403);
-    const reset = await call(admin, 'POST', `/admin/2fa/reset/${id}`);
+    const withPassword = { currentPassword: DEMO_PASSWORD };
+    expect(
+      (await call(await t.tokenFor('Manager'), 'POST', `/admin/2fa/reset/${id}`, withPassword)).statusCode,
+    ).toBe(403);
+    // The Admin re-authenticates: no password, a wrong one or a hostile one changes nothing.
+    for (const body of [{}, { currentPassword: 'not-my-password' }, { currentPassword: 'x'.repeat(5000) }]) {
+      const refused = await call(admin, 'POST', `/admin/2fa/reset/${id}`, body);
+      expect(refused.statusCode, JSON.stringify(body).slice(0, 60)).toBe(400);
+      expect((await call(token, 'GET', '/user_info')).statusCode).toBe(200);
+    }
+    const reset = await call(admin, 'POST', `/admin/2fa/reset/${id}`, withPassword);
     expect(reset.statusCode).toBe(200);
     expect((await call(token, 'GET', '/user_info')).statusCode).toBe(401);
     expect((await login(email)).json().data).toMatchObject({ twoFactorSetupRequired: true });
-    const { rows } = await t.database.sql.query(
-      "select 1 from audit_log where action = 'two-factor.reset' and target = $1",
+    const { rows } = await t.database.sql.query<{ to_value: unknown }>(
+      "select to_value from audit_log where action = 'two-factor.reset' and target = $1 order by id",
       [`staff:${id}`],
     );
-    expect(rows).toHaveLength(1);
+    expect(rows.map((r) => r.to_value)).toEqual([{ result: 'refused: wrong current password' }, null]);
     await call(admin, 'PUT', '/admin/security-settings', {
+      twoFactorRoles: [],
+      mustChangeSetPasswords: false,
+    });
+  });
+});
+
+describe('two-factor sign-in becoming required', () => {
+  it('ends the sessions of that role opened without a second factor; those opened with one stay', async () => {
+    const admin = await t.tokenFor('Admin');
+    const plain = 'before.required@example.com';
+    const withCode = 'already.on@example.com';
+    await createStaff(plain, 'Night Staff');
+    await createStaff(withCode, 'Night Staff');
+    const other = await t.tokenFor('Team');
+    clockAt(0);
+    const plainToken = await signIn(plain);
+    const setupToken = await signIn(withCode);
+    const { secret } = (await call(setupToken, 'POST', '/admin/2fa/setup')).json().data;
+    await call(setupToken, 'POST', '/admin/2fa/enable', { code: totpCode(secret, at(0)) });
+    clockAt(31);
+    // Opened before two-factor was on: ends too. Opened with a code: stays.
+    const withCodeToken = await signIn(withCode, { otp: totpCode(secret, at(31)) });
+    setClockForTests(null);
+    for (const tk of [plainToken, setupToken, withCodeToken, other])
+      expect((await call(tk, 'GET', '/user_info')).statusCode).toBe(200);
+
+    const put = await call(admin, 'PUT', '/admin/security-settings', {
+      twoFactorRoles: ['Night Staff'],
+      mustChangeSetPasswords: false,
+    });
+    expect(put.statusCode).toBe(200);
+    expect((await call(plainToken, 'GET', '/user_info')).statusCode).toBe(401);
+    expect((await call(setupToken, 'GET', '/user_info')).statusCode).toBe(401);
+    expect((await call(withCodeToken, 'GET', '/user_info')).statusCode).toBe(200);
+    expect((await call(other, 'GET', '/user_info')).statusCode).toBe(200);
+    expect((await call(admin, 'GET', '/user_info')).statusCode).toBe(200);
+    // Signing in again holds the session to the setup.
+    expect((await login(plain)).json().data).toMatchObject({ twoFactorSetupRequired: true });
+
+    // The acting Admin's own session, without two-factor, is held to the setup instead of ended.
+    const selfPut = await call(admin, 'PUT', '/admin/security-settings', {
+      twoFactorRoles: ['Night Staff', 'Admin'],
+      mustChangeSetPasswords: false,
+    });
+    expect(selfPut.statusCode).toBe(200);
+    expect((await call(admin, 'GET', '/user_info')).statusCode).toBe(200);
+    expect((await call(admin, 'GET', '/admin/get-team-member-list')).statusCode).toBe(403);
+    await call(await t.tokenFor('Admin'), 'PUT', '/admin/security-settings', {
       twoFactorRoles: [],
       mustChangeSetPasswords: false,
     });

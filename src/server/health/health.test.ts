@@ -40,6 +40,10 @@ describe('live and ready', () => {
       expect(ready.statusCode).toBe(503);
       expect(ready.json().data).toEqual({ ready: false, phase: 'migrating', db: 'unchecked' });
       expect((await get('/api/health/live')).statusCode).toBe(200);
+      // Health says OK only once the instance serves: a client waiting for it never meets a 503 after.
+      const health = await get('/api/health');
+      expect(health.statusCode).toBe(503);
+      expect(health.json()).toEqual({ status: 0, message: STARTING_MESSAGE, data: { db: 'starting' } });
       const api = await t.as('Admin', { method: 'GET', url: '/api/admin/get-folder-count' });
       expect(api.statusCode).toBe(503);
       expect(api.json()).toEqual({ status: 0, message: STARTING_MESSAGE });
@@ -139,7 +143,8 @@ describe('the real server process', () => {
         HOST: '127.0.0.1',
         DATA_DIR: dir,
         DATABASE_URL: pgUrl ?? '',
-        SEED_DEMO: '0',
+        // The first start seeds the demo set: the window where health must not yet say OK.
+        SEED_DEMO: '1',
         SHUTDOWN_DRAIN_SECONDS: '2',
         LOG_LEVEL: 'warn',
       },
@@ -158,11 +163,23 @@ describe('the real server process', () => {
     // given while migrating, so it must be the 503.
     const phases: string[] = [];
     const whileMigrating: number[] = [];
+    // Every answer given after /api/health first said OK: none may be a 503.
+    const afterHealthOk: string[] = [];
+    let healthOk = false;
     const until = Date.now() + 120_000;
     for (;;) {
       if (Date.now() > until || child.exitCode !== null)
         throw new Error(`server did not get ready:\n${output}`);
+      const health = await fetch(`${base}/api/health`).catch(() => null);
+      if (health?.status === 200) healthOk = true;
       const api = await fetch(`${base}/api/admin/get-folder-count`).catch(() => null);
+      // (Pages are served from the client build, which `npm start` makes first; here it may be missing.)
+      const login = await fetch(`${base}/api/admin/admin-login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'nobody@example.com', password: 'x' }),
+      }).catch(() => null);
+      if (healthOk) for (const r of [api, login]) if (r) afterHealthOk.push(`${r.status} ${r.url}`);
       const res = await fetch(`${base}/api/health/ready`).catch(() => null);
       if (res && api) {
         const body = (await res.json()) as { data: { phase: string } };
@@ -180,6 +197,8 @@ describe('the real server process', () => {
       expect(whileMigrating.length).toBeGreaterThan(0);
     }
     expect(whileMigrating.every((status) => status === 503)).toBe(true);
+    expect(healthOk).toBe(true);
+    expect(afterHealthOk.filter((s) => s.startsWith('503'))).toEqual([]);
 
     child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { lifecycleOf } from './lifecycle.js';
+import { lifecycleOf, STARTING_MESSAGE } from './lifecycle.js';
 
 const PING_TIMEOUT_MS = 2000;
 
@@ -29,6 +29,8 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { public: true },
       schema: {
         tags: ['health'],
+        summary:
+          'OK when this instance serves and its database answers; 503 while it starts (migrating, seeding) or when the database is unreachable',
         response: {
           200: z.object({
             status: z.literal(1),
@@ -38,12 +40,19 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
           503: z.object({
             status: z.literal(0),
             message: z.string(),
-            data: z.object({ db: z.literal('down') }),
+            data: z.object({ db: z.enum(['down', 'starting']) }),
           }),
         },
       },
     },
     async (_request, reply) => {
+      // Until the instance serves (migrations, the demo seed, the jobs), OK would send clients to 503s.
+      if (lifecycleOf(app).phase === 'migrating') {
+        return reply
+          .code(503)
+          .header('retry-after', '5')
+          .send({ status: 0 as const, message: STARTING_MESSAGE, data: { db: 'starting' as const } });
+      }
       if (await dbUp()) return { status: 1 as const, message: 'OK', data: { db: 'ok' as const } };
       return reply
         .code(503)

@@ -1,10 +1,15 @@
 import type { ServerResponse } from 'node:http';
-import { sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { OrderChangeEvent, PresenceEvent } from '../../shared/contracts/live.js';
+import { can } from '../../shared/permissions.js';
+import { now } from '../auth/clock.js';
+import { sessionProblem } from '../auth/sessions.js';
 import type { StaffIdentity } from '../context.js';
 import type { Database } from '../db/client.js';
+import { staffSessions, staffUsers } from '../db/schema.js';
 import { trackEventStream } from '../metrics/metrics.js';
 import { countsFor } from '../orders/counts.js';
+import { onCacheEvent } from './cache-events.js';
 
 /** Channels the database triggers publish on (drizzle/0019_order_change_events.sql). */
 export const ORDER_CHANNEL = 'edcard_order';
@@ -16,10 +21,36 @@ export const PRESENCE_TTL_MS = 30_000;
 /** Counts are recomputed at most this often, however many orders change. */
 const COUNTS_COALESCE_MS = 300;
 const PRESENCE_SWEEP_MS = 5_000;
+/** Presence changes of one order heard within this window go out as one event (the latest state). */
+const PRESENCE_COALESCE_MS = 200;
+/** A change to a user or their sessions is checked against their open streams after this short wait. */
+const SESSION_CHECK_COALESCE_MS = 50;
+/** Open streams one session may hold (tabs of one browser); the oldest is closed for a new one. */
+export const MAX_STREAMS_PER_SESSION = 5;
+/** Open streams one user may hold over all their sessions; the oldest is closed for a new one. */
+export const MAX_STREAMS_PER_USER = 20;
+
+export interface LiveHubOptions {
+  /** A session that has not been used for this long has ended (SESSION_IDLE_HOURS). */
+  idleHours: number;
+  /** Every open stream's session is read again this often, whatever was heard. */
+  recheckMs: number;
+  /** A stream is closed after this long; the browser opens a new one (and proves its session again). */
+  maxLifetimeMs: number;
+}
+
+/** What an open stream's token stood for when it was opened: the stream ends when this no longer holds. */
+export interface StreamSession {
+  sessionId: string;
+  tokenVersion: number;
+}
 
 interface Stream {
   staff: StaffIdentity;
+  session: StreamSession;
   res: ServerResponse;
+  openedAt: number;
+  lifetime: NodeJS.Timeout;
   /** The last counts sent, as JSON, so an unchanged recount sends nothing. */
   lastCounts: string | null;
 }
@@ -34,9 +65,16 @@ export class LiveHub {
   private unlisten: (() => Promise<void>)[] = [];
   private timers: NodeJS.Timeout[] = [];
   private countsTimer: NodeJS.Timeout | null = null;
+  private presenceTimer: NodeJS.Timeout | null = null;
+  private readonly presencePending = new Set<number>();
+  private sessionTimer: NodeJS.Timeout | null = null;
+  private readonly usersToCheck = new Set<number>();
   private closed = false;
 
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly options: LiveHubOptions,
+  ) {}
 
   get openStreams(): number {
     return this.streams.size;
@@ -44,30 +82,128 @@ export class LiveHub {
 
   async start(): Promise<void> {
     this.unlisten.push(await this.database.listen(ORDER_CHANNEL, (p) => this.onOrder(p)));
-    this.unlisten.push(await this.database.listen(PRESENCE_CHANNEL, (p) => void this.onPresence(p)));
+    this.unlisten.push(await this.database.listen(PRESENCE_CHANNEL, (p) => this.onPresence(p)));
+    // Logout, an end by an Admin, a password change, a deleted user: every instance hears it here.
+    this.unlisten.push(await onCacheEvent(this.database, (p) => this.onStaffChange(p)));
     this.timers.push(setInterval(() => this.heartbeat(), HEARTBEAT_MS).unref());
     this.timers.push(setInterval(() => void this.sweepPresence(), PRESENCE_SWEEP_MS).unref());
+    this.timers.push(
+      setInterval(() => void this.checkSessions([...this.streams]), this.options.recheckMs).unref(),
+    );
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
-    if (this.countsTimer) clearTimeout(this.countsTimer);
-    for (const s of this.streams) s.res.end();
+    for (const t of [this.countsTimer, this.presenceTimer, this.sessionTimer]) if (t) clearTimeout(t);
+    for (const s of this.streams) this.end(s);
     this.streams.clear();
     await Promise.all(this.unlisten.map((u) => u().catch(() => {})));
   }
 
   /** Adds an open event stream; the caller has written the SSE headers. */
-  add(staff: StaffIdentity, res: ServerResponse): void {
-    const stream: Stream = { staff, res, lastCounts: null };
+  add(staff: StaffIdentity, session: StreamSession, res: ServerResponse): void {
+    // Over a cap, the oldest streams go first: a browser that reconnects is never the one refused.
+    const ofSession = [...this.streams].filter((s) => s.session.sessionId === session.sessionId);
+    for (const s of ofSession.slice(0, Math.max(0, ofSession.length - MAX_STREAMS_PER_SESSION + 1)))
+      this.end(s, 'too-many-streams');
+    const ofUser = [...this.streams].filter((s) => s.staff.id === staff.id);
+    for (const s of ofUser.slice(0, Math.max(0, ofUser.length - MAX_STREAMS_PER_USER + 1)))
+      this.end(s, 'too-many-streams');
+    const stream: Stream = {
+      staff,
+      session,
+      res,
+      openedAt: Date.now(),
+      lifetime: setTimeout(() => this.end(stream, 'lifetime'), this.options.maxLifetimeMs).unref(),
+      lastCounts: null,
+    };
     this.streams.add(stream);
     const untrack = trackEventStream();
     res.on('close', () => {
+      clearTimeout(stream.lifetime);
       this.streams.delete(stream);
       untrack();
     });
     void this.sendCounts([stream]);
+  }
+
+  /** Closes a stream, saying why first (the browser reconnects, and hears 401 if its session is gone). */
+  private end(stream: Stream, reason?: 'session-ended' | 'lifetime' | 'too-many-streams'): void {
+    clearTimeout(stream.lifetime);
+    this.streams.delete(stream);
+    if (stream.res.writableEnded) return;
+    if (reason) stream.res.write(frame('end', { reason }));
+    stream.res.end();
+  }
+
+  private onStaffChange(payload: string): void {
+    if (!payload.startsWith('staff:')) return;
+    const userId = Number(payload.slice(6));
+    if (!Number.isSafeInteger(userId)) return;
+    this.usersToCheck.add(userId);
+    if (this.sessionTimer || this.closed) return;
+    this.sessionTimer = setTimeout(() => {
+      this.sessionTimer = null;
+      const users = new Set(this.usersToCheck);
+      this.usersToCheck.clear();
+      void this.checkSessions([...this.streams].filter((s) => users.has(s.staff.id)));
+    }, SESSION_CHECK_COALESCE_MS);
+  }
+
+  /**
+   * Reads the sessions of these streams and closes every stream whose session no longer answers as
+   * it did when the stream opened: ended, expired, idle, user deleted, token version or type changed.
+   * Reading does not count as use: a stream alone never keeps a session from going idle.
+   */
+  private async checkSessions(targets: Stream[]): Promise<void> {
+    if (!targets.length) return;
+    const ids = [...new Set(targets.map((s) => s.session.sessionId))];
+    let rows: {
+      id: string;
+      userId: number;
+      lastSeenAt: Date;
+      expiresAt: Date;
+      endedAt: Date | null;
+      pending: string | null;
+      tokenVersion: number;
+      role: string;
+      deletedAt: Date | null;
+    }[];
+    try {
+      rows = await this.database.db
+        .select({
+          id: staffSessions.id,
+          userId: staffSessions.userId,
+          lastSeenAt: staffSessions.lastSeenAt,
+          expiresAt: staffSessions.expiresAt,
+          endedAt: staffSessions.endedAt,
+          pending: staffSessions.pending,
+          tokenVersion: staffUsers.tokenVersion,
+          role: staffUsers.role,
+          deletedAt: staffUsers.deletedAt,
+        })
+        .from(staffSessions)
+        .innerJoin(staffUsers, eq(staffUsers.id, staffSessions.userId))
+        .where(inArray(staffSessions.id, ids));
+    } catch {
+      return; // The database is away; the next check closes what has ended meanwhile.
+    }
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const at = now();
+    for (const s of targets) {
+      const r = byId.get(s.session.sessionId);
+      const live =
+        !!r &&
+        !r.deletedAt &&
+        !r.pending &&
+        r.userId === s.staff.id &&
+        r.tokenVersion === s.session.tokenVersion &&
+        r.role === s.staff.type &&
+        can(r.role, 'orders.read') &&
+        sessionProblem(r, this.options.idleHours, at) === null;
+      if (!live) this.end(s, 'session-ended');
+    }
   }
 
   private write(stream: Stream, event: string, data: unknown): void {
@@ -128,16 +264,38 @@ export class LiveHub {
     }
   }
 
-  private async onPresence(payload: string): Promise<void> {
+  /** Presence changes are gathered per order for a moment: a burst of them costs one event. */
+  private onPresence(payload: string): void {
     const orderId = Number(payload);
     if (!Number.isSafeInteger(orderId)) return;
-    let event: PresenceEvent;
+    this.presencePending.add(orderId);
+    if (this.presenceTimer || this.closed) return;
+    this.presenceTimer = setTimeout(() => {
+      this.presenceTimer = null;
+      void this.sendPresence();
+    }, PRESENCE_COALESCE_MS);
+  }
+
+  /**
+   * Presence is shown only on the order's own page, so it goes only to the streams of the staff members
+   * on that page (those with a presence row), never to every stream. (No list shows presence.)
+   */
+  private async sendPresence(): Promise<void> {
+    const orderIds = [...this.presencePending];
+    this.presencePending.clear();
+    let viewers: Map<number, PresenceEvent['viewers']>;
     try {
-      event = { orderId, viewers: await viewersOf(this.database, orderId) };
+      viewers = await viewersOfOrders(this.database, orderIds);
     } catch {
       return;
     }
-    this.broadcast('presence', event);
+    for (const orderId of orderIds) {
+      const list = viewers.get(orderId) ?? [];
+      if (!list.length) continue;
+      const on = new Set(list.map((v) => v.staffId));
+      const text = frame('presence', { orderId, viewers: list } satisfies PresenceEvent);
+      for (const s of this.streams) if (on.has(s.staff.id)) this.writeFrame(s, text);
+    }
   }
 
   /** Any instance may sweep: the delete is idempotent and its trigger tells every instance. */
@@ -154,6 +312,36 @@ export class LiveHub {
 
 function frame(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** Who is on each of these orders now, by name (one query). */
+async function viewersOfOrders(
+  database: Database,
+  orderIds: number[],
+): Promise<Map<number, PresenceEvent['viewers']>> {
+  const out = new Map<number, PresenceEvent['viewers']>();
+  if (!orderIds.length) return out;
+  const { rows } = await database.db.execute<{
+    order_id: number;
+    staff_id: number;
+    name: string;
+    editing: boolean;
+  }>(sql`
+    select p.order_id, p.staff_id, s.name, p.editing from order_presence p join staff_users s on s.id = p.staff_id
+    where p.order_id in (${sql.join(
+      orderIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})
+      and p.seen_at >= now() - make_interval(secs => ${PRESENCE_TTL_MS / 1000})
+    order by s.name, p.staff_id`);
+  for (const r of rows) {
+    const id = Number(r.order_id);
+    out.set(id, [
+      ...(out.get(id) ?? []),
+      { staffId: Number(r.staff_id), name: r.name, editing: !!r.editing },
+    ]);
+  }
+  return out;
 }
 
 /** Who is on an order now, by name. */

@@ -174,34 +174,46 @@ describe('the event stream', () => {
     s.close();
   });
 
-  it('tells every stream who is viewing an order, and when they leave', async () => {
+  it('tells the streams of those viewing an order who is on it, and when they leave; nobody else', async () => {
     const a = await openStream(port, await t.tokenFor('Admin'));
+    const elsewhere = await openStream(port, await t.tokenFor('Telecaller'));
     const order = await createOrder(t.database);
-    const res = await put('Team', '/api/admin/presence', { orderId: order.orderId, editing: true });
+    const id = order.orderId;
+    expect((await put('Admin', '/api/admin/presence', { orderId: id, editing: false })).statusCode).toBe(200);
+    const res = await put('Team', '/api/admin/presence', { orderId: id, editing: true });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.viewers).toEqual([
-      { staffId: staff.get('Team')!.id, name: staff.get('Team')!.name, editing: true },
-    ]);
-    await eventually(() =>
-      expect(
-        a.events.some(
-          (e) =>
-            e.event === 'presence' &&
-            e.data.orderId === order.orderId &&
-            (e.data.viewers as unknown[]).length === 1,
-        ),
-      ).toBe(true),
-    );
-    // A heartbeat that changes nothing tells nobody.
-    const before = a.events.length;
-    await put('Team', '/api/admin/presence', { orderId: order.orderId, editing: true });
-    const gone = await t.as('Team', { method: 'DELETE', url: `/api/admin/presence/${order.orderId}` });
-    expect(gone.json().data.viewers).toEqual([]);
-    await eventually(() => {
-      const presence = a.events.slice(before).filter((e) => e.event === 'presence');
-      expect(presence.map((e) => (e.data.viewers as unknown[]).length)).toEqual([0]);
+    expect(res.json().data.viewers).toContainEqual({
+      staffId: staff.get('Team')!.id,
+      name: staff.get('Team')!.name,
+      editing: true,
     });
+    const presenceOf = (s: Stream) => s.events.filter((e) => e.event === 'presence' && e.data.orderId === id);
+    await eventually(() => expect(presenceOf(a).at(-1)?.data.viewers).toHaveLength(2));
+    // A heartbeat that changes nothing tells nobody.
+    const before = presenceOf(a).length;
+    await put('Team', '/api/admin/presence', { orderId: id, editing: true });
+    const gone = await t.as('Team', { method: 'DELETE', url: `/api/admin/presence/${id}` });
+    expect(gone.json().data.viewers).toHaveLength(1);
+    await eventually(() => {
+      expect(
+        presenceOf(a)
+          .slice(before)
+          .map((e) => (e.data.viewers as unknown[]).length),
+      ).toEqual([1]);
+    });
+    // A burst of changes on the order reaches its viewer as a few events, the last one the latest state.
+    const burstStart = presenceOf(a).length;
+    for (let i = 0; i < 20; i++)
+      await put('Team', '/api/admin/presence', { orderId: id, editing: i % 2 === 0 });
+    await eventually(() => {
+      const last = presenceOf(a).at(-1)!.data.viewers as { staffId: number; editing: boolean }[];
+      expect(last.find((v) => v.staffId === staff.get('Team')!.id)?.editing).toBe(false);
+    });
+    expect(presenceOf(a).length - burstStart).toBeLessThanOrEqual(10);
+    // A stream whose user is not on the order hears none of it.
+    expect(presenceOf(elsewhere)).toEqual([]);
     a.close();
+    elsewhere.close();
   });
 
   it('refuses hostile presence and claim bodies with a clear 4xx', async () => {

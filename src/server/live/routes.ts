@@ -8,8 +8,9 @@ import {
   presenceResponse,
 } from '../../shared/contracts/live.js';
 import { staffOf } from '../auth/guard.js';
+import { tokenFromHeader, verifyStaffToken } from '../auth/tokens.js';
 import { ok } from '../http/envelope.js';
-import { notFound } from '../http/errors.js';
+import { notFound, unauthorized } from '../http/errors.js';
 import { claimNext } from '../orders/claim.js';
 import { lockOrders } from '../orders/repository.js';
 import { HEARTBEAT_MS, LiveHub, viewersOf } from './hub.js';
@@ -26,7 +27,12 @@ function affectedRows(result: unknown): number {
 export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
   const { database } = app.ctx;
   const db = database.db;
-  const hub = new LiveHub(database);
+  const { config } = app.ctx;
+  const hub = new LiveHub(database, {
+    idleHours: config.SESSION_IDLE_HOURS,
+    recheckMs: config.LIVE_STREAM_RECHECK_SECONDS * 1000,
+    maxLifetimeMs: config.LIVE_STREAM_MAX_SECONDS * 1000,
+  });
   await hub.start();
   app.addHook('preClose', () => hub.close());
 
@@ -37,12 +43,18 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['live'],
         summary:
-          'text/event-stream of `counts` (this user’s folder counts when they change), `order` (every change of an order) and `presence` (who views an order); a comment line every 15 s keeps it open',
+          'text/event-stream of `counts` (this user’s folder counts when they change), `order` (every change of an order) and `presence` (who views an order, to those viewing it); a comment line every 15 s keeps it open. `end` then the end of the stream: the session ended (reconnecting answers 401), the stream reached its maximum lifetime (1 h) or its session opened more than 5 streams',
         security,
       },
     },
     async (request, reply) => {
       const staff = staffOf(request);
+      // The guard has checked the token; the stream keeps what it stood for, to end when that changes.
+      const claims = await verifyStaffToken(
+        config.JWT_SECRET,
+        tokenFromHeader(request.headers.authorization) ?? '',
+      );
+      if (!claims) throw unauthorized();
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {
@@ -53,7 +65,7 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       // The client reconnects after a dropped connection; this is its first wait.
       res.write(`retry: ${Math.min(HEARTBEAT_MS, 3000)}\n\n`);
-      hub.add(staff, res);
+      hub.add(staff, { sessionId: claims.sid, tokenVersion: claims.tv }, res);
       request.raw.on('close', () => res.end());
     },
   );

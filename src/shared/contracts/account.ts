@@ -68,6 +68,12 @@ export const twoFactorDisableBody = z.object({
   code: otpField,
 });
 
+/** An Admin resetting another member's two-factor sign-in proves it is them: their own current password. */
+export const twoFactorResetBody = z.object({
+  currentPassword: z.string().min(1, 'Please enter your Current Password.').max(1024),
+});
+export type TwoFactorResetBody = z.infer<typeof twoFactorResetBody>;
+
 export const twoFactorStatus = z.object({
   enabled: z.boolean(),
   required: z.boolean(),
