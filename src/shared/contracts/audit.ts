@@ -136,7 +136,7 @@ export const exportEventBody = z
     detail: z
       .string()
       .max(500, 'at most 500 characters')
-      .regex(/^[^\p{Cc}\p{Cf}]*$/u, 'must not contain control characters')
+      .regex(/^[^\p{Cc}\p{Cf}\p{Cs}]*$/u, 'must not contain control characters')
       .default(''),
   })
   .strict();
