@@ -35,7 +35,7 @@ const ESC_CLOSE = '\uE003';
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 /** A value of the map by its own property only: an inherited name (`constructor`) is no value. */
-function valueOf(values: TemplateValues, name: TemplateVariable): string {
+function ownValue(values: TemplateValues, name: TemplateVariable): string {
   const value = Object.hasOwn(values, name) ? values[name] : undefined;
   return typeof value === 'string' ? value : '';
 }
@@ -69,7 +69,7 @@ interface InlineContext {
 function slotValue(ctx: InlineContext, index: number): string {
   const name = ctx.slots.names[index];
   if (!name) return '';
-  return valueOf(ctx.values, name).replace(CONTROL, '');
+  return ownValue(ctx.values, name).replace(CONTROL, '');
 }
 
 function kindOf(ctx: InlineContext, index: number) {
@@ -253,7 +253,7 @@ export function renderBody(body: string, values: TemplateValues): { html: string
 export function renderSubject(subject: string, values: TemplateValues): string {
   return subject
     .replace(VARIABLE_PATTERN, (whole, name: string) =>
-      isTemplateVariable(name) ? valueOf(values, name) : whole,
+      isTemplateVariable(name) ? ownValue(values, name) : whole,
     )
     .replace(/[\r\n]+/g, ' ')
     .replace(CONTROL, '')
