@@ -68,7 +68,7 @@ export const auditLogQuery = z
       .string()
       .trim()
       .max(254, AUDIT_MSG.actorInvalid)
-      .regex(/^[^\p{Cc}\p{Cf}]*$/u, AUDIT_MSG.actorInvalid)
+      .regex(/^[^\p{Cc}\p{Cf}\p{Cs}]*$/u, AUDIT_MSG.actorInvalid)
       .optional(),
     action: z.enum(AUDIT_ACTION_NAMES, { error: 'is not a known action' }).optional(),
     from: optionalDay,

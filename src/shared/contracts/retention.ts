@@ -43,7 +43,12 @@ export const ERASED_FIELDS = [
   'home and local address',
   'occupation',
   'flight or vessel',
+  'accommodation names',
+  'transaction id',
   'documents and their names',
-  'mail addresses in the mail log',
+  'remark texts',
+  'file names, reasons and transaction values in the history',
+  'mail addresses in the mail log and the mails in the outbox',
+  'these values wherever the audit log held them',
   'download devices and the last part of download IP addresses',
 ] as const;
