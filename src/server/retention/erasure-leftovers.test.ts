@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signCustomerToken } from '../customer/tokens.js';
 import { startMailQueue, type MailQueue } from '../mail/queue.js';
@@ -279,5 +280,34 @@ describe('the erasure of an order leaves none of its personal data', () => {
       [id],
     );
     expect(rows[0]!.language).not.toBe('es');
+  });
+
+  it('the migration removes the search terms that older exports wrote into the audit log', async () => {
+    const detail = (search: string) => JSON.stringify({ folder: 'allOrder', search, sort: 'due' });
+    const { rows: inserted } = await t.database.sql.query<{ id: number }>(
+      `insert into audit_log (action, target, to_value) values
+         ('export.csv', 'screen:orders', $1::jsonb), ('export.csv', 'screen:orders', $2::jsonb),
+         ('export.csv', 'screen:orders', $3::jsonb)
+       returning id`,
+      [
+        JSON.stringify({ rows: 1, detail: detail('Quirinus "Q" Zebedee') }),
+        JSON.stringify({ rows: 1, detail: detail('cut off at 500 characters').slice(0, 50) }),
+        JSON.stringify({ rows: 2, detail: JSON.stringify({ folder: 'newOrder' }) }),
+      ],
+    );
+    const migration = await readFile(
+      fileURLToPath(new URL('../../../drizzle/0039_audit_without_search_terms.sql', import.meta.url)),
+      'utf8',
+    );
+    await t.database.sql.query(migration);
+    const { rows } = await t.database.sql.query<{ detail: string }>(
+      `select to_value->>'detail' as detail from audit_log where id = any($1::bigint[]) order by id`,
+      [inserted.map((r) => r.id)],
+    );
+    expect(rows.map((r) => r.detail)).toEqual([
+      '{"folder":"allOrder","searched":true,"sort":"due"}',
+      '{"folder":"allOrder","searched":true',
+      '{"folder":"newOrder"}',
+    ]);
   });
 });
