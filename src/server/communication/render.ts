@@ -1,4 +1,5 @@
 import {
+  isTemplateVariable,
   TEMPLATE_VARIABLES,
   type TemplateVariable,
   VARIABLE_PATTERN,
@@ -33,6 +34,12 @@ const ESC_CLOSE = '\uE003';
 // biome-ignore lint/suspicious/noControlCharactersInRegex: values must not break the mail's lines or header
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
+/** A value of the map by its own property only: an inherited name (`constructor`) is no value. */
+function ownValue(values: TemplateValues, name: TemplateVariable): string {
+  const value = Object.hasOwn(values, name) ? values[name] : undefined;
+  return typeof value === 'string' ? value : '';
+}
+
 interface Slots {
   names: TemplateVariable[];
 }
@@ -40,8 +47,8 @@ interface Slots {
 /** Replaces `{{name}}` by numbered placeholders; unknown names stay as they are written. */
 function withPlaceholders(source: string, slots: Slots): string {
   return source.replace(VARIABLE_PATTERN, (whole, name: string) => {
-    if (!(name in TEMPLATE_VARIABLES)) return whole;
-    slots.names.push(name as TemplateVariable);
+    if (!isTemplateVariable(name)) return whole;
+    slots.names.push(name);
     return `${OPEN}${slots.names.length - 1}${CLOSE}`;
   });
 }
@@ -62,7 +69,7 @@ interface InlineContext {
 function slotValue(ctx: InlineContext, index: number): string {
   const name = ctx.slots.names[index];
   if (!name) return '';
-  return (ctx.values[name] ?? '').replace(CONTROL, '');
+  return ownValue(ctx.values, name).replace(CONTROL, '');
 }
 
 function kindOf(ctx: InlineContext, index: number) {
@@ -246,7 +253,7 @@ export function renderBody(body: string, values: TemplateValues): { html: string
 export function renderSubject(subject: string, values: TemplateValues): string {
   return subject
     .replace(VARIABLE_PATTERN, (whole, name: string) =>
-      name in TEMPLATE_VARIABLES ? (values[name as TemplateVariable] ?? '') : whole,
+      isTemplateVariable(name) ? ownValue(values, name) : whole,
     )
     .replace(/[\r\n]+/g, ' ')
     .replace(CONTROL, '')

@@ -267,14 +267,38 @@ async function assertKeyLanguageFree(tx: DbOrTx, key: string, language: string, 
   if (clash) throw conflict(`A template ${key} in ${language} exists already${ending}`);
 }
 
+/**
+ * A key for a new template named `name`: its letters and digits in lower case joined by dashes, with a
+ * number added when a template (of any language, deleted ones too) already has it, so it names a new mail.
+ */
+async function newKeyFromName(tx: DbOrTx, name: string): Promise<string> {
+  const base =
+    name
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 50)
+      .replace(/-+$/, '') || 'template';
+  const stem = base.length >= 2 ? base : `template-${base}`;
+  const { rows } = await tx.execute<{ key: string }>(
+    sql`select key from mail_templates where key = ${stem} or key like ${`${stem}-%`}`,
+  );
+  const taken = new Set(rows.map((r) => r.key));
+  if (!taken.has(stem)) return stem;
+  for (let n = 2; ; n += 1) if (!taken.has(`${stem}-${n}`)) return `${stem}-${n}`;
+}
+
 export async function createTemplate(db: DbOrTx, actor: StaffIdentity, body: MailTemplateBody) {
   return db.transaction(async (tx) => {
-    await assertPurposeOfKey(tx, body.key, body.purpose);
-    await assertKeyLanguageFree(tx, body.key, body.language, '; change that one.');
+    const key = body.key ?? (await newKeyFromName(tx, body.name));
+    await assertPurposeOfKey(tx, key, body.purpose);
+    await assertKeyLanguageFree(tx, key, body.language, '; change that one.');
     const [t] = await tx
       .insert(mailTemplates)
       .values({
-        key: body.key,
+        key,
         language: body.language,
         purpose: body.purpose,
         name: body.name,
@@ -291,7 +315,7 @@ export async function createTemplate(db: DbOrTx, actor: StaffIdentity, body: Mai
     await recordAudit(tx, {
       action: 'template.create',
       actorId: actor.id,
-      target: `template ${t!.id} (${body.key}, ${body.language})`,
+      target: `template ${t!.id} (${key}, ${body.language})`,
       to: { name: body.name, subject: body.subject, version: 1 },
     });
     return t!.id;
@@ -307,15 +331,16 @@ export async function updateTemplate(db: DbOrTx, actor: StaffIdentity, id: numbe
       .where(and(eq(mailTemplates.id, id), isNull(mailTemplates.deletedAt)))
       .for('update');
     if (!t) throw notFound('No such mail template.');
+    const key = body.key ?? t.key;
     if (
       t.purpose !== 'customer' &&
-      (body.key !== t.key || body.language !== t.language || body.purpose !== t.purpose)
+      (key !== t.key || body.language !== t.language || body.purpose !== t.purpose)
     ) {
       throw conflict('The key, language and purpose of a built-in mail template cannot change.');
     }
-    await assertPurposeOfKey(tx, body.key, body.purpose, id);
-    if (body.key !== t.key || body.language !== t.language) {
-      await assertKeyLanguageFree(tx, body.key, body.language, '.');
+    await assertPurposeOfKey(tx, key, body.purpose, id);
+    if (key !== t.key || body.language !== t.language) {
+      await assertKeyLanguageFree(tx, key, body.language, '.');
     }
     const [current] = await tx
       .select()
@@ -334,7 +359,7 @@ export async function updateTemplate(db: DbOrTx, actor: StaffIdentity, id: numbe
     await tx
       .update(mailTemplates)
       .set({
-        key: body.key,
+        key,
         language: body.language,
         purpose: body.purpose,
         name: body.name,
@@ -345,7 +370,7 @@ export async function updateTemplate(db: DbOrTx, actor: StaffIdentity, id: numbe
     await recordAudit(tx, {
       action: 'template.update',
       actorId: actor.id,
-      target: `template ${id} (${body.key}, ${body.language})`,
+      target: `template ${id} (${key}, ${body.language})`,
       from: { name: t.name, subject: current?.subject, version: t.currentVersion },
       to: { name: body.name, subject: body.subject, version },
     });

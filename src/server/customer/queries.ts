@@ -1,4 +1,4 @@
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { CustomerOrderSummary, DownloadHistoryRow } from '../../shared/contracts/customer.js';
 import { easternZoneLabel, formatEstDateTime } from '../../shared/dates.js';
 import type { DbOrTx } from '../db/client.js';
@@ -24,14 +24,20 @@ export function file1Of(doc: { id: number; mimeType: string; storageKey: string 
 }
 
 /**
- * The order a customer may track: any order not Deleted. One indexed lookup by primary key whatever
+ * An order whose personal data was erased is no customer's order any more: every customer call answers
+ * for it as for an unknown id (its placeholder address must not open it). One indexed probe per order.
+ */
+export const notErased = sql`not exists (select 1 from order_events e where e.order_id = ${orders.orderId} and e.action = 'erase')`;
+
+/**
+ * The order a customer may track: any order not Deleted (nor erased). One indexed lookup by primary key whatever
  * the outcome, so a wrong id and a wrong e-mail cost the same.
  */
 export async function findTrackableOrder(db: DbOrTx, orderId: number) {
   const [row] = await db
     .select({ orderId: orders.orderId, email: orders.email })
     .from(orders)
-    .where(and(eq(orders.orderId, orderId), ne(orders.processStatus, 'Deleted')))
+    .where(and(eq(orders.orderId, orderId), ne(orders.processStatus, 'Deleted'), notErased))
     .limit(1);
   return row ?? null;
 }
@@ -50,7 +56,7 @@ export async function orderSummary(
       landing_domain: orders.landingDomain,
     })
     .from(orders)
-    .where(and(eq(orders.orderId, orderId), ne(orders.processStatus, 'Deleted')))
+    .where(and(eq(orders.orderId, orderId), ne(orders.processStatus, 'Deleted'), notErased))
     .limit(1);
   if (!row) return null;
   const { landing_domain, ...summary } = row;
@@ -160,7 +166,7 @@ export async function noticeOrder(db: DbOrTx, orderId: number) {
       landing_domain: orders.landingDomain,
     })
     .from(orders)
-    .where(and(eq(orders.orderId, orderId), ne(orders.processStatus, 'Deleted')))
+    .where(and(eq(orders.orderId, orderId), ne(orders.processStatus, 'Deleted'), notErased))
     .limit(1);
   return row ?? null;
 }

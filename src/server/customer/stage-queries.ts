@@ -9,6 +9,7 @@ import pt from '../../shared/i18n/pt.js';
 import { type CustomerLanguage, DEFAULT_LANGUAGE, isCustomerLanguage } from '../../shared/languages.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderEvents, orders } from '../db/schema.js';
+import { notErased } from './queries.js';
 
 const CATALOGS: Record<CustomerLanguage, Catalog> = { en, es, nl, pap, pt };
 const translators = new Map<CustomerLanguage, Translator>();
@@ -57,7 +58,7 @@ export async function findTrackedOrder(db: DbOrTx, orderId: number) {
       language: orders.language,
     })
     .from(orders)
-    .where(eq(orders.orderId, orderId))
+    .where(and(eq(orders.orderId, orderId), notErased))
     .limit(1);
   return row ?? null;
 }

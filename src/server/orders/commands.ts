@@ -143,9 +143,38 @@ export async function deleteOrders(
   today = serviceToday(),
 ): Promise<number[]> {
   return inTransaction(db, async (tx) => {
+    await refuseMissingOrDeleted(tx, ids);
     const locked = await lockAllowed(tx, ids, { kind: 'delete' }, actor, today);
     await applyStatus(tx, actor, locked, 'Deleted');
     return locked.map((o) => o.orderId);
+  });
+}
+
+/**
+ * A delete batch naming unknown or already deleted orders is refused as a whole, naming every one of
+ * them by id (404 when one is unknown, else 409); one already deleted order alone keeps the rule's message.
+ */
+async function refuseMissingOrDeleted(tx: DbOrTx, ids: number[]): Promise<void> {
+  const unique = [...new Set(ids)].sort((a, b) => a - b);
+  const rows = await tx
+    .select({ orderId: orders.orderId, processStatus: orders.processStatus })
+    .from(orders)
+    .where(inArray(orders.orderId, unique));
+  const status = new Map(rows.map((r) => [r.orderId, r.processStatus]));
+  const missing = unique.filter((id) => !status.has(id));
+  const deleted = unique.filter((id) => status.get(id) === 'Deleted');
+  if (!missing.length && (!deleted.length || unique.length === 1)) return;
+  const parts = [
+    missing.length ? `${ORDER_NOT_FOUND}: ${missing.join(', ')}` : '',
+    deleted.length ? `${missing.length ? 'already' : 'Already'} deleted: ${deleted.join(', ')}` : '',
+  ].filter(Boolean);
+  throw new HttpError(missing.length ? 404 : 409, parts.join('; '), {
+    notFound: missing,
+    orders: deleted.map((orderId) => ({
+      orderId,
+      processStatus: 'Deleted',
+      message: 'The order is already deleted.',
+    })),
   });
 }
 

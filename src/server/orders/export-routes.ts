@@ -116,7 +116,11 @@ export const orderExportRoutes: FastifyPluginAsyncZod = async (app) => {
         actorId: staff.id,
         actorEmail: staff.email,
         target: 'screen:orders',
-        to: { rows: total, detail: JSON.stringify({ folder, ...request.query }).slice(0, 500) },
+        // What was exported, never what was searched for: a search term is personal data (a name, an address).
+        to: {
+          rows: total,
+          detail: JSON.stringify({ folder, ...query, month, searched: Boolean(search) }).slice(0, 500),
+        },
         ip: request.ip,
       });
       async function* lines() {

@@ -434,6 +434,24 @@ describe('bulk delete', () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe('Order not found: 999999999');
     expect(await statusOf(c)).toBe('New');
+
+    // Unknown and already deleted orders in one batch: every one is named by its id, nothing changes.
+    const d = await order({ process_status: 'Deleted' });
+    const mixed = await del('Admin', [c, b, 999_999_998, d, 999_999_999]);
+    expect(mixed.statusCode).toBe(404);
+    expect(mixed.json().message).toBe(
+      `Order not found: 999999998, 999999999; already deleted: ${[b, d].sort((x, y) => x - y).join(', ')}`,
+    );
+    expect(mixed.json().data.notFound).toEqual([999_999_998, 999_999_999]);
+    expect(mixed.json().data.orders.map((o: { orderId: number }) => o.orderId)).toEqual(
+      [b, d].sort((x, y) => x - y),
+    );
+    const deletedOnly = await del('Admin', [c, b, d]);
+    expect(deletedOnly.statusCode).toBe(409);
+    expect(deletedOnly.json().message).toContain(
+      `Already deleted: ${[b, d].sort((x, y) => x - y).join(', ')}`,
+    );
+    expect(await statusOf(c)).toBe('New');
   });
 
   it('refuses permanent delete and other statuses', async () => {

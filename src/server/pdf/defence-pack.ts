@@ -75,6 +75,9 @@ const ERASED_ORDER_FIELDS = new Set<keyof DefencePackDetails['order']>([
   'occupation',
   'flight_number',
   'vessel_name',
+  'name_of_place_of_stay',
+  'other_hotel_name',
+  'transaction_id',
 ]);
 
 /**
@@ -132,7 +135,7 @@ export async function renderDefencePack(
   w.field('Current status', o.process_status);
 
   w.heading('2. Transaction');
-  w.field('Transaction ID', o.transaction_id);
+  w.field('Transaction ID', kept('transaction_id'));
   w.field('Merchant', o.merchant_name);
   w.field('Amount', `${o.amount} ${o.currency}`);
   w.field('Paid on', at(o.created_at));

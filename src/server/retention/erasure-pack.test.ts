@@ -62,8 +62,10 @@ describe('Defence Packs of erased orders', () => {
       expect(text).toContain('Reason Customer asked for erasure by e-mail');
       expect(text).toContain(`Passport number erased ${when} UTC`);
       expect(text).toContain(`Email erased ${when} UTC`);
-      // Money facts and initials stay; the erased values are nowhere.
-      expect(text).toContain('pi_ERASED1');
+      // Money facts and initials stay; the erased values (the payment's reference too) are nowhere.
+      expect(text).toContain(`Transaction ID erased ${when} UTC`);
+      expect(text).toContain('Merchant Stripe');
+      expect(text).not.toContain('pi_ERASED1');
       expect(text).toContain('M. V.');
       expect(text).not.toContain('Marguerite');
       expect(text).not.toContain('NX9988776');

@@ -1,3 +1,5 @@
+import { open, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import PgBoss from 'pg-boss';
@@ -16,6 +18,7 @@ import { appSettings, documents, orderEvents } from '../db/schema.js';
 import { removeStored } from '../documents/storage.js';
 import { conflict } from '../http/errors.js';
 import { bossDb } from '../mail/queue.js';
+import { outboxDir } from '../mail/transports.js';
 import { recordEvents } from '../orders/events.js';
 import { lockOrders } from '../orders/repository.js';
 
@@ -41,11 +44,56 @@ export async function saveRetentionSettings(db: DbOrTx, value: RetentionSettings
 
 export const ERASURE_TEXT = `Personal data erased: ${ERASED_FIELDS.join(', ')}`;
 
+/** The address an erased order keeps (the column cannot be empty); such an order is tracked by no one. */
+export const erasedEmailOf = (orderId: number) => `erased-${orderId}@erased.invalid`;
+const ERASED = '[erased]';
+
+const escapeRegExp = (v: string) => v.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/**
+ * A text with every erased value in it replaced (case-insensitive, longest value first); e-mail addresses
+ * become the order's placeholder address, other values `[erased]`.
+ */
+export function scrubText(text: string, values: readonly string[], erasedEmail: string): string {
+  let out = text;
+  for (const v of values) {
+    if (!out.toLowerCase().includes(v.toLowerCase())) continue;
+    // Whole words only: a first name "Ed" never eats into "Completed".
+    const whole = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(v)}(?![\\p{L}\\p{N}])`, 'giu');
+    out = out.replace(whole, v.includes('@') ? erasedEmail : ERASED);
+  }
+  return out;
+}
+
+/** The same for every string inside a JSON value (the audit log's from/to values). */
+function scrubJson(value: unknown, values: readonly string[], erasedEmail: string): unknown {
+  if (typeof value === 'string') return scrubText(value, values, erasedEmail);
+  if (Array.isArray(value)) return value.map((v) => scrubJson(v, values, erasedEmail));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubJson(v, values, erasedEmail)]));
+  }
+  return value;
+}
+
+/** Distinct non-trivial values, longest first (so "Maria Lopez" goes before "Maria"). */
+function distinctValues(values: readonly (string | null | undefined)[], min: number): string[] {
+  const set = new Set<string>();
+  for (const v of values) {
+    const trimmed = v?.trim();
+    if (trimmed && trimmed.length >= min) set.add(trimmed);
+  }
+  return [...set].sort((a, b) => b.length - a.length);
+}
+
 /**
  * Erases the personal data of one order in one transaction with its order event and audit row: passport,
- * birth date, contact and address fields go, names become initials; status history and money facts stay.
- * Document rows stay (sizes, hashes, mail history refer to them) under a neutral name; their files are
- * deleted after the commit. Refused (409) for an order under chargeback or one already erased.
+ * birth date, contact, address and accommodation fields and the transaction id go, names become initials;
+ * status history and money facts stay. Copies elsewhere go too: remark texts, file names, reasons and
+ * transaction values of the history, mail addresses and errors, the last part of download IPs and the
+ * devices, and the values wherever the audit log held them (the audit row says only THAT it was erased).
+ * Document rows stay (sizes, hashes, mail history refer to them) under a neutral name; their files and the
+ * order's mails in the outbox folder are deleted after the commit. Refused (409) for an order under
+ * chargeback or one already erased.
  */
 export async function eraseOrder(
   db: Database['db'],
@@ -53,7 +101,7 @@ export async function eraseOrder(
   orderId: number,
   by: { actorId: number | null; actorEmail: string | null; reason: string; ip?: string | null },
 ): Promise<ErasureResult> {
-  const { result, keys } = await db.transaction(async (tx) => {
+  const { result, keys, outbox } = await db.transaction(async (tx) => {
     const order = (await lockOrders(tx, [orderId], 'Order not found'))[0]!;
     if (order.processStatus === 'ChargeBack') {
       throw conflict('This order is under chargeback: its data is kept until the chargeback is closed.');
@@ -65,51 +113,128 @@ export async function eraseOrder(
       .limit(1);
     if (done)
       throw conflict(`The personal data of this order was already erased on ${done.at.toISOString()}.`);
+    const erasedEmail = erasedEmailOf(orderId);
+    const { rows: sent } = await tx.execute<{ to_email: string; message_id: string | null }>(
+      sql`select to_email, message_id from mail_log where order_id = ${orderId}`,
+    );
+    const { rows: docRows } = await tx.execute<{ original_name: string; withdraw_reason: string | null }>(
+      sql`select original_name, withdraw_reason from documents where order_id = ${orderId}`,
+    );
+    const addresses = distinctValues([order.email, order.reEnterEmail, ...sent.map((r) => r.to_email)], 3);
+    const fullName = `${order.firstName} ${order.lastName}`.trim();
+    const phone = order.telephoneNumber ?? null;
+    // What is looked for in other people's records (the audit log): values that name this customer.
+    const identifying = distinctValues(
+      [
+        ...addresses,
+        fullName.includes(' ') ? fullName : null,
+        order.passportNumber,
+        phone && phone.length >= 5 ? phone : null,
+        order.phoneCode && phone ? `${order.phoneCode}${phone}` : null,
+        order.transactionId,
+        order.address,
+        order.localAddress,
+        ...docRows.map((d) => d.original_name),
+      ],
+      4,
+    );
+    // Within the order's own records single names go too.
+    const own = distinctValues([...identifying, order.firstName, order.lastName], 2);
+
     await tx.execute(sql`
       update orders set
         passport_number = null, passport_expiration = null, date_of_birth = null,
         first_name = case when first_name = '' then '' else upper(left(first_name, 1)) || '.' end,
         last_name = case when last_name = '' then '' else upper(left(last_name, 1)) || '.' end,
-        email = ${`erased-${orderId}@erased.invalid`}, re_enter_email = null,
+        email = ${erasedEmail}, re_enter_email = null,
         phone_code = null, telephone_number = null,
         address = null, residence_number = null, zip_code = null, city = null, state = null,
         local_address = null, house_number = null, occupation = null,
         flight_number = null, vessel_name = null,
+        name_of_place_of_stay = null, other_hotel_name = null, transaction_id = null,
         updated_at = now()
       where order_id = ${orderId}`);
-    // Copies of the personal data elsewhere in the order's records: upload file names, mail addresses,
-    // download addresses and devices (the IP keeps its network, enough for statistics).
-    const erasedEmail = `erased-${orderId}@erased.invalid`;
-    await tx.execute(
-      sql`update order_events set to_value = 'erased' where order_id = ${orderId} and action = 'upload'`,
+    // Free text written by staff about the customer: the text goes, when and by whom stay.
+    await tx.execute(sql`update order_remarks set remark = ${ERASED} where order_id = ${orderId}`);
+    // The history: file names, withdrawal reasons and transaction values go; mail lines lose the address.
+    await tx.execute(sql`
+      update order_events set
+        from_value = case when from_value is null then null else ${ERASED} end,
+        to_value = case when to_value is null then null else ${ERASED} end
+      where order_id = ${orderId} and action in ('upload', 'withdraw', 'transaction')`);
+    const { rows: events } = await tx.execute<{
+      id: number;
+      from_value: string | null;
+      to_value: string | null;
+    }>(
+      sql`select id, from_value, to_value from order_events where order_id = ${orderId}
+           and action in ('mail', 'customer_download')`,
     );
-    const { rows: sent } = await tx.execute<{ to_email: string }>(
-      sql`select distinct to_email from mail_log where order_id = ${orderId}`,
-    );
-    const addresses = new Set([order.email, order.reEnterEmail, ...sent.map((r) => r.to_email)]);
-    for (const address of addresses) {
-      if (!address) continue;
-      await tx.execute(sql`
-        update order_events set to_value = replace(to_value, ${address}, ${erasedEmail}),
-                                from_value = replace(from_value, ${address}, ${erasedEmail})
-         where order_id = ${orderId} and (to_value like '%' || ${address} || '%' or from_value like '%' || ${address} || '%')`);
+    for (const e of events) {
+      const from = e.from_value === null ? null : scrubText(e.from_value, own, erasedEmail);
+      const to = e.to_value === null ? null : scrubText(e.to_value, own, erasedEmail);
+      if (from === e.from_value && to === e.to_value) continue;
+      await tx.execute(
+        sql`update order_events set from_value = ${from}, to_value = ${to} where id = ${e.id}`,
+      );
     }
     await tx.execute(sql`update mail_log set to_email = ${erasedEmail} where order_id = ${orderId}`);
+    for (const table of ['mail_log', 'mail_attempts'] as const) {
+      const { rows: errors } = await tx.execute<{ id: number; error: string }>(
+        table === 'mail_log'
+          ? sql`select id, error from mail_log where order_id = ${orderId} and error is not null`
+          : sql`select a.id, a.error from mail_attempts a join mail_log m on m.id = a.mail_id
+                 where m.order_id = ${orderId} and a.error is not null`,
+      );
+      for (const r of errors) {
+        const error = scrubText(r.error, own, erasedEmail);
+        if (error !== r.error)
+          await tx.execute(sql`update ${sql.identifier(table)} set error = ${error} where id = ${r.id}`);
+      }
+    }
+    // Downloads keep the network of the address (statistics), never the device's own string.
     await tx.execute(sql`
       update download_log set user_agent = null,
-        ip = case when ip like '%.%' then regexp_replace(ip, '\.\d+$', '.0') else regexp_replace(ip, '(:[0-9a-fA-F]*){1,4}$', '::') end
+        ip = case when ip like '%.%' then regexp_replace(ip, ${'\\.\\d+$'}, '.0')
+                  else regexp_replace(ip, ${'(:[0-9a-fA-F]*){1,4}$'}, '::') end
       where order_id = ${orderId}`);
     const docs = await tx
       .update(documents)
-      .set({ originalName: sql`'erased.' || split_part(${documents.storageKey}, '.', 2)` })
+      .set({
+        originalName: sql`'erased.' || split_part(${documents.storageKey}, '.', 2)`,
+        withdrawReason: sql`case when ${documents.withdrawReason} is null then null else ${ERASED} end`,
+      })
       .where(eq(documents.orderId, orderId))
       .returning({ key: documents.storageKey });
+    // The audit log: rows about this order, and any row that holds one of its identifying values.
+    if (identifying.length) {
+      const { rows: audit } = await tx.execute<{ id: number; from_value: unknown; to_value: unknown }>(sql`
+        select id, from_value, to_value from audit_log a
+         where a.target = ${`order:${orderId}`}
+            or exists (select 1 from json_array_elements_text(${JSON.stringify(identifying)}::json) v(value)
+                        where strpos(lower(coalesce(a.from_value::text, '') || ' ' || coalesce(a.to_value::text, '')),
+                                     lower(v.value)) > 0)`);
+      for (const r of audit) {
+        const values = identifying;
+        const from = scrubJson(r.from_value, values, erasedEmail);
+        const to = scrubJson(r.to_value, values, erasedEmail);
+        if (
+          JSON.stringify(from) === JSON.stringify(r.from_value) &&
+          JSON.stringify(to) === JSON.stringify(r.to_value)
+        )
+          continue;
+        await tx.execute(sql`update audit_log set from_value = ${JSON.stringify(from)}::jsonb,
+                                                  to_value = ${JSON.stringify(to)}::jsonb where id = ${r.id}`);
+      }
+    }
+    // The reason is the Admin's words: it may name the customer too.
+    const reason = scrubText(by.reason, own, erasedEmail);
     await recordEvents(tx, [
       {
         orderId,
         actorId: by.actorId,
         action: ERASE_ACTION,
-        toValue: `${ERASURE_TEXT}. Reason: ${by.reason}`,
+        toValue: `${ERASURE_TEXT}. Reason: ${reason}`,
       },
     ]);
     await recordAudit(tx, {
@@ -117,7 +242,7 @@ export async function eraseOrder(
       actorId: by.actorId,
       actorEmail: by.actorEmail,
       target: `order:${orderId}`,
-      to: { reason: by.reason, fields: ERASED_FIELDS, documents: docs.length },
+      to: { reason, fields: ERASED_FIELDS, documents: docs.length },
       ip: by.ip ?? null,
     });
     return {
@@ -128,11 +253,53 @@ export async function eraseOrder(
         documents: docs.length,
       },
       keys: docs.map((d) => d.key),
+      outbox: {
+        messageIds: sent.map((r) => r.message_id).filter((m): m is string => !!m),
+        addresses,
+      },
     };
   });
   for (const key of keys) await removeStored(config, key);
+  await removeOutboxMails(config, outbox);
   return result;
 }
+
+/**
+ * Deletes the order's mails from the outbox folder (where mail goes when no SMTP server is set): each
+ * .eml whose headers carry one of its message ids or addresses. Only the headers are read.
+ */
+async function removeOutboxMails(
+  config: Config,
+  mails: { messageIds: string[]; addresses: string[] },
+): Promise<void> {
+  const dir = outboxDir(config.DATA_DIR);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  const needles = [...mails.messageIds, ...mails.addresses].map((v) => v.toLowerCase());
+  if (!needles.length) return;
+  for (const name of names) {
+    if (!name.endsWith('.eml')) continue;
+    const file = path.join(dir, name);
+    const handle = await open(file, 'r').catch(() => null);
+    if (!handle) continue;
+    let head: string;
+    try {
+      const buffer = Buffer.alloc(HEADER_BYTES);
+      const { bytesRead } = await handle.read(buffer, 0, HEADER_BYTES, 0);
+      head = buffer.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await handle.close();
+    }
+    const end = head.search(/\r?\n\r?\n/);
+    const headers = (end === -1 ? head : head.slice(0, end)).toLowerCase();
+    if (needles.some((n) => headers.includes(n))) await rm(file, { force: true });
+  }
+}
+const HEADER_BYTES = 16 * 1024;
 
 /** Orders due for erasure under the policy: travel ended more than N days ago, not under chargeback. */
 export async function dueForErasure(database: Database, days: number, limit = 500): Promise<number[]> {

@@ -68,7 +68,7 @@ export const auditLogQuery = z
       .string()
       .trim()
       .max(254, AUDIT_MSG.actorInvalid)
-      .regex(/^[^\p{Cc}\p{Cf}]*$/u, AUDIT_MSG.actorInvalid)
+      .regex(/^[^\p{Cc}\p{Cf}\p{Cs}]*$/u, AUDIT_MSG.actorInvalid)
       .optional(),
     action: z.enum(AUDIT_ACTION_NAMES, { error: 'is not a known action' }).optional(),
     from: optionalDay,
@@ -136,7 +136,7 @@ export const exportEventBody = z
     detail: z
       .string()
       .max(500, 'at most 500 characters')
-      .regex(/^[^\p{Cc}\p{Cf}]*$/u, 'must not contain control characters')
+      .regex(/^[^\p{Cc}\p{Cf}\p{Cs}]*$/u, 'must not contain control characters')
       .default(''),
   })
   .strict();

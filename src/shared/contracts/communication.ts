@@ -55,6 +55,11 @@ export const TEMPLATE_VARIABLES = {
 export type TemplateVariable = keyof typeof TEMPLATE_VARIABLES;
 export const TEMPLATE_VARIABLE_NAMES = Object.keys(TEMPLATE_VARIABLES) as TemplateVariable[];
 
+/** A known variable: an own name of the table, never one inherited (`constructor`, `__proto__`, `toString`). */
+export function isTemplateVariable(name: string): name is TemplateVariable {
+  return Object.hasOwn(TEMPLATE_VARIABLES, name);
+}
+
 export const MAX_TEMPLATE_BODY = 20_000;
 export const MAX_TEMPLATE_SUBJECT = 200;
 
@@ -66,7 +71,7 @@ export function templateTextProblems(value: string): string[] {
   const problems: string[] = [];
   for (const m of value.matchAll(VARIABLE_PATTERN)) {
     const name = m[1] ?? '';
-    if (!(name in TEMPLATE_VARIABLES)) problems.push(`uses the unknown variable {{${name}}}`);
+    if (!isTemplateVariable(name)) problems.push(`uses the unknown variable {{${name}}}`);
   }
   const rest = value.replace(VARIABLE_PATTERN, '');
   if (rest.includes('{{') || rest.includes('}}')) problems.push('has a {{ without its }} (or the reverse)');
@@ -96,8 +101,11 @@ export const templateLanguageField = z.enum(TEMPLATE_LANGUAGES, {
 
 export const mailTemplateBody = z
   .object({
-    /** Templates of one key are the translations of one mail. */
-    key: templateKeyField,
+    /**
+     * Templates of one key are the translations of one mail. Optional: a new template without one gets
+     * a new key made from its name; a saved one keeps its own.
+     */
+    key: templateKeyField.optional(),
     name: text(120).pipe(z.string().min(1, 'is required')),
     language: templateLanguageField,
     purpose: z

@@ -20,7 +20,7 @@ export const eraseOrderBody = z.strictObject({
     .min(3, 'Please give the reason for the erasure')
     .max(500, 'at most 500 characters')
     // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters'),
+    .refine((v) => !/[\u0000-\u001f\u007f\ud800-\udfff]/u.test(v), 'must not contain control characters'),
 });
 
 export const eraseOrderParams = z.object({ id: z.string().regex(/^\d{1,15}$/, 'must be an order id') });
@@ -43,7 +43,12 @@ export const ERASED_FIELDS = [
   'home and local address',
   'occupation',
   'flight or vessel',
+  'accommodation names',
+  'transaction id',
   'documents and their names',
-  'mail addresses in the mail log',
+  'remark texts',
+  'file names, reasons and transaction values in the history',
+  'mail addresses in the mail log and the mails in the outbox',
+  'these values wherever the audit log held them',
   'download devices and the last part of download IP addresses',
 ] as const;
