@@ -94,7 +94,9 @@ export async function eraseOrder(
                                 from_value = replace(from_value, ${address}, ${erasedEmail})
          where order_id = ${orderId} and (to_value like '%' || ${address} || '%' or from_value like '%' || ${address} || '%')`);
     }
-    await tx.execute(sql`update mail_log set to_email = ${erasedEmail} where order_id = ${orderId}`);
+    await tx.execute(
+      sql`update mail_log set to_email = ${erasedEmail}, template_values = null where order_id = ${orderId}`,
+    );
     await tx.execute(sql`
       update download_log set user_agent = null,
         ip = case when ip like '%.%' then regexp_replace(ip, '\.\d+$', '.0') else regexp_replace(ip, '(:[0-9a-fA-F]*){1,4}$', '::') end
