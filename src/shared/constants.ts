@@ -126,7 +126,7 @@ export const MAIL_KINDS = [
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 /** Where a mail of the outbox is (mail_log.status). */
-export const MAIL_STATUSES = ['queued', 'sending', 'sent', 'retrying', 'failed'] as const;
+export const MAIL_STATUSES = ['queued', 'sending', 'sent', 'retrying', 'failed', 'cancelled'] as const;
 export type MailStatus = (typeof MAIL_STATUSES)[number];
 
 export const DEFENCE_PACK_TYPES = [1, 2] as const;
@@ -158,3 +158,11 @@ export const SESSION_STORAGE_KEY = 'user';
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** Service time zone for report day boundaries and US date/time columns (history tables read EST/EDT). */
 export const SERVICE_TIME_ZONE = 'America/New_York';
+
+/**
+ * A customer mail caused by a move or a macro waits this long before delivery, so Undo (offered for
+ * 10 s) can cancel it; the extra seconds cover a click at the end of the toast.
+ */
+export const MAIL_HOLD_SECONDS = 12;
+/** A move of an order that someone else moved this recently asks "… just moved this to … — continue?". */
+export const RECENT_MOVE_SECONDS = 5;

@@ -101,6 +101,12 @@ describe('status notifications', () => {
     const en = await createOrder(t.database, { email: 'en@example.com' });
     const quiet = await createOrder(t.database, { email: 'quiet@example.com' });
     expect((await move('Team', pap.orderId, 'Contact Customer')).statusCode).toBe(200);
+    // Completed needs the approved card (decision 296).
+    await t.database.sql.query(
+      `insert into documents (order_id, storage_key, original_name, mime_type, size_bytes, sha256)
+       values ($1, 'none', 'card.pdf', 'application/pdf', 1, 'x')`,
+      [en.orderId],
+    );
     expect((await move('Team', en.orderId, 'Completed')).statusCode).toBe(200);
     expect((await move('Team', quiet.orderId, 'Customer Called')).statusCode).toBe(200);
     expect((await mailTo('pap@example.com')).subject).toBe(
@@ -219,11 +225,11 @@ describe('upload, mail and complete', () => {
   }, 60_000);
 
   it('upload only keeps the status; a refused completion stores nothing; a bad flag is refused', async () => {
-    const only = await createOrder(t.database);
+    const only = await createOrder(t.database, { email: 'only@example.com' });
     expect((await upload(only.orderId, 'only@example.com')).statusCode).toBe(200);
     expect(await statusOf(only.orderId)).toBe('New');
 
-    const done = await createOrder(t.database);
+    const done = await createOrder(t.database, { email: 'done@example.com' });
     await t.database.sql.query(`update orders set process_status = 'Completed' where order_id = $1`, [
       done.orderId,
     ]);
@@ -232,7 +238,7 @@ describe('upload, mail and complete', () => {
     expect(await documents(done.orderId)).toBe(0);
     expect(await mailRows(done.orderId)).toEqual([]);
 
-    const bad = await createOrder(t.database);
+    const bad = await createOrder(t.database, { email: 'bad@example.com' });
     const hostile = await upload(bad.orderId, 'bad@example.com', 'yes\u0000');
     expect(hostile.statusCode).toBe(400);
     expect(await documents(bad.orderId)).toBe(0);

@@ -1,14 +1,16 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { MailKind, MailProvider } from '../../shared/constants.js';
+import { MAIL_HOLD_SECONDS, type MailKind, type MailProvider } from '../../shared/constants.js';
 import { NOTIFIABLE_STATUSES, type StatusNotification } from '../../shared/contracts/communication.js';
+import type { PendingMail } from '../../shared/contracts/order-detail.js';
 import { statusName } from '../../shared/order-rules.js';
 import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { mailLog, mailTemplates, statusNotifications } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
+import { assertCustomerMailAllowed, repeatedMailMinutes } from '../mail/limits.js';
 import { recordEvents } from '../orders/events.js';
-import { customerLanguageOf, resolveTemplate } from './templates.js';
+import { customerLanguageOf, orderSnapshotFor, resolveTemplate } from './templates.js';
 
 /** An order that has just entered a status, as the status change knows it. */
 export interface EnteredOrder {
@@ -27,17 +29,44 @@ export interface TemplateMailInput {
   toEmail: string;
   provider?: MailProvider;
   requestedBy: number | null;
+  /** A mail caused by a move or a macro waits for the undo window (MAIL_HOLD_SECONDS). Default true. */
+  hold?: boolean;
+}
+
+/** What happened to a template mail: queued (maybe held for Undo), or skipped as a repeat. */
+export type TemplateMailResult =
+  | { queued: true; mail: PendingMail }
+  | { queued: false; reason: 'repeat'; minutes: number; templateName: string };
+
+async function templateNameOf(tx: DbOrTx, templateId: number): Promise<string> {
+  const [t] = await tx
+    .select({ name: mailTemplates.name })
+    .from(mailTemplates)
+    .where(eq(mailTemplates.id, templateId))
+    .limit(1);
+  return t?.name ?? '';
 }
 
 /**
- * Queues a template mail in the outbox (mail_log) with the template version it will be built from, and
- * its order event, in the caller's transaction. Null when the key has no template (nothing queued).
+ * Queues a template mail in the outbox (mail_log) with the template version it will be built from, its
+ * values as they are now (decision 294) and its order event, in the caller's transaction. The same
+ * template mailed to the order within the repeat window is skipped; over the customer-mail limits the
+ * whole change is refused (429). Null when the key has no template (nothing queued).
  */
-export async function queueTemplateMail(tx: DbOrTx, input: TemplateMailInput): Promise<number | null> {
+export async function queueTemplateMail(
+  tx: DbOrTx,
+  input: TemplateMailInput,
+): Promise<TemplateMailResult | null> {
   const language = await customerLanguageOf(tx, input.orderId);
   const template = await resolveTemplate(tx, input.templateKey, language);
   if (!template) return null;
+  const templateName = await templateNameOf(tx, template.id);
+  const repeat = await repeatedMailMinutes(tx, input.orderId, template.key);
+  if (repeat !== null) return { queued: false, reason: 'repeat', minutes: repeat, templateName };
+  await assertCustomerMailAllowed(tx, input.orderId, input.requestedBy);
+  const snapshot = await orderSnapshotFor(tx, input.orderId);
   const provider = input.provider ?? 'AWS';
+  const hold = input.hold ?? true;
   const [row] = await tx
     .insert(mailLog)
     .values({
@@ -49,8 +78,10 @@ export async function queueTemplateMail(tx: DbOrTx, input: TemplateMailInput): P
       requestedBy: input.requestedBy,
       templateId: template.id,
       templateVersion: template.version,
+      templateValues: snapshot as unknown as Record<string, unknown> | null,
+      holdUntil: hold ? sql`now() + make_interval(secs => ${MAIL_HOLD_SECONDS})` : null,
     })
-    .returning({ id: mailLog.id });
+    .returning({ id: mailLog.id, holdUntil: mailLog.holdUntil });
   await recordEvents(tx, [
     {
       orderId: input.orderId,
@@ -59,7 +90,23 @@ export async function queueTemplateMail(tx: DbOrTx, input: TemplateMailInput): P
       toValue: `${input.kind} ${template.key} (${template.language}) via ${provider} to ${input.toEmail}`,
     },
   ]);
-  return row!.id;
+  return {
+    queued: true,
+    mail: {
+      mailId: row!.id,
+      kind: input.kind,
+      templateName,
+      language: template.language,
+      heldUntil: row!.holdUntil?.toISOString() ?? null,
+    },
+  };
+}
+
+/** The customer mails a status change caused: queued (held for Undo) and skipped as repeats. */
+export interface StatusMails {
+  queued: PendingMail[];
+  /** Template names not sent again because the customer got them minutes ago. */
+  repeats: { templateName: string; minutes: number }[];
 }
 
 /**
@@ -73,32 +120,35 @@ export async function notifyStatusEntered(
   entered: readonly EnteredOrder[],
   to: string,
   opts: { restore?: boolean | undefined; skip?: boolean | undefined } = {},
-): Promise<number> {
-  if (opts.restore || opts.skip || !entered.length) return 0;
+): Promise<StatusMails> {
+  const result: StatusMails = { queued: [], repeats: [] };
+  if (opts.restore || opts.skip || !entered.length) return result;
   const [setting] = await tx
     .select()
     .from(statusNotifications)
     .where(eq(statusNotifications.status, to))
     .limit(1);
-  if (!setting?.enabled || !setting.templateKey) return 0;
+  if (!setting?.enabled || !setting.templateKey) return result;
   const [template] = await tx
     .select({ purpose: mailTemplates.purpose })
     .from(mailTemplates)
     .where(and(eq(mailTemplates.key, setting.templateKey), isNull(mailTemplates.deletedAt)))
     .limit(1);
   const kind = template?.purpose === 'refund' ? 'refund' : 'notification';
-  let queued = 0;
   for (const o of entered) {
-    const id = await queueTemplateMail(tx, {
+    const r = await queueTemplateMail(tx, {
       orderId: o.orderId,
       templateKey: setting.templateKey,
       kind,
       toEmail: o.email,
       requestedBy: actorId,
+      // A bulk change (Refunded it) offers no Undo: its mails go at once.
+      hold: entered.length === 1,
     });
-    if (id) queued++;
+    if (r?.queued) result.queued.push(r.mail);
+    else if (r) result.repeats.push({ templateName: r.templateName, minutes: r.minutes });
   }
-  return queued;
+  return result;
 }
 
 /** Every status that can notify, with its setting (off when never set). */

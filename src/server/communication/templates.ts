@@ -110,12 +110,24 @@ export async function templateVersionText(
   return row ?? null;
 }
 
-/** The values of every template variable for one order (brand by the order's landing site). */
-export async function templateValuesFor(
-  db: DbOrTx,
-  config: Config,
-  orderId: number,
-): Promise<TemplateValues | null> {
+/**
+ * What a mail says about its order, read once when the mail is queued and kept on its row (decision
+ * 294): the order's own fields and its latest remark. Links and brand come from the configuration.
+ */
+export interface OrderMailSnapshot {
+  orderId: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  arrivalDate: string | null;
+  amount: string;
+  currency: string;
+  landingDomain: string | null;
+  processStatus: string;
+  remark: string;
+}
+
+export async function orderSnapshotFor(db: DbOrTx, orderId: number): Promise<OrderMailSnapshot | null> {
   const [o] = await db
     .select({
       orderId: orders.orderId,
@@ -138,6 +150,11 @@ export async function templateValuesFor(
     .where(eq(orderRemarks.orderId, orderId))
     .orderBy(desc(orderRemarks.createdAt), desc(orderRemarks.id))
     .limit(1);
+  return { ...o, remark: remark?.remark ?? '' };
+}
+
+/** The template values of a snapshot: its order fields, and the brand and links of the configuration. */
+export function valuesOfSnapshot(o: OrderMailSnapshot, config: Config): TemplateValues {
   const opts = { siteUrl: config.PUBLIC_SITE_URL, altLandingHost: config.ALT_LANDING_HOST };
   const brand = brandFor(o.landingDomain, opts);
   return {
@@ -151,7 +168,7 @@ export async function templateValuesFor(
     currency: o.currency,
     invoice_number: invoiceNumber(o.orderId),
     status: statusName(o.processStatus),
-    remark: remark?.remark ?? '',
+    remark: o.remark,
     brand_name: brand.name,
     track_url: trackOrderUrl(o.orderId, opts),
     site_url: brand.siteUrl,
@@ -161,6 +178,16 @@ export async function templateValuesFor(
     refund_url: brand.links.refund,
     support_email: brand.supportEmail,
   };
+}
+
+/** The values of every template variable for one order (brand by the order's landing site). */
+export async function templateValuesFor(
+  db: DbOrTx,
+  config: Config,
+  orderId: number,
+): Promise<TemplateValues | null> {
+  const snapshot = await orderSnapshotFor(db, orderId);
+  return snapshot ? valuesOfSnapshot(snapshot, config) : null;
 }
 
 /** Renders a template text for one order; null when the order does not exist. */

@@ -1,6 +1,11 @@
 import { and, desc, eq, gte, isNotNull, lte } from 'drizzle-orm';
 import { renderBody } from '../communication/render.js';
-import { templateValuesFor, templateVersionText } from '../communication/templates.js';
+import {
+  type OrderMailSnapshot,
+  templateValuesFor,
+  templateVersionText,
+  valuesOfSnapshot,
+} from '../communication/templates.js';
 import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
 import { mailLog, orderRemarks } from '../db/schema.js';
@@ -26,6 +31,7 @@ export async function customerRequestText(
     .select({
       templateId: mailLog.templateId,
       templateVersion: mailLog.templateVersion,
+      templateValues: mailLog.templateValues,
       createdAt: mailLog.createdAt,
     })
     .from(mailLog)
@@ -43,6 +49,11 @@ export async function customerRequestText(
   if (!mail?.templateId || !mail.templateVersion) return null;
   const template = await templateVersionText(db, mail.templateId, mail.templateVersion);
   if (template?.purpose !== 'customer') return null;
+  // The values frozen with the mail (decision 294); older rows: the remark as it stood then.
+  if (mail.templateValues) {
+    const frozen = valuesOfSnapshot(mail.templateValues as unknown as OrderMailSnapshot, config);
+    return shorten(renderBody(template.body, frozen).text);
+  }
   const values = await templateValuesFor(db, config, orderId);
   if (!values) return null;
   const [remark] = await db
@@ -51,7 +62,10 @@ export async function customerRequestText(
     .where(and(eq(orderRemarks.orderId, orderId), lte(orderRemarks.createdAt, mail.createdAt)))
     .orderBy(desc(orderRemarks.createdAt), desc(orderRemarks.id))
     .limit(1);
-  const { text } = renderBody(template.body, { ...values, remark: remark?.remark ?? '' });
+  return shorten(renderBody(template.body, { ...values, remark: remark?.remark ?? '' }).text);
+}
+
+function shorten(text: string): string | null {
   const trimmed = text.trim();
   if (!trimmed) return null;
   return trimmed.length > MAX_REQUEST_TEXT ? `${trimmed.slice(0, MAX_REQUEST_TEXT - 1)}…` : trimmed;

@@ -400,6 +400,10 @@ export const mailLog = pgTable(
     /** The mail template and the version of it this mail was (or will be) built from (docs/decisions/200). */
     templateId: integer('template_id').references(() => mailTemplates.id),
     templateVersion: integer('template_version'),
+    /** The template values as they were when the mail was queued (docs/decisions/294). */
+    templateValues: jsonb('template_values').$type<Record<string, unknown>>(),
+    /** A mail caused by a move or macro waits until then (the undo window); Undo cancels it. */
+    holdUntil: timestamp('hold_until', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -413,6 +417,8 @@ export const mailLog = pgTable(
     uniqueIndex('mail_log_reminder_uq').on(t.documentId).where(sql`${t.isReminder}`),
     // The per-staff resend limit counts one member's recent resends without scanning the log.
     index('mail_log_resend_requester_idx').on(t.requestedBy, t.createdAt).where(sql`${t.kind} = 'resend'`),
+    // The customer-mail limits count one member's recent mails of every kind.
+    index('mail_log_requester_idx').on(t.requestedBy, t.createdAt).where(sql`${t.requestedBy} is not null`),
   ],
 );
 

@@ -30,7 +30,7 @@ const resend = (role: DemoRole, orderId: number, email: string) =>
   t.as(role, {
     method: 'POST',
     url: '/api/admin/resend-mail',
-    payload: { orderId, email, mailServiceProvider: 'AWS' },
+    payload: { orderId, email, mailServiceProvider: 'AWS', confirmOtherAddress: true },
   });
 
 async function resendRows(orderId: number): Promise<number> {
@@ -45,7 +45,7 @@ describe('resend-mail limits', () => {
   it('50 resends of one card to an outside address at once: only the per-order limit goes out', async () => {
     const { orderId } = await orderWithDocument();
     const answers = await Promise.all(
-      Array.from({ length: 50 }, () => resend('Team', orderId, 'attacker@outside.example')),
+      Array.from({ length: 50 }, () => resend('Manager', orderId, 'attacker@outside.example')),
     );
     const codes = answers.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(RESEND_LIMITS.perOrder.max);
@@ -97,7 +97,9 @@ describe('mail history', () => {
   it('marks a recipient other than the order e-mail and links the mailed document', async () => {
     const { orderId, email } = await orderWithDocument();
     expect((await resend('Team', orderId, email.toUpperCase())).statusCode).toBe(200);
-    expect((await resend('Team', orderId, 'someone.else@outside.example')).statusCode).toBe(200);
+    // Another address: only an Admin or Manager, confirmed (decision 297).
+    expect((await resend('Team', orderId, 'someone.else@outside.example')).statusCode).toBe(403);
+    expect((await resend('Manager', orderId, 'someone.else@outside.example')).statusCode).toBe(200);
     const detail = (
       await t.as('Team', { method: 'GET', url: `/api/admin/get-orders-details/${orderId}` })
     ).json().data;

@@ -36,7 +36,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['order-detail'],
         summary:
-          'multipart/form-data: orderId, email, mailServiceProvider (AWS | Sendgrid), complete (true: also move to Completed) and the file uploadVisaDoc (PDF/PNG/JPEG/WebP, ≤ 10 MB); stores it and mails the approval notice with it',
+          "multipart/form-data: orderId, email, mailServiceProvider (AWS | Sendgrid), complete (true: also move to Completed), takeOver, confirmOtherAddress (Admin/Manager: another address than the order's) and the file uploadVisaDoc (PDF/PNG/JPEG/WebP, ≤ 10 MB); stores it and mails the approval notice with it. Refused for Deleted orders, orders held by others, and over the card limits (429)",
         security,
         consumes: ['multipart/form-data'],
         response: { 200: queuedMailResponse },
@@ -90,7 +90,15 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       if (!upload) throw badRequest(MSG.fileRequired);
       const file: StoredUpload & { originalName: string } = upload;
-      const { orderId, email, mailServiceProvider, expectedVersion, complete } = parsed.data;
+      const {
+        orderId,
+        email,
+        mailServiceProvider,
+        expectedVersion,
+        complete,
+        takeOver,
+        confirmOtherAddress,
+      } = parsed.data;
 
       let result: { mailId: number; documentId: number };
       try {
@@ -103,8 +111,11 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
             email,
             provider: mailServiceProvider,
             expectedVersion,
+            takeOver,
+            confirmOtherAddress,
           });
-          if (complete) await changeStatus(tx, staff, { orderId, to: 'Completed', notify: false });
+          if (complete)
+            await changeStatus(tx, staff, { orderId, to: 'Completed', notify: false, confirmRecent: true });
           return attached;
         });
       } catch (err) {
@@ -135,12 +146,13 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const staff = staffOf(request);
-      const { orderId, email, mailServiceProvider, expectedVersion } = request.body;
+      const { orderId, email, mailServiceProvider, expectedVersion, confirmOtherAddress } = request.body;
       const result = await resendDocument(db, staff, {
         orderId,
         email,
         provider: mailServiceProvider,
         expectedVersion,
+        confirmOtherAddress,
       });
       if ('refused' in result) {
         reply.header('retry-after', String(result.refused.retryAfterSeconds));

@@ -67,6 +67,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
         .send({ status: 0, message: errors[0]?.message ?? 'Invalid request', data: { errors } });
     }
     if (err instanceof HttpError) {
+      const wait = (err.data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+      if (err.statusCode === 429 && typeof wait === 'number') reply.header('retry-after', String(wait));
       return reply.code(err.statusCode).send({
         status: bodyStatus(err.statusCode),
         message: err.message,

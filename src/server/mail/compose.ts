@@ -4,10 +4,12 @@ import { KIND_TEMPLATE_KEYS } from '../communication/builtin-templates.js';
 import { renderTemplate } from '../communication/render.js';
 import {
   customerLanguageOf,
+  type OrderMailSnapshot,
   resolveTemplate,
   type TemplateText,
   templateValuesFor,
   templateVersionText,
+  valuesOfSnapshot,
 } from '../communication/templates.js';
 import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
@@ -43,10 +45,17 @@ async function templateOf(db: DbOrTx, mail: MailRow): Promise<TemplateText> {
   return template;
 }
 
-/** Builds the message of a mail_log row from its template version and the order as it is now. */
+/**
+ * Builds the message of a mail_log row from its template version and the values frozen when it was
+ * queued (decision 294); a row written without them (the reminder scan) reads the order as it is now.
+ */
 export async function composeMail(db: DbOrTx, config: Config, mail: MailRow): Promise<Mail.Options> {
   const order = await loadOrder(db, mail.orderId, config.APP_MAIL_DOMAIN);
-  const values = order ? await templateValuesFor(db, config, mail.orderId) : null;
+  const values = !order
+    ? null
+    : mail.templateValues
+      ? valuesOfSnapshot(mail.templateValues as unknown as OrderMailSnapshot, config)
+      : await templateValuesFor(db, config, mail.orderId);
   if (!order || !values) throw new PermanentMailError(`order ${mail.orderId} not found`);
   const template = await templateOf(db, mail);
   const base = {

@@ -1,9 +1,10 @@
 import type { MailProvider } from '../../shared/constants.js';
 import type { DbOrTx } from '../db/client.js';
 import { KIND_TEMPLATE_KEYS } from '../communication/builtin-templates.js';
-import { customerLanguageOf, resolveTemplate } from '../communication/templates.js';
+import { customerLanguageOf, orderSnapshotFor, resolveTemplate } from '../communication/templates.js';
 import { mailLog } from '../db/schema.js';
 import { recordEvents } from '../orders/events.js';
+import { assertCustomerMailAllowed } from './limits.js';
 
 export interface QueueMailInput {
   orderId: number;
@@ -23,6 +24,8 @@ export interface QueueMailInput {
  * template version of its kind, in the customer's language, that the mail is built from.
  */
 export async function queueMail(tx: DbOrTx, input: QueueMailInput): Promise<number> {
+  if (input.requestedBy !== null) await assertCustomerMailAllowed(tx, input.orderId, input.requestedBy);
+  const snapshot = await orderSnapshotFor(tx, input.orderId);
   const template = await resolveTemplate(
     tx,
     KIND_TEMPLATE_KEYS[input.kind],
@@ -41,6 +44,8 @@ export async function queueMail(tx: DbOrTx, input: QueueMailInput): Promise<numb
       requestedBy: input.requestedBy,
       templateId: template?.id ?? null,
       templateVersion: template?.version ?? null,
+      // The values as they are now, never as they are at delivery (decision 294).
+      templateValues: snapshot as unknown as Record<string, unknown> | null,
     })
     .returning({ id: mailLog.id });
   await recordEvents(tx, [

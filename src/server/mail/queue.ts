@@ -60,6 +60,9 @@ export function bossDb(database: Database) {
   };
 }
 
+/** pg-boss fetches higher priorities first: the card before reminders, before bulk notifications. */
+const MAIL_PRIORITY: Partial<Record<string, number>> = { approval: 10, resend: 10, invoice: 5, reminder: 3 };
+
 const shortError = (err: unknown) => String((err as Error)?.message ?? err).slice(0, 500);
 
 /**
@@ -88,7 +91,7 @@ export async function startMailQueue(app: FastifyInstance, opts: MailQueueOption
 
   const deliver = async (mailId: number, isLastTry: boolean) => {
     const [mail] = await db.select().from(mailLog).where(eq(mailLog.id, mailId)).limit(1);
-    if (!mail || mail.status === 'sent' || mail.status === 'failed') return;
+    if (!mail || mail.status === 'sent' || mail.status === 'failed' || mail.status === 'cancelled') return;
     const attempt = mail.attempts + 1;
     const provider = (MAIL_PROVIDERS as readonly string[]).includes(mail.provider)
       ? (mail.provider as MailProvider)
@@ -144,17 +147,26 @@ export async function startMailQueue(app: FastifyInstance, opts: MailQueueOption
 
   let dispatching: Promise<number> | null = null;
   const dispatchOnce = async () => {
+    // Held mails (the undo window) wait; the approval mail (the card) goes before bulk mail.
     const queued = await db
-      .select({ id: mailLog.id })
+      .select({ id: mailLog.id, kind: mailLog.kind })
       .from(mailLog)
-      .where(eq(mailLog.status, 'queued'))
-      .orderBy(mailLog.id)
+      .where(
+        sql`${mailLog.status} = 'queued' and (${mailLog.holdUntil} is null or ${mailLog.holdUntil} <= now())`,
+      )
+      .orderBy(sql`${mailLog.kind} in ('approval', 'resend') desc`, mailLog.id)
       .limit(200);
-    for (const { id } of queued) {
+    for (const { id, kind } of queued) {
       await boss.send(
         DELIVER,
         { mailId: id },
-        { id: jobIdOf(id), retryLimit, retryDelay, retryBackoff: true },
+        {
+          id: jobIdOf(id),
+          retryLimit,
+          retryDelay,
+          retryBackoff: true,
+          priority: MAIL_PRIORITY[kind] ?? 0,
+        },
       );
       await db
         .update(mailLog)

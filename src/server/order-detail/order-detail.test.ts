@@ -77,6 +77,12 @@ describe('move-order-status', () => {
   it('moves, records the event, refuses the current status, and the counts follow', async () => {
     const order = await createOrder(t.database);
     const id = order.orderId;
+    // Completed needs the approved card (decision 296).
+    await t.database.sql.query(
+      `insert into documents (order_id, storage_key, original_name, mime_type, size_bytes, sha256)
+       values ($1, 'none', 'card.pdf', 'application/pdf', 1, 'x')`,
+      [id],
+    );
     const completedBefore = (
       await t.as('Admin', { method: 'GET', url: '/api/admin/get-folder-count' })
     ).json().data?.completedOrdersCount;
@@ -176,7 +182,7 @@ describe('move-order-status', () => {
       expect(res.json().message).toBe('Only an Admin or Manager can take an order out of Deleted.');
     }
     expect(await statusOf(order.orderId)).toBe('Deleted');
-    expect((await move('Manager', order.orderId, 'Completed')).statusCode).toBe(200);
+    expect((await move('Manager', order.orderId, 'Customer Called')).statusCode).toBe(200);
   });
 
   it('refuses statuses that are not on the detail screen and unknown orders', async () => {

@@ -6,6 +6,8 @@ import {
   addRemarkBody,
   addRemarkResponse,
   emailContentResponse,
+  mailPreviewQuery,
+  mailPreviewResponse,
   moveOrderStatusBody,
   moveOrderStatusResponse,
   orderDetailsResponse,
@@ -22,6 +24,7 @@ import { notFound } from '../http/errors.js';
 import { nudgeMailQueue } from '../mail/queue.js';
 import { addRemark, changeStatus, saveTransaction, withdrawDocument } from '../orders/commands.js';
 import { loadOrder, servableDocumentById } from '../orders/repository.js';
+import { previewCustomerMail } from './mail-preview.js';
 import { loadOrderDetail } from './queries.js';
 
 const security = [{ staffToken: [] }];
@@ -76,18 +79,63 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      const { orderId, updatingStatus, expectedVersion, takeOver } = request.body;
-      const { from, mailQueued } = await changeStatus(db, staff, {
+      const { orderId, updatingStatus, expectedVersion, takeOver, undo, confirmRecent, forceReason } =
+        request.body;
+      const moved = await changeStatus(db, staff, {
         orderId,
         to: updatingStatus,
         expectedVersion,
         takeOver,
+        undo,
+        confirmRecent,
+        forceReason,
       });
-      if (mailQueued) nudgeMailQueue(app);
+      if (moved.mailQueued) nudgeMailQueue(app);
+      const notes = [`Order status has been changed to ${updatingStatus}`];
+      if (moved.mail) {
+        notes.push(
+          moved.mail.heldUntil
+            ? `The mail "${moved.mail.templateName}" (${moved.mail.language}) will go to the customer in a few seconds unless you undo`
+            : `The mail "${moved.mail.templateName}" (${moved.mail.language}) is on its way to the customer`,
+        );
+      }
+      for (const r of moved.repeats) {
+        notes.push(`The customer got "${r.templateName}" ${r.minutes} min ago: not sent again`);
+      }
+      if (moved.cancelledMails) {
+        notes.push(`The customer mail was cancelled`);
+      }
+      if (forceReason !== undefined && updatingStatus === 'Completed') notes.push('No mail was sent');
       return ok(
-        { order_id: orderId, from, process_status: updatingStatus },
-        `Order status has been changed to ${updatingStatus}`,
+        {
+          order_id: orderId,
+          from: moved.from,
+          process_status: updatingStatus,
+          mail: moved.mail,
+          cancelledMails: moved.cancelledMails,
+        },
+        `${notes.join('. ')}.`,
       );
+    },
+  );
+
+  app.get(
+    '/admin/orders/:orderId/mail-preview',
+    {
+      config: { permission: 'orders.read' },
+      schema: {
+        tags: ['order-detail'],
+        summary:
+          'The customer mail a move to `status` (or the macro `macroId`) would send this order: template name, language and the rendered mail; null when none',
+        security,
+        params: orderIdParams,
+        querystring: mailPreviewQuery,
+        response: { 200: mailPreviewResponse },
+      },
+    },
+    async (request) => {
+      const preview = await previewCustomerMail(db, config, request.params.orderId, request.query);
+      return ok(preview, preview ? 'Mail preview' : 'No customer mail');
     },
   );
 

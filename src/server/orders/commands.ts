@@ -1,18 +1,25 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import { type MailProvider, ORDER_STATUSES, type OrderStatus } from '../../shared/constants.js';
-import type { RemarkItem } from '../../shared/contracts/order-detail.js';
+import {
+  MAIL_HOLD_SECONDS,
+  type MailProvider,
+  ORDER_STATUSES,
+  type OrderStatus,
+  RECENT_MOVE_SECONDS,
+} from '../../shared/constants.js';
+import type { PendingMail, RemarkItem } from '../../shared/contracts/order-detail.js';
 import { serviceToday } from '../../shared/dates.js';
 import type { CustomerLanguage } from '../../shared/languages.js';
-import { type OrderAction, remarkMove } from '../../shared/order-rules.js';
+import { type OrderAction, remarkMove, statusName } from '../../shared/order-rules.js';
 import { can } from '../../shared/permissions.js';
 import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { documents, orderRemarks, orders } from '../db/schema.js';
 import { type ResendRefusal, resendRefusal } from '../documents/resend-limits.js';
-import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
-import { notifyStatusEntered } from '../communication/notifications.js';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.js';
+import { notifyStatusEntered, type StatusMails } from '../communication/notifications.js';
+import { cancelHeldMails, mailLimitError } from '../mail/limits.js';
 import { queueMail } from '../mail/outbox.js';
 import { recordEvents } from './events.js';
 import { latestDocument, type LockedOrder, lockOrders, remarkItemOf } from './repository.js';
@@ -56,8 +63,9 @@ async function applyStatus(
   actor: StaffIdentity,
   changed: StatusChange[],
   to: OrderStatus,
-  opts: { restore?: boolean; notify?: boolean | undefined } = {},
-): Promise<number> {
+  opts: { restore?: boolean; notify?: boolean | undefined; forced?: boolean } = {},
+): Promise<StatusMails> {
+  if (to === 'Completed' && !opts.forced) await assertCurrentDocuments(tx, changed);
   const ids = changed.map((o) => o.orderId);
   const refunding = to === 'Refunded' && !opts.restore;
   await tx
@@ -80,8 +88,68 @@ async function applyStatus(
   );
   return notifyStatusEntered(tx, actor.id, changed, to, {
     restore: opts.restore,
-    skip: opts.notify === false,
+    skip: opts.notify === false || opts.forced,
   });
+}
+
+export const NO_CARD_MESSAGE =
+  'This order has no approved card yet: upload the card before completing the order. An Admin can complete it without one, with a reason.';
+
+/** Completed needs a current (not withdrawn) document on every path (decision 296). */
+async function assertCurrentDocuments(tx: DbOrTx, changed: StatusChange[]): Promise<void> {
+  const missing: number[] = [];
+  for (const o of changed) if (!(await latestDocument(tx, o.orderId))) missing.push(o.orderId);
+  if (!missing.length) return;
+  if (changed.length === 1) {
+    throw conflict(NO_CARD_MESSAGE, {
+      orders: [{ orderId: missing[0]!, processStatus: changed[0]!.processStatus, message: NO_CARD_MESSAGE }],
+    });
+  }
+  throw conflict(
+    `${missing.length} of ${changed.length} orders have no approved card, so none was completed: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`,
+    {
+      orders: missing.map((orderId) => ({
+        orderId,
+        processStatus: changed.find((o) => o.orderId === orderId)!.processStatus,
+        message: NO_CARD_MESSAGE,
+      })),
+    },
+  );
+}
+
+/**
+ * Someone else moved the order in the last few seconds: the move asks first (409 with `recentMove`),
+ * unless the actor confirms.
+ */
+async function assertNoRecentMove(tx: DbOrTx, orderId: number, actor: StaffIdentity): Promise<void> {
+  const { rows } = await tx.execute<{
+    name: string | null;
+    to_value: string | null;
+    actor_id: number | null;
+  }>(sql`
+    select a.name, e.to_value, e.actor_id
+    from order_events e left join staff_users a on a.id = e.actor_id
+    where e.order_id = ${orderId} and e.action = 'status'
+      and e.created_at > now() - make_interval(secs => ${RECENT_MOVE_SECONDS})
+    order by e.created_at desc, e.id desc limit 1`);
+  const last = rows[0];
+  if (!last || last.actor_id === null || last.actor_id === actor.id) return;
+  const by = last.name ?? 'Someone';
+  const to = statusName(last.to_value ?? '');
+  throw conflict(`${by} just moved this to ${to} — continue?`, { recentMove: { by, to: last.to_value } });
+}
+
+/** Undo is for the actor's own move back, inside the undo window: anything else is refused. */
+async function assertUndoable(tx: DbOrTx, orderId: number, actor: StaffIdentity, to: string): Promise<void> {
+  const { rows } = await tx.execute<{ actor_id: number | null; from_value: string | null }>(sql`
+    select e.actor_id, e.from_value from order_events e
+    where e.order_id = ${orderId} and e.action = 'status'
+      and e.created_at > now() - make_interval(secs => ${MAIL_HOLD_SECONDS})
+    order by e.created_at desc, e.id desc limit 1`);
+  const last = rows[0];
+  if (!last || last.actor_id !== actor.id || last.from_value !== to) {
+    throw conflict('It is too late to undo this move: the order changed or the undo time is over.');
+  }
 }
 
 export interface ChangeStatusInput {
@@ -93,28 +161,76 @@ export interface ChangeStatusInput {
   takeOver?: boolean | undefined;
   /** False: queue no status notification (the caller sends its own mail). Default true. */
   notify?: boolean | undefined;
+  /** Undo of the actor's own move seconds ago: no notification, and its held mails are cancelled. */
+  undo?: boolean | undefined;
+  /** Continue although someone else moved the order seconds ago. */
+  confirmRecent?: boolean | undefined;
+  /** Admin only, to Completed: without a current document, for this reason; no customer mail. */
+  forceReason?: string | undefined;
 }
 
 /**
  * Moves one order to a status (the detail screen's buttons, macros). Deleting has its own rule for
- * held orders (Admin only); other moves follow the holder rule. `mailQueued`: a customer mail was queued.
+ * held orders (Admin only); other moves follow the holder rule. `mail`: the customer mail it queued.
  */
 export async function changeStatus(
   db: DbOrTx,
   actor: StaffIdentity,
   input: ChangeStatusInput,
-): Promise<{ orderId: number; from: OrderStatus; to: OrderStatus; mailQueued: boolean }> {
+): Promise<{
+  orderId: number;
+  from: OrderStatus;
+  to: OrderStatus;
+  mailQueued: boolean;
+  mail: PendingMail | null;
+  repeats: StatusMails['repeats'];
+  cancelledMails: number;
+}> {
   return inTransaction(db, async (tx) => {
     const order = await lockOne(tx, input.orderId);
     await assertVersion(tx, order, input.expectedVersion);
+    if (input.undo) await assertUndoable(tx, order.orderId, actor, input.to);
+    else if (!input.confirmRecent) await assertNoRecentMove(tx, order.orderId, actor);
     if (input.to !== 'Deleted') await applyHolderRule(tx, order, actor, input.takeOver ?? false);
     enforceRules([order], { kind: 'move', to: input.to }, actor, serviceToday());
-    const queued = await applyStatus(tx, actor, [order], input.to, { notify: input.notify });
+    const forced = input.forceReason !== undefined;
+    if (forced) {
+      if (input.to !== 'Completed') throw badRequest('forceReason: only for a move to Completed');
+      if (actor.type !== 'Admin') throw forbidden('Only an Admin can complete an order without a card.');
+    }
+    const cancelled = input.undo ? await cancelHeldMails(tx, order.orderId, actor.id) : [];
+    if (cancelled.length) {
+      await recordEvents(
+        tx,
+        cancelled.map((m) => ({
+          orderId: order.orderId,
+          actorId: actor.id,
+          action: 'mail' as const,
+          toValue: `${m.kind} mail ${m.id} cancelled by Undo`,
+        })),
+      );
+    }
+    const mails = await applyStatus(tx, actor, [order], input.to, {
+      notify: input.undo ? false : input.notify,
+      forced: forced && !(await latestDocument(tx, order.orderId)),
+    });
+    if (forced) {
+      await recordAudit(tx, {
+        action: 'order.forceComplete',
+        actorId: actor.id,
+        target: `order ${order.orderId}`,
+        from: order.processStatus,
+        to: { status: 'Completed', reason: input.forceReason },
+      });
+    }
     return {
       orderId: order.orderId,
       from: order.processStatus as OrderStatus,
       to: input.to,
-      mailQueued: queued > 0,
+      mailQueued: mails.queued.length > 0,
+      mail: mails.queued[0] ?? null,
+      repeats: mails.repeats,
+      cancelledMails: cancelled.length,
     };
   });
 }
@@ -414,11 +530,41 @@ export interface AttachDocumentInput {
   email: string;
   provider: MailProvider;
   expectedVersion?: number | undefined;
+  /** Admin or Manager: take over an order someone else holds. */
+  takeOver?: boolean | undefined;
+  /** Admin or Manager: the card really goes to an address other than the order's. */
+  confirmOtherAddress?: boolean | undefined;
+}
+
+/**
+ * The card goes to the order's own address; another address only when an Admin or Manager confirms it
+ * (decision 297): 403 for other roles, 409 asking for the confirmation.
+ */
+function assertRecipient(order: LockedOrder, email: string, actor: StaffIdentity, confirmed?: boolean): void {
+  if (email.trim().toLowerCase() === order.email.trim().toLowerCase()) return;
+  if (actor.type !== 'Admin' && actor.type !== 'Manager') {
+    throw forbidden(
+      `The card is mailed to the order's own address (${order.email}); only an Admin or Manager can send it elsewhere.`,
+    );
+  }
+  if (!confirmed) {
+    throw conflict(
+      `${email} is not the order's address (${order.email}). Confirm to mail the card to ${email}.`,
+      { orderEmail: order.email, confirmOtherAddress: true },
+    );
+  }
+}
+
+/** The card limits of resend-mail hold for the upload too: an upload mails the card. */
+function refusalError(refusal: ResendRefusal): HttpError {
+  return mailLimitError(refusal.message, refusal.retryAfterSeconds);
 }
 
 /**
  * The approved document: attached to the order (it becomes the current document) and the approval
- * mail with it queued, in one transaction. The caller removes the stored file if this throws.
+ * mail with it queued, in one transaction. It follows the rules of a move (decision 297): no upload to a
+ * Deleted order, the holder rule, the card limits per order and per staff member, and the order's own
+ * address unless an Admin or Manager confirms another. The caller removes the stored file if this throws.
  */
 export async function attachDocument(
   db: DbOrTx,
@@ -427,7 +573,15 @@ export async function attachDocument(
 ): Promise<{ mailId: number; documentId: number }> {
   return inTransaction(db, async (tx) => {
     const { orderId, file } = input;
-    await assertVersion(tx, await lockOne(tx, orderId), input.expectedVersion);
+    const order = await lockOne(tx, orderId);
+    await assertVersion(tx, order, input.expectedVersion);
+    if (order.processStatus === 'Deleted') {
+      throw conflict('The order is deleted: restore it before uploading a document.');
+    }
+    await applyHolderRule(tx, order, actor, input.takeOver ?? false);
+    assertRecipient(order, input.email, actor, input.confirmOtherAddress);
+    const refusal = await resendRefusal(tx, orderId, actor.id, { uploads: true });
+    if (refusal) throw refusalError(refusal);
     const [doc] = await tx
       .insert(documents)
       .values({
@@ -455,19 +609,28 @@ export async function attachDocument(
 }
 
 /**
- * The approval mail with the current document again. Refused (409) without a document; over the
- * resend limits it answers the refusal (nothing written) for the caller to answer 429.
+ * The approval mail with the current document again. Refused (409) without a document or for a Deleted
+ * order; over the resend limits it answers the refusal (nothing written) for the caller to answer 429.
  */
 export async function resendDocument(
   db: DbOrTx,
   actor: StaffIdentity,
-  input: { orderId: number; email: string; provider: MailProvider; expectedVersion?: number | undefined },
+  input: {
+    orderId: number;
+    email: string;
+    provider: MailProvider;
+    expectedVersion?: number | undefined;
+    confirmOtherAddress?: boolean | undefined;
+  },
 ): Promise<{ mailId: number; documentId: number } | { refused: ResendRefusal }> {
   return inTransaction(db, async (tx) => {
     const { orderId } = input;
-    await assertVersion(tx, await lockOne(tx, orderId), input.expectedVersion);
+    const order = await lockOne(tx, orderId);
+    await assertVersion(tx, order, input.expectedVersion);
+    if (order.processStatus === 'Deleted') throw conflict('The order is deleted: no mail is sent.');
     const doc = await latestDocument(tx, orderId);
     if (!doc) throw conflict('No document has been uploaded for this order yet.');
+    assertRecipient(order, input.email, actor, input.confirmOtherAddress);
     const refusal = await resendRefusal(tx, orderId, actor.id);
     if (refusal) return { refused: refusal };
     const mailId = await queueMail(tx, {

@@ -178,7 +178,9 @@ export async function eraseOrder(
         sql`update order_events set from_value = ${from}, to_value = ${to} where id = ${e.id}`,
       );
     }
-    await tx.execute(sql`update mail_log set to_email = ${erasedEmail} where order_id = ${orderId}`);
+    await tx.execute(
+      sql`update mail_log set to_email = ${erasedEmail}, template_values = null where order_id = ${orderId}`,
+    );
     for (const table of ['mail_log', 'mail_attempts'] as const) {
       const { rows: errors } = await tx.execute<{ id: number; error: string }>(
         table === 'mail_log'

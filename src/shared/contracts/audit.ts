@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = {
   'document.withdraw': 'Document withdrawn',
   'order.restore': 'Order restored',
   'order.takeover': 'Order taken over',
+  'order.forceComplete': 'Order completed without a card',
   logout: 'Sign-out',
   'session.end': 'Session ended',
   'two-factor.enable': 'Two-factor sign-in turned on',

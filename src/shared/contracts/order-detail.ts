@@ -58,6 +58,14 @@ export const moveOrderStatusBody = z.object({
   }),
   expectedVersion: expectedVersionField,
   takeOver: takeOverField,
+  /** Undo of the actor's own move a moment ago: moves back and cancels the mail it held. */
+  undo: z.boolean().optional(),
+  /** Continue although someone else moved the order seconds ago (answered 409 with recentMove). */
+  confirmRecent: z.boolean().optional(),
+  /** Admin only, to Completed: complete without a current document, for this reason (no mail). */
+  forceReason: multilineText(500)
+    .pipe(z.string().min(3, 'Please say why the order is completed without a card'))
+    .optional(),
 });
 export type MoveOrderStatusBody = z.infer<typeof moveOrderStatusBody>;
 
@@ -140,6 +148,8 @@ export const resendMailBody = z.object({
   email: requiredEmail(MSG.uploadEmailRequired),
   mailServiceProvider: mailProviderField,
   expectedVersion: expectedVersionField,
+  /** Admin or Manager: mail the card to `email` although it is not the order's address. */
+  confirmOtherAddress: z.boolean().optional(),
 });
 export type ResendMailBody = z.infer<typeof resendMailBody>;
 
@@ -154,6 +164,16 @@ export const uploadDocumentFields = z.object({
   expectedVersion: expectedVersionField,
   /** "Upload, mail and complete": the order also moves to Completed, in the same transaction. */
   complete: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .optional()
+    .transform((v) => v === 'true'),
+  /** Admin or Manager: take over an order someone else holds. */
+  takeOver: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .optional()
+    .transform((v) => v === 'true'),
+  /** Admin or Manager: mail the card to `email` although it is not the order's address. */
+  confirmOtherAddress: z
     .enum(['true', 'false'], { error: 'must be true or false' })
     .optional()
     .transform((v) => v === 'true'),
@@ -396,8 +416,49 @@ export type EmailContent = z.infer<typeof emailContent>;
 export const emailContentResponse = envelope(emailContent);
 
 /** move-order-status answer: the order's new status (counts are queries, so they follow at once). */
+/** GET /api/admin/orders/{orderId}/mail-preview: the mail of a move to `status`, or of macro `macroId`. */
+export const mailPreviewQuery = z
+  .object({
+    status: z.enum(MOVABLE_STATUSES, { error: 'not a status you can move an order to' }).optional(),
+    macroId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  })
+  .strict()
+  .refine((q) => (q.status === undefined) !== (q.macroId === undefined), 'give either status or macroId');
+export const mailPreviewResponse = envelope(
+  z
+    .object({
+      templateName: z.string(),
+      language: z.string(),
+      subject: z.string(),
+      html: z.string(),
+      /** The customer got this template minutes ago: it would not be sent again now. */
+      repeatMinutes: z.number().nullable(),
+    })
+    .nullable(),
+);
+export type MailPreview = z.infer<typeof mailPreviewResponse>['data'];
+
+/** A customer mail a change queued: which template, in which language, held for Undo until when. */
+export const pendingMail = z.object({
+  mailId: z.number(),
+  kind: z.enum(MAIL_KINDS),
+  templateName: z.string(),
+  language: z.string(),
+  /** The mail waits until then (the undo window); null: it goes at once. */
+  heldUntil: isoInstant.nullable(),
+});
+export type PendingMail = z.infer<typeof pendingMail>;
+
 export const moveOrderStatusResponse = envelope(
-  z.object({ order_id: z.number(), from: z.enum(ORDER_STATUSES), process_status: z.enum(ORDER_STATUSES) }),
+  z.object({
+    order_id: z.number(),
+    from: z.enum(ORDER_STATUSES),
+    process_status: z.enum(ORDER_STATUSES),
+    /** The customer mail the move queued (held for Undo), if any. */
+    mail: pendingMail.nullable().optional(),
+    /** Mails cancelled by this move (an Undo). */
+    cancelledMails: z.number().int().optional(),
+  }),
 );
 export const addRemarkResponse = envelope(
   z.object({ remark: remarkItem, process_status: z.enum(ORDER_STATUSES) }),
