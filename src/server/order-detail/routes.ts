@@ -22,6 +22,7 @@ import { notFound } from '../http/errors.js';
 import { nudgeMailQueue } from '../mail/queue.js';
 import { addRemark, changeStatus, saveTransaction, withdrawDocument } from '../orders/commands.js';
 import { loadOrder, servableDocumentById } from '../orders/repository.js';
+import { providerRefund } from '../payments/detail-refund.js';
 import { loadOrderDetail } from './queries.js';
 
 const security = [{ staffToken: [] }];
@@ -77,6 +78,9 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const staff = staffOf(request);
       const { orderId, updatingStatus, expectedVersion, takeOver } = request.body;
+      // Move to Completed Refunds of an order paid through an integrated gateway refunds there first.
+      const provider = updatingStatus === 'Refunded' ? await providerRefund(app, staff, orderId) : null;
+      if (provider) return provider;
       const { from, mailQueued } = await changeStatus(db, staff, {
         orderId,
         to: updatingStatus,
