@@ -83,6 +83,14 @@ const schema = z.object({
   PDF_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   /** Heap cap of each PDF worker thread, in MB: a task that needs more fails alone. */
   PDF_WORKER_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(256),
+  /** Stripe's API (refunds, dispute evidence); a local server in tests. Unset: Stripe's own. */
+  STRIPE_API_BASE: z.url().default('https://api.stripe.com'),
+  /** Secret API key; unset: orders paid through Stripe keep the manual refund and chargeback flow. */
+  STRIPE_SECRET_KEY: optionalText,
+  /** Signing secret of the webhook endpoint (whsec_…); unset: POST /api/webhooks/stripe answers 404. */
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  /** Each call to Stripe gives up after this long (a clear message, nothing changed). */
+  STRIPE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
 });
 
 /** What Fastify's `trustProxy` gets: false, a hop count, or the trusted proxy addresses. */

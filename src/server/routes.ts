@@ -14,6 +14,7 @@ import { defencePackRoutes } from './order-detail/defence-pack-routes.js';
 import { orderDetailRoutes } from './order-detail/routes.js';
 import { orderExportRoutes } from './orders/export-routes.js';
 import { orderRoutes } from './orders/routes.js';
+import { paymentRoutes } from './payments/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { retentionRoutes } from './retention/routes.js';
 import { slaRoutes } from './sla/routes.js';
@@ -42,4 +43,5 @@ export const areaRoutes: FastifyPluginAsync[] = [
   orderExportRoutes,
   retentionRoutes,
   communicationRoutes,
+  paymentRoutes,
 ];

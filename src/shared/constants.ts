@@ -59,6 +59,8 @@ export const ORDER_EVENT_ACTIONS = [
   'customer_download',
   'erase',
   'language',
+  /** A payment provider's dispute, refund or fraud warning (src/server/payments). */
+  'payment',
 ] as const;
 export type OrderEventAction = (typeof ORDER_EVENT_ACTIONS)[number];
 

@@ -32,6 +32,8 @@ export const PERMISSIONS = {
   'orders.documents': ALL,
   'orders.transaction': ALL,
   'orders.defencePack': ALL,
+  /** Send the Defence Pack to the payment provider as a dispute's evidence (draft or submit). */
+  'orders.disputeEvidence': ADMIN_MANAGER,
   'orders.invoice': ALL,
   'reports.country': ALL,
   'reports.processedBy': ADMIN_MANAGER,

@@ -261,6 +261,7 @@ export const orders = pgTable(
     index('orders_status_created_idx').on(t.processStatus, t.createdAt.desc(), t.orderId.desc()),
     index('orders_assigned_idx').on(t.assignedTo, t.createdAt.desc(), t.orderId.desc()),
     index('orders_email_lower_idx').on(sql`lower(${t.email})`),
+    index('orders_transaction_id_idx').on(t.transactionId).where(sql`${t.transactionId} is not null`),
   ],
 );
 
@@ -712,3 +713,89 @@ export const insightsTtcDaily = pgTable('insights_ttc_daily', {
   medianHours: integer('median_hours'),
   p90Hours: integer('p90_hours'),
 });
+
+/**
+ * Disputes (chargebacks) a payment provider opened on our orders (docs/decisions/300). Amounts in the
+ * currency's minor unit. While one needs a response its `due_by` is the order's due time (a trigger,
+ * drizzle/0042), so the urgency lists carry it.
+ */
+export const paymentDisputes = pgTable(
+  'payment_disputes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    provider: text('provider').notNull(),
+    disputeId: text('dispute_id').notNull(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    chargeId: text('charge_id'),
+    paymentIntentId: text('payment_intent_id'),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    reason: text('reason'),
+    status: text('status').notNull(),
+    dueBy: timestamp('due_by', { withTimezone: true, mode: 'date' }),
+    evidenceFileId: text('evidence_file_id'),
+    evidenceSavedAt: timestamp('evidence_saved_at', { withTimezone: true, mode: 'date' }),
+    evidenceSubmittedAt: timestamp('evidence_submitted_at', { withTimezone: true, mode: 'date' }),
+    evidenceBy: integer('evidence_by').references(() => staffUsers.id),
+    closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('payment_disputes_provider_dispute_uq').on(t.provider, t.disputeId),
+    index('payment_disputes_order_idx').on(t.orderId, t.createdAt),
+    index('payment_disputes_created_idx').on(t.createdAt),
+  ],
+);
+
+/**
+ * Refunds through a payment provider: each attempt of the product (its idempotency key) and refunds made
+ * outside the product that the provider reported (`source` 'outside'). Amounts in minor units.
+ */
+export const paymentRefunds = pgTable(
+  'payment_refunds',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    provider: text('provider').notNull(),
+    source: text('source').$type<'product' | 'outside'>().notNull().default('product'),
+    attempt: integer('attempt').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    reason: text('reason'),
+    status: text('status').$type<'pending' | 'succeeded' | 'failed' | 'unknown'>().notNull(),
+    refundId: text('refund_id'),
+    error: text('error'),
+    requestedBy: integer('requested_by').references(() => staffUsers.id),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('payment_refunds_key_uq').on(t.provider, t.idempotencyKey),
+    check('payment_refunds_source_ck', sql`${t.source} in ('product', 'outside')`),
+    check('payment_refunds_status_ck', sql`${t.status} in ('pending', 'succeeded', 'failed', 'unknown')`),
+    index('payment_refunds_order_idx').on(t.orderId, t.attempt),
+    index('payment_refunds_created_idx').on(t.createdAt),
+  ],
+);
+
+/** Every webhook event a provider sent, once per event id (a replay finds its row and changes nothing). */
+export const paymentWebhookEvents = pgTable(
+  'payment_webhook_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    objectId: text('object_id'),
+    orderId: bigint('order_id', { mode: 'number' }),
+    outcome: text('outcome').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [unique('payment_webhook_events_uq').on(t.provider, t.eventId)],
+);

@@ -3,6 +3,7 @@ import { envelope } from '../../shared/contracts/common.js';
 import { insightsData, insightsQuery, myDayData } from '../../shared/contracts/insights.js';
 import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
+import { paymentInsights } from '../payments/queries.js';
 import { insights, myDay } from './queries.js';
 
 const security = [{ staffToken: [] }];
@@ -23,7 +24,13 @@ export const insightsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(insightsData) },
       },
     },
-    async (request) => ok(await insights(sql, request.query), 'Insights loaded'),
+    async (request) => {
+      const [figures, payments] = await Promise.all([
+        insights(sql, request.query),
+        paymentInsights(app.ctx.db, request.query.from, request.query.to),
+      ]);
+      return ok({ ...figures, payments }, 'Insights loaded');
+    },
   );
 
   app.get(

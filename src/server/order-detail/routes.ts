@@ -24,6 +24,7 @@ import { notFound } from '../http/errors.js';
 import { nudgeMailQueue } from '../mail/queue.js';
 import { addRemark, changeStatus, saveTransaction, withdrawDocument } from '../orders/commands.js';
 import { loadOrder, servableDocumentById } from '../orders/repository.js';
+import { providerRefund } from '../payments/detail-refund.js';
 import { previewCustomerMail } from './mail-preview.js';
 import { loadOrderDetail } from './queries.js';
 
@@ -81,6 +82,9 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       const staff = staffOf(request);
       const { orderId, updatingStatus, expectedVersion, takeOver, undo, confirmRecent, forceReason } =
         request.body;
+      // Move to Completed Refunds of an order paid through an integrated gateway refunds there first.
+      const provider = updatingStatus === 'Refunded' ? await providerRefund(app, staff, orderId) : null;
+      if (provider) return provider;
       const moved = await changeStatus(db, staff, {
         orderId,
         to: updatingStatus,

@@ -10,7 +10,7 @@ import {
 import type { PendingMail, RemarkItem } from '../../shared/contracts/order-detail.js';
 import { serviceToday } from '../../shared/dates.js';
 import type { CustomerLanguage } from '../../shared/languages.js';
-import { type OrderAction, remarkMove, statusName } from '../../shared/order-rules.js';
+import { decide, type OrderAction, remarkMove, statusName } from '../../shared/order-rules.js';
 import { can } from '../../shared/permissions.js';
 import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
@@ -60,7 +60,7 @@ type StatusChange = Pick<LockedOrder, 'orderId' | 'processStatus' | 'email'>;
  */
 async function applyStatus(
   tx: DbOrTx,
-  actor: StaffIdentity,
+  actor: { id: number | null },
   changed: StatusChange[],
   to: OrderStatus,
   opts: { restore?: boolean; notify?: boolean | undefined; forced?: boolean } = {},
@@ -756,5 +756,45 @@ export async function rememberOrderLanguage(
     await tx.update(orders).set({ language }).where(eq(orders.orderId, orderId));
     await recordEvents(tx, [{ orderId, action: 'language', fromValue: row.language, toValue: language }]);
     return true;
+  });
+}
+
+/**
+ * The system user of provider events (docs/decisions/301): the shared rules with a Manager's rights, and
+ * no holder rule (the holder keeps the order and sees the change live). Its changes carry no actor.
+ */
+const SYSTEM_RULES_ROLE = 'Manager' as const;
+const systemActor = { id: null, type: SYSTEM_RULES_ROLE } as const;
+
+/**
+ * A remark by the system (no author), with its order event, in the caller's transaction or a new one.
+ */
+export async function addSystemRemark(db: DbOrTx, orderId: number, remark: string): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const [row] = await tx
+      .insert(orderRemarks)
+      .values({ orderId, authorId: null, remark })
+      .returning({ id: orderRemarks.id });
+    await recordEvents(tx, [{ orderId, action: 'remark', toValue: String(row!.id) }]);
+  });
+}
+
+/**
+ * A move by the system user, through the shared rules: answers whether it moved, or the rules' reason
+ * when they refuse (nothing changes then). Mails as the status's notification setting says.
+ */
+export async function moveAsSystem(
+  db: DbOrTx,
+  orderId: number,
+  to: OrderStatus,
+  opts: { notify?: boolean; today?: string } = {},
+): Promise<{ moved: boolean; from: OrderStatus; refusal: string | null }> {
+  return inTransaction(db, async (tx) => {
+    const order = await lockOne(tx, orderId);
+    const from = order.processStatus as OrderStatus;
+    const d = decide(ruleState(order), { kind: 'move', to }, systemActor.type, opts.today ?? serviceToday());
+    if (!d.allowed) return { moved: false, from, refusal: d.message };
+    await applyStatus(tx, systemActor, [order], to, { notify: opts.notify });
+    return { moved: true, from, refusal: null };
   });
 }

@@ -7,6 +7,7 @@ import {
   changedIds,
   changeOrderStatusBody,
   completeRefundBody,
+  refundResult,
   countsQuery,
   restoredOrders,
   restoreOrderBody,
@@ -27,7 +28,9 @@ import type { DbOrTx } from '../db/client.js';
 import { ok } from '../http/envelope.js';
 import { forbidden, notFound, serviceUnavailable } from '../http/errors.js';
 import { monthNumber } from './folders.js';
-import { assign, completeRefunds, deleteOrders, restoreOrders } from './commands.js';
+import { refundAnswer } from '../payments/refund-answer.js';
+import { refundOrders } from '../payments/refunds.js';
+import { assign, deleteOrders, restoreOrders } from './commands.js';
 import { countsFor, countsMemoryOf, listClock, nextDueChange, startCountsMemory } from './counts.js';
 import {
   futureMonthCounts as countFutureMonths,
@@ -290,16 +293,21 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['orders'],
         summary:
-          'Orders in Refunds only (409 lists the others): status Refunded, refund date now, refund confirmation mail queued',
+          'Orders in Refunds only (409 lists the others): refunded at the payment provider first where it is integrated (a partial amount for one order), then status Refunded, refund date now, refund confirmation mail queued. A provider failure leaves that order in Refunds and says why per order',
         security,
         body: completeRefundBody,
-        response: { 200: envelope(changedIds) },
+        response: { 200: envelope(refundResult) },
       },
     },
     async (request) => {
       const staff = staffOf(request);
-      const changed = await completeRefunds(db, staff, request.body.orderId, serviceToday());
-      return ok({ orderId: changed }, 'Order has been refunded successfully');
+      const { orderId, amount, reason } = request.body;
+      const result = await refundOrders(db, app.ctx.config, staff, orderId, {
+        amount,
+        reason,
+        today: serviceToday(),
+      });
+      return refundAnswer(result);
     },
   );
 };

@@ -1,5 +1,6 @@
 import dayjs from 'dayjs';
 import { z } from 'zod';
+import { paymentInsights } from './payments.js';
 
 /** Longest period the insights answer for: one year and a day (a leap year, or a year with both ends). */
 export const MAX_INSIGHTS_DAYS = 366;
@@ -107,6 +108,8 @@ export const insightsData = z.object({
     days: z.array(z.object({ day: z.string(), chargebacks: int, completed: int, share })),
   }),
   mail: z.array(z.object({ day: z.string(), provider: z.string(), sent: int, failed: int, pending: int })),
+  /** Disputes and refunds through the payment providers (src/server/payments). */
+  payments: paymentInsights.optional(),
 });
 export type InsightsData = z.infer<typeof insightsData>;
 

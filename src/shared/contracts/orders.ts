@@ -9,6 +9,7 @@ import {
 } from '../constants.js';
 import { countryName } from '../countries.js';
 import { expectedVersionField, noControlCharacters, orderIdField, text } from './common.js';
+import { REFUND_REASONS, refundAmountField } from './payments.js';
 import { SLA_STATES } from './sla.js';
 
 /** Folder counts: one number per folder, and the open orders at risk of or past their due time. */
@@ -194,10 +195,27 @@ export const assignOrderBody = z
 export type AssignOrderBody = z.infer<typeof assignOrderBody>;
 
 /** 'Refunded it' / Move to Completed Refunds: one id or a list. */
-export const completeRefundBody = z.object({ orderId: orderIds }).strict();
+export const completeRefundBody = z
+  .object({
+    orderId: orderIds,
+    /** A partial refund through the payment provider (one order): major units, at most what was paid. */
+    amount: refundAmountField.optional(),
+    /** The provider's refund reason; default duplicate when a remark says so, else requested_by_customer. */
+    reason: z.enum(REFUND_REASONS, { error: 'must be requested_by_customer or duplicate' }).optional(),
+  })
+  .strict();
+
 
 /** Result of every bulk action: the ids it changed. */
 export const changedIds = z.object({ orderId: z.array(z.number().int()) });
+
+/** 'Refunded it' answers the orders refunded and, per order, why a provider refused or did not answer. */
+export const refundResult = changedIds.extend({
+  failed: z.array(z.object({ orderId: z.number().int(), message: z.string(), retrySafe: z.boolean() })),
+  throughProvider: z.array(
+    z.object({ orderId: z.number().int(), gateway: z.string(), refundId: z.string(), amount: z.string() }),
+  ),
+});
 
 /** Restore: deleted orders back to the status each had before deletion. */
 export const restoreOrderBody = z.object({ orderId: orderIds }).strict();

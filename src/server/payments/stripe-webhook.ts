@@ -1,0 +1,241 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import { formatStaffDateTime } from '../../shared/dates.js';
+import { formatMinor } from '../../shared/money.js';
+import type { Db, DbOrTx } from '../db/client.js';
+import { orders, paymentDisputes, paymentRefunds, paymentWebhookEvents } from '../db/schema.js';
+import { addSystemRemark, moveAsSystem } from '../orders/commands.js';
+import { recordEvents } from '../orders/events.js';
+
+/**
+ * Stripe's events applied to our orders (docs/product.md, "Connecting Stripe"). Each event is applied
+ * once: its id is recorded in the transaction that applies it, and a replay finds it there. An event for
+ * a payment we do not know is recorded too and answered 2xx, so Stripe stops sending it.
+ */
+
+export const PROVIDER = 'stripe';
+
+export interface AppliedEvent {
+  duplicate: boolean;
+  outcome: string;
+  orderId: number | null;
+}
+
+type Outcome = { outcome: string; orderId: number | null };
+
+const idOf = (v: string | { id: string } | null | undefined): string | null =>
+  typeof v === 'string' ? v : (v?.id ?? null);
+
+/** The order whose transaction id is the event's charge or payment intent (the oldest when several). */
+async function findOrder(tx: DbOrTx, refs: (string | null)[]): Promise<number | null> {
+  const known = refs.filter((r): r is string => !!r);
+  if (!known.length) return null;
+  const [row] = await tx
+    .select({ orderId: orders.orderId })
+    .from(orders)
+    .where(inArray(orders.transactionId, known))
+    .orderBy(orders.orderId)
+    .limit(1);
+  return row?.orderId ?? null;
+}
+
+const words = (status: string) => status.replaceAll('_', ' ');
+
+export async function applyStripeEvent(db: Db, event: Stripe.Event): Promise<AppliedEvent> {
+  const object = event.data.object as { id?: string };
+  return db.transaction(async (tx) => {
+    const [recorded] = await tx
+      .insert(paymentWebhookEvents)
+      .values({
+        provider: PROVIDER,
+        eventId: event.id,
+        type: event.type,
+        objectId: object.id ?? null,
+        outcome: 'received',
+      })
+      .onConflictDoNothing()
+      .returning({ id: paymentWebhookEvents.id });
+    if (!recorded) return { duplicate: true, outcome: 'already applied', orderId: null };
+    const { outcome, orderId } = await apply(tx, event);
+    await tx
+      .update(paymentWebhookEvents)
+      .set({ outcome, orderId })
+      .where(eq(paymentWebhookEvents.id, recorded.id));
+    return { duplicate: false, outcome, orderId };
+  });
+}
+
+async function apply(tx: DbOrTx, event: Stripe.Event): Promise<Outcome> {
+  switch (event.type) {
+    case 'charge.dispute.created':
+    case 'charge.dispute.updated':
+    case 'charge.dispute.closed':
+      return applyDispute(tx, event.data.object, event.type);
+    case 'charge.refunded':
+      return applyRefunded(tx, event.data.object, event.id);
+    case 'radar.early_fraud_warning.created':
+      return applyFraudWarning(tx, event.data.object);
+    default:
+      return { outcome: 'ignored: not an event the product handles', orderId: null };
+  }
+}
+
+const UNKNOWN_PAYMENT: Outcome = { outcome: 'unknown payment: no order has this transaction id', orderId: null };
+
+async function applyDispute(
+  tx: DbOrTx,
+  dispute: Stripe.Dispute,
+  type: 'charge.dispute.created' | 'charge.dispute.updated' | 'charge.dispute.closed',
+): Promise<Outcome> {
+  const chargeId = idOf(dispute.charge);
+  const intentId = idOf(dispute.payment_intent);
+  const orderId = await findOrder(tx, [chargeId, intentId]);
+  if (orderId === null) return UNKNOWN_PAYMENT;
+  const dueBy = dispute.evidence_details?.due_by ? new Date(dispute.evidence_details.due_by * 1000) : null;
+  const amount = formatMinor(dispute.amount, dispute.currency);
+  const closed = type === 'charge.dispute.closed' || ['won', 'lost', 'warning_closed'].includes(dispute.status);
+  const [before] = await tx
+    .select()
+    .from(paymentDisputes)
+    .where(and(eq(paymentDisputes.provider, PROVIDER), eq(paymentDisputes.disputeId, dispute.id)))
+    .for('update');
+  const values = {
+    status: dispute.status,
+    reason: dispute.reason,
+    amount: dispute.amount,
+    currency: dispute.currency.toUpperCase(),
+    dueBy,
+    ...(closed ? { closedAt: sql`coalesce(${paymentDisputes.closedAt}, now())` } : {}),
+    updatedAt: sql`now()`,
+  };
+  if (!before) {
+    await tx.insert(paymentDisputes).values({
+      provider: PROVIDER,
+      disputeId: dispute.id,
+      orderId,
+      chargeId,
+      paymentIntentId: intentId,
+      ...values,
+    });
+    const move = await moveAsSystem(tx, orderId, 'ChargeBack');
+    const due = dueBy ? `; evidence due by ${formatStaffDateTime(dueBy)}` : '';
+    const moved = move.moved ? '' : ` The order stays in ${move.from}: ${move.refusal}`;
+    await addSystemRemark(
+      tx,
+      orderId,
+      `Chargeback opened at Stripe: reason ${words(dispute.reason)}, ${amount}${due}.${moved}`,
+    );
+    await recordEvents(tx, [
+      { orderId, action: 'payment', fromValue: null, toValue: `dispute ${dispute.id} ${dispute.status}` },
+    ]);
+    if (closed) await closedRemark(tx, orderId, dispute.status, amount);
+    return { outcome: `dispute opened${move.moved ? ', order moved to ChargeBack' : ''}`, orderId };
+  }
+  const changed = before.status !== dispute.status || before.dueBy?.getTime() !== dueBy?.getTime();
+  await tx.update(paymentDisputes).set(values).where(eq(paymentDisputes.id, before.id));
+  if (!changed && before.amount === dispute.amount) return { outcome: 'dispute unchanged', orderId };
+  await recordEvents(tx, [
+    {
+      orderId,
+      action: 'payment',
+      fromValue: `dispute ${dispute.id} ${before.status}`,
+      toValue: `dispute ${dispute.id} ${dispute.status}`,
+    },
+  ]);
+  if (closed && before.status !== dispute.status) {
+    await closedRemark(tx, orderId, dispute.status, amount);
+  } else {
+    const due = dueBy ? ` (evidence due by ${formatStaffDateTime(dueBy)})` : '';
+    await addSystemRemark(tx, orderId, `Stripe dispute status: ${words(dispute.status)}${due}.`);
+  }
+  return { outcome: `dispute ${dispute.status}`, orderId };
+}
+
+async function closedRemark(tx: DbOrTx, orderId: number, status: string, amount: string) {
+  const text =
+    status === 'won'
+      ? `Dispute won: the bank decided for us and the payment of ${amount} stays with us.`
+      : status === 'lost'
+        ? `Dispute lost: the bank took back ${amount}.`
+        : `Stripe closed the dispute: ${words(status)}.`;
+  await addSystemRemark(tx, orderId, text);
+}
+
+/**
+ * A refund made at Stripe (ours, confirmed, or one made outside the product). A full refund moves the
+ * order as 'Refunded it' would (through Refunds, mailing once); what we refunded ourselves is not
+ * counted or mailed again.
+ */
+async function applyRefunded(tx: DbOrTx, charge: Stripe.Charge, eventId: string): Promise<Outcome> {
+  const orderId = await findOrder(tx, [charge.id, idOf(charge.payment_intent)]);
+  if (orderId === null) return UNKNOWN_PAYMENT;
+  const [known] = await tx
+    .select({ sum: sql<string>`coalesce(sum(${paymentRefunds.amount}), 0)::text` })
+    .from(paymentRefunds)
+    .where(
+      and(
+        eq(paymentRefunds.orderId, orderId),
+        eq(paymentRefunds.provider, PROVIDER),
+        // A refund of ours in flight counts too: its own answer records it.
+        inArray(paymentRefunds.status, ['succeeded', 'pending']),
+      ),
+    );
+  const newAmount = charge.amount_refunded - Number(known?.sum ?? 0);
+  if (newAmount <= 0) return { outcome: 'refund already recorded', orderId };
+  const currency = charge.currency.toUpperCase();
+  const latest = charge.refunds?.data?.[0]?.id ?? null;
+  await tx.insert(paymentRefunds).values({
+    orderId,
+    provider: PROVIDER,
+    source: 'outside',
+    attempt: 0,
+    idempotencyKey: `outside-${eventId}`,
+    amount: newAmount,
+    currency,
+    reason: null,
+    status: 'succeeded',
+    refundId: latest,
+  });
+  await recordEvents(tx, [
+    { orderId, action: 'payment', toValue: `refund ${latest ?? ''} ${formatMinor(newAmount, currency)}`.trim() },
+  ]);
+  const amount = formatMinor(newAmount, currency);
+  if (!charge.refunded) {
+    await addSystemRemark(
+      tx,
+      orderId,
+      `Partly refunded at Stripe outside the product: ${amount} (${formatMinor(charge.amount_refunded, currency)} of ${formatMinor(charge.amount, currency)} in all).`,
+    );
+    return { outcome: 'partial refund recorded', orderId };
+  }
+  const [order] = await tx
+    .select({ status: orders.processStatus })
+    .from(orders)
+    .where(eq(orders.orderId, orderId));
+  let note = '';
+  if (order?.status !== 'Refunded') {
+    // As 'Refunded it' from the Refunds queue: one refund mail, none for the way through Refunds.
+    const through =
+      order?.status === 'Refunds'
+        ? { moved: true, refusal: null }
+        : await moveAsSystem(tx, orderId, 'Refunds', { notify: false });
+    const done = through.moved ? await moveAsSystem(tx, orderId, 'Refunded') : through;
+    note = done.moved ? ' The order is now in Completed Refunds.' : ` The order was not moved: ${done.refusal}`;
+  }
+  await addSystemRemark(tx, orderId, `Refunded at Stripe outside the product: ${amount}.${note}`);
+  return { outcome: 'refund recorded', orderId };
+}
+
+async function applyFraudWarning(tx: DbOrTx, warning: Stripe.Radar.EarlyFraudWarning): Promise<Outcome> {
+  const orderId = await findOrder(tx, [idOf(warning.charge), idOf(warning.payment_intent)]);
+  if (orderId === null) return UNKNOWN_PAYMENT;
+  await recordEvents(tx, [
+    { orderId, action: 'payment', toValue: `early fraud warning ${warning.id} ${warning.fraud_type}` },
+  ]);
+  await addSystemRemark(
+    tx,
+    orderId,
+    `Early fraud warning: consider refunding before a dispute (card issuer reports ${words(warning.fraud_type)}).`,
+  );
+  return { outcome: 'early fraud warning recorded', orderId };
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { envelope } from './common.js';
+
+/** Submit (or save as a draft) the evidence of an order's open dispute at the payment provider. */
+export const submitEvidenceBody = z
+  .object({ submit: z.boolean({ error: 'must be true or false' }) })
+  .strict();
+export type SubmitEvidenceBody = z.infer<typeof submitEvidenceBody>;
+
+export const submitEvidenceResponse = envelope(
+  z.object({ disputeId: z.string(), status: z.string(), submitted: z.boolean(), at: z.string() }),
+);
+
+/** A partial refund: major units ("20.50"), at most two decimals. */
+export const refundAmountField = z
+  .union([z.number(), z.string().trim()], { error: 'must be an amount such as 20.50' })
+  .transform((v) => String(v))
+  .pipe(
+    z
+      .string()
+      .regex(/^\d{1,8}(\.\d{1,2})?$/, 'must be an amount such as 20.50')
+      .refine((v) => Number(v) > 0, 'must be more than 0'),
+  );
+
+export const REFUND_REASONS = ['requested_by_customer', 'duplicate'] as const;
+
+/** A dispute as the order's Payment section shows it. Amounts are formatted ("59.00 USD"). */
+export const paymentDispute = z.object({
+  dispute_id: z.string(),
+  status: z.string(),
+  reason: z.string().nullable(),
+  amount: z.string(),
+  due_by: z.string().nullable(),
+  evidence_saved_at: z.string().nullable(),
+  evidence_submitted_at: z.string().nullable(),
+  evidence_by: z.string().nullable(),
+  closed_at: z.string().nullable(),
+  created_at: z.string(),
+  /** True while the provider takes evidence (needs response). */
+  takes_evidence: z.boolean(),
+});
+export type PaymentDispute = z.infer<typeof paymentDispute>;
+
+export const paymentRefund = z.object({
+  refund_id: z.string().nullable(),
+  amount: z.string(),
+  status: z.enum(['pending', 'succeeded', 'failed', 'unknown']),
+  source: z.enum(['product', 'outside']),
+  reason: z.string().nullable(),
+  error: z.string().nullable(),
+  requested_by: z.string().nullable(),
+  created_at: z.string(),
+});
+
+/** How money moves for an order: the gateway, whether it is integrated (or why not), disputes, refunds. */
+export const orderPayment = z.object({
+  gateway: z.string().nullable(),
+  integrated: z.boolean(),
+  /** Why refunds and chargebacks of this order are handled by hand; null when integrated. */
+  manual_reason: z.string().nullable(),
+  disputes: z.array(paymentDispute),
+  refunds: z.array(paymentRefund),
+});
+export type OrderPayment = z.infer<typeof orderPayment>;
+export const orderPaymentResponse = envelope(orderPayment);
+
+/** Insights: disputes opened, won and lost in the period, and refunds made through the provider. */
+export const paymentInsights = z.object({
+  disputes: z.object({
+    opened: z.number().int(),
+    won: z.number().int(),
+    lost: z.number().int(),
+    /** Per currency: amount disputed (opened in the period) and lost (closed lost in the period). */
+    amounts: z.array(z.object({ currency: z.string(), disputed: z.string(), lost: z.string() })),
+  }),
+  refunds: z.object({
+    throughProvider: z.number().int(),
+    outside: z.number().int(),
+    failed: z.number().int(),
+    amounts: z.array(z.object({ currency: z.string(), refunded: z.string() })),
+  }),
+});
+export type PaymentInsights = z.infer<typeof paymentInsights>;
