@@ -59,6 +59,8 @@ export const ORDER_EVENT_ACTIONS = [
   'customer_download',
   'erase',
   'language',
+  'customer_reply',
+  'bounce',
 ] as const;
 export type OrderEventAction = (typeof ORDER_EVENT_ACTIONS)[number];
 
