@@ -73,6 +73,15 @@ const schema = z.object({
   SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(120).optional(),
   /** Bearer token of GET /metrics; unset: no metrics endpoint (404). */
   METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /** Bearer token of POST /api/inbound/mail (a provider's inbound webhook); unset: no such route (404). */
+  INBOUND_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /** Domain of the per-order reply addresses (reply+<token>@domain); unset: customer mails carry no Reply-To. */
+  INBOUND_REPLY_DOMAIN: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'must be a domain name')
+      .optional(),
+  ),
   REMINDER_AFTER_HOURS: z.coerce
     .number()
     .positive()

@@ -61,6 +61,8 @@ export const ORDER_EVENT_ACTIONS = [
   'language',
   /** A payment provider's dispute, refund or fraud warning (src/server/payments). */
   'payment',
+  'customer_reply',
+  'bounce',
 ] as const;
 export type OrderEventAction = (typeof ORDER_EVENT_ACTIONS)[number];
 

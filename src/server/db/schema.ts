@@ -215,6 +215,8 @@ export const orders = pgTable(
      * null until a choice is known. Customer mails use it (docs/decisions/210).
      */
     language: text('language'),
+    /** When the customer's latest unread answer came in (the "Customer replied" flag); null once read. */
+    customerRepliedAt: timestamp('customer_replied_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
     check('orders_language_ck', sql`${t.language} in ('en', 'es', 'nl', 'pap', 'pt')`),
@@ -262,6 +264,9 @@ export const orders = pgTable(
     index('orders_assigned_idx').on(t.assignedTo, t.createdAt.desc(), t.orderId.desc()),
     index('orders_email_lower_idx').on(sql`lower(${t.email})`),
     index('orders_transaction_id_idx').on(t.transactionId).where(sql`${t.transactionId} is not null`),
+    index('orders_customer_replied_idx')
+      .on(t.assignedTo, t.customerRepliedAt)
+      .where(sql`${t.customerRepliedAt} is not null`),
   ],
 );
 
@@ -405,6 +410,12 @@ export const mailLog = pgTable(
     templateValues: jsonb('template_values').$type<Record<string, unknown>>(),
     /** A mail caused by a move or macro waits until then (the undo window); Undo cancels it. */
     holdUntil: timestamp('hold_until', { withTimezone: true, mode: 'date' }),
+    /** The Message-ID we set (signed, names this row), the provider's own id when it rewrote it (inbound/). */
+    ourMessageId: text('our_message_id'),
+    providerMessageId: text('provider_message_id'),
+    /** A delivery report said this mail did not arrive. */
+    bouncedAt: timestamp('bounced_at', { withTimezone: true, mode: 'date' }),
+    bounceReason: text('bounce_reason'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -420,6 +431,12 @@ export const mailLog = pgTable(
     index('mail_log_resend_requester_idx').on(t.requestedBy, t.createdAt).where(sql`${t.kind} = 'resend'`),
     // The customer-mail limits count one member's recent mails of every kind.
     index('mail_log_requester_idx').on(t.requestedBy, t.createdAt).where(sql`${t.requestedBy} is not null`),
+    // Replies and delivery reports name the mail they answer by one of its ids.
+    index('mail_log_message_id_idx').on(t.messageId).where(sql`${t.messageId} is not null`),
+    index('mail_log_our_message_id_idx').on(t.ourMessageId).where(sql`${t.ourMessageId} is not null`),
+    index('mail_log_provider_message_id_idx')
+      .on(t.providerMessageId)
+      .where(sql`${t.providerMessageId} is not null`),
   ],
 );
 
@@ -799,3 +816,73 @@ export const paymentWebhookEvents = pgTable(
   },
   (t) => [unique('payment_webhook_events_uq').on(t.provider, t.eventId)],
 );
+ * Messages that came in from customers (docs/product.md, "Customers answer back"): mail (webhook or
+ * mailbox) and track-page replies, with how each was matched and what was done with it.
+ */
+export const inboundMessages = pgTable(
+  'inbound_messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' }).references(() => orders.orderId),
+    source: text('source').$type<'mail' | 'track'>().notNull(),
+    disposition: text('disposition').$type<'attached' | 'unmatched' | 'auto-reply' | 'bounce'>().notNull(),
+    /** Which rule matched it: token, thread, subject, sender, staff, track. */
+    matchedBy: text('matched_by'),
+    messageId: text('message_id'),
+    fromEmail: text('from_email'),
+    fromName: text('from_name'),
+    subject: text('subject'),
+    /** The new text of the message (HTML converted to text); the quoted history apart. */
+    bodyText: text('body_text').notNull().default(''),
+    quotedText: text('quoted_text').notNull().default(''),
+    wasHtml: boolean('was_html').notNull().default(false),
+    sizeBytes: integer('size_bytes').notNull().default(0),
+    /** Attachments not kept, with why: [{name, reason}]. */
+    refusedAttachments: jsonb('refused_attachments')
+      .$type<{ name: string; reason: string }[]>()
+      .notNull()
+      .default([]),
+    bouncedMailId: bigint('bounced_mail_id', { mode: 'number' }).references(() => mailLog.id),
+    bounceStatus: text('bounce_status'),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }),
+    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
+    attachedBy: integer('attached_by').references(() => staffUsers.id),
+  },
+  (t) => [
+    check('inbound_messages_source_ck', sql`${t.source} in ('mail', 'track')`),
+    check(
+      'inbound_messages_disposition_ck',
+      sql`${t.disposition} in ('attached', 'unmatched', 'auto-reply', 'bounce')`,
+    ),
+    uniqueIndex('inbound_messages_message_id_uq').on(t.messageId).where(sql`${t.messageId} is not null`),
+    index('inbound_messages_order_idx').on(t.orderId, t.receivedAt),
+    index('inbound_messages_unmatched_idx').on(t.receivedAt).where(sql`${t.disposition} = 'unmatched'`),
+  ],
+);
+
+/** Files that came with an inbound message, stored under the documents' upload rules. */
+export const inboundAttachments = pgTable(
+  'inbound_attachments',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    inboundId: bigint('inbound_id', { mode: 'number' })
+      .notNull()
+      .references(() => inboundMessages.id),
+    storageKey: text('storage_key').notNull(),
+    originalName: text('original_name').notNull(),
+    mimeType: text('mime_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('inbound_attachments_inbound_idx').on(t.inboundId)],
+);
+
+/** Customer addresses a delivery report said are failing (lower-case); a later answer from them clears it. */
+export const failingAddresses = pgTable('failing_addresses', {
+  email: text('email').primaryKey(),
+  reason: text('reason').notNull(),
+  mailId: bigint('mail_id', { mode: 'number' }),
+  createdAt: createdAt(),
+});

@@ -16,6 +16,7 @@ import type { DbOrTx } from '../db/client.js';
 import { mailLog } from '../db/schema.js';
 import { readStored } from '../documents/storage.js';
 import { documentById, loadOrder } from '../orders/repository.js';
+import { ourMessageId, replyAddress } from '../inbound/tokens.js';
 import { buildInvoicePdf } from '../pdf/build.js';
 
 type MailRow = typeof mailLog.$inferSelect;
@@ -60,7 +61,7 @@ export async function composeMail(db: DbOrTx, config: Config, mail: MailRow): Pr
   const template = await templateOf(db, mail);
   const base = {
     to: mail.toEmail,
-    headers: { 'X-ED-Card-Order': String(order.order_id) },
+    ...threadHeaders(config, mail),
     ...renderTemplate(template, values),
   };
 
@@ -94,4 +95,27 @@ export async function composeMail(db: DbOrTx, config: Config, mail: MailRow): Pr
     default:
       return base;
   }
+}
+
+/**
+ * The headers that let an answer find its order (docs/decisions/305): our signed Message-ID, carried
+ * again in X-ED-Card-Message-Id for a provider that rewrites Message-ID; the per-order reply address
+ * when INBOUND_REPLY_DOMAIN is set; Auto-Submitted on mails no staff member asked for (RFC 3834).
+ */
+export function threadHeaders(
+  config: Config,
+  mail: Pick<MailRow, 'id' | 'orderId' | 'requestedBy'>,
+): Pick<Mail.Options, 'messageId' | 'replyTo' | 'headers'> {
+  const messageId = ourMessageId(config.JWT_SECRET, config.APP_MAIL_DOMAIN, mail.id);
+  const headers: Record<string, string> = {
+    'X-ED-Card-Order': String(mail.orderId),
+    'X-ED-Card-Message-Id': messageId,
+  };
+  if (mail.requestedBy === null) headers['Auto-Submitted'] = 'auto-generated';
+  const domain = config.INBOUND_REPLY_DOMAIN;
+  return {
+    messageId,
+    headers,
+    ...(domain ? { replyTo: replyAddress(config.JWT_SECRET, domain, mail.orderId) } : {}),
+  };
 }

@@ -109,6 +109,8 @@ export async function startMailQueue(app: FastifyInstance, opts: MailQueueOption
             status: 'sent',
             attempts: attempt,
             messageId: result.messageId,
+            ourMessageId: typeof message.messageId === 'string' ? message.messageId : null,
+            providerMessageId: result.providerId ?? null,
             error: null,
             updatedAt: sql`now()`,
           })

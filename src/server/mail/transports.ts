@@ -9,6 +9,8 @@ import type { Config } from '../config.js';
 
 export interface SendResult {
   messageId: string;
+  /** The provider's own id of the message when its answer names one (it may rewrite Message-ID). */
+  providerId?: string | undefined;
   /** Where it went: "smtp://host:port" or the .eml file written to the outbox. */
   via: string;
 }
@@ -60,7 +62,7 @@ export function createMailSender(config: Config): MailSender {
       const url = smtpUrlOf(config, provider);
       if (url) {
         const info = await smtpFor(provider, url).sendMail(full);
-        return { messageId: info.messageId, via: describeSmtp(url) };
+        return { messageId: info.messageId, providerId: providerIdOf(info.response), via: describeSmtp(url) };
       }
       const info = await stream.sendMail(full);
       const dir = outboxDir(config.DATA_DIR);
@@ -76,4 +78,12 @@ export function createMailSender(config: Config): MailSender {
       smtp.clear();
     },
   };
+}
+
+/** The id in an SMTP answer such as "250 Ok 0100018c…" (SES) or "250 Ok: queued as abc123" (SendGrid). */
+export function providerIdOf(response: string | undefined): string | undefined {
+  const m = /^250[ -](?:2\.0\.0 )?Ok:?\s+(?:queued as\s+)?<?([A-Za-z0-9._=+-]{6,200})>?\s*$/i.exec(
+    response ?? '',
+  );
+  return m?.[1];
 }

@@ -1,0 +1,384 @@
+import { Readable } from 'node:stream';
+import { and, eq, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
+import type { OrderStatus } from '../../shared/constants.js';
+import type { Config } from '../config.js';
+import type { Db, DbOrTx } from '../db/client.js';
+import {
+  failingAddresses,
+  inboundAttachments,
+  inboundMessages,
+  mailLog,
+  orderRemarks,
+  orders,
+} from '../db/schema.js';
+import { removeStored } from '../documents/storage.js';
+import { sanitizeFileName, storeUpload } from '../documents/upload.js';
+import { HttpError } from '../http/errors.js';
+import { inTransaction } from '../orders/commands.js';
+import { recordEvents } from '../orders/events.js';
+import { CLOSED_STATUSES } from '../orders/folders.js';
+import { lockOrders } from '../orders/repository.js';
+import { INBOUND_LIMITS, type InboundMail } from './parse.js';
+import { mailOfMessageId, orderOfReplyAddress } from './tokens.js';
+
+export const DISPOSITIONS = ['attached', 'unmatched', 'auto-reply', 'bounce', 'duplicate'] as const;
+export type Disposition = (typeof DISPOSITIONS)[number];
+
+export interface InboundResult {
+  orderId: number | null;
+  disposition: Disposition;
+  inboundId: number | null;
+}
+
+/** Statuses that wait on the customer: an answer brings the order back to New. */
+export const WAITING_STATUSES: readonly OrderStatus[] = ['Awaiting', 'Contact Customer', 'Customer Called'];
+/** A bounce moves the order to Contact Customer unless it is closed this way or already there. */
+const NO_BOUNCE_MOVE: readonly string[] = [
+  'Contact Customer',
+  'Deleted',
+  'Refunds',
+  'Refunded',
+  'ChargeBack',
+];
+
+type MatchRule = 'token' | 'thread' | 'subject' | 'sender';
+
+interface Match {
+  orderId: number;
+  by: MatchRule;
+  mailId?: number | null;
+}
+
+/** Outbox rows named by Message-IDs: our signed ids first (no lookup), then the providers' ids. */
+async function mailsByIds(db: DbOrTx, config: Config, ids: string[]) {
+  if (!ids.length) return [];
+  const signed = ids
+    .map((id) => mailOfMessageId(config.JWT_SECRET, id))
+    .filter((n): n is number => n !== null);
+  const locals = ids.map((id) => id.replace(/^<|>$/g, '').split('@')[0]!).filter((l) => l.length >= 6);
+  const rows = await db
+    .select({
+      id: mailLog.id,
+      orderId: mailLog.orderId,
+      toEmail: mailLog.toEmail,
+      messageId: mailLog.messageId,
+      ourMessageId: mailLog.ourMessageId,
+      providerMessageId: mailLog.providerMessageId,
+    })
+    .from(mailLog)
+    .where(
+      or(
+        signed.length ? inArray(mailLog.id, signed) : sql`false`,
+        inArray(mailLog.messageId, ids),
+        inArray(mailLog.ourMessageId, ids),
+        locals.length ? inArray(mailLog.providerMessageId, locals) : sql`false`,
+      ),
+    )
+    .limit(50);
+  // Keep the order of `ids` (In-Reply-To first): the nearest message in the thread wins.
+  const rank = (r: (typeof rows)[number]) => {
+    const i = ids.findIndex(
+      (id) =>
+        mailOfMessageId(config.JWT_SECRET, id) === r.id ||
+        id === r.messageId ||
+        id === r.ourMessageId ||
+        (r.providerMessageId !== null && id.replace(/^<|>$/g, '').split('@')[0] === r.providerMessageId),
+    );
+    return i < 0 ? ids.length : i;
+  };
+  return rows.sort((a, b) => rank(a) - rank(b));
+}
+
+/** The order a message answers, strongest rule first (docs/product.md, "Customers answer back"). */
+export async function matchOrder(db: DbOrTx, config: Config, mail: InboundMail): Promise<Match | null> {
+  const domain = config.INBOUND_REPLY_DOMAIN;
+  if (domain) {
+    for (const address of mail.recipients) {
+      const orderId = orderOfReplyAddress(config.JWT_SECRET, domain, address);
+      if (orderId !== null && (await orderExists(db, orderId))) return { orderId, by: 'token' };
+    }
+  }
+  const [thread] = await mailsByIds(db, config, mail.threadIds);
+  if (thread) return { orderId: thread.orderId, by: 'thread', mailId: thread.id };
+  if (mail.threadIds.length) {
+    const [earlier] = await db
+      .select({ orderId: inboundMessages.orderId })
+      .from(inboundMessages)
+      .where(
+        and(inArray(inboundMessages.messageId, mail.threadIds), sql`${inboundMessages.orderId} is not null`),
+      )
+      .limit(1);
+    if (earlier?.orderId) return { orderId: earlier.orderId, by: 'thread' };
+  }
+  if (!mail.fromEmail) return null;
+  const hash = /#(\d{6,15})\b/.exec(mail.subject);
+  if (hash) {
+    const orderId = Number(hash[1]);
+    const [row] = await db
+      .select({ orderId: orders.orderId })
+      .from(orders)
+      .where(and(eq(orders.orderId, orderId), sql`lower(${orders.email}) = ${mail.fromEmail}`))
+      .limit(1);
+    if (row) return { orderId, by: 'subject' };
+  }
+  const open = await db
+    .select({ orderId: orders.orderId })
+    .from(orders)
+    .where(
+      and(
+        sql`lower(${orders.email}) = ${mail.fromEmail}`,
+        notInArray(orders.processStatus, [...CLOSED_STATUSES]),
+      ),
+    )
+    .limit(2);
+  if (open.length === 1) return { orderId: open[0]!.orderId, by: 'sender' };
+  return null;
+}
+
+async function orderExists(db: DbOrTx, orderId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: orders.orderId })
+    .from(orders)
+    .where(eq(orders.orderId, orderId))
+    .limit(1);
+  return !!row;
+}
+
+/** Our own mail coming back (a forwarding loop, a copy to ourselves): never recorded. */
+function isOwnMail(config: Config, mail: InboundMail): boolean {
+  if (mail.messageId && mailOfMessageId(config.JWT_SECRET, mail.messageId) !== null) return true;
+  const ours = /<([^>]+)>/.exec(config.MAIL_FROM)?.[1] ?? config.MAIL_FROM;
+  return !!mail.fromEmail && mail.fromEmail === ours.trim().toLowerCase() && mail.ourOrderHeader !== null;
+}
+
+interface StoredAttachment {
+  key: string;
+  name: string;
+  mimeType: string;
+  size: number;
+  sha256: string;
+}
+
+/**
+ * Stores a message's files under the documents' upload rules (type by content, bombs refused);
+ * what is refused is listed with its reason, never stored.
+ */
+async function storeAttachments(
+  config: Config,
+  mail: Pick<InboundMail, 'attachments'>,
+): Promise<{ stored: StoredAttachment[]; refused: { name: string; reason: string }[] }> {
+  const stored: StoredAttachment[] = [];
+  const refused: { name: string; reason: string }[] = [];
+  for (const [i, a] of mail.attachments.entries()) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+    const name = (a.filename ?? `attachment-${i + 1}`).replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200);
+    if (i >= INBOUND_LIMITS.maxAttachments) {
+      refused.push({ name, reason: `Only the first ${INBOUND_LIMITS.maxAttachments} files are kept.` });
+      continue;
+    }
+    if (a.content.length > INBOUND_LIMITS.maxAttachmentBytes) {
+      refused.push({ name, reason: 'The file is too large. The maximum size is 10 MB.' });
+      continue;
+    }
+    try {
+      const file = await storeUpload(config, Readable.from([a.content]));
+      stored.push({
+        key: file.key,
+        name: sanitizeFileName(a.filename, file.extension, 'attachment'),
+        mimeType: file.mimeType,
+        size: file.size,
+        sha256: file.sha256,
+      });
+    } catch (err) {
+      if (!(err instanceof HttpError) || err.statusCode >= 500) {
+        for (const s of stored) await removeStored(config, s.key);
+        throw err;
+      }
+      refused.push({ name, reason: err.message });
+    }
+  }
+  return { stored, refused };
+}
+
+/**
+ * The effects of a customer's answer on its order, in the caller's transaction: the "Customer replied"
+ * flag, the answer in the history, and an order waiting on the customer back to New (docs/decisions/307).
+ */
+export async function customerAnswered(
+  tx: DbOrTx,
+  orderId: number,
+  summary: string,
+  fromEmail: string | null,
+): Promise<{ from: OrderStatus; to: OrderStatus }> {
+  const [order] = await lockOrders(tx, [orderId]);
+  const from = order!.processStatus as OrderStatus;
+  const moving = WAITING_STATUSES.includes(from);
+  await tx
+    .update(orders)
+    .set({
+      customerRepliedAt: sql`now()`,
+      ...(moving ? { processStatus: 'New' as const } : {}),
+      updatedAt: sql`now()`,
+    })
+    .where(eq(orders.orderId, orderId));
+  await recordEvents(tx, [
+    { orderId, action: 'customer_reply', toValue: summary.slice(0, 200) },
+    ...(moving ? [{ orderId, action: 'status' as const, fromValue: from, toValue: 'New' }] : []),
+  ]);
+  if (fromEmail) await tx.delete(failingAddresses).where(eq(failingAddresses.email, fromEmail));
+  return { from, to: moving ? 'New' : from };
+}
+
+/** A delivery report: the mail marked bounced, the address failing, the order to Contact Customer. */
+async function bounced(
+  tx: DbOrTx,
+  orderId: number,
+  mailId: number | null,
+  report: NonNullable<InboundMail['report']>,
+): Promise<void> {
+  const reason = `${report.status}${report.diagnostic ? ` ${report.diagnostic}` : ''}`.slice(0, 500);
+  let address = report.recipient;
+  if (mailId !== null) {
+    const [row] = await tx
+      .update(mailLog)
+      .set({ bouncedAt: sql`now()`, bounceReason: reason, updatedAt: sql`now()` })
+      .where(and(eq(mailLog.id, mailId), isNull(mailLog.bouncedAt)))
+      .returning({ toEmail: mailLog.toEmail });
+    address = row?.toEmail.toLowerCase() ?? address;
+  }
+  const [order] = await lockOrders(tx, [orderId]);
+  address ??= order!.email.toLowerCase();
+  await tx
+    .insert(failingAddresses)
+    .values({ email: address, reason, mailId })
+    .onConflictDoUpdate({ target: failingAddresses.email, set: { reason, mailId, createdAt: sql`now()` } });
+  const remark = `The mail to ${address} did not arrive (${reason}). Please call the customer for a correct e-mail address.`;
+  const [row] = await tx
+    .insert(orderRemarks)
+    .values({ orderId, authorId: null, remark, telephone: 'Y' })
+    .returning({ id: orderRemarks.id });
+  const from = order!.processStatus;
+  const moving = !NO_BOUNCE_MOVE.includes(from);
+  if (moving)
+    await tx
+      .update(orders)
+      .set({ processStatus: 'Contact Customer', updatedAt: sql`now()` })
+      .where(eq(orders.orderId, orderId));
+  await recordEvents(tx, [
+    { orderId, action: 'bounce', toValue: `${address}: ${reason}`.slice(0, 200) },
+    { orderId, action: 'remark', toValue: String(row!.id) },
+    ...(moving ? [{ orderId, action: 'status' as const, fromValue: from, toValue: 'Contact Customer' }] : []),
+  ]);
+}
+
+export interface PipelineContext {
+  db: Db;
+  config: Config;
+}
+
+/**
+ * The one inbound pipeline (webhook, mailbox): loop guard, duplicate, delivery report, auto-reply,
+ * match, store, effects. The message row and its effects commit together; a second copy of the same
+ * Message-ID (another instance, a provider retry) is `duplicate` and changes nothing.
+ */
+export async function receiveMail(ctx: PipelineContext, mail: InboundMail): Promise<InboundResult> {
+  const { db, config } = ctx;
+  if (isOwnMail(config, mail)) return { orderId: null, disposition: 'auto-reply', inboundId: null };
+  if (mail.messageId) {
+    const [seen] = await db
+      .select({ id: inboundMessages.id, orderId: inboundMessages.orderId })
+      .from(inboundMessages)
+      .where(eq(inboundMessages.messageId, mail.messageId))
+      .limit(1);
+    if (seen) return { orderId: seen.orderId, disposition: 'duplicate', inboundId: seen.id };
+  }
+
+  let disposition: Exclude<Disposition, 'duplicate'>;
+  let match: Match | null = null;
+  let bouncedMailId: number | null = null;
+  if (mail.report) {
+    disposition = 'bounce';
+    const [reported] = await mailsByIds(db, config, mail.report.originalIds);
+    if (reported) {
+      bouncedMailId = reported.id;
+      match = { orderId: reported.orderId, by: 'thread', mailId: reported.id };
+    } else if (mail.report.originalOrderId !== null && (await orderExists(db, mail.report.originalOrderId))) {
+      match = { orderId: mail.report.originalOrderId, by: 'thread' };
+    }
+  } else {
+    match = await matchOrder(db, config, mail);
+    disposition = mail.autoReply ? 'auto-reply' : match ? 'attached' : 'unmatched';
+  }
+
+  const files =
+    disposition === 'attached' || disposition === 'unmatched'
+      ? await storeAttachments(config, mail)
+      : { stored: [], refused: [] };
+  try {
+    return await inTransaction(db, async (tx) => {
+      const [row] = await tx
+        .insert(inboundMessages)
+        .values({
+          orderId: match?.orderId ?? null,
+          source: 'mail',
+          disposition,
+          matchedBy: match?.by ?? null,
+          messageId: mail.messageId,
+          fromEmail: mail.fromEmail,
+          fromName: mail.fromName,
+          subject: mail.subject,
+          bodyText: mail.bodyText,
+          quotedText: mail.quotedText,
+          wasHtml: mail.wasHtml,
+          sizeBytes: mail.sizeBytes,
+          refusedAttachments: files.refused,
+          bouncedMailId,
+          bounceStatus: mail.report?.status ?? null,
+          sentAt: mail.date,
+          readAt: disposition === 'attached' ? null : sql`now()`,
+        })
+        .onConflictDoNothing()
+        .returning({ id: inboundMessages.id });
+      if (!row) throw new DuplicateMessage();
+      if (files.stored.length)
+        await tx.insert(inboundAttachments).values(
+          files.stored.map((f) => ({
+            inboundId: row.id,
+            storageKey: f.key,
+            originalName: f.name,
+            mimeType: f.mimeType,
+            sizeBytes: f.size,
+            sha256: f.sha256,
+          })),
+        );
+      if (match && disposition === 'attached')
+        await customerAnswered(tx, match.orderId, `mail from ${mail.fromEmail ?? 'unknown'}`, mail.fromEmail);
+      if (match && disposition === 'auto-reply')
+        await recordEvents(tx, [
+          {
+            orderId: match.orderId,
+            action: 'customer_reply',
+            toValue: `auto-reply from ${mail.fromEmail ?? 'unknown'}`.slice(0, 200),
+          },
+        ]);
+      if (match && disposition === 'bounce' && mail.report) {
+        if (mail.report.permanent) await bounced(tx, match.orderId, bouncedMailId, mail.report);
+        else
+          await recordEvents(tx, [
+            {
+              orderId: match.orderId,
+              action: 'bounce',
+              toValue: `delayed ${mail.report.status}`.slice(0, 200),
+            },
+          ]);
+      }
+      return { orderId: match?.orderId ?? null, disposition, inboundId: row.id };
+    });
+  } catch (err) {
+    for (const f of files.stored) await removeStored(config, f.key);
+    if (err instanceof DuplicateMessage) return { orderId: null, disposition: 'duplicate', inboundId: null };
+    throw err;
+  }
+}
+
+class DuplicateMessage extends Error {}
