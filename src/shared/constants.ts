@@ -59,6 +59,8 @@ export const ORDER_EVENT_ACTIONS = [
   'customer_download',
   'erase',
   'language',
+  'correction',
+  'duplicate',
 ] as const;
 export type OrderEventAction = (typeof ORDER_EVENT_ACTIONS)[number];
 

@@ -33,6 +33,8 @@ export const PERMISSIONS = {
   'orders.transaction': ALL,
   'orders.defencePack': ALL,
   'orders.invoice': ALL,
+  /** Correct an order's traveller and trip data; decide on a possible duplicate (docs/product.md, "Order checks"). */
+  'orders.correct': ['Admin', 'Manager', 'Team'],
   'reports.country': ALL,
   'reports.processedBy': ADMIN_MANAGER,
   'team.read': NOT_NIGHT_STAFF,
