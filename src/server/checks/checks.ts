@@ -212,25 +212,27 @@ export async function checksAnswer(
   const subject = subjectOf(o);
   return {
     checks: checks.map((c) => checkItem(c)),
-    duplicates: duplicates.map(({ candidate, rule, decision }) => ({
-      order_id: candidate.order_id,
-      rule,
-      decision,
-      matching_fields: matchingFields(subject, candidate),
-      process_status: candidate.process_status,
-      amount: candidate.amount,
-      currency: candidate.currency,
-      transaction_id: candidate.transaction_id,
-      merchant_name: candidate.merchant_name,
-      created_at: candidate.created_at,
-      email: candidate.email,
-      passport_number: candidate.passport_number,
-      nationality: candidate.nationality,
-      first_name: candidate.first_name,
-      last_name: candidate.last_name,
-      date_of_birth: candidate.date_of_birth,
-      arrival_date: candidate.arrival_date,
-      departure_date: candidate.departure_date,
-    })),
+    duplicates: duplicates
+      .filter((d) => d.decision !== 'not_duplicate')
+      .map(({ candidate, rule, decision }) => ({
+        order_id: candidate.order_id,
+        rule,
+        decision,
+        matching_fields: matchingFields(subject, candidate),
+        process_status: candidate.process_status,
+        amount: candidate.amount,
+        currency: candidate.currency,
+        transaction_id: candidate.transaction_id,
+        merchant_name: candidate.merchant_name,
+        created_at: candidate.created_at,
+        email: candidate.email,
+        passport_number: candidate.passport_number,
+        nationality: candidate.nationality,
+        first_name: candidate.first_name,
+        last_name: candidate.last_name,
+        date_of_birth: candidate.date_of_birth,
+        arrival_date: candidate.arrival_date,
+        departure_date: candidate.departure_date,
+      })),
   };
 }
