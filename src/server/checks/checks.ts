@@ -36,8 +36,8 @@ export interface CheckSettings {
   minPassportValidityDays: number;
 }
 
-/** How many candidates each indexed lookup reads (a traveller with more orders than this is rare). */
-const CANDIDATE_LIMIT = 50;
+/** How many candidates each indexed lookup reads at most (one traveller's orders are a handful). */
+const CANDIDATE_LIMIT = 200;
 
 /** The order's fields as the shared checks read them. */
 export function checkedOrderOf(o: OrderRow): CheckedOrder {
@@ -103,12 +103,19 @@ export async function findDuplicates(
   const byPassport = passport
     ? sql`(select ${columns} from orders
           where passport_key = ${passport} and coalesce(lower(btrim(nationality)), '') = ${nationalityKey(o.nationality)}
-            and order_id <> ${o.orderId} and process_status <> 'Deleted' limit ${CANDIDATE_LIMIT}) union `
-    : sql``;
-  const { rows: raw } = await db.execute<Record<string, unknown>>(sql`
-    ${byPassport}(select ${columns} from orders
+            and order_id <> ${o.orderId} and process_status <> 'Deleted' limit ${CANDIDATE_LIMIT})`
+    : null;
+  // The e-mail rule needs both birth dates, within 30 days of each other: asked of the e-mail's rows.
+  const byEmail = o.dateOfBirth
+    ? sql`(select ${columns} from orders
       where lower(email) = ${emailKey(o.email)} and order_id <> ${o.orderId} and process_status <> 'Deleted'
-      limit ${CANDIDATE_LIMIT})`);
+        and date_of_birth between ${o.dateOfBirth}::date - 30 and ${o.dateOfBirth}::date + 30
+      limit ${CANDIDATE_LIMIT})`
+    : null;
+  if (!byPassport && !byEmail) return [];
+  const { rows: raw } = await db.execute<Record<string, unknown>>(
+    byPassport && byEmail ? sql`${byPassport} union ${byEmail}` : (byPassport ?? byEmail)!,
+  );
   const rows = raw as unknown as CandidateRow[];
   const matches = rows
     .map((candidate) => ({ candidate, rule: duplicateRule(subject, candidate) }))
