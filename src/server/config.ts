@@ -24,6 +24,8 @@ const schema = z.object({
   DATABASE_URL: optionalUrl,
   JWT_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   INTAKE_API_KEY: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /** Days a passport must stay valid after the departure date; less is a warning on the order (0: none). */
+  PASSPORT_MIN_VALIDITY_DAYS: z.coerce.number().int().min(0).max(3650).default(0),
   MAIL_AWS_SMTP_URL: optionalUrl,
   MAIL_SENDGRID_SMTP_URL: optionalUrl,
   MAIL_FROM: z.string().min(3).default('ED-Card <no-reply@ed-card.test>'),

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { checkRoutes } from './checks/routes.js';
 import { communicationRoutes } from './communication/routes.js';
 import { customerRoutes } from './customer/routes.js';
 import { documentRoutes } from './documents/routes.js';
@@ -42,6 +43,7 @@ export const areaRoutes: FastifyPluginAsync[] = [
   slaRoutes,
   viewRoutes,
   orderExportRoutes,
+  checkRoutes,
   retentionRoutes,
   communicationRoutes,
   paymentRoutes,

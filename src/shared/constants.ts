@@ -63,6 +63,8 @@ export const ORDER_EVENT_ACTIONS = [
   'payment',
   'customer_reply',
   'bounce',
+  'correction',
+  'duplicate',
 ] as const;
 export type OrderEventAction = (typeof ORDER_EVENT_ACTIONS)[number];
 

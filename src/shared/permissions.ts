@@ -35,6 +35,8 @@ export const PERMISSIONS = {
   /** Send the Defence Pack to the payment provider as a dispute's evidence (draft or submit). */
   'orders.disputeEvidence': ADMIN_MANAGER,
   'orders.invoice': ALL,
+  /** Correct an order's traveller and trip data; decide on a possible duplicate (docs/product.md, "Order checks"). */
+  'orders.correct': ['Admin', 'Manager', 'Team'],
   'reports.country': ALL,
   'reports.processedBy': ADMIN_MANAGER,
   'team.read': NOT_NIGHT_STAFF,

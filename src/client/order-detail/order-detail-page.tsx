@@ -19,6 +19,7 @@ import { DownloadHistorySection } from './download-history-section';
 import { EmailContentModal } from './email-content-modal';
 import { EmailHistorySection } from './email-history-section';
 import { useGetOrderDetailsQuery } from './order-detail-api';
+import { OrderChecksSection } from './order-checks-section';
 import { OrderDetailsSection } from './order-details-section';
 import { PassportSection } from './passport-section';
 import { PersonalInfoSection } from './personal-info-section';
@@ -97,6 +98,8 @@ function OrderDetail({ order }: { order: OrderDetails }) {
       </header>
       {/* Who else is on the order, changes made elsewhere, refused changes; back to the queue. */}
       <OrderLivePanel order={order} />
+      {/* The order's data checks first: what the government would reject, and possible duplicates. */}
+      <OrderChecksSection order={order} />
       {/* First in the reading order (a few Tab presses away), shown fixed at the bottom of the screen. */}
       <OrderActionBar order={order} />
       <div className="d-flex flex-wrap gap-2 mb-3">

@@ -6,6 +6,7 @@ import Modal from 'react-bootstrap/Modal';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import { type Folder, PROCESSING_MODES } from '../../shared/constants';
+import type { OrderListRow } from '../../shared/contracts/orders';
 import { SLA_STATES } from '../../shared/contracts/sla';
 import type { ListColumn, ViewQuery } from '../../shared/contracts/views';
 import { allCountries } from '../../shared/countries';
@@ -26,6 +27,7 @@ export const LIST_PARAMS = [
   'arrivalFrom',
   'arrivalTo',
   'slaState',
+  'needsAttention',
 ] as const;
 
 export { DueBadge } from '../components/due-badge';
@@ -43,6 +45,19 @@ const STATUS_CLASS: Record<string, string> = {
   ChargeBack: 'text-bg-danger',
   Deleted: 'text-bg-dark',
 };
+
+const CHECK_BADGE = { 2: ['text-bg-danger', 'Must fix'], 1: ['text-bg-warning', 'Check'] } as const;
+
+/** The row's failing checks at a glance: red with a blocking one, yellow with a warning; codes on hover. */
+export function CheckBadge({ row }: { row: Pick<OrderListRow, 'check_level' | 'check_codes'> }) {
+  const badge = CHECK_BADGE[row.check_level as 1 | 2];
+  if (!badge) return null;
+  return (
+    <span className={`badge ${badge[0]} ms-1`} title={row.check_codes.join(', ')} data-testid="check-badge">
+      {badge[1]}
+    </span>
+  );
+}
 
 export function StatusBadge({ status }: { status: string }) {
   return <span className={`badge ${STATUS_CLASS[status] ?? 'text-bg-light'}`}>{status}</span>;
@@ -127,6 +142,13 @@ export function FilterBar({ query, onChange }: FilterBarProps) {
           ))}
         </Form.Select>
       </Form.Group>
+      <Form.Check
+        id="filter-needs-attention"
+        className="align-self-end small"
+        label="Needs attention"
+        checked={query.needsAttention === 'true'}
+        onChange={(e) => onChange({ needsAttention: e.target.checked ? 'true' : null, page: null })}
+      />
       {active ? (
         <Button
           size="sm"

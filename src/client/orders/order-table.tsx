@@ -7,7 +7,7 @@ import { encodeOrderId } from '../../shared/order-id';
 import { formatIsoInstant } from '../../shared/dates';
 import { DataTable } from '../components/list-kit/data-table';
 import { type Column, type ColumnKey, cellText, SORT_KEY } from './columns';
-import { DueBadge, StatusBadge } from './list-controls';
+import { CheckBadge, DueBadge, StatusBadge } from './list-controls';
 
 /** Above this many rows only the visible rows are in the page (the list kit's row window). */
 const VIRTUAL_FROM = 200;
@@ -38,7 +38,13 @@ const PINNED = { position: 'sticky', right: 0, background: 'var(--bs-body-bg)', 
 
 function Cell({ row, columnKey }: { row: OrderListRow; columnKey: ColumnKey }) {
   if (columnKey === 'due') return <DueBadge row={row} />;
-  if (columnKey === 'status') return <StatusBadge status={row.process_status} />;
+  if (columnKey === 'status')
+    return (
+      <>
+        <StatusBadge status={row.process_status} />
+        <CheckBadge row={row} />
+      </>
+    );
   const text = cellText(row, columnKey);
   // Moments keep the list's fixed form; the full ISO instant shows on hover, as everywhere in the staff UI.
   const instant = columnKey === 'datetime' ? row.created_at : columnKey === 'refund' ? row.refund_date : null;

@@ -7,7 +7,9 @@ import { useSessionUser } from '../auth/use-session-user';
 /** Dashboard tiles, each with its count; without counts the tiles show no numbers. */
 export function DashboardTiles({ counts }: { counts: FolderCounts | undefined }) {
   // get-folder-count also answers the due-time figures.
-  const sla = counts as (FolderCounts & { atRiskCount?: number; breachedCount?: number }) | undefined;
+  const sla = counts as
+    | (FolderCounts & { atRiskCount?: number; breachedCount?: number; needsAttentionCount?: number })
+    | undefined;
   // The figures are open orders of the whole system, which only Order History lists: a role that cannot
   // open it (Telecaller) gets no tiles rather than links to a refusal or to a list with other numbers.
   const role = useSessionUser()?.type ?? null;
@@ -40,6 +42,15 @@ export function DashboardTiles({ counts }: { counts: FolderCounts | undefined })
             </span>
           </Link>
         </>
+      ) : null}
+      {/* Orders still being worked with a failing data check (docs/product.md, "Order checks"). */}
+      {showSla && sla?.needsAttentionCount !== undefined ? (
+        <Link to="/admin/order-history?needsAttention=true" className="staff-tile">
+          <span className="staff-tile-label">Needs attention</span>
+          <span className="staff-tile-count text-warning" data-testid="tile-count-needsAttention">
+            {sla.needsAttentionCount}
+          </span>
+        </Link>
       ) : null}
     </section>
   );

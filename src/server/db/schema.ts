@@ -15,6 +15,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   timestamp,
   unique,
@@ -34,6 +35,11 @@ import {
   ROLES,
   type Role,
 } from '../../shared/constants.js';
+import type { DuplicateDecision } from '../../shared/duplicates.js';
+import type { OrderCheck } from '../../shared/order-checks.js';
+
+/** A check as stored with the order (its message is rendered when read). */
+type StoredCheck = OrderCheck;
 
 /** `column in (...)` over one of the shared value lists: the database holds only those values. */
 const oneOf = (column: SQL | AnyPgColumn, values: readonly string[]) =>
@@ -217,6 +223,23 @@ export const orders = pgTable(
     language: text('language'),
     /** When the customer's latest unread answer came in (the "Customer replied" flag); null once read. */
     customerRepliedAt: timestamp('customer_replied_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * The failing data checks of the order (src/shared/order-checks.ts) as last run, at intake and after
+     * every change of its data: [{code, severity, fields, params}]; check_level is 2 with a blocking one,
+     * 1 with a warning, else 0 (docs/decisions/310).
+     */
+    checks: jsonb('checks').$type<StoredCheck[]>().notNull().default([]),
+    checkLevel: smallint('check_level').notNull().default(0),
+    /** Flags other parts of the service raise on the order (CHECK_FLAGS); each becomes a check. */
+    checkFlags: text('check_flags').array().notNull().default(sql`'{}'::text[]`),
+    /** A warning or a blocking check on an order still being worked: the Needs attention filter. */
+    needsAttention: boolean('needs_attention').generatedAlwaysAs(
+      sql`"check_level" > 0 and "process_status" in ('New', 'Awaiting', 'AwaitingGovt', 'Customer Called', 'Contact Customer')`,
+    ),
+    /** The passport number as the duplicate rule compares it (letters and digits, upper case). */
+    passportKey: text('passport_key').generatedAlwaysAs(
+      sql`nullif(upper(regexp_replace(coalesce("passport_number", ''), '[^A-Za-z0-9]', '', 'g')), '')`,
+    ),
   },
   (t) => [
     check('orders_language_ck', sql`${t.language} in ('en', 'es', 'nl', 'pap', 'pt')`),
@@ -267,6 +290,37 @@ export const orders = pgTable(
     index('orders_customer_replied_idx')
       .on(t.assignedTo, t.customerRepliedAt)
       .where(sql`${t.customerRepliedAt} is not null`),
+    index('orders_needs_attention_idx')
+      .on(t.createdAt.desc(), t.orderId.desc())
+      .where(sql`${t.needsAttention}`),
+    index('orders_passport_key_idx')
+      .on(t.passportKey, sql`coalesce(lower(btrim(${t.nationality})), '')`)
+      .where(sql`${t.passportKey} is not null`),
+  ],
+);
+
+/**
+ * Staff decisions on a pair of possible duplicates (the lower order id first): 'not_duplicate' silences
+ * the pair for good; 'duplicate' links them (the newer one went to Refunds).
+ */
+export const orderDuplicateDecisions = pgTable(
+  'order_duplicate_decisions',
+  {
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    otherOrderId: bigint('other_order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    decision: text('decision').$type<DuplicateDecision>().notNull(),
+    decidedBy: integer('decided_by').references(() => staffUsers.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'order_duplicate_decisions_pk', columns: [t.orderId, t.otherOrderId] }),
+    check('order_duplicate_decisions_pair_ck', sql`${t.orderId} < ${t.otherOrderId}`),
+    check('order_duplicate_decisions_decision_ck', sql`${t.decision} in ('duplicate', 'not_duplicate')`),
+    index('order_duplicate_decisions_other_idx').on(t.otherOrderId),
   ],
 );
 

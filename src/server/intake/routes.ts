@@ -5,7 +5,10 @@ import { intakeOrderBody } from '../../shared/contracts/intake.js';
 import { acceptLanguageTags, CUSTOMER_LANGUAGES, firstCustomerLanguage } from '../../shared/languages.js';
 import { notFound, unauthorized } from '../http/errors.js';
 import { orderValuesFromSnake } from '../orders/columns.js';
-import { createOrder } from '../orders/commands.js';
+import { createOrder, inTransaction } from '../orders/commands.js';
+import { checkItem, refreshChecks } from '../checks/checks.js';
+import { checkSettingsOf } from '../checks/routes.js';
+import { orderCheckItem } from '../../shared/contracts/checks.js';
 
 function keyMatches(expected: string, given: string | undefined): boolean {
   if (!given) return false;
@@ -38,7 +41,11 @@ export const intakeRoutes: FastifyPluginAsyncZod = async (app) => {
           200: z.object({
             status: z.literal(1),
             message: z.string(),
-            data: z.object({ order_id: z.number() }),
+            data: z.object({
+              order_id: z.number(),
+              /** The failing checks, in the traveller's language, for the site to ask about at once. */
+              checks: z.array(orderCheckItem),
+            }),
           }),
         },
       },
@@ -48,8 +55,17 @@ export const intakeRoutes: FastifyPluginAsyncZod = async (app) => {
       // ?lang= first; else the traveller's Accept-Language when the site passes it on; else unknown.
       const language =
         request.query.lang ?? firstCustomerLanguage(acceptLanguageTags(request.headers['accept-language']));
-      const orderId = await createOrder(app.ctx.db, { ...orderValuesFromSnake(body), language });
-      return { status: 1 as const, message: 'Order received', data: { order_id: orderId } };
+      const settings = checkSettingsOf(app.ctx.config);
+      const { orderId, checks } = await inTransaction(app.ctx.db, async (tx) => {
+        const id = await createOrder(tx, { ...orderValuesFromSnake(body), language });
+        const found = await refreshChecks(tx, [id], settings, { withCandidates: true });
+        return { orderId: id, checks: found.get(id) ?? [] };
+      });
+      return {
+        status: 1 as const,
+        message: 'Order received',
+        data: { order_id: orderId, checks: checks.map((c) => checkItem(c, language ?? 'en')) },
+      };
     },
   );
 };

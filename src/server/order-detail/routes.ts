@@ -17,6 +17,7 @@ import {
   withdrawDocumentResponse,
 } from '../../shared/contracts/order-detail.js';
 import { staffOf } from '../auth/guard.js';
+import { checkSettingsOf, orderChecks } from '../checks/routes.js';
 import { renderCurrentForOrder } from '../communication/templates.js';
 import { openStored, storedExists } from '../documents/storage.js';
 import { ok } from '../http/envelope.js';
@@ -61,7 +62,8 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       // One prepared statement for the whole answer (docs/decisions/282-order-detail-read.md).
       const detail = await loadOrderDetail(app.ctx.database, request.params.orderId, config.APP_MAIL_DOMAIN);
       if (!detail) throw notFound('Order not found');
-      return ok(detail, 'Order details');
+      const checks = await orderChecks(db, request.params.orderId, checkSettingsOf(config));
+      return ok({ ...detail, checks }, 'Order details');
     },
   );
 

@@ -5,9 +5,13 @@ import type { Database, DbOrTx } from '../db/client.js';
 import { onCacheEvent } from '../live/cache-events.js';
 import { dueNow, getSlaPolicy, type SlaClock, slaClock } from '../sla/policy.js';
 import { CLOSED_STATUSES, STATUS_FOLDERS } from './folders.js';
-import { folderCounts, PageKeyCache, slaCounts, attachPageKeys } from './lists.js';
+import { attachPageKeys, folderCounts, needsAttentionCount, PageKeyCache, slaCounts } from './lists.js';
 
-export type CountsAnswer = FolderCounts & { atRiskCount: number; breachedCount: number };
+export type CountsAnswer = FolderCounts & {
+  atRiskCount: number;
+  breachedCount: number;
+  needsAttentionCount: number;
+};
 
 /**
  * What get-folder-count answers for one staff member straight from the database: every folder count
@@ -15,11 +19,12 @@ export type CountsAnswer = FolderCounts & { atRiskCount: number; breachedCount: 
  * reference (tests, the periodic check) and the fallback of a database without them.
  */
 export async function countsFromDatabase(db: DbOrTx, staffId: number): Promise<CountsAnswer> {
-  const [counts, sla] = await Promise.all([
+  const [counts, sla, attention] = await Promise.all([
     folderCounts(db, { today: serviceToday(), staffId }),
     slaClock(db).then((clock) => slaCounts(db, clock)),
+    needsAttentionCount(db),
   ]);
-  return { ...counts, ...sla };
+  return { ...counts, ...sla, needsAttentionCount: attention };
 }
 
 /** One row of order_folder_counts, as kept in memory. */
@@ -295,7 +300,13 @@ export class CountsMemory {
 
   /** Every count for one staff member; no database read unless something changed. */
   async countsFor(staffId: number): Promise<CountsAnswer> {
-    const [sla] = await Promise.all([this.slaNow(), this.ensureRows()]);
+    // Checks change with an order's data, which moves no counter: the count is read each time (an
+    // index-only count of the Needs attention partial index).
+    const [sla, , attention] = await Promise.all([
+      this.slaNow(),
+      this.ensureRows(),
+      needsAttentionCount(this.database.db),
+    ]);
     const today = serviceToday();
     if (!this.day || this.day.today !== today) this.day = dayCounts(this.rows ?? [], today);
     return {
@@ -303,6 +314,7 @@ export class CountsMemory {
       [FOLDER_COUNT_KEYS.myOrder]: this.day.open.get(staffId) ?? 0,
       atRiskCount: sla.atRiskCount,
       breachedCount: sla.breachedCount,
+      needsAttentionCount: attention,
     };
   }
 

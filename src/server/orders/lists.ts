@@ -75,6 +75,14 @@ export async function slaCounts(
   return { atRiskCount: Number(rows[0]?.at_risk ?? 0), breachedCount: Number(rows[0]?.breached ?? 0) };
 }
 
+/** Orders still being worked with a failing check, whole system: a count of the partial index. */
+export async function needsAttentionCount(db: DbOrTx): Promise<number> {
+  const { rows } = await db.execute<{ n: string }>(
+    sql`select count(*)::text as n from orders where needs_attention`,
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
 type RawRow = Omit<OrderListRow, 'order_id'> & { order_id: string };
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -90,7 +98,9 @@ function rowColumns(clock: SlaClock): SQL {
            coalesce(s.name, '') as assign_to,
            o.nationality, o.processing_mode,
            to_char(o.due_at at time zone 'UTC', ${sql.raw(ISO)}) as due_at,
-           ${slaStateSql(sql.raw('o.due_at'), clock)} as sla_state`;
+           ${slaStateSql(sql.raw('o.due_at'), clock)} as sla_state,
+           o.check_level::int as check_level,
+           coalesce(array(select jsonb_array_elements(o.checks)->>'code'), '{}') as check_codes`;
 }
 
 /**
@@ -248,6 +258,7 @@ export function filterWhere(filters: ListFilters, staffId: number, clock: SlaClo
   else if (filters.assignee) parts.push(sql`assigned_to = ${Number(filters.assignee)}`);
   if (filters.arrivalFrom) parts.push(sql`arrival_date >= ${filters.arrivalFrom}::date`);
   if (filters.arrivalTo) parts.push(sql`arrival_date <= ${filters.arrivalTo}::date`);
+  if (filters.needsAttention === 'true') parts.push(sql`needs_attention`);
   if (filters.slaState) {
     const now = clock.now.toISOString();
     const edge = new Date(clock.now.getTime() + clock.marginHours * 3_600_000).toISOString();

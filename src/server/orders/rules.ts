@@ -85,6 +85,8 @@ function describeChange(action: string, to: string | null, toName: string | null
       return 'queued a mail';
     case 'transaction':
       return 'changed the transaction details';
+    case 'correction':
+      return 'corrected its data';
     default:
       return 'changed it';
   }

@@ -38,6 +38,8 @@ export const AUDIT_ACTIONS = {
   'view.create': 'List view saved',
   'view.update': 'List view changed',
   'view.delete': 'List view deleted',
+  'order.correct': 'Order data corrected',
+  'order.duplicateDecision': 'Duplicate decision',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];

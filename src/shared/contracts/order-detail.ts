@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { orderChecksAnswer } from './checks.js';
 import {
   DEFENCE_PACK_TYPES,
   MAIL_KINDS,
@@ -399,6 +400,8 @@ export const orderDetails = orderFields.extend({
   downloadHistory: z.array(downloadHistoryItem),
   remarks: z.array(remarkItem),
   events: z.array(orderEventItem),
+  /** The order's data checks and possible duplicates (the same as GET /api/admin/orders/{id}/checks). */
+  checks: orderChecksAnswer.optional(),
 });
 export type OrderDetails = z.infer<typeof orderDetails>;
 export const orderDetailsResponse = envelope(orderDetails);

@@ -23,6 +23,11 @@ export const folderCounts = z
   .extend({
     atRiskCount: z.number().int().describe('Open orders due within the at-risk margin (whole system)'),
     breachedCount: z.number().int().describe('Open orders past their due time (whole system)'),
+    needsAttentionCount: z
+      .number()
+      .int()
+      .describe('Orders still being worked with a failing check (whole system)')
+      .optional(),
   });
 export type FolderCountsAnswer = z.infer<typeof folderCounts>;
 
@@ -69,6 +74,8 @@ export const listFilterFields = {
   arrivalFrom: day.optional(),
   arrivalTo: day.optional(),
   slaState: z.enum(SLA_STATES, { error: `must be one of ${SLA_STATES.join(', ')}` }).optional(),
+  /** `true`: only orders with a failing check (a warning or worse) still being worked. */
+  needsAttention: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
 };
 
 export const listFilters = z.object(listFilterFields).strict();
@@ -131,6 +138,10 @@ export const orderListRow = z.object({
   /** When the order is due (ISO time); null for Completed, Refunded and Deleted orders. */
   due_at: z.string().nullable(),
   sla_state: z.enum(SLA_STATES).nullable(),
+  /** The worst failing check: 2 blocking, 1 a warning, 0 none (the row's badge). */
+  check_level: z.number().int(),
+  /** The codes of the failing checks, for the badge's title. */
+  check_codes: z.array(z.string()),
 });
 export type OrderListRow = z.infer<typeof orderListRow>;
 

@@ -92,6 +92,27 @@ const en = {
   'form.emailRequired': 'Please enter your email',
   'form.emailInvalid': 'Invalid email address',
   'form.controlCharacters': 'must not contain control characters',
+  // Data checks of an order (src/shared/order-checks.ts): the staff panel and the confirm-details mail.
+  'check.passport_expired': 'The passport expired on {expiry}.',
+  'check.passport_expires_during_trip':
+    'The passport expires on {expiry}, before the departure on {departure}.',
+  'check.passport_validity_short':
+    'The passport expires on {expiry}, less than {days} days after the departure.',
+  'check.arrival_past': 'The arrival date {arrival} has already passed.',
+  'check.departure_before_arrival': 'The departure date is before the arrival date.',
+  'check.birth_date_future': 'The date of birth is in the future.',
+  'check.age_over_120': 'The date of birth gives an age over 120 years.',
+  'check.minor': 'The traveller is a minor ({age} years old).',
+  'check.email_mismatch': 'The e-mail address and the re-entered e-mail address differ.',
+  'check.email_typo': 'The e-mail address may be mistyped: did you mean {suggestion}?',
+  'check.phone_impossible': 'The phone number cannot exist for its country code.',
+  'check.country_unknown': 'A country is not a known country.',
+  'check.name_characters': 'A name contains digits or control characters.',
+  'check.flight_number_shape': 'The flight number is not an airline code followed by digits.',
+  'check.passport_number_shape':
+    'The passport number does not look like a passport number of the nationality.',
+  'check.possible_duplicate': 'This order may be a duplicate of another order.',
+  'check.early_fraud_warning': 'The card issuer warned that this payment may be fraudulent.',
 } as const;
 
 export type MessageKey = keyof typeof en;

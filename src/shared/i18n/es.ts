@@ -87,5 +87,24 @@ const es: Catalog = {
   'form.emailRequired': 'Introduzca su correo electrónico',
   'form.emailInvalid': 'Correo electrónico no válido',
   'form.controlCharacters': 'no debe contener caracteres de control',
+  'check.passport_expired': 'El pasaporte venció el {expiry}.',
+  'check.passport_expires_during_trip': 'El pasaporte vence el {expiry}, antes de la salida el {departure}.',
+  'check.passport_validity_short':
+    'El pasaporte vence el {expiry}, menos de {days} días después de la salida.',
+  'check.arrival_past': 'La fecha de llegada {arrival} ya pasó.',
+  'check.departure_before_arrival': 'La fecha de salida es anterior a la fecha de llegada.',
+  'check.birth_date_future': 'La fecha de nacimiento está en el futuro.',
+  'check.age_over_120': 'La fecha de nacimiento da una edad de más de 120 años.',
+  'check.minor': 'El viajero es menor de edad ({age} años).',
+  'check.email_mismatch': 'El correo electrónico y el correo electrónico repetido no coinciden.',
+  'check.email_typo': 'El correo electrónico puede tener un error: ¿quiso decir {suggestion}?',
+  'check.phone_impossible': 'El número de teléfono no puede existir para su código de país.',
+  'check.country_unknown': 'Un país no es un país conocido.',
+  'check.name_characters': 'Un nombre contiene dígitos o caracteres de control.',
+  'check.flight_number_shape': 'El número de vuelo no es un código de aerolínea seguido de dígitos.',
+  'check.passport_number_shape':
+    'El número de pasaporte no parece un número de pasaporte de la nacionalidad.',
+  'check.possible_duplicate': 'Este pedido puede ser un duplicado de otro pedido.',
+  'check.early_fraud_warning': 'El emisor de la tarjeta advirtió que este pago puede ser fraudulento.',
 };
 export default es;

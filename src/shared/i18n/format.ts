@@ -19,8 +19,8 @@ const PLAIN = /^[^{}<'#]*$/;
 const plainOf = (message: Message | undefined): string | null =>
   typeof message === 'string' && PLAIN.test(message) ? message : null;
 
-/** Messages only the server formats (the stage messages of the tracking answer): not shipped to the page. */
-export const SERVER_ONLY_KEY = /^stage\.[a-z_]+\.message$/;
+/** Messages only the server formats (stage messages, order checks): not shipped to the page. */
+export const SERVER_ONLY_KEY = /^(?:stage\.[a-z_]+\.message|check\.[a-z_0-9]+)$/;
 
 /**
  * A catalog compiled for the customer page: each message as its AST, or as its text when it is plain

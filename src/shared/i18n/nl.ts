@@ -89,5 +89,23 @@ const nl: Catalog = {
   'form.emailRequired': 'Vul uw e-mailadres in',
   'form.emailInvalid': 'Ongeldig e-mailadres',
   'form.controlCharacters': 'mag geen stuurtekens bevatten',
+  'check.passport_expired': 'Het paspoort is verlopen op {expiry}.',
+  'check.passport_expires_during_trip': 'Het paspoort verloopt op {expiry}, vóór het vertrek op {departure}.',
+  'check.passport_validity_short':
+    'Het paspoort verloopt op {expiry}, minder dan {days} dagen na het vertrek.',
+  'check.arrival_past': 'De aankomstdatum {arrival} is al voorbij.',
+  'check.departure_before_arrival': 'De vertrekdatum ligt vóór de aankomstdatum.',
+  'check.birth_date_future': 'De geboortedatum ligt in de toekomst.',
+  'check.age_over_120': 'De geboortedatum geeft een leeftijd van meer dan 120 jaar.',
+  'check.minor': 'De reiziger is minderjarig ({age} jaar).',
+  'check.email_mismatch': 'Het e-mailadres en het herhaalde e-mailadres verschillen.',
+  'check.email_typo': 'Het e-mailadres bevat mogelijk een typfout: bedoelde u {suggestion}?',
+  'check.phone_impossible': 'Het telefoonnummer kan niet bestaan voor zijn landcode.',
+  'check.country_unknown': 'Een land is geen bekend land.',
+  'check.name_characters': 'Een naam bevat cijfers of stuurtekens.',
+  'check.flight_number_shape': 'Het vluchtnummer is geen luchtvaartmaatschappijcode gevolgd door cijfers.',
+  'check.passport_number_shape': 'Het paspoortnummer lijkt niet op een paspoortnummer van de nationaliteit.',
+  'check.possible_duplicate': 'Deze bestelling is mogelijk een dubbele van een andere bestelling.',
+  'check.early_fraud_warning': 'De kaartuitgever waarschuwde dat deze betaling frauduleus kan zijn.',
 };
 export default nl;

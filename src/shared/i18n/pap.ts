@@ -89,5 +89,24 @@ const pap: Catalog = {
   'form.emailRequired': 'Por fabor yena bo e-mail',
   'form.emailInvalid': 'E-mail no ta válido',
   'form.controlCharacters': 'no por contené caracter di control',
+  'check.passport_expired': 'E paspoort a vence riba {expiry}.',
+  'check.passport_expires_during_trip':
+    'E paspoort ta vence riba {expiry}, promé cu e salida riba {departure}.',
+  'check.passport_validity_short':
+    'E paspoort ta vence riba {expiry}, menos cu {days} dia despues di e salida.',
+  'check.arrival_past': 'E fecha di yegada {arrival} a pasa caba.',
+  'check.departure_before_arrival': 'E fecha di salida ta promé cu e fecha di yegada.',
+  'check.birth_date_future': 'E fecha di nacemento ta den futuro.',
+  'check.age_over_120': 'E fecha di nacemento ta duna un edad di mas cu 120 aña.',
+  'check.minor': 'E biahero ta menor di edad ({age} aña).',
+  'check.email_mismatch': 'E e-mail i e e-mail ripití no ta mescos.',
+  'check.email_typo': 'E e-mail por tin un fout: bo kier men {suggestion}?',
+  'check.phone_impossible': 'E number di telefon no por existí pa su código di pais.',
+  'check.country_unknown': 'Un pais no ta un pais conocí.',
+  'check.name_characters': 'Un nomber ta contené cifra of caracter di control.',
+  'check.flight_number_shape': 'E number di buelo no ta un código di aerolinea cu cifra despues.',
+  'check.passport_number_shape': 'E number di paspoort no ta parce un number di paspoort di e nacionalidad.',
+  'check.possible_duplicate': 'E orden aki por ta un duplicado di otro orden.',
+  'check.early_fraud_warning': 'E emisor di e tarheta a avisa cu e pago aki por ta frauduloso.',
 };
 export default pap;

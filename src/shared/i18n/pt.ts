@@ -89,5 +89,23 @@ const pt: Catalog = {
   'form.emailRequired': 'Informe o seu e-mail',
   'form.emailInvalid': 'E-mail inválido',
   'form.controlCharacters': 'não pode conter caracteres de controle',
+  'check.passport_expired': 'O passaporte venceu em {expiry}.',
+  'check.passport_expires_during_trip': 'O passaporte vence em {expiry}, antes da partida em {departure}.',
+  'check.passport_validity_short': 'O passaporte vence em {expiry}, menos de {days} dias após a partida.',
+  'check.arrival_past': 'A data de chegada {arrival} já passou.',
+  'check.departure_before_arrival': 'A data de partida é anterior à data de chegada.',
+  'check.birth_date_future': 'A data de nascimento está no futuro.',
+  'check.age_over_120': 'A data de nascimento dá uma idade acima de 120 anos.',
+  'check.minor': 'O viajante é menor de idade ({age} anos).',
+  'check.email_mismatch': 'O e-mail e o e-mail repetido são diferentes.',
+  'check.email_typo': 'O e-mail pode estar digitado errado: você quis dizer {suggestion}?',
+  'check.phone_impossible': 'O número de telefone não pode existir para o seu código de país.',
+  'check.country_unknown': 'Um país não é um país conhecido.',
+  'check.name_characters': 'Um nome contém dígitos ou caracteres de controle.',
+  'check.flight_number_shape': 'O número do voo não é um código de companhia aérea seguido de dígitos.',
+  'check.passport_number_shape':
+    'O número do passaporte não parece um número de passaporte da nacionalidade.',
+  'check.possible_duplicate': 'Este pedido pode ser uma duplicata de outro pedido.',
+  'check.early_fraud_warning': 'O emissor do cartão avisou que este pagamento pode ser fraudulento.',
 };
 export default pt;

@@ -1,0 +1,265 @@
+import { type FormEvent, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Badge from 'react-bootstrap/Badge';
+import Button from 'react-bootstrap/Button';
+import Card from 'react-bootstrap/Card';
+import Form from 'react-bootstrap/Form';
+import Table from 'react-bootstrap/Table';
+import { toast } from 'react-toastify';
+import {
+  CORRECTABLE_FIELDS,
+  type CorrectableField,
+  type DuplicateCandidate,
+} from '../../shared/contracts/checks';
+import type { OrderDetails } from '../../shared/contracts/order-detail';
+import { encodeOrderId } from '../../shared/order-id';
+import { can } from '../../shared/permissions';
+import { errorMessage } from '../app/api';
+import { sessionUser } from '../app/session';
+import { useCorrectOrderMutation, useDecideDuplicateMutation } from './order-checks-api';
+
+/** Labels of the order fields, as the detail sections name them. */
+const LABELS: Record<string, string> = {
+  email: 'Email',
+  re_enter_email: 'Re-entered Email',
+  first_name: 'First Name',
+  last_name: 'Last Name',
+  date_of_birth: 'Date of Birth',
+  nationality: 'Nationality',
+  country_of_birth: 'Country of Birth',
+  passport_number: 'Passport Number',
+  passport_expiration: 'Passport Expiration',
+  arrival_date: 'Arrival Date',
+  departure_date: 'Departure Date',
+  country_of_departure: 'Country of Departure',
+  country_of_residence: 'Country of Residence',
+  flight_number: 'Flight Number',
+  phone_code: 'Phone Code',
+  telephone_number: 'Telephone Number',
+};
+const label = (field: string) =>
+  LABELS[field] ?? field.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
+
+const SEVERITY = {
+  block: { bg: 'danger', text: 'Must fix' },
+  warn: { bg: 'warning', text: 'Check' },
+  info: { bg: 'info', text: 'Note' },
+} as const;
+
+const DATE_FIELDS = new Set(['date_of_birth', 'passport_expiration', 'arrival_date', 'departure_date']);
+/** The fields the editor always offers: the traveller and the trip. */
+const DEFAULT_FIELDS: CorrectableField[] = [
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'nationality',
+  'passport_number',
+  'passport_expiration',
+  'email',
+  're_enter_email',
+  'arrival_date',
+  'departure_date',
+  'flight_number',
+  'phone_code',
+  'telephone_number',
+];
+const CLOSED = new Set(['Completed', 'Refunded', 'Deleted']);
+
+/** The top of the detail page: each failing check with its fields, possible duplicates, corrections. */
+export function OrderChecksSection({ order }: { order: OrderDetails }) {
+  const [editing, setEditing] = useState(false);
+  const checks = order.checks?.checks ?? [];
+  const duplicates = order.checks?.duplicates ?? [];
+  const mayCorrect = can(sessionUser()?.type ?? null, 'orders.correct') && !CLOSED.has(order.process_status);
+  const named = checks
+    .flatMap((c) => c.fields)
+    .filter((f): f is CorrectableField => (CORRECTABLE_FIELDS as readonly string[]).includes(f));
+  const fields = [...new Set([...named, ...DEFAULT_FIELDS])];
+
+  return (
+    <Card className={`mb-3 ${checks.length ? 'border-warning' : ''}`} data-testid="order-checks">
+      <Card.Header className="d-flex align-items-center gap-2">
+        <h2 className="h6 mb-0">Checks</h2>
+        {checks.length ? (
+          <Badge bg="warning" text="dark">
+            {checks.length} problem{checks.length === 1 ? '' : 's'}
+          </Badge>
+        ) : (
+          <span className="small text-body-secondary">No problems found</span>
+        )}
+        {mayCorrect && !editing && (
+          <Button size="sm" variant="outline-primary" className="ms-auto" onClick={() => setEditing(true)}>
+            Correct data
+          </Button>
+        )}
+      </Card.Header>
+      {(checks.length > 0 || editing || duplicates.length > 0) && (
+        <Card.Body>
+          {checks.length > 0 && (
+            <ul className="list-unstyled mb-2">
+              {checks.map((c) => (
+                <li key={c.code} data-testid={`check-${c.code}`} className="mb-1">
+                  <Badge bg={SEVERITY[c.severity].bg} className="me-2">
+                    {SEVERITY[c.severity].text}
+                  </Badge>
+                  {c.message}
+                  {c.fields.length > 0 && (
+                    <span className="small text-body-secondary"> — {c.fields.map(label).join(', ')}</span>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+          {editing && <CorrectionForm order={order} fields={fields} onDone={() => setEditing(false)} />}
+          {duplicates.map((d) => (
+            <DuplicateCompare key={d.order_id} order={order} other={d} mayDecide={mayCorrect} />
+          ))}
+        </Card.Body>
+      )}
+    </Card>
+  );
+}
+
+function CorrectionForm({
+  order,
+  fields,
+  onDone,
+}: {
+  order: OrderDetails;
+  fields: CorrectableField[];
+  onDone: () => void;
+}) {
+  const current = (f: CorrectableField) => ((order as Record<string, unknown>)[f] as string | null) ?? '';
+  const [values, setValues] = useState(() => Object.fromEntries(fields.map((f) => [f, current(f)])));
+  const [correct, { isLoading, error }] = useCorrectOrderMutation();
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const changed = Object.fromEntries(
+      fields.filter((f) => values[f] !== current(f)).map((f) => [f, values[f] === '' ? null : values[f]]),
+    );
+    if (!Object.keys(changed).length) return onDone();
+    const res = await correct({
+      orderId: order.order_id,
+      body: { ...changed, expectedVersion: order.version } as never,
+    });
+    if (!('error' in res)) {
+      toast.success('Order corrected.');
+      onDone();
+    }
+  };
+
+  return (
+    <Form onSubmit={submit} className="border rounded p-2 mb-2" aria-label="Correct order data">
+      {error && (
+        <Alert variant="danger" className="py-2">
+          {errorMessage(error)}
+        </Alert>
+      )}
+      <div className="row g-2">
+        {fields.map((f) => (
+          <Form.Group key={f} className="col-md-4" controlId={`correct-${f}`}>
+            <Form.Label className="small mb-0">{label(f)}</Form.Label>
+            <Form.Control
+              size="sm"
+              type={DATE_FIELDS.has(f) ? 'date' : 'text'}
+              value={values[f] ?? ''}
+              onChange={(e) => setValues((v) => ({ ...v, [f]: e.target.value }))}
+            />
+          </Form.Group>
+        ))}
+      </div>
+      <div className="d-flex gap-2 mt-2">
+        <Button type="submit" size="sm" disabled={isLoading}>
+          Save corrections
+        </Button>
+        <Button size="sm" variant="secondary" onClick={onDone}>
+          Cancel
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+const COMPARED = [
+  'first_name',
+  'last_name',
+  'date_of_birth',
+  'email',
+  'passport_number',
+  'nationality',
+  'arrival_date',
+  'departure_date',
+] as const;
+
+function DuplicateCompare({
+  order,
+  other,
+  mayDecide,
+}: {
+  order: OrderDetails;
+  other: DuplicateCandidate;
+  mayDecide: boolean;
+}) {
+  const [decide, { isLoading, error }] = useDecideDuplicateMutation();
+  const send = (decision: 'duplicate' | 'not_duplicate') =>
+    decide({ orderId: order.order_id, body: { otherOrderId: other.order_id, decision } });
+  const match = new Set(other.matching_fields);
+  return (
+    <div className="mb-2" data-testid={`duplicate-${other.order_id}`}>
+      <h3 className="h6">
+        Possible duplicate:{' '}
+        <a href={`/admin/view-order/${encodeOrderId(other.order_id)}`}>order {other.order_id}</a>{' '}
+        {other.decision === 'duplicate' && <Badge bg="secondary">Linked as duplicate</Badge>}
+      </h3>
+      {error && <Alert variant="danger">{errorMessage(error)}</Alert>}
+      <Table size="sm" bordered className="mb-1">
+        <thead>
+          <tr>
+            <th scope="col">Field</th>
+            <th scope="col">Order {order.order_id}</th>
+            <th scope="col">Order {other.order_id}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {COMPARED.map((f) => (
+            <tr key={f} className={match.has(f) ? 'table-warning' : undefined}>
+              <th scope="row">{label(f)}</th>
+              <td>{(order as Record<string, unknown>)[f] as string}</td>
+              <td>{other[f]}</td>
+            </tr>
+          ))}
+          <tr>
+            <th scope="row">Status</th>
+            <td>{order.process_status}</td>
+            <td>{other.process_status}</td>
+          </tr>
+          <tr>
+            <th scope="row">Payment</th>
+            <td>
+              {order.amount} {order.currency} {order.transaction_id ?? ''}
+            </td>
+            <td>
+              {other.amount} {other.currency} {other.transaction_id ?? ''}
+            </td>
+          </tr>
+        </tbody>
+      </Table>
+      {mayDecide && other.decision === null && (
+        <div className="d-flex gap-2">
+          <Button size="sm" variant="danger" disabled={isLoading} onClick={() => send('duplicate')}>
+            Duplicate
+          </Button>
+          <Button
+            size="sm"
+            variant="outline-secondary"
+            disabled={isLoading}
+            onClick={() => send('not_duplicate')}
+          >
+            Not a duplicate
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,245 @@
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { OrderStatus } from '../../shared/constants.js';
+import type { DuplicateCandidate, OrderCheckItem } from '../../shared/contracts/checks.js';
+import { serviceToday } from '../../shared/dates.js';
+import {
+  type DuplicateDecision,
+  type DuplicateSubject,
+  duplicateRule,
+  emailKey,
+  matchingFields,
+  nationalityKey,
+} from '../../shared/duplicates.js';
+import type { CustomerLanguage } from '../../shared/languages.js';
+import {
+  ATTENTION_STATUSES,
+  type CheckedOrder,
+  checkLevel,
+  checkMessageKey,
+  normalisePassport,
+  type OrderCheck,
+  runOrderChecks,
+} from '../../shared/order-checks.js';
+import { translatorFor } from '../customer/stage-queries.js';
+import type { DbOrTx } from '../db/client.js';
+import { orders } from '../db/schema.js';
+import type { OrderRow } from '../orders/repository.js';
+
+/**
+ * The server side of the order checks (docs/decisions/310): runs the shared checks over a stored order
+ * with its duplicate search, stores the result on the order (so the lists filter on it), and answers
+ * them with their messages.
+ */
+
+export interface CheckSettings {
+  /** PASSPORT_MIN_VALIDITY_DAYS of the configuration. */
+  minPassportValidityDays: number;
+}
+
+/** How many candidates each indexed lookup reads at most (one traveller's orders are a handful). */
+const CANDIDATE_LIMIT = 200;
+
+/** The order's fields as the shared checks read them. */
+export function checkedOrderOf(o: OrderRow): CheckedOrder {
+  return {
+    email: o.email,
+    re_enter_email: o.reEnterEmail,
+    arrival_date: o.arrivalDate,
+    departure_date: o.departureDate,
+    passport_number: o.passportNumber,
+    passport_expiration: o.passportExpiration,
+    first_name: o.firstName,
+    last_name: o.lastName,
+    nationality: o.nationality,
+    date_of_birth: o.dateOfBirth,
+    country_of_birth: o.countryOfBirth,
+    country_of_departure: o.countryOfDeparture,
+    country_of_residence: o.countryOfResidence,
+    travel_mode: o.travelMode,
+    flight_number: o.flightNumber,
+    phone_code: o.phoneCode,
+    telephone_number: o.telephoneNumber,
+  };
+}
+
+function subjectOf(o: OrderRow): DuplicateSubject {
+  return {
+    order_id: o.orderId,
+    email: o.email,
+    passport_number: o.passportNumber,
+    nationality: o.nationality,
+    first_name: o.firstName,
+    last_name: o.lastName,
+    date_of_birth: o.dateOfBirth,
+    arrival_date: o.arrivalDate,
+    departure_date: o.departureDate,
+  };
+}
+
+type CandidateRow = DuplicateSubject & {
+  process_status: OrderStatus;
+  amount: string;
+  currency: string;
+  transaction_id: string | null;
+  merchant_name: string | null;
+  created_at: string;
+};
+
+/**
+ * Orders the rules call possible duplicates of `o` (Deleted ones aside), with the staff decision on
+ * each pair. Two lookups, each answered by an index: the passport key with the nationality, and the
+ * lower-cased e-mail; the rules (src/shared/duplicates.ts) then keep the real matches.
+ */
+export async function findDuplicates(
+  db: DbOrTx,
+  o: OrderRow,
+): Promise<{ candidate: CandidateRow; rule: 'passport' | 'email'; decision: DuplicateDecision | null }[]> {
+  const subject = subjectOf(o);
+  const passport = normalisePassport(o.passportNumber);
+  const columns = sql`order_id::int as order_id, email, passport_number, nationality, first_name, last_name,
+    date_of_birth::text as date_of_birth, arrival_date::text as arrival_date,
+    departure_date::text as departure_date, process_status, amount::text as amount, currency,
+    transaction_id, merchant_name, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at`;
+  const byPassport = passport
+    ? sql`(select ${columns} from orders
+          where passport_key = ${passport} and coalesce(lower(btrim(nationality)), '') = ${nationalityKey(o.nationality)}
+            and order_id <> ${o.orderId} and process_status <> 'Deleted' limit ${CANDIDATE_LIMIT})`
+    : null;
+  // The e-mail rule needs both birth dates, within 30 days of each other: asked of the e-mail's rows.
+  const byEmail = o.dateOfBirth
+    ? sql`(select ${columns} from orders
+      where lower(email) = ${emailKey(o.email)} and order_id <> ${o.orderId} and process_status <> 'Deleted'
+        and date_of_birth between ${o.dateOfBirth}::date - 30 and ${o.dateOfBirth}::date + 30
+      limit ${CANDIDATE_LIMIT})`
+    : null;
+  if (!byPassport && !byEmail) return [];
+  const { rows: raw } = await db.execute<Record<string, unknown>>(
+    byPassport && byEmail ? sql`${byPassport} union ${byEmail}` : (byPassport ?? byEmail)!,
+  );
+  const rows = raw as unknown as CandidateRow[];
+  const matches = rows
+    .map((candidate) => ({ candidate, rule: duplicateRule(subject, candidate) }))
+    .filter((m): m is { candidate: CandidateRow; rule: 'passport' | 'email' } => m.rule !== null)
+    .sort((a, b) => a.candidate.order_id - b.candidate.order_id);
+  if (!matches.length) return [];
+  const { rows: decided } = await db.execute<{ other: number; decision: DuplicateDecision }>(sql`
+    select other_order_id::int as other, decision from order_duplicate_decisions where order_id = ${o.orderId}
+    union all
+    select order_id::int, decision from order_duplicate_decisions where other_order_id = ${o.orderId}`);
+  const decisions = new Map(decided.map((d) => [Number(d.other), d.decision]));
+  return matches.map((m) => ({ ...m, decision: decisions.get(m.candidate.order_id) ?? null }));
+}
+
+/** The checks of a stored order now: the shared checks, its flags, and an undecided possible duplicate. */
+export async function checksOfOrder(
+  db: DbOrTx,
+  o: OrderRow,
+  settings: CheckSettings,
+  duplicates?: Awaited<ReturnType<typeof findDuplicates>>,
+): Promise<OrderCheck[]> {
+  const checks = runOrderChecks(checkedOrderOf(o), {
+    today: serviceToday(),
+    minPassportValidityDays: settings.minPassportValidityDays,
+    open: (ATTENTION_STATUSES as readonly string[]).includes(o.processStatus),
+    flags: o.checkFlags,
+  });
+  const found = duplicates ?? (await findDuplicates(db, o));
+  const open = found.filter((d) => d.decision === null).map((d) => d.candidate.order_id);
+  if (open.length) {
+    checks.push({
+      code: 'possible_duplicate',
+      severity: 'warn',
+      fields: [],
+      params: { orders: open.join(', ') },
+    });
+  }
+  return checks.sort((a, b) => checkLevel([b]) - checkLevel([a]));
+}
+
+/**
+ * Runs the checks of the orders again and stores them (no event: checks follow the data, they are not
+ * a change of it). With `withCandidates`, the undecided possible duplicates of each are refreshed too,
+ * so both sides of a new pair show it. Call it in the transaction of the change.
+ */
+export async function refreshChecks(
+  tx: DbOrTx,
+  orderIds: readonly number[],
+  settings: CheckSettings,
+  options: { withCandidates?: boolean } = {},
+): Promise<Map<number, OrderCheck[]>> {
+  const out = new Map<number, OrderCheck[]>();
+  const queue = [...new Set(orderIds)];
+  const cascade = new Set<number>();
+  for (const id of queue) {
+    const [o] = await tx.select().from(orders).where(eq(orders.orderId, id));
+    if (!o) continue;
+    const duplicates = await findDuplicates(tx, o);
+    const checks = await checksOfOrder(tx, o, settings, duplicates);
+    out.set(id, checks);
+    await storeChecks(tx, o, checks);
+    if (options.withCandidates) {
+      for (const d of duplicates)
+        if (!queue.includes(d.candidate.order_id)) cascade.add(d.candidate.order_id);
+    }
+  }
+  if (cascade.size) {
+    const others = await tx
+      .select()
+      .from(orders)
+      .where(inArray(orders.orderId, [...cascade]));
+    for (const o of others) await storeChecks(tx, o, await checksOfOrder(tx, o, settings));
+  }
+  return out;
+}
+
+async function storeChecks(tx: DbOrTx, o: OrderRow, checks: OrderCheck[]): Promise<void> {
+  const level = checkLevel(checks);
+  if (level === o.checkLevel && JSON.stringify(checks) === JSON.stringify(o.checks)) return;
+  await tx.update(orders).set({ checks, checkLevel: level }).where(eq(orders.orderId, o.orderId));
+}
+
+/** A check as the API answers it: its message in `language` (staff screens: English). */
+export function checkItem(check: OrderCheck, language: CustomerLanguage = 'en'): OrderCheckItem {
+  return {
+    code: check.code,
+    severity: check.severity,
+    message: translatorFor(language).t(checkMessageKey(check.code), check.params ?? {}),
+    fields: check.fields,
+  };
+}
+
+/** The checks route's answer: the checks of the order now, and its possible duplicates side by side. */
+export async function checksAnswer(
+  db: DbOrTx,
+  o: OrderRow,
+  settings: CheckSettings,
+): Promise<{ checks: OrderCheckItem[]; duplicates: DuplicateCandidate[] }> {
+  const duplicates = await findDuplicates(db, o);
+  const checks = await checksOfOrder(db, o, settings, duplicates);
+  const subject = subjectOf(o);
+  return {
+    checks: checks.map((c) => checkItem(c)),
+    duplicates: duplicates
+      .filter((d) => d.decision !== 'not_duplicate')
+      .map(({ candidate, rule, decision }) => ({
+        order_id: candidate.order_id,
+        rule,
+        decision,
+        matching_fields: matchingFields(subject, candidate),
+        process_status: candidate.process_status,
+        amount: candidate.amount,
+        currency: candidate.currency,
+        transaction_id: candidate.transaction_id,
+        merchant_name: candidate.merchant_name,
+        created_at: candidate.created_at,
+        email: candidate.email,
+        passport_number: candidate.passport_number,
+        nationality: candidate.nationality,
+        first_name: candidate.first_name,
+        last_name: candidate.last_name,
+        date_of_birth: candidate.date_of_birth,
+        arrival_date: candidate.arrival_date,
+        departure_date: candidate.departure_date,
+      })),
+  };
+}

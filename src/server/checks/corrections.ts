@@ -1,0 +1,167 @@
+import { eq, sql } from 'drizzle-orm';
+import type { CorrectableField, CorrectOrderBody, FieldChange } from '../../shared/contracts/checks.js';
+import { CORRECTABLE_FIELDS } from '../../shared/contracts/checks.js';
+import type { DuplicateDecision } from '../../shared/duplicates.js';
+import { recordAudit } from '../audit/audit.js';
+import type { StaffIdentity } from '../context.js';
+import type { DbOrTx } from '../db/client.js';
+import { orderDuplicateDecisions, orders } from '../db/schema.js';
+import { conflict, notFound } from '../http/errors.js';
+import { orderValuesFromSnake, snakeToCamel } from '../orders/columns.js';
+import { addRemark, inTransaction } from '../orders/commands.js';
+import { recordEvents } from '../orders/events.js';
+import { lockOrders, type OrderRow } from '../orders/repository.js';
+import { assertVersion } from '../orders/rules.js';
+import { type CheckSettings, findDuplicates, refreshChecks } from './checks.js';
+
+/** Orders whose data no longer changes: their card is issued, refunded or the order is gone. */
+const CLOSED_FOR_CORRECTION = new Set(['Completed', 'Refunded', 'Deleted']);
+
+const asText = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+/**
+ * A correction of an order's traveller and trip data (docs/product.md, "Corrections"): refused on a
+ * stale version (409) and on closed orders (409); the changed fields, one 'correction' event holding
+ * each field's old and new value, the audit entry and the checks run again, in one transaction.
+ * Fields sent with their current value are not changes. Answers the changes and the new version.
+ */
+export async function correctOrder(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  orderId: number,
+  body: CorrectOrderBody,
+  settings: CheckSettings,
+  ip: string | null = null,
+): Promise<{ changes: FieldChange[]; version: number }> {
+  return inTransaction(db, async (tx) => {
+    const [order] = await lockOrders(tx, [orderId], 'Order not found');
+    await assertVersion(tx, order!, body.expectedVersion);
+    if (CLOSED_FOR_CORRECTION.has(order!.processStatus)) {
+      throw conflict(`A ${order!.processStatus} order cannot be corrected.`);
+    }
+    const sent: Record<string, unknown> = {};
+    for (const f of CORRECTABLE_FIELDS) if (body[f] !== undefined) sent[f] = body[f];
+    const values = orderValuesFromSnake(sent) as Record<string, unknown>;
+    const current = order as unknown as Record<string, unknown>;
+    const changes: FieldChange[] = [];
+    const set: Record<string, unknown> = {};
+    for (const f of Object.keys(sent) as CorrectableField[]) {
+      const key = snakeToCamel(f);
+      const from = asText(current[key]);
+      const to = asText(values[key]);
+      if (from === to) continue;
+      changes.push({ field: f, from, to });
+      set[key] = values[key];
+    }
+    if (!changes.length) return { changes, version: order!.version };
+    await tx
+      .update(orders)
+      .set({ ...(set as Partial<OrderRow>), updatedAt: sql`now()` })
+      .where(eq(orders.orderId, orderId));
+    await recordEvents(tx, [
+      {
+        orderId,
+        actorId: actor.id,
+        action: 'correction',
+        fromValue: JSON.stringify(Object.fromEntries(changes.map((c) => [c.field, c.from]))),
+        toValue: JSON.stringify(Object.fromEntries(changes.map((c) => [c.field, c.to]))),
+      },
+    ]);
+    await recordAudit(tx, {
+      action: 'order.correct',
+      actorId: actor.id,
+      target: `order ${orderId}`,
+      from: Object.fromEntries(changes.map((c) => [c.field, c.from])),
+      to: Object.fromEntries(changes.map((c) => [c.field, c.to])),
+      ip,
+    });
+    await refreshChecks(tx, [orderId], settings, { withCandidates: true });
+    const [after] = await tx
+      .select({ version: orders.version })
+      .from(orders)
+      .where(eq(orders.orderId, orderId));
+    return { changes, version: after!.version };
+  });
+}
+
+/**
+ * A staff decision on a pair of possible duplicates: 'not_duplicate' silences the pair for good;
+ * 'duplicate' links them and moves the newer order to Refunds with the remark "Duplicate of order N"
+ * through the order rules (refused, with nothing written, when they refuse). Audited; one event on each.
+ */
+export async function decideDuplicate(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  orderId: number,
+  input: { otherOrderId: number; decision: DuplicateDecision },
+  settings: CheckSettings,
+  ip: string | null = null,
+): Promise<{ movedOrderId: number | null }> {
+  return inTransaction(db, async (tx) => {
+    if (input.otherOrderId === orderId) throw conflict('An order is not a duplicate of itself.');
+    const [order] = await lockOrders(tx, [orderId], 'Order not found');
+    const candidates = await findDuplicates(tx, order!);
+    const pair = candidates.find((c) => c.candidate.order_id === input.otherOrderId);
+    if (!pair) {
+      const [other] = await tx
+        .select({ id: orders.orderId })
+        .from(orders)
+        .where(eq(orders.orderId, input.otherOrderId));
+      if (!other) throw notFound('Order not found');
+      throw conflict(`Order ${input.otherOrderId} is not a possible duplicate of order ${orderId}.`);
+    }
+    if (pair.decision) throw conflict('This pair has already been decided.');
+    const [low, high] = [orderId, input.otherOrderId].sort((a, b) => a - b) as [number, number];
+    await tx.insert(orderDuplicateDecisions).values({
+      orderId: low,
+      otherOrderId: high,
+      decision: input.decision,
+      decidedBy: actor.id,
+    });
+    await recordEvents(tx, [
+      {
+        orderId,
+        actorId: actor.id,
+        action: 'duplicate',
+        fromValue: String(input.otherOrderId),
+        toValue: input.decision,
+      },
+      {
+        orderId: input.otherOrderId,
+        actorId: actor.id,
+        action: 'duplicate',
+        fromValue: String(orderId),
+        toValue: input.decision,
+      },
+    ]);
+    await recordAudit(tx, {
+      action: 'order.duplicateDecision',
+      actorId: actor.id,
+      target: `order ${orderId}, order ${input.otherOrderId}`,
+      to: { decision: input.decision },
+      ip,
+    });
+    let movedOrderId: number | null = null;
+    if (input.decision === 'duplicate') {
+      // The newer order is the duplicate: the later one to arrive (the higher id on a tie).
+      const thisCreated = order!.createdAt.toISOString();
+      const otherCreated = pair.candidate.created_at;
+      const otherIsNewer =
+        otherCreated > thisCreated || (otherCreated === thisCreated && input.otherOrderId > orderId);
+      const [newer, older] = otherIsNewer ? [input.otherOrderId, orderId] : [orderId, input.otherOrderId];
+      const result = await addRemark(tx, actor, {
+        orderId: newer,
+        remark: `Duplicate of order ${older}`,
+        whatsapp: 'N',
+        telephone: 'N',
+        statusRefund: 'Y',
+        voided: 'N',
+        chargeBack: 'N',
+        reportError: 'N',
+      });
+      movedOrderId = result.moved ? newer : null;
+    }
+    await refreshChecks(tx, [orderId, input.otherOrderId], settings);
+    return { movedOrderId };
+  });
+}
