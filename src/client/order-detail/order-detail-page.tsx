@@ -6,6 +6,7 @@ import Spinner from 'react-bootstrap/Spinner';
 import { useParams } from 'react-router';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { decodeOrderId } from '../../shared/order-id';
+import { EVIDENCE_STATUSES } from '../../shared/order-rules';
 import { errorMessage } from '../app/api';
 import { DueBadge, SLA_LABEL } from '../components/due-badge';
 import { OrderLivePanel } from '../live/order-live-panel';
@@ -28,8 +29,7 @@ import { TripInfoSection } from './trip-info-section';
 import { UploadDocumentSection } from './upload-document-section';
 
 export const ORDER_NOT_FOUND = 'Order not found';
-/** Statuses that show Defence Packs and Enter Transaction Details (docs/product.md). */
-const EVIDENCE_STATUSES = new Set(['Completed', 'Customer Called']);
+const EVIDENCE = new Set<string>(EVIDENCE_STATUSES);
 const PENDING_MAIL = new Set(['queued', 'sending', 'retrying']);
 const MAIL_POLL_MS = 3000;
 
@@ -76,7 +76,7 @@ function OrderDetailView({ orderId }: { orderId: number }) {
 
 function OrderDetail({ order }: { order: OrderDetails }) {
   const [modal, setModal] = useState<'email' | 'transaction' | null>(null);
-  const evidence = EVIDENCE_STATUSES.has(order.process_status);
+  const evidence = EVIDENCE.has(order.process_status);
 
   return (
     <div className="order-detail">

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/constants.js';
 import type { Macro, MacroBody, MacroOutcome } from '../../shared/contracts/communication.js';
-import { statusName } from '../../shared/order-rules.js';
+import { completionMailSuppressed, statusName } from '../../shared/order-rules.js';
 import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
@@ -174,7 +174,9 @@ export async function applyMacro(
           status = moved.to;
           done.push(`moved to ${statusName(moved.to)}`);
         }
-        if (macro.templateKey) {
+        // Out of ChargeBack into Completed the customer gets no mail (src/shared/order-rules.ts).
+        const silent = !!macro.moveTo && completionMailSuppressed(order!.processStatus, status);
+        if (macro.templateKey && !silent) {
           const mailId = await queueTemplateMail(tx, {
             orderId,
             templateKey: macro.templateKey,
@@ -185,9 +187,10 @@ export async function applyMacro(
           if (!mailId) throw conflict(`The template ${macro.templateKey} no longer exists.`);
           done.push('mail queued');
         }
-        return { status, done };
+        if (silent) done.push('no mail: the order was in ChargeBack');
+        return { status, done, mailed: (!!macro.templateKey || !!macro.moveTo) && !silent };
       });
-      if (macro.templateKey || macro.moveTo) mailQueued = true;
+      if (result.mailed) mailQueued = true;
       outcomes.push({
         orderId,
         result: 'done',

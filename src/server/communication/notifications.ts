@@ -1,7 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { MailKind, MailProvider } from '../../shared/constants.js';
 import { NOTIFIABLE_STATUSES, type StatusNotification } from '../../shared/contracts/communication.js';
-import { statusName } from '../../shared/order-rules.js';
+import { completionMailSuppressed, statusName } from '../../shared/order-rules.js';
 import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
@@ -65,7 +65,8 @@ export async function queueTemplateMail(tx: DbOrTx, input: TemplateMailInput): P
 /**
  * Queues the customer mails for orders that entered status `to`, in the caller's transaction (the one
  * of the move and its order event), as the status's notification setting says. A restore (out of
- * Deleted) mails nobody; `skip` is for a change that sends its own mail (a macro's, the approval notice).
+ * Deleted) mails nobody; `skip` is for a change that sends its own mail (a macro's, the approval notice);
+ * an order leaving ChargeBack for Completed gets no mail (completionMailSuppressed).
  */
 export async function notifyStatusEntered(
   tx: DbOrTx,
@@ -74,7 +75,8 @@ export async function notifyStatusEntered(
   to: string,
   opts: { restore?: boolean | undefined; skip?: boolean | undefined } = {},
 ): Promise<number> {
-  if (opts.restore || opts.skip || !entered.length) return 0;
+  const mailed = entered.filter((o) => !completionMailSuppressed(o.processStatus, to));
+  if (opts.restore || opts.skip || !mailed.length) return 0;
   const [setting] = await tx
     .select()
     .from(statusNotifications)
@@ -88,7 +90,7 @@ export async function notifyStatusEntered(
     .limit(1);
   const kind = template?.purpose === 'refund' ? 'refund' : 'notification';
   let queued = 0;
-  for (const o of entered) {
+  for (const o of mailed) {
     const id = await queueTemplateMail(tx, {
       orderId: o.orderId,
       templateKey: setting.templateKey,
