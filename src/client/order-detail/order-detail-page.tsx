@@ -8,7 +8,7 @@ import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { decodeOrderId } from '../../shared/order-id';
 import { EVIDENCE_STATUSES } from '../../shared/order-rules';
 import { errorMessage } from '../app/api';
-import { DueBadge, SLA_LABEL } from '../components/due-badge';
+import { DueBadge, SLA_HINT, SLA_LABEL } from '../components/due-badge';
 import { OrderLivePanel } from '../live/order-live-panel';
 import { OrderActionBar } from './action-bar';
 import { AddCommentSection } from './add-comment-section';
@@ -87,7 +87,12 @@ function OrderDetail({ order }: { order: OrderDetails }) {
         <Badge bg="secondary" data-testid="process-status">
           {order.process_status}
         </Badge>
-        {order.due_at && order.sla_state ? (
+        {order.sla_state === 'paused' || order.sla_state === 'trip_passed' ? (
+          <span className="small" data-testid="detail-due">
+            Due <DueBadge row={order} />
+            <span className="ms-1 text-body-secondary">{SLA_HINT[order.sla_state]}</span>
+          </span>
+        ) : order.due_at && order.sla_state ? (
           <span className="small" data-testid="detail-due">
             Due <DueBadge row={order} />
             <span className="visually-hidden"> ({SLA_LABEL[order.sla_state]})</span>

@@ -7,7 +7,9 @@ import { useSessionUser } from '../auth/use-session-user';
 /** Dashboard tiles, each with its count; without counts the tiles show no numbers. */
 export function DashboardTiles({ counts }: { counts: FolderCounts | undefined }) {
   // get-folder-count also answers the due-time figures.
-  const sla = counts as (FolderCounts & { atRiskCount?: number; breachedCount?: number }) | undefined;
+  const sla = counts as
+    | (FolderCounts & { atRiskCount?: number; breachedCount?: number; tripPassedCount?: number })
+    | undefined;
   // The figures are open orders of the whole system, which only Order History lists: a role that cannot
   // open it (Telecaller) gets no tiles rather than links to a refusal or to a list with other numbers.
   const role = useSessionUser()?.type ?? null;
@@ -39,6 +41,19 @@ export function DashboardTiles({ counts }: { counts: FolderCounts | undefined })
               {sla?.breachedCount}
             </span>
           </Link>
+          {/* Still worked but the arrival day is over: not late, to refund or close (decision 316). */}
+          {sla?.tripPassedCount !== undefined ? (
+            <Link
+              to="/admin/order-history?slaState=trip_passed&sort=arrival_date"
+              className="staff-tile"
+              title="The arrival date has passed: refund or close these orders"
+            >
+              <span className="staff-tile-label">Trip passed</span>
+              <span className="staff-tile-count text-body-secondary" data-testid="tile-count-tripPassed">
+                {sla.tripPassedCount}
+              </span>
+            </Link>
+          ) : null}
         </>
       ) : null}
     </section>

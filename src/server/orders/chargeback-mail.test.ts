@@ -91,7 +91,7 @@ describe('moves out of ChargeBack never mail the completion notice', () => {
     expect(await mailKinds(fresh.orderId)).toEqual(['notification']);
   });
 
-  it('"Upload, mail and complete" is refused (409) and changes nothing; a plain upload still works', async () => {
+  it('"Upload, mail and complete" is refused (409) and changes nothing', async () => {
     const disputed = await inChargeBack({ email: 'dispute@example.com' });
     const upload = async (complete: string) =>
       t.as('Team', {

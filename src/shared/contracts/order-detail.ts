@@ -370,6 +370,10 @@ export const orderFields = z.object({
   /** When the order is due under the due-time policy; null for Completed, Refunded and Deleted. */
   due_at: isoInstant.nullable(),
   sla_state: z.enum(SLA_STATES).nullable(),
+  /** Since when the due clock stands still (the order waits on someone else); null when it runs. */
+  due_paused_at: isoInstant.nullable().optional(),
+  /** The end of the arrival day of an order still worked; past it the order is "Trip passed". */
+  trip_ends_at: isoInstant.nullable().optional(),
 });
 export type OrderFields = z.infer<typeof orderFields>;
 

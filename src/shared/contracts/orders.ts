@@ -21,7 +21,15 @@ export const folderCounts = z
   )
   .extend({
     atRiskCount: z.number().int().describe('Open orders due within the at-risk margin (whole system)'),
-    breachedCount: z.number().int().describe('Open orders past their due time (whole system)'),
+    breachedCount: z
+      .number()
+      .int()
+      .describe('Open orders past their due time, not waiting and whose trip has not passed (whole system)'),
+    tripPassedCount: z
+      .number()
+      .int()
+      .optional()
+      .describe('Orders still worked whose arrival day is over (whole system): refund or close them'),
   });
 export type FolderCountsAnswer = z.infer<typeof folderCounts>;
 
