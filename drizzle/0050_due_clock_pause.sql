@@ -57,14 +57,15 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
--- A completion's due time (insights "on time") is the order's due time at that moment, waits included.
+-- A completion's due time (insights "on time") is the order's due time at that moment, waits included (a
+-- wait still running counts up to the event's time, so recomputing an old event adds no later wait).
 CREATE OR REPLACE FUNCTION order_events_due_at_set() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NEW.action = 'status' AND NEW.to_value = 'Completed' THEN
     NEW.due_at := (
       SELECT sla_due_at(coalesce(NEW.from_value, 'New'), o.processing_mode, o.created_at, o.processing_date, o.arrival_date)
         + make_interval(secs => o.due_paused_seconds + CASE WHEN o.due_paused_at IS NULL THEN 0
-                                 ELSE greatest(0, floor(extract(epoch FROM (now() - o.due_paused_at))))::integer END)
+                                 ELSE greatest(0, floor(extract(epoch FROM (NEW.created_at - o.due_paused_at))))::integer END)
       FROM orders o WHERE o.order_id = NEW.order_id);
   ELSE
     NEW.due_at := NULL;
