@@ -162,9 +162,13 @@ test('staff open an order from a list and work it: remark, move, upload, both De
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const { text } = await new PDFParse({ data: new Uint8Array(pdf) }).getText();
     expect(text).toContain(String(orderId));
-    // Pack 1 carries the approved document itself; Pack 2 adds the remark history.
+    // Pack 1 carries the approved document itself; Pack 2 adds the status history in words, never the
+    // internal remarks.
     if (pack === 1) expect(text).toContain(`Approved ED card ${orderId}`);
-    else expect(text).toContain('Called the customer about the flight');
+    else {
+      expect(text).toContain('Status history');
+      expect(text).not.toContain('Called the customer about the flight');
+    }
     await popup.close();
   }
 });

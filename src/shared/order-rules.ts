@@ -71,6 +71,24 @@ export function statusName(status: string): string {
   return STATUS_NAMES[status as OrderStatus] ?? status;
 }
 
+/**
+ * A move out of ChargeBack into Completed mails the customer nothing (no status notification, no macro
+ * mail, no approval notice): the customer is disputing the payment, and "your order is complete" would
+ * answer the dispute for them. Every server path asks this; the detail screen says it before the move.
+ */
+export function completionMailSuppressed(from: string, to: string): boolean {
+  return from === 'ChargeBack' && to === 'Completed';
+}
+
+/** Statuses whose detail screen shows the Defence Packs and Enter Transaction Details. */
+export const EVIDENCE_STATUSES: readonly OrderStatus[] = [
+  'Completed',
+  'Customer Called',
+  'ChargeBack',
+  'Refunds',
+  'Refunded',
+];
+
 /** A New order whose processing date is after today sits in Future Orders. */
 export function isFutureOrder(order: OrderState, today: string): boolean {
   return order.processStatus === 'New' && order.processingDate > today;

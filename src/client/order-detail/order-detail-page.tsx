@@ -6,8 +6,9 @@ import Spinner from 'react-bootstrap/Spinner';
 import { useParams } from 'react-router';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { decodeOrderId } from '../../shared/order-id';
+import { EVIDENCE_STATUSES } from '../../shared/order-rules';
 import { errorMessage } from '../app/api';
-import { DueBadge, SLA_LABEL } from '../components/due-badge';
+import { DueBadge, SLA_HINT, SLA_LABEL } from '../components/due-badge';
 import { OrderLivePanel } from '../live/order-live-panel';
 import { OrderActionBar } from './action-bar';
 import { AddCommentSection } from './add-comment-section';
@@ -29,8 +30,7 @@ import { TripInfoSection } from './trip-info-section';
 import { UploadDocumentSection } from './upload-document-section';
 
 export const ORDER_NOT_FOUND = 'Order not found';
-/** Statuses that show Defence Packs and Enter Transaction Details (docs/product.md). */
-const EVIDENCE_STATUSES = new Set(['Completed', 'Customer Called']);
+const EVIDENCE = new Set<string>(EVIDENCE_STATUSES);
 const PENDING_MAIL = new Set(['queued', 'sending', 'retrying']);
 const MAIL_POLL_MS = 3000;
 
@@ -77,7 +77,7 @@ function OrderDetailView({ orderId }: { orderId: number }) {
 
 function OrderDetail({ order }: { order: OrderDetails }) {
   const [modal, setModal] = useState<'email' | 'transaction' | null>(null);
-  const evidence = EVIDENCE_STATUSES.has(order.process_status);
+  const evidence = EVIDENCE.has(order.process_status);
 
   return (
     <div className="order-detail">
@@ -88,7 +88,12 @@ function OrderDetail({ order }: { order: OrderDetails }) {
         <Badge bg="secondary" data-testid="process-status">
           {order.process_status}
         </Badge>
-        {order.due_at && order.sla_state ? (
+        {order.sla_state === 'paused' || order.sla_state === 'trip_passed' ? (
+          <span className="small" data-testid="detail-due">
+            Due <DueBadge row={order} />
+            <span className="ms-1 text-body-secondary">{SLA_HINT[order.sla_state]}</span>
+          </span>
+        ) : order.due_at && order.sla_state ? (
           <span className="small" data-testid="detail-due">
             Due <DueBadge row={order} />
             <span className="visually-hidden"> ({SLA_LABEL[order.sla_state]})</span>

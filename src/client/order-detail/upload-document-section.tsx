@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import Button from 'react-bootstrap/Button';
+import { completionMailSuppressed } from '../../shared/order-rules';
 import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { toast } from 'react-toastify';
@@ -121,17 +122,20 @@ export function UploadDocumentSection({ order }: { order: OrderDetails }) {
           />
         )}
         <div className="d-flex gap-2 flex-wrap mt-3 align-items-center">
-          {order.process_status !== 'Completed' && order.process_status !== 'Deleted' && (
-            <Button
-              type="button"
-              variant="success"
-              disabled={busy}
-              onClick={submit('AWS', true)}
-              title="Upload the card, mail it to the customer (AWS) and move the order to Completed"
-            >
-              Upload, mail and complete
-            </Button>
-          )}
+          {/* Out of ChargeBack the approval notice would be a completion mail (completionMailSuppressed). */}
+          {order.process_status !== 'Completed' &&
+            order.process_status !== 'Deleted' &&
+            !completionMailSuppressed(order.process_status, 'Completed') && (
+              <Button
+                type="button"
+                variant="success"
+                disabled={busy}
+                onClick={submit('AWS', true)}
+                title="Upload the card, mail it to the customer (AWS) and move the order to Completed"
+              >
+                Upload, mail and complete
+              </Button>
+            )}
           <Button type="button" disabled={busy} onClick={submit('AWS')}>
             Submit (AWS)
           </Button>

@@ -8,7 +8,12 @@ import { useSessionUser } from '../auth/use-session-user';
 export function DashboardTiles({ counts }: { counts: FolderCounts | undefined }) {
   // get-folder-count also answers the due-time figures.
   const sla = counts as
-    | (FolderCounts & { atRiskCount?: number; breachedCount?: number; needsAttentionCount?: number })
+    | (FolderCounts & {
+        atRiskCount?: number;
+        breachedCount?: number;
+        needsAttentionCount?: number;
+        tripPassedCount?: number;
+      })
     | undefined;
   // The figures are open orders of the whole system, which only Order History lists: a role that cannot
   // open it (Telecaller) gets no tiles rather than links to a refusal or to a list with other numbers.
@@ -41,6 +46,19 @@ export function DashboardTiles({ counts }: { counts: FolderCounts | undefined })
               {sla?.breachedCount}
             </span>
           </Link>
+          {/* Still worked but the arrival day is over: not late, to refund or close (decision 316). */}
+          {sla?.tripPassedCount !== undefined ? (
+            <Link
+              to="/admin/order-history?slaState=trip_passed&sort=arrival_date"
+              className="staff-tile"
+              title="The arrival date has passed: refund or close these orders"
+            >
+              <span className="staff-tile-label">Trip passed</span>
+              <span className="staff-tile-count text-body-secondary" data-testid="tile-count-tripPassed">
+                {sla.tripPassedCount}
+              </span>
+            </Link>
+          ) : null}
         </>
       ) : null}
       {/* Orders still being worked with a failing data check (docs/product.md, "Order checks"). */}

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/constants.js';
 import type { Macro, MacroBody, MacroOutcome } from '../../shared/contracts/communication.js';
-import { statusName } from '../../shared/order-rules.js';
+import { completionMailSuppressed, statusName } from '../../shared/order-rules.js';
 import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
@@ -184,7 +184,9 @@ export async function applyMacro(
           status = moved.to;
           done.push(`moved to ${statusName(moved.to)}`);
         }
-        if (macro.templateKey) {
+        // Out of ChargeBack into Completed the customer gets no mail (src/shared/order-rules.ts).
+        const silent = !!macro.moveTo && completionMailSuppressed(order!.processStatus, status);
+        if (macro.templateKey && !silent) {
           const mail = await queueTemplateMail(tx, {
             orderId,
             templateKey: macro.templateKey,
@@ -199,9 +201,10 @@ export async function applyMacro(
               : `mail "${mail.templateName}" not sent again (sent ${mail.minutes} min ago)`,
           );
         }
-        return { status, done };
+        if (silent) done.push('no mail: the order was in ChargeBack');
+        return { status, done, mailed: (!!macro.templateKey || !!macro.moveTo) && !silent };
       });
-      if (macro.templateKey || macro.moveTo) mailQueued = true;
+      if (result.mailed) mailQueued = true;
       outcomes.push({
         orderId,
         result: 'done',

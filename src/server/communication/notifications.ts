@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { MAIL_HOLD_SECONDS, type MailKind, type MailProvider } from '../../shared/constants.js';
 import { NOTIFIABLE_STATUSES, type StatusNotification } from '../../shared/contracts/communication.js';
 import type { PendingMail } from '../../shared/contracts/order-detail.js';
-import { statusName } from '../../shared/order-rules.js';
+import { completionMailSuppressed, statusName } from '../../shared/order-rules.js';
 import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
@@ -112,7 +112,8 @@ export interface StatusMails {
 /**
  * Queues the customer mails for orders that entered status `to`, in the caller's transaction (the one
  * of the move and its order event), as the status's notification setting says. A restore (out of
- * Deleted) mails nobody; `skip` is for a change that sends its own mail (a macro's, the approval notice).
+ * Deleted) mails nobody; `skip` is for a change that sends its own mail (a macro's, the approval notice);
+ * an order leaving ChargeBack for Completed gets no mail (completionMailSuppressed).
  */
 export async function notifyStatusEntered(
   tx: DbOrTx,
@@ -122,7 +123,9 @@ export async function notifyStatusEntered(
   opts: { restore?: boolean | undefined; skip?: boolean | undefined } = {},
 ): Promise<StatusMails> {
   const result: StatusMails = { queued: [], repeats: [] };
-  if (opts.restore || opts.skip || !entered.length) return result;
+  // Out of ChargeBack into Completed the customer gets no mail (src/shared/order-rules.ts).
+  const mailed = entered.filter((o) => !completionMailSuppressed(o.processStatus, to));
+  if (opts.restore || opts.skip || !mailed.length) return result;
   const [setting] = await tx
     .select()
     .from(statusNotifications)
@@ -135,7 +138,7 @@ export async function notifyStatusEntered(
     .where(and(eq(mailTemplates.key, setting.templateKey), isNull(mailTemplates.deletedAt)))
     .limit(1);
   const kind = template?.purpose === 'refund' ? 'refund' : 'notification';
-  for (const o of entered) {
+  for (const o of mailed) {
     const r = await queueTemplateMail(tx, {
       orderId: o.orderId,
       templateKey: setting.templateKey,

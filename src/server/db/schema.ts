@@ -217,6 +217,14 @@ export const orders = pgTable(
      */
     dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }),
     /**
+     * The due clock's pause (migration due_clock_pause, kept by the same trigger): when the current wait on
+     * someone else began (null when not waiting), and the seconds of the waits before it.
+     */
+    duePausedAt: timestamp('due_paused_at', { withTimezone: true, mode: 'date' }),
+    duePausedSeconds: integer('due_paused_seconds').notNull().default(0),
+    /** End of the arrival day (service time) of an order still worked; from then on it is "Trip passed". */
+    tripEndsAt: timestamp('trip_ends_at', { withTimezone: true, mode: 'date' }),
+    /**
      * The customer's language (en, es, nl, pap, pt) as last chosen on the intake or the customer page;
      * null until a choice is known. Customer mails use it (docs/decisions/210).
      */
@@ -283,6 +291,7 @@ export const orders = pgTable(
         sql`${t.processStatus} = 'New' and ${t.assignedTo} is null and ${t.processingMode} = 'Priority'`,
       ),
     index('orders_created_idx').on(t.createdAt.desc(), t.orderId.desc()),
+    index('orders_trip_ends_idx').on(t.tripEndsAt, t.orderId).where(sql`${t.tripEndsAt} is not null`),
     index('orders_status_created_idx').on(t.processStatus, t.createdAt.desc(), t.orderId.desc()),
     index('orders_assigned_idx').on(t.assignedTo, t.createdAt.desc(), t.orderId.desc()),
     index('orders_email_lower_idx').on(sql`lower(${t.email})`),
@@ -870,6 +879,8 @@ export const paymentWebhookEvents = pgTable(
   },
   (t) => [unique('payment_webhook_events_uq').on(t.provider, t.eventId)],
 );
+
+/**
  * Messages that came in from customers (docs/product.md, "Customers answer back"): mail (webhook or
  * mailbox) and track-page replies, with how each was matched and what was done with it.
  */

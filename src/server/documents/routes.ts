@@ -8,10 +8,12 @@ import {
   uploadDocumentFields,
 } from '../../shared/contracts/order-detail.js';
 import { MSG } from '../../shared/messages.js';
+import { completionMailSuppressed } from '../../shared/order-rules.js';
 import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import {
   badRequest,
+  conflict,
   HttpError,
   payloadTooLarge,
   tooManyRequests,
@@ -19,10 +21,13 @@ import {
 } from '../http/errors.js';
 import { nudgeMailQueue } from '../mail/queue.js';
 import { attachDocument, changeStatus, resendDocument } from '../orders/commands.js';
+import { lockOrders } from '../orders/repository.js';
 import { removeStored } from './storage.js';
 import { type StoredUpload, sanitizeFileName, storeUpload } from './upload.js';
 
 const security = [{ staffToken: [] }];
+export const CHARGEBACK_NOT_COMPLETED_BY_UPLOAD =
+  'This order is in ChargeBack: "Upload, mail and complete" would mail the disputing customer. Move it to Completed Orders instead (no mail is sent).';
 const TOO_LARGE = `The file is too large. The maximum size is ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`;
 
 /** Upload of the approved document with its approval mail, and resending that mail. */
@@ -105,6 +110,11 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
         // "Upload, mail and complete": the document, its approval mail and the move to Completed are one
         // transaction; the approval notice is the customer's mail (no Completed notification besides).
         result = await db.transaction(async (tx) => {
+          const [order] = await lockOrders(tx, [orderId], 'Order not found');
+          // Its approval notice would be the completion mail the rule forbids (src/shared/order-rules.ts).
+          if (complete && completionMailSuppressed(order!.processStatus, 'Completed')) {
+            throw conflict(CHARGEBACK_NOT_COMPLETED_BY_UPLOAD);
+          }
           const attached = await attachDocument(tx, staff, {
             orderId,
             file,

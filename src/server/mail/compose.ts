@@ -46,17 +46,43 @@ async function templateOf(db: DbOrTx, mail: MailRow): Promise<TemplateText> {
   return template;
 }
 
+/** A mail's values: those frozen when it was queued, or (a row without them) the order as it is now. */
+function mailValues(db: DbOrTx, config: Config, mail: Pick<MailRow, 'orderId' | 'templateValues'>) {
+  return mail.templateValues
+    ? valuesOfSnapshot(mail.templateValues as unknown as OrderMailSnapshot, config)
+    : templateValuesFor(db, config, mail.orderId);
+}
+
+/**
+ * What a logged mail said (subject and plain text), for evidence: its recorded template version, or the
+ * current template of its kind for a row that names none; read-only. Null when no template is found.
+ */
+export async function loggedMailContent(
+  db: DbOrTx,
+  config: Config,
+  mail: Pick<MailRow, 'orderId' | 'kind' | 'templateId' | 'templateVersion' | 'templateValues'>,
+): Promise<{ subject: string; text: string } | null> {
+  const values = await mailValues(db, config, mail);
+  if (!values) return null;
+  let template: TemplateText | null = null;
+  if (mail.templateId !== null && mail.templateVersion !== null) {
+    template = await templateVersionText(db, mail.templateId, mail.templateVersion);
+  } else {
+    const key = KIND_TEMPLATE_KEYS[mail.kind as keyof typeof KIND_TEMPLATE_KEYS];
+    if (key) template = await resolveTemplate(db, key, await customerLanguageOf(db, mail.orderId));
+  }
+  if (!template) return null;
+  const { subject, text } = renderTemplate(template, values);
+  return { subject, text };
+}
+
 /**
  * Builds the message of a mail_log row from its template version and the values frozen when it was
  * queued (decision 294); a row written without them (the reminder scan) reads the order as it is now.
  */
 export async function composeMail(db: DbOrTx, config: Config, mail: MailRow): Promise<Mail.Options> {
   const order = await loadOrder(db, mail.orderId, config.APP_MAIL_DOMAIN);
-  const values = !order
-    ? null
-    : mail.templateValues
-      ? valuesOfSnapshot(mail.templateValues as unknown as OrderMailSnapshot, config)
-      : await templateValuesFor(db, config, mail.orderId);
+  const values = order ? await mailValues(db, config, mail) : null;
   if (!order || !values) throw new PermanentMailError(`order ${mail.orderId} not found`);
   const template = await templateOf(db, mail);
   const base = {

@@ -1,17 +1,14 @@
-import type { DefencePackDetails } from '../../shared/contracts/order-detail.js';
+import { asc, eq } from 'drizzle-orm';
+import type { DefencePackDetails, OrderEventItem } from '../../shared/contracts/order-detail.js';
+import { statusName } from '../../shared/order-rules.js';
 import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
+import { mailLog } from '../db/schema.js';
 import { readStored } from '../documents/storage.js';
+import { loggedMailContent } from '../mail/compose.js';
 import { notFound } from '../http/errors.js';
 import { loadOrder, servableDocumentById } from '../orders/repository.js';
-import {
-  loadDocuments,
-  loadDownloads,
-  loadEvents,
-  loadMailAttempts,
-  loadMailHistory,
-  loadRemarks,
-} from './queries.js';
+import { loadDocuments, loadDownloads, loadEvents, loadMailAttempts, loadMailHistory } from './queries.js';
 
 /** Mails that deliver the approved document: Pack 1 proves these; Pack 2 lists every mail. */
 const DOCUMENT_MAIL_KINDS = new Set(['approval', 'resend', 'reminder']);
@@ -27,12 +24,11 @@ export async function gatherEvidence(
   const order = await loadOrder(db, orderId, config.APP_MAIL_DOMAIN);
   if (!order) throw notFound('Order not found');
   const full = packType === 2;
-  const [docs, allMails, attempts, downloads, remarks, events] = await Promise.all([
+  const [docs, allMails, attempts, downloads, events] = await Promise.all([
     loadDocuments(db, orderId),
     loadMailHistory(db, orderId),
     loadMailAttempts(db, orderId),
     loadDownloads(db, orderId),
-    full ? loadRemarks(db, orderId) : Promise.resolve([]),
     full ? loadEvents(db, orderId) : Promise.resolve([]),
   ]);
   const mails = full ? allMails : allMails.filter((m) => DOCUMENT_MAIL_KINDS.has(m.kind));
@@ -45,9 +41,52 @@ export async function gatherEvidence(
     mails,
     mailAttempts: attempts.filter((a) => mailIds.has(a.mail_id)),
     downloads,
-    remarks,
-    events,
+    // Internal notes and raw events (staff ids, takeovers) are never evidence: see statusHistory.
+    remarks: [],
+    events: [],
+    ...(full
+      ? { mailContents: await mailContents(db, config, orderId), statusHistory: statusHistoryOf(events) }
+      : {}),
   };
+}
+
+/** Each mail of the order as the customer received it (subject and text). */
+async function mailContents(db: DbOrTx, config: Config, orderId: number) {
+  const rows = await db
+    .select({
+      id: mailLog.id,
+      orderId: mailLog.orderId,
+      kind: mailLog.kind,
+      templateId: mailLog.templateId,
+      templateVersion: mailLog.templateVersion,
+      templateValues: mailLog.templateValues,
+    })
+    .from(mailLog)
+    .where(eq(mailLog.orderId, orderId))
+    .orderBy(asc(mailLog.createdAt), asc(mailLog.id));
+  const out: { mail_id: number; subject: string; text: string }[] = [];
+  for (const row of rows) {
+    const content = await loggedMailContent(db, config, row);
+    if (content) out.push({ mail_id: row.id, ...content });
+  }
+  return out;
+}
+
+/** The customer-facing history in words: placed, each move by its queue names, each document upload. */
+export function statusHistoryOf(events: readonly OrderEventItem[]): { create_ts: string; text: string }[] {
+  const out: { create_ts: string; text: string }[] = [];
+  for (const e of events) {
+    let text: string | null = null;
+    if (e.action === 'created') text = 'Order placed';
+    else if (e.action === 'status' && e.to_value) {
+      text = e.from_value
+        ? `Moved from ${statusName(e.from_value)} to ${statusName(e.to_value)}`
+        : `Moved to ${statusName(e.to_value)}`;
+    } else if (e.action === 'upload') text = 'Approved document uploaded';
+    else if (e.action === 'withdraw') text = 'A wrongly uploaded document was withdrawn';
+    if (text) out.push({ create_ts: e.create_ts, text });
+  }
+  return out;
 }
 
 /** The bytes of the approved document for embedding, or null when there is none or the file is gone. */

@@ -206,7 +206,8 @@ from (
          o.processing_date::text as processing_date, ${isoSql('o.refund_date')} as refund_date,
          assignee.name as assign_to, o.amount::text as amount, o.currency,
          ${isoSql('o.created_at')} as created_at, ${isoSql('o.updated_at')} as updated_at, o.version,
-         ${isoSql('o.due_at')} as due_at,
+         ${isoSql('o.due_at')} as due_at, ${isoSql('o.due_paused_at')} as due_paused_at,
+         ${isoSql('o.trip_ends_at')} as trip_ends_at,
          coalesce((
            select json_agg(json_build_object(
                     'id', d.id, 'order_id', d.order_id, 'withdrawn_at', ${isoSql('d.withdrawn_at')},
@@ -333,10 +334,12 @@ export async function loadOrderDetail(
   const detail = JSON.parse(row.detail) as OrderDetails;
   detail.application_email = `${detail.order_id}@${appMailDomain}`;
   detail.process_month = processMonth(detail.processing_date);
-  detail.sla_state =
-    detail.due_at === null
-      ? null
-      : slaStateOf(new Date(detail.due_at), { now: dueNow(), marginHours: marginHoursOf(row.sla_policy) });
+  const date = (v: string | null | undefined) => (v ? new Date(v) : null);
+  detail.sla_state = slaStateOf(
+    date(detail.due_at),
+    { now: dueNow(), marginHours: marginHoursOf(row.sla_policy) },
+    { pausedAt: date(detail.due_paused_at), tripEndsAt: date(detail.trip_ends_at) },
+  );
   const docs = detail.uploadDoc;
   let current = -1;
   for (let i = docs.length - 1; i >= 0; i--) {

@@ -11,6 +11,7 @@ export type CountsAnswer = FolderCounts & {
   atRiskCount: number;
   breachedCount: number;
   needsAttentionCount: number;
+  tripPassedCount: number;
 };
 
 /**
@@ -48,6 +49,7 @@ interface DayCounts {
 interface SlaSnapshot {
   breachedCount: number;
   atRiskCount: number;
+  tripPassedCount: number;
   marginHours: number;
   /** The moment it was read, and the first moment a count changes by time alone. */
   from: number;
@@ -235,26 +237,35 @@ export class CountsMemory {
     const marginMs = clock.marginHours * 3_600_000;
     const now = clock.now.toISOString();
     const edge = new Date(at + marginMs).toISOString();
+    // The definition of slaCounts (lists.ts): a trip that ends moves an order from late to trip passed.
     const { rows } = await this.database.db.execute<{
       breached: string;
       at_risk: string;
+      trip_passed: string;
       next_breach: string | null;
       next_risk: string | null;
+      next_trip_end: string | null;
     }>(sql`
-      select (select count(*) from orders where due_at <= ${now}::timestamptz)::text as breached,
+      select (select count(*) from orders where due_at <= ${now}::timestamptz
+                and (trip_ends_at is null or trip_ends_at > ${now}::timestamptz))::text as breached,
              (select count(*) from orders where due_at > ${now}::timestamptz
-                and due_at < ${edge}::timestamptz)::text as at_risk,
+                and due_at < ${edge}::timestamptz
+                and (trip_ends_at is null or trip_ends_at > ${now}::timestamptz))::text as at_risk,
+             (select count(*) from orders where trip_ends_at <= ${now}::timestamptz)::text as trip_passed,
              (select min(due_at) from orders where due_at > ${now}::timestamptz)::text as next_breach,
-             (select min(due_at) from orders where due_at >= ${edge}::timestamptz)::text as next_risk`);
+             (select min(due_at) from orders where due_at >= ${edge}::timestamptz)::text as next_risk,
+             (select min(trip_ends_at) from orders where trip_ends_at > ${now}::timestamptz)::text as next_trip_end`);
     const r = rows[0];
     const nextBreach = r?.next_breach ? Date.parse(r.next_breach) : Number.POSITIVE_INFINITY;
     const nextRisk = r?.next_risk ? Date.parse(r.next_risk) - marginMs + 1 : Number.POSITIVE_INFINITY;
+    const nextTripEnd = r?.next_trip_end ? Date.parse(r.next_trip_end) : Number.POSITIVE_INFINITY;
     return {
       breachedCount: Number(r?.breached ?? 0),
       atRiskCount: Number(r?.at_risk ?? 0),
+      tripPassedCount: Number(r?.trip_passed ?? 0),
       marginHours: clock.marginHours,
       from: at,
-      until: Math.min(nextBreach, nextRisk),
+      until: Math.min(nextBreach, nextRisk, nextTripEnd),
       generation,
     };
   }
@@ -315,6 +326,7 @@ export class CountsMemory {
       atRiskCount: sla.atRiskCount,
       breachedCount: sla.breachedCount,
       needsAttentionCount: attention,
+      tripPassedCount: sla.tripPassedCount,
     };
   }
 

@@ -15,7 +15,7 @@ import type {
 } from '../../shared/contracts/orders.js';
 import { countryName } from '../../shared/countries.js';
 import type { Db, DbOrTx } from '../db/client.js';
-import { type SlaClock, slaStateSql } from '../sla/policy.js';
+import { dueColumnsOf, type SlaClock, slaStateSql, slaStateWhere } from '../sla/policy.js';
 import { counterWhere, type FolderScope, folderWhere } from './folders.js';
 
 /**
@@ -59,20 +59,27 @@ export async function futureMonthCounts(db: DbOrTx, today: string): Promise<Futu
 }
 
 /**
- * Open orders at risk of or past their due time, whole system: one range scan of the due-time index
- * (closed orders have no due time), so the figures are exact at every moment without a nightly job.
+ * Open orders at risk of or past their due time, and still-worked orders whose trip has passed, whole
+ * system: range scans of the due-time and trip-end indexes (closed and waiting orders have no due time),
+ * so the figures are exact at every moment without a nightly job. The same definition as slaStateSql.
  */
 export async function slaCounts(
   db: DbOrTx,
   clock: SlaClock,
-): Promise<{ atRiskCount: number; breachedCount: number }> {
+): Promise<{ atRiskCount: number; breachedCount: number; tripPassedCount: number }> {
   const now = clock.now.toISOString();
   const edge = new Date(clock.now.getTime() + clock.marginHours * 3_600_000).toISOString();
-  const { rows } = await db.execute<{ breached: string; at_risk: string }>(sql`
+  const { rows } = await db.execute<{ breached: string; at_risk: string; trip_passed: string }>(sql`
     select count(*) filter (where due_at <= ${now}::timestamptz)::text as breached,
-           count(*) filter (where due_at > ${now}::timestamptz)::text as at_risk
-    from orders where due_at < ${edge}::timestamptz`);
-  return { atRiskCount: Number(rows[0]?.at_risk ?? 0), breachedCount: Number(rows[0]?.breached ?? 0) };
+           count(*) filter (where due_at > ${now}::timestamptz)::text as at_risk,
+           (select count(*) from orders where trip_ends_at <= ${now}::timestamptz)::text as trip_passed
+    from orders where due_at < ${edge}::timestamptz
+      and (trip_ends_at is null or trip_ends_at > ${now}::timestamptz)`);
+  return {
+    atRiskCount: Number(rows[0]?.at_risk ?? 0),
+    breachedCount: Number(rows[0]?.breached ?? 0),
+    tripPassedCount: Number(rows[0]?.trip_passed ?? 0),
+  };
 }
 
 /** Orders still being worked with a failing check, whole system: a count of the partial index. */
@@ -98,7 +105,7 @@ function rowColumns(clock: SlaClock): SQL {
            coalesce(s.name, '') as assign_to,
            o.nationality, o.processing_mode,
            to_char(o.due_at at time zone 'UTC', ${sql.raw(ISO)}) as due_at,
-           ${slaStateSql(sql.raw('o.due_at'), clock)} as sla_state,
+           ${slaStateSql(dueColumnsOf('o'), clock)} as sla_state,
            o.check_level::int as check_level,
            coalesce(array(select jsonb_array_elements(o.checks)->>'code'), '{}') as check_codes`;
 }
@@ -259,14 +266,7 @@ export function filterWhere(filters: ListFilters, staffId: number, clock: SlaClo
   if (filters.arrivalFrom) parts.push(sql`arrival_date >= ${filters.arrivalFrom}::date`);
   if (filters.arrivalTo) parts.push(sql`arrival_date <= ${filters.arrivalTo}::date`);
   if (filters.needsAttention === 'true') parts.push(sql`needs_attention`);
-  if (filters.slaState) {
-    const now = clock.now.toISOString();
-    const edge = new Date(clock.now.getTime() + clock.marginHours * 3_600_000).toISOString();
-    if (filters.slaState === 'breached') parts.push(sql`due_at <= ${now}::timestamptz`);
-    else if (filters.slaState === 'at_risk')
-      parts.push(sql`due_at > ${now}::timestamptz and due_at < ${edge}::timestamptz`);
-    else parts.push(sql`due_at >= ${edge}::timestamptz`);
-  }
+  if (filters.slaState) parts.push(slaStateWhere(filters.slaState, dueColumnsOf(), clock));
   return parts.length ? sql.join(parts, sql` and `) : null;
 }
 

@@ -117,6 +117,8 @@ export function orderFieldsOf(
     updated_at: o.updatedAt.toISOString(),
     version: o.version,
     due_at: iso(o.dueAt),
+    due_paused_at: iso(o.duePausedAt),
+    trip_ends_at: iso(o.tripEndsAt),
     sla_state: extra.slaState,
   };
 }
@@ -138,7 +140,10 @@ export async function loadOrder(
   return orderFieldsOf(row.o, {
     assignTo: row.assignTo ?? null,
     appMailDomain,
-    slaState: slaStateOf(row.o.dueAt, await slaClock(db)),
+    slaState: slaStateOf(row.o.dueAt, await slaClock(db), {
+      pausedAt: row.o.duePausedAt,
+      tripEndsAt: row.o.tripEndsAt,
+    }),
   });
 }
 

@@ -109,7 +109,7 @@ describe('Defence Packs', () => {
     }
   });
 
-  it('Pack 2: the full case file adds the application, every mail, the remarks and the status timeline', async () => {
+  it('Pack 2: the full case file adds the application, every mail with its content and the status history in words', async () => {
     const id = await caseFile({
       bytes: await samplePdf('P2-DOC', 1),
       mime: 'application/pdf',
@@ -124,14 +124,25 @@ describe('Defence Packs', () => {
       'Application as submitted',
       'Hyatt Regency Aruba',
       `<invoice-${id}@mail.test>`,
-      'Customer confirmed receipt by phone',
-      'Status timeline',
-      'New -> Completed',
+      `Your Aruba ED Card has been approved (order ${id})`,
+      'Status history',
+      'Order placed',
+      'Moved from New to Completed',
       'P2-DOC page 1',
     ]) {
       expect(text).toContain(expected);
     }
-    expect(text.indexOf('Remark history')).toBeLessThan(text.indexOf('Status timeline'));
+    // Customer-facing facts only: no internal remark, no raw event or staff id, no staff name.
+    for (const internal of [
+      'Customer confirmed receipt',
+      'Remark history',
+      'remark:',
+      'takeover',
+      ' -> ',
+      'Demo Team',
+    ]) {
+      expect(text).not.toContain(internal);
+    }
   });
 
   it('embeds an image document as a page', async () => {
@@ -176,8 +187,12 @@ describe('Defence Packs', () => {
     // The two approval notices, the remark's mail, and the status notification of the move to Completed.
     expect(two.mails).toHaveLength(4);
     expect(two.mails.filter((m) => m.kind === 'notification')).toHaveLength(1);
-    expect(two.remarks).toHaveLength(1);
-    expect(two.events.some((e) => e.action === 'status' && e.to_value === 'Completed')).toBe(true);
+    expect(two.remarks).toEqual([]);
+    expect(two.events).toEqual([]);
+    expect(two.statusHistory?.map((h) => h.text)).toContain('Moved from New to Completed');
+    expect(two.mailContents?.map((c) => c.subject)).toContain(
+      `Your Aruba ED Card has been approved (order ${id})`,
+    );
   });
 
   it('an order without a document still gets a readable pack; bad input is a 4xx', async () => {

@@ -159,6 +159,16 @@ export async function renderDefencePack(
 
   w.heading(`${section++}. ${e.defencePackType === 1 ? 'Document e-mails' : 'E-mails'}`);
   if (e.mails.length === 0) w.paragraph('No e-mail has been sent for this order.');
+  // Pack 2: what each mail said, as the customer received it.
+  const contentOf = (mailId: number): [string, unknown][] => {
+    const c = e.mailContents?.find((x) => x.mail_id === mailId);
+    return c
+      ? [
+          ['Subject', c.subject],
+          ['Content', c.text],
+        ]
+      : [];
+  };
   e.mails.forEach((m, i) => {
     const tries = e.mailAttempts.filter((a) => a.mail_id === m.id);
     w.entry(`${i + 1}. ${at(m.create_ts)} - ${m.kind}${m.remainder_mail ? ' (reminder)' : ''}`, [
@@ -168,6 +178,7 @@ export async function renderDefencePack(
       ['Delivered', at(m.sent_ts)],
       ['Message ID', m.message_id],
       ['Attachment', m.uploadDoc],
+      ...contentOf(m.id),
       ...tries.map((a): [string, unknown] => [
         `Attempt ${a.attempt}`,
         `${at(a.create_ts)} via ${a.provider}: ${a.ok ? `accepted ${a.message_id ?? ''}` : `failed (${a.error ?? ''})`}`,
@@ -190,35 +201,10 @@ export async function renderDefencePack(
   });
 
   if (e.defencePackType === 2) {
-    w.heading(`${section++}. Remark history`);
-    if (e.remarks.length === 0) w.paragraph('No remarks.');
-    e.remarks.forEach((r, i) => {
-      const flags = [
-        ['Whatsapp', r.whatsapp],
-        ['Telephone', r.telephone],
-        ['Refund', r.status_refund],
-        ['Voided', r.voided],
-        ['Chargeback', r.chargeback],
-        ['ReportError', r.report_error],
-      ]
-        .map(([k, v]) => `${k} ${v}`)
-        .join(', ');
-      w.entry(`${i + 1}. ${at(r.create_ts)} - ${r.remark_name || 'unknown'}`, [
-        ['Remark', r.remark],
-        ['Flags', flags],
-      ]);
-    });
-
-    w.heading(`${section++}. Status timeline`);
-    if (e.events.length === 0) w.paragraph('No events.');
-    for (const ev of e.events) {
-      const change = [ev.from_value, ev.to_value].filter((v) => v !== null && v !== '').join(' -> ');
-      w.field(
-        at(ev.create_ts),
-        `${ev.action}${change ? `: ${change}` : ''} (${ev.actor_name ?? 'system'})`,
-        9,
-      );
-    }
+    w.heading(`${section++}. Status history`);
+    const history = e.statusHistory ?? [];
+    if (history.length === 0) w.paragraph('No status changes.');
+    for (const h of history) w.field(at(h.create_ts), h.text, 9);
   }
 
   w.heading(`${section++}. The approved document`);

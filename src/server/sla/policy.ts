@@ -63,21 +63,67 @@ export async function slaClock(db: DbOrTx): Promise<SlaClock> {
   return { now: dueClock(), marginHours: policy.atRiskMarginHours };
 }
 
+/** The columns a due state is read from (of `orders` under some alias). */
+export interface DueColumns {
+  dueAt: SQL;
+  pausedAt: SQL;
+  tripEndsAt: SQL;
+}
+
+/** The due columns of `orders`, under an alias or bare. */
+export const dueColumnsOf = (alias?: string): DueColumns => {
+  const p = alias ? `${alias}.` : '';
+  return {
+    dueAt: sql.raw(`${p}due_at`),
+    pausedAt: sql.raw(`${p}due_paused_at`),
+    tripEndsAt: sql.raw(`${p}trip_ends_at`),
+  };
+};
+
 /**
- * The state of a due time at the clock's moment: breached from the due time on, at risk while less
- * than the margin is left, on track before. Null when there is no due time (closed orders).
+ * The one definition of the due states (tile, lists, filters, detail and Insights use it): trip passed
+ * once the arrival day of a still-worked order is over; paused while it waits on someone else; else
+ * breached from the due time on, at risk while less than the margin is left, on track before. Null when
+ * there is no due time (closed orders).
  */
-export function slaStateSql(dueAt: SQL, clock: SlaClock): SQL {
+export function slaStateSql(c: DueColumns, clock: SlaClock): SQL {
   const at = clock.now.toISOString();
   const edge = new Date(clock.now.getTime() + clock.marginHours * 3_600_000).toISOString();
-  return sql`case when ${dueAt} is null then null
-              when ${dueAt} <= ${at}::timestamptz then 'breached'
-              when ${dueAt} < ${edge}::timestamptz then 'at_risk'
+  return sql`case when ${c.tripEndsAt} <= ${at}::timestamptz then 'trip_passed'
+              when ${c.pausedAt} is not null then 'paused'
+              when ${c.dueAt} is null then null
+              when ${c.dueAt} <= ${at}::timestamptz then 'breached'
+              when ${c.dueAt} < ${edge}::timestamptz then 'at_risk'
               else 'on_track' end`;
 }
 
+/** The condition of one due state (the lists' filter), the same definition as slaStateSql. */
+export function slaStateWhere(state: SlaState, c: DueColumns, clock: SlaClock): SQL {
+  const at = clock.now.toISOString();
+  const edge = new Date(clock.now.getTime() + clock.marginHours * 3_600_000).toISOString();
+  const tripAhead = sql`(${c.tripEndsAt} is null or ${c.tripEndsAt} > ${at}::timestamptz)`;
+  switch (state) {
+    case 'trip_passed':
+      return sql`${c.tripEndsAt} <= ${at}::timestamptz`;
+    case 'paused':
+      return sql`${c.pausedAt} is not null and ${tripAhead}`;
+    case 'breached':
+      return sql`${c.dueAt} <= ${at}::timestamptz and ${tripAhead}`;
+    case 'at_risk':
+      return sql`${c.dueAt} > ${at}::timestamptz and ${c.dueAt} < ${edge}::timestamptz and ${tripAhead}`;
+    default:
+      return sql`${c.dueAt} >= ${edge}::timestamptz and ${tripAhead}`;
+  }
+}
+
 /** The same rule in TypeScript (the detail answer). */
-export function slaStateOf(dueAt: Date | null, clock: SlaClock): SlaState | null {
+export function slaStateOf(
+  dueAt: Date | null,
+  clock: SlaClock,
+  pause: { pausedAt: Date | null; tripEndsAt: Date | null } = { pausedAt: null, tripEndsAt: null },
+): SlaState | null {
+  if (pause.tripEndsAt && pause.tripEndsAt.getTime() <= clock.now.getTime()) return 'trip_passed';
+  if (pause.pausedAt) return 'paused';
   if (!dueAt) return null;
   const left = dueAt.getTime() - clock.now.getTime();
   if (left <= 0) return 'breached';

@@ -127,10 +127,19 @@ describe('due times', () => {
       standard,
     ]);
     expect(await due(standard)).toBeNull();
-    await t.database.sql.query(`update orders set process_status = 'Awaiting' where order_id = $1`, [
+    await t.database.sql.query(`update orders set process_status = 'Customer Called' where order_id = $1`, [
       standard,
     ]);
     expect(await due(standard)).toBe(stored);
+    // Waiting on the customer pauses the clock (decision 316; due-clock.test.ts covers the resume).
+    await t.database.sql.query(`update orders set process_status = 'Awaiting' where order_id = $1`, [
+      standard,
+    ]);
+    expect(await due(standard)).toBeNull();
+    await t.database.sql.query(
+      `update orders set process_status = 'Customer Called', due_paused_at = null, due_paused_seconds = 0 where order_id = $1`,
+      [standard],
+    );
     await t.database.sql.query(`update orders set processing_mode = 'Priority' where order_id = $1`, [
       standard,
     ]);

@@ -391,6 +391,10 @@ export const orderFields = z.object({
   /** When the order is due under the due-time policy; null for Completed, Refunded and Deleted. */
   due_at: isoInstant.nullable(),
   sla_state: z.enum(SLA_STATES).nullable(),
+  /** Since when the due clock stands still (the order waits on someone else); null when it runs. */
+  due_paused_at: isoInstant.nullable().optional(),
+  /** The end of the arrival day of an order still worked; past it the order is "Trip passed". */
+  trip_ends_at: isoInstant.nullable().optional(),
 });
 export type OrderFields = z.infer<typeof orderFields>;
 
@@ -493,9 +497,16 @@ export const defencePackDetails = z.object({
     }),
   ),
   downloads: z.array(downloadHistoryItem),
-  /** Pack 2 only (empty for Pack 1). */
+  /**
+   * Always empty: remarks and raw order events are internal notes, never evidence for a bank (the fields
+   * stay for existing clients). Pack 2 carries statusHistory and mailContents instead.
+   */
   remarks: z.array(remarkItem),
   events: z.array(orderEventItem),
+  /** Pack 2: what the customer was sent, as rendered from each mail's template version (subject and text). */
+  mailContents: z.array(z.object({ mail_id: z.number(), subject: z.string(), text: z.string() })).optional(),
+  /** Pack 2: the order's history in words (placed, moves between statuses by their queue names, uploads). */
+  statusHistory: z.array(z.object({ create_ts: isoInstant, text: z.string() })).optional(),
   /** Set when the order's personal data was erased: when, by whom (null: the retention policy), what. */
   erasure: z
     .object({ erased_at: isoInstant, by: nullableText, erased: z.string(), reason: nullableText })

@@ -22,7 +22,15 @@ export const folderCounts = z
   )
   .extend({
     atRiskCount: z.number().int().describe('Open orders due within the at-risk margin (whole system)'),
-    breachedCount: z.number().int().describe('Open orders past their due time (whole system)'),
+    breachedCount: z
+      .number()
+      .int()
+      .describe('Open orders past their due time, not waiting and whose trip has not passed (whole system)'),
+    tripPassedCount: z
+      .number()
+      .int()
+      .optional()
+      .describe('Orders still worked whose arrival day is over (whole system): refund or close them'),
     needsAttentionCount: z
       .number()
       .int()
@@ -215,7 +223,6 @@ export const completeRefundBody = z
     reason: z.enum(REFUND_REASONS, { error: 'must be requested_by_customer or duplicate' }).optional(),
   })
   .strict();
-
 
 /** Result of every bulk action: the ids it changed. */
 export const changedIds = z.object({ orderId: z.array(z.number().int()) });

@@ -1,0 +1,125 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { PDFParse } from 'pdf-parse';
+import { encodeOrderId } from '../src/shared/order-id.js';
+import { expect, loginAs, test } from './fixtures.js';
+
+/** The working day, round 2: chargebacks that can be defended, and a due clock that pauses. */
+
+const INTAKE_KEY = 'e2e-intake-key-0123456789';
+const stamp = `${Date.now()}`;
+let counter = 0;
+
+/** A fresh order of our own, arriving well ahead. */
+async function newOrder(api: APIRequestContext): Promise<number> {
+  counter += 1;
+  const email = `workday2.${stamp}.${counter}@example.com`;
+  const res = await api.post('/api/intake/orders', {
+    headers: { 'X-Intake-Key': INTAKE_KEY },
+    data: {
+      client_reference: `e2e-workday-2-${stamp}-${counter}`,
+      email,
+      re_enter_email: email,
+      processing_mode: 'Standard',
+      arrival_date: '2031-03-15',
+      passport_number: `WD2${stamp.slice(-6)}${counter}`,
+      last_name: 'Dispute',
+      first_name: `Dana${counter}`,
+      nationality: 'Netherlands',
+      country_of_residence: 'NLD',
+      phone_code: '31',
+      telephone_number: '612345678',
+      processing_date: new Date().toISOString().slice(0, 10),
+      amount: 59,
+      currency: 'USD',
+    },
+  });
+  expect(res.ok(), await res.text()).toBeTruthy();
+  return (await res.json()).data.order_id as number;
+}
+
+async function moveByApi(page: Page, token: string, orderId: number, updatingStatus: string) {
+  const res = await page.request.put('/api/admin/move-order-status', {
+    headers: { Authorization: token },
+    data: { orderId, updatingStatus },
+  });
+  expect(res.ok(), await res.text()).toBeTruthy();
+}
+
+async function mailCount(page: Page, token: string, orderId: number): Promise<number> {
+  const res = await page.request.get(`/api/admin/get-orders-details/${orderId}`, {
+    headers: { Authorization: token },
+  });
+  expect(res.ok()).toBeTruthy();
+  return ((await res.json()).data.mailHistory as unknown[]).length;
+}
+
+test.use({ viewport: { width: 1440, height: 900 } });
+
+test('an order in ChargeBack offers both Defence Packs; Pack 2 has facts in words, and completing it mails nobody', async ({
+  page,
+}) => {
+  const token = await loginAs(page, 'Manager');
+  const orderId = await newOrder(page.request);
+  await page.request.post('/api/admin/add-new-remark', {
+    headers: { Authorization: token },
+    data: { orderId, remark: 'Internal: customer sounded annoyed' },
+  });
+  await moveByApi(page, token, orderId, 'ChargeBack');
+  const mailsBefore = await mailCount(page, token, orderId);
+
+  await page.goto(`/admin/view-order/${encodeOrderId(orderId)}`);
+  await expect(page.getByTestId('process-status')).toHaveText('ChargeBack');
+  await expect(page.getByRole('button', { name: 'Defence Pack 1' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Enter Transaction Details' })).toBeVisible();
+  // "Upload, mail and complete" would mail the disputing customer: not offered here.
+  await expect(page.getByRole('button', { name: 'Upload, mail and complete' })).toHaveCount(0);
+
+  const packs: Buffer[] = [];
+  await page.route('**/api/admin/get-defence-pack-pdf', async (route) => {
+    const response = await route.fetch();
+    packs.push(await response.body());
+    await route.fulfill({ response });
+  });
+  const [popup] = await Promise.all([
+    page.waitForEvent('popup'),
+    page.getByRole('button', { name: 'Defence Pack 2' }).click(),
+  ]);
+  await popup.waitForURL(/^blob:/);
+  const { text } = await new PDFParse({ data: new Uint8Array(packs[0]!) }).getText();
+  expect(text).toContain('Defence Pack 2');
+  expect(text).toContain('Status history');
+  expect(text).toContain('Moved from New to ChargeBack');
+  expect(text).not.toContain('customer sounded annoyed');
+  expect(text).not.toContain('Remark history');
+  await popup.close();
+
+  // Closing the dispute as Completed: the order completes and no mail is queued for the customer.
+  await page
+    .getByRole('navigation', { name: 'Move order' })
+    .getByRole('button', { name: 'Move to Completed Orders' })
+    .click();
+  await expect(page.getByTestId('process-status')).toHaveText('Completed');
+  expect(await mailCount(page, token, orderId)).toBe(mailsBefore);
+});
+
+test('the due clock shows Paused while the order waits on the customer, and runs again when it is back', async ({
+  page,
+}) => {
+  const token = await loginAs(page, 'Team');
+  const orderId = await newOrder(page.request);
+  await page.goto(`/admin/view-order/${encodeOrderId(orderId)}`);
+  const due = page.getByTestId('detail-due');
+  await expect(due.getByTestId('due-badge')).not.toHaveText('Paused');
+
+  await moveByApi(page, token, orderId, 'Awaiting');
+  await page.reload();
+  await expect(page.getByTestId('process-status')).toHaveText('Awaiting');
+  await expect(due.getByTestId('due-badge')).toHaveText('Paused');
+  await expect(due).toContainText('the due clock stands still');
+
+  await moveByApi(page, token, orderId, 'Customer Called');
+  await page.reload();
+  await expect(page.getByTestId('process-status')).toHaveText('Customer Called');
+  await expect(due.getByTestId('due-badge')).not.toHaveText('Paused');
+  await expect(due.getByTestId('due-badge')).toHaveText(/^in |late/);
+});
