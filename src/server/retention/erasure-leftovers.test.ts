@@ -123,7 +123,7 @@ describe('the erasure of an order leaves none of its personal data', () => {
     const withdrawn = await t.as('Admin', {
       method: 'DELETE',
       url: `/api/admin/order-document/${wrong[0]!.id}`,
-      payload: { reason: 'Belongs to Quirinus Zebedee, passport XQ7734921, not this file' },
+      payload: { reason: 'Belongs to Mr Quirinus, not this file' },
     });
     expect(withdrawn.statusCode, withdrawn.body).toBe(200);
     expect((await upload(FILE_NAME, 'RIGHT')).statusCode).toBe(200);
