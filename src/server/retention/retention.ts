@@ -234,8 +234,9 @@ export async function eraseOrder(
           JSON.stringify(to) === JSON.stringify(r.to_value)
         )
           continue;
-        await tx.execute(sql`update audit_log set from_value = ${JSON.stringify(from)}::jsonb,
-                                                  to_value = ${JSON.stringify(to)}::jsonb where id = ${r.id}`);
+        const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+        await tx.execute(sql`update audit_log set from_value = ${json(from)}::jsonb,
+                                                  to_value = ${json(to)}::jsonb where id = ${r.id}`);
       }
     }
     // The reason is the Admin's words: it may name the customer too.
