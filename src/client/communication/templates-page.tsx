@@ -85,7 +85,8 @@ export function Component() {
   if (list.error) return <LoadError message={errorMessage(list.error)} onRetry={() => void list.refetch()} />;
 
   const submit = async () => {
-    const parsed = mailTemplateBody.safeParse(draft);
+    // An empty key lets the server make one from the name (a new template) or keep the saved one.
+    const parsed = mailTemplateBody.safeParse({ ...draft, key: draft.key?.trim() || undefined });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       toast.error(`${issue?.path.join('.')}: ${issue?.message}`);
@@ -188,7 +189,7 @@ export function Component() {
                   <Form.Group controlId="tpl-key" className="mb-2">
                     <Form.Label>Key</Form.Label>
                     <Form.Control
-                      value={draft.key}
+                      value={draft.key ?? ''}
                       maxLength={60}
                       disabled={builtIn}
                       onChange={(e) => setDraft({ ...draft, key: e.target.value })}

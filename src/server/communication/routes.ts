@@ -65,7 +65,8 @@ export const communicationRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'templates.write' },
       schema: {
         tags,
-        summary: 'Add a template (a key in one language); unknown {{variables}} are refused',
+        summary:
+          'Add a template (a key in one language; without a key a new one is made from the name); unknown {{variables}} are refused',
         security,
         body: mailTemplateBody,
         response: { 200: envelope(mailTemplate) },

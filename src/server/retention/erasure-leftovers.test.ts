@@ -123,7 +123,7 @@ describe('the erasure of an order leaves none of its personal data', () => {
     const withdrawn = await t.as('Admin', {
       method: 'DELETE',
       url: `/api/admin/order-document/${wrong[0]!.id}`,
-      payload: { reason: 'Belongs to Quirinus Zebedee, passport XQ7734921, not this file' },
+      payload: { reason: 'Belongs to Mr Quirinus, not this file' },
     });
     expect(withdrawn.statusCode, withdrawn.body).toBe(200);
     expect((await upload(FILE_NAME, 'RIGHT')).statusCode).toBe(200);
@@ -238,6 +238,36 @@ describe('the erasure of an order leaves none of its personal data', () => {
       expect(text).toContain('203.0.113.0');
     }
   }, 90_000);
+
+  it('a short name is erased as a whole word: the history keeps its statuses', async () => {
+    const order = await createOrder(t.database, {
+      first_name: 'Ed',
+      last_name: 'Ted',
+      process_status: 'New',
+    });
+    const moved = await t.as('Admin', {
+      method: 'PUT',
+      url: '/api/admin/assign-order-status',
+      payload: { orderId: [order.orderId], assignto: 'me' },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const { rows: before } = await t.database.sql.query(
+      `select action, from_value, to_value from order_events where order_id = $1 order by id`,
+      [order.orderId],
+    );
+    const erased = await t.as('Admin', {
+      method: 'POST',
+      url: `/api/admin/orders/${order.orderId}/erase`,
+      payload: { reason: 'Ed asked; Completed by Ed Ted' },
+    });
+    expect(erased.statusCode, erased.body).toBe(200);
+    const { rows: after } = await t.database.sql.query<{ to_value: string }>(
+      `select action, from_value, to_value from order_events where order_id = $1 order by id`,
+      [order.orderId],
+    );
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.at(-1)!.to_value).toMatch(/Reason: \[erased\] asked; Completed by \[erased\]$/);
+  });
 
   it('an erased order answers tracking exactly like an unknown one, whatever address is given', async () => {
     const order = await createOrder(t.database, { first_name: 'Tracy' });

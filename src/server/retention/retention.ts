@@ -134,12 +134,15 @@ export async function eraseOrder(
         order.transactionId,
         order.address,
         order.localAddress,
-        ...docRows.map((d) => d.original_name),
       ],
       4,
     );
-    // Within the order's own records single names go too.
-    const own = distinctValues([...identifying, order.firstName, order.lastName], 2);
+    // In the rows about this order (and the Admin's reason) single names and file names go too; mail
+    // lines and errors are left their template keys and hosts.
+    const own = distinctValues(
+      [...identifying, order.firstName, order.lastName, ...docRows.map((d) => d.original_name)],
+      2,
+    );
 
     await tx.execute(sql`
       update orders set
@@ -171,8 +174,8 @@ export async function eraseOrder(
            and action in ('mail', 'customer_download')`,
     );
     for (const e of events) {
-      const from = e.from_value === null ? null : scrubText(e.from_value, own, erasedEmail);
-      const to = e.to_value === null ? null : scrubText(e.to_value, own, erasedEmail);
+      const from = e.from_value === null ? null : scrubText(e.from_value, identifying, erasedEmail);
+      const to = e.to_value === null ? null : scrubText(e.to_value, identifying, erasedEmail);
       if (from === e.from_value && to === e.to_value) continue;
       await tx.execute(
         sql`update order_events set from_value = ${from}, to_value = ${to} where id = ${e.id}`,
@@ -189,7 +192,7 @@ export async function eraseOrder(
                  where m.order_id = ${orderId} and a.error is not null`,
       );
       for (const r of errors) {
-        const error = scrubText(r.error, own, erasedEmail);
+        const error = scrubText(r.error, identifying, erasedEmail);
         if (error !== r.error)
           await tx.execute(sql`update ${sql.identifier(table)} set error = ${error} where id = ${r.id}`);
       }
@@ -208,16 +211,24 @@ export async function eraseOrder(
       })
       .where(eq(documents.orderId, orderId))
       .returning({ key: documents.storageKey });
-    // The audit log: rows about this order, and any row that holds one of its identifying values.
-    if (identifying.length) {
-      const { rows: audit } = await tx.execute<{ id: number; from_value: unknown; to_value: unknown }>(sql`
-        select id, from_value, to_value from audit_log a
-         where a.target = ${`order:${orderId}`}
+    // The audit log: rows about this order ('order:N', 'order N', 'order N, document M') and any row that
+    // holds one of its identifying values.
+    const target = `order:${orderId}`;
+    if (own.length) {
+      const { rows: audit } = await tx.execute<{
+        id: number;
+        target: string | null;
+        from_value: unknown;
+        to_value: unknown;
+      }>(sql`
+        select id, target, from_value, to_value from audit_log a
+         where a.target in (${target}, ${`order ${orderId}`}) or a.target like ${`order ${orderId},%`}
             or exists (select 1 from json_array_elements_text(${JSON.stringify(identifying)}::json) v(value)
                         where strpos(lower(coalesce(a.from_value::text, '') || ' ' || coalesce(a.to_value::text, '')),
                                      lower(v.value)) > 0)`);
       for (const r of audit) {
-        const values = identifying;
+        const about = r.target === target || r.target?.replace(/,.*$/, '') === `order ${orderId}`;
+        const values = about ? own : identifying;
         const from = scrubJson(r.from_value, values, erasedEmail);
         const to = scrubJson(r.to_value, values, erasedEmail);
         if (
@@ -225,8 +236,9 @@ export async function eraseOrder(
           JSON.stringify(to) === JSON.stringify(r.to_value)
         )
           continue;
-        await tx.execute(sql`update audit_log set from_value = ${JSON.stringify(from)}::jsonb,
-                                                  to_value = ${JSON.stringify(to)}::jsonb where id = ${r.id}`);
+        const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+        await tx.execute(sql`update audit_log set from_value = ${json(from)}::jsonb,
+                                                  to_value = ${json(to)}::jsonb where id = ${r.id}`);
       }
     }
     // The reason is the Admin's words: it may name the customer too.
@@ -243,7 +255,7 @@ export async function eraseOrder(
       action: 'order.erase',
       actorId: by.actorId,
       actorEmail: by.actorEmail,
-      target: `order:${orderId}`,
+      target,
       to: { reason, fields: ERASED_FIELDS, documents: docs.length },
       ip: by.ip ?? null,
     });
