@@ -72,6 +72,9 @@ class Server {
         DATABASE_URL: databaseUrl,
         LOG_LEVEL: 'warn',
         TRUST_PROXY: 'true',
+        // 1,000 streams over 4 staff sessions: far beyond the caps meant for one browser.
+        LIVE_STREAMS_PER_SESSION: '1000',
+        LIVE_STREAMS_PER_USER: '1000',
       },
       execArgv: [...process.execArgv, '--expose-gc'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -50,6 +50,9 @@ const schema = z.object({
   LIVE_STREAM_MAX_SECONDS: z.coerce.number().min(1).max(43_200).default(3600),
   /** Every open live event stream's session is read again this often, in seconds. */
   LIVE_STREAM_RECHECK_SECONDS: z.coerce.number().min(0.05).max(3600).default(60),
+  /** Open live event streams per session and per user; a new one closes the oldest beyond them. */
+  LIVE_STREAMS_PER_SESSION: z.coerce.number().int().min(1).max(10_000).default(5),
+  LIVE_STREAMS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(20),
   REDIS_URL: optionalUrl,
   /** Where documents live: `local` (DATA_DIR/documents) or `s3` (an S3-compatible bucket, S3_*). */
   DOCUMENT_STORAGE: z.enum(['local', 's3']).default('local'),

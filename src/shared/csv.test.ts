@@ -57,6 +57,14 @@ describe('toCsv', () => {
     expect(csvCell('+1:1')).toBe(`"'+1:1"`);
   });
 
+  it('neutralises the full-width ＝ ＋ － ＠ like their ASCII forms', () => {
+    for (const trigger of ['＝', '＋', '－', '＠']) {
+      expect(csvCell(`${trigger}HYPERLINK("http://x")`)).toBe(`"'${trigger}HYPERLINK(""http://x"")"`);
+      expect(csvCell(` ${trigger}1+1`)).toBe(`"' ${trigger}1+1"`);
+      expect(csvCell(`a;${trigger}cmd`)).toBe(`"a;'${trigger}cmd"`);
+    }
+  });
+
   it('neutralises tab, CR, NUL and leading spaces or quotes before a formula', () => {
     // The tab and CR could also start a cell or row of their own: what follows them is neutralised too.
     expect(csvCell('\t=1')).toBe(`"'\t'=1"`);

@@ -97,6 +97,55 @@ describe('event stream reader', () => {
   });
 });
 
+describe('the server ending the stream', () => {
+  it('reconnects at once after its lifetime, hears 401 once the session ended, and stays off when newer streams took its place', async () => {
+    const states: StreamState[] = [];
+    const calls: number[] = [];
+    const answers = [
+      () => new Response('event: counts\ndata: {"n":1}\n\nevent: end\ndata: {"reason":"lifetime"}\n\n'),
+      () => new Response('event: end\ndata: {"reason":"session-ended"}\n\n'),
+      () => new Response('{}', { status: 401 }),
+    ];
+    let unauthorized = false;
+    const close = openEventStream({
+      url: '/api/admin/events',
+      token: () => 'tok.en.sig',
+      onEvent: () => {},
+      onState: (s) => states.push(s),
+      onUnauthorized: () => {
+        unauthorized = true;
+      },
+      // A backoff this long would time the test out: the reconnects must not wait for it.
+      backoff: { firstMs: 60_000, maxMs: 60_000, jitter: 0 },
+      fetchImpl: async () => {
+        calls.push(calls.length);
+        return answers[calls.length - 1]!();
+      },
+    });
+    await waitFor(() => expect(unauthorized).toBe(true));
+    close();
+    expect(calls).toHaveLength(3);
+    expect(states).not.toContain('offline');
+
+    const evicted: StreamState[] = [];
+    let fetched = 0;
+    openEventStream({
+      url: '/api/admin/events',
+      token: () => 'tok.en.sig',
+      onEvent: () => {},
+      onState: (s) => evicted.push(s),
+      backoff: { firstMs: 1, maxMs: 1, jitter: 0 },
+      fetchImpl: async () => {
+        fetched++;
+        return new Response('event: end\ndata: {"reason":"too-many-streams"}\n\n');
+      },
+    });
+    await waitFor(() => expect(evicted.at(-1)).toBe('offline'));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(fetched).toBe(1);
+  });
+});
+
 describe('live queues', () => {
   it('counts and row changes arrive from the stream in place; new orders wait behind a bar', async () => {
     signInAs('Team', 'Tess');

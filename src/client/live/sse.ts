@@ -63,6 +63,16 @@ export function backoffDelay(attempt: number, b = DEFAULT_BACKOFF, random = Math
   return Math.round(base * (1 + b.jitter * random()));
 }
 
+/** The reason of the server's `end` event (why it closes the stream), or 'unknown'. */
+function endReason(data: string): string {
+  try {
+    const reason = (JSON.parse(data) as { reason?: unknown }).reason;
+    return typeof reason === 'string' ? reason : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 /**
  * Opens the stream and keeps it open: after a drop it reconnects with growing waits, reset by every
  * successful connection. Returns a function that closes it for good.
@@ -101,10 +111,26 @@ export function openEventStream(opts: StreamOptions): () => void {
       opts.onState('open');
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       const parser = new SseParser();
+      let ended: string | null = null;
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
-        for (const event of parser.feed(value)) opts.onEvent(event);
+        for (const event of parser.feed(value)) {
+          if (event.event === 'end') ended = endReason(event.data);
+          else opts.onEvent(event);
+        }
+      }
+      // The server closed it on purpose. Newer streams of this session took its place: stay offline (no
+      // tug of war between tabs). Otherwise (its lifetime, its session ended): at once, no backoff, where
+      // a session that ended hears 401.
+      if (ended === 'too-many-streams') {
+        stopped = true;
+        opts.onState('offline');
+        return;
+      }
+      if (ended) {
+        void connect();
+        return;
       }
     } catch {
       // A network error or a closed stream: reconnect below, unless closed on purpose.

@@ -14,6 +14,7 @@ import { assertSendableKey, queueTemplateMail } from './notifications.js';
 import { renderSubject } from './render.js';
 import type { Config } from '../config.js';
 import { templateValuesFor } from './templates.js';
+import { yieldToEventLoop } from '../db/yield.js';
 
 type MacroRow = typeof macros.$inferSelect;
 
@@ -135,6 +136,7 @@ async function whatsappFor(db: DbOrTx, config: Config, macro: MacroRow, orderId:
  * Applies a macro to each order in its own transaction: the remark, the move and the mail of one order
  * commit together or not at all, under the same rules as doing them by hand (the shared order rules,
  * the holder rule). One order refused leaves the others done; the answer says per order what happened.
+ * Between orders it yields to the event loop, so other staff's requests are answered meanwhile.
  */
 export async function applyMacro(
   db: Db,
@@ -147,6 +149,8 @@ export async function applyMacro(
   const outcomes: MacroOutcome[] = [];
   let mailQueued = false;
   for (const orderId of [...new Set(input.orderIds)]) {
+    // One order at a time, then the others' requests: a long macro never stalls the rest (PGlite).
+    await yieldToEventLoop();
     try {
       const result = await db.transaction(async (tx) => {
         const [order] = await lockOrders(tx, [orderId], 'Order not found');

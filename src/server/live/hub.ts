@@ -25,11 +25,6 @@ const PRESENCE_SWEEP_MS = 5_000;
 const PRESENCE_COALESCE_MS = 200;
 /** A change to a user or their sessions is checked against their open streams after this short wait. */
 const SESSION_CHECK_COALESCE_MS = 50;
-/** Open streams one session may hold (tabs of one browser); the oldest is closed for a new one. */
-export const MAX_STREAMS_PER_SESSION = 5;
-/** Open streams one user may hold over all their sessions; the oldest is closed for a new one. */
-export const MAX_STREAMS_PER_USER = 20;
-
 export interface LiveHubOptions {
   /** A session that has not been used for this long has ended (SESSION_IDLE_HOURS). */
   idleHours: number;
@@ -37,6 +32,10 @@ export interface LiveHubOptions {
   recheckMs: number;
   /** A stream is closed after this long; the browser opens a new one (and proves its session again). */
   maxLifetimeMs: number;
+  /** Open streams one session may hold (tabs of one browser); the oldest is closed for a new one. */
+  perSession: number;
+  /** Open streams one user may hold over all their sessions; the oldest is closed for a new one. */
+  perUser: number;
 }
 
 /** What an open stream's token stood for when it was opened: the stream ends when this no longer holds. */
@@ -105,10 +104,10 @@ export class LiveHub {
   add(staff: StaffIdentity, session: StreamSession, res: ServerResponse): void {
     // Over a cap, the oldest streams go first: a browser that reconnects is never the one refused.
     const ofSession = [...this.streams].filter((s) => s.session.sessionId === session.sessionId);
-    for (const s of ofSession.slice(0, Math.max(0, ofSession.length - MAX_STREAMS_PER_SESSION + 1)))
+    for (const s of ofSession.slice(0, Math.max(0, ofSession.length - this.options.perSession + 1)))
       this.end(s, 'too-many-streams');
     const ofUser = [...this.streams].filter((s) => s.staff.id === staff.id);
-    for (const s of ofUser.slice(0, Math.max(0, ofUser.length - MAX_STREAMS_PER_USER + 1)))
+    for (const s of ofUser.slice(0, Math.max(0, ofUser.length - this.options.perUser + 1)))
       this.end(s, 'too-many-streams');
     const stream: Stream = {
       staff,

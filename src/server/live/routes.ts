@@ -32,6 +32,8 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
     idleHours: config.SESSION_IDLE_HOURS,
     recheckMs: config.LIVE_STREAM_RECHECK_SECONDS * 1000,
     maxLifetimeMs: config.LIVE_STREAM_MAX_SECONDS * 1000,
+    perSession: config.LIVE_STREAMS_PER_SESSION,
+    perUser: config.LIVE_STREAMS_PER_USER,
   });
   await hub.start();
   app.addHook('preClose', () => hub.close());

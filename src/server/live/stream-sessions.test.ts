@@ -6,7 +6,6 @@ import { setClockForTests } from '../auth/clock.js';
 import { hashPassword } from '../auth/passwords.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
-import { MAX_STREAMS_PER_SESSION, MAX_STREAMS_PER_USER } from './hub.js';
 
 /**
  * An open event stream lives no longer than its session: it ends on logout, an end by an Admin, a
@@ -21,6 +20,10 @@ interface Stream {
   done: Promise<void>;
   close(): void;
 }
+
+/** The defaults of LIVE_STREAMS_PER_SESSION and LIVE_STREAMS_PER_USER. */
+const MAX_STREAMS_PER_SESSION = 5;
+const MAX_STREAMS_PER_USER = 20;
 
 let t: TestApp;
 let port: number;

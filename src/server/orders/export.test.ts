@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FOLDERS } from '../../shared/constants.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 
@@ -10,7 +11,8 @@ beforeAll(async () => {
     await createOrder(t.database, {
       nationality: 'Palau',
       arrival_date: `2031-04-0${5 - i}`,
-      first_name: i === 0 ? '=HYPERLINK("x")' : `Pal${i}`,
+      first_name: i === 0 ? '=HYPERLINK("x")' : i === 1 ? '＝HYPERLINK("y")' : `Pal${i}`,
+      last_name: i === 2 ? '＋SUM(1)' : i === 3 ? 'x;＠cmd' : 'Traveller',
       phone_code: '680',
       telephone_number: '4881234',
     });
@@ -54,6 +56,10 @@ describe('GET /api/admin/export-orders/{folder}', () => {
     expect(res.body).toContain(',+680 4881234,');
     expect(res.body).not.toContain("'+680");
     expect(res.body).toContain(`"'=HYPERLINK(""x"")`);
+    // Full-width ＝ ＋ － ＠ are read as formulas by some spreadsheets: neutralised the same way.
+    expect(res.body).toContain(`"'＝HYPERLINK(""y"") Traveller"`);
+    expect(res.body).toContain(',Pal2 ＋SUM(1),'); // in the middle of a cell, as with ASCII: harmless
+    expect(res.body).toContain(`"Pal3 x;'＠cmd"`);
     expect(Number(await exports())).toBe(before + 1);
     const [entry] = (
       await t.database.sql.query<{ target: string; to_value: { rows: number } }>(
@@ -70,6 +76,23 @@ describe('GET /api/admin/export-orders/{folder}', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(parseIds(res.body)).toHaveLength(1);
+  });
+
+  it('follows the list’s permissions for every role and folder', async () => {
+    const roles = ['Admin', 'Manager', 'Team', 'Telecaller', 'Night Staff'] as const;
+    for (const role of roles) {
+      for (const folder of FOLDERS) {
+        const list = await t.as(role, { method: 'GET', url: `/api/admin/get-orders-list/${folder}?limit=1` });
+        const before = await exports();
+        const exported = await t.as(role, { method: 'GET', url: `/api/admin/export-orders/${folder}` });
+        expect(exported.statusCode, `${role} ${folder}`).toBe(list.statusCode);
+        if (list.statusCode !== 200) expect(await exports()).toBe(before);
+      }
+    }
+    // Order History is not a Telecaller's list, so not a Telecaller's export either.
+    expect(
+      (await t.as('Telecaller', { method: 'GET', url: '/api/admin/export-orders/allOrder' })).statusCode,
+    ).toBe(403);
   });
 
   it('refuses a folder the role may not read, unknown folders and hostile values, recording nothing', async () => {
