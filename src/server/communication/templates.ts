@@ -138,7 +138,11 @@ export async function templateValuesFor(
     .where(eq(orderRemarks.orderId, orderId))
     .orderBy(desc(orderRemarks.createdAt), desc(orderRemarks.id))
     .limit(1);
-  const opts = { siteUrl: config.PUBLIC_SITE_URL, altLandingHost: config.ALT_LANDING_HOST };
+  const opts = {
+    siteUrl: config.PUBLIC_SITE_URL,
+    altLandingHost: config.ALT_LANDING_HOST,
+    supportEmail: config.SUPPORT_EMAIL,
+  };
   const brand = brandFor(o.landingDomain, opts);
   return {
     first_name: o.firstName,
