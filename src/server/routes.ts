@@ -16,6 +16,7 @@ import { orderExportRoutes } from './orders/export-routes.js';
 import { orderRoutes } from './orders/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { retentionRoutes } from './retention/routes.js';
+import { shiftNoteRoutes } from './shift-notes/routes.js';
 import { slaRoutes } from './sla/routes.js';
 import { teamRoutes } from './team/routes.js';
 import { viewRoutes } from './views/routes.js';
@@ -41,5 +42,6 @@ export const areaRoutes: FastifyPluginAsync[] = [
   viewRoutes,
   orderExportRoutes,
   retentionRoutes,
+  shiftNoteRoutes,
   communicationRoutes,
 ];

@@ -715,3 +715,20 @@ export const insightsTtcDaily = pgTable('insights_ttc_daily', {
   medianHours: integer('median_hours'),
   p90Hours: integer('p90_hours'),
 });
+
+/** Shift notes on the dashboard: one shift hands over to the next (docs/decisions/318); newest shown. */
+export const shiftNotes = pgTable(
+  'shift_notes',
+  {
+    id: serial('id').primaryKey(),
+    authorId: integer('author_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('shift_notes_body_ck', sql`char_length(${t.body}) between 1 and 2000`),
+    index('shift_notes_created_idx').on(t.createdAt.desc(), t.id.desc()),
+  ],
+);
