@@ -14,6 +14,10 @@ const MY_DAY_ROLES: readonly string[] = ['Team', 'Telecaller', 'Night Staff'];
 // Its own small chunk: the staff first load stays within its budget.
 const MyDayCard = lazy(() => import('../insights/my-day-card').then((m) => ({ default: m.MyDayCard })));
 // The event stream, keyboard shortcuts and jump-to-order box: their own chunk, loaded after sign-in.
+// The dashboard's shift note (decision 318): its own chunk, loaded only on the dashboard.
+const ShiftNoteCard = lazy(() =>
+  import('../shift-notes/shift-note-card').then((m) => ({ default: m.ShiftNoteCard })),
+);
 const LiveRoot = lazy(() => import('../live/live-root').then((m) => ({ default: m.LiveRoot })));
 
 /** The dashboard and the queues: the screens that show the folder tiles (a detail or form page does not). */
@@ -76,6 +80,11 @@ export function StaffLayout() {
             />
           ) : null}
           {withTiles ? <DashboardTiles counts={counts} /> : null}
+          {location.pathname.replace(/\/+$/, '') === '/admin' ? (
+            <Suspense fallback={null}>
+              <ShiftNoteCard />
+            </Suspense>
+          ) : null}
           {withTiles && user && MY_DAY_ROLES.includes(user.type) ? (
             <Suspense fallback={null}>
               <MyDayCard />
