@@ -49,6 +49,7 @@ export function StaffLayout() {
   }, [location.pathname, location.search]);
 
   const withTiles = TILE_PATHS.has(location.pathname.replace(/\/+$/, '') || '/admin');
+  const onDashboard = (location.pathname.replace(/\/+$/, '') || '/admin') === '/admin';
 
   return (
     <div className="staff-shell">
@@ -71,6 +72,8 @@ export function StaffLayout() {
           sidebarOpen={sidebarOpen}
           onToggleSidebar={() => setSidebarOpen((o) => !o)}
         />
+        {/* "Live updates are offline" lands here (live-root.tsx), in the flow: it covers no control. */}
+        <div id="live-status" />
         <main id="main-content" className="staff-content" tabIndex={-1}>
           {countsFailed ? (
             <LoadError
@@ -79,8 +82,8 @@ export function StaffLayout() {
               onRetry={() => void refetch()}
             />
           ) : null}
-          {withTiles ? <DashboardTiles counts={counts} /> : null}
-          {location.pathname.replace(/\/+$/, '') === '/admin' ? (
+          {withTiles ? <DashboardTiles counts={counts} compact={!onDashboard} /> : null}
+          {onDashboard ? (
             <Suspense fallback={null}>
               <ShiftNoteCard />
             </Suspense>
