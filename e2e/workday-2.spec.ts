@@ -183,5 +183,14 @@ test.describe('at 1,280 x 900', () => {
     await expect(account).toBeInViewport();
     await account.click();
     await expect(page.locator('.dropdown-menu.show').getByText('Logout')).toBeInViewport();
+    await page.keyboard.press('Escape');
+    // The sidebar is grouped; its Logout is reached by scrolling the sidebar itself.
+    const sidebar = page.getByRole('navigation', { name: 'Main' });
+    for (const group of ['Queues', 'Customers', 'Settings']) {
+      await expect(sidebar.getByRole('list', { name: group })).toBeAttached();
+    }
+    const logout = sidebar.getByRole('link', { name: 'Logout' });
+    await logout.scrollIntoViewIfNeeded();
+    await expect(logout).toBeInViewport();
   });
 });

@@ -36,6 +36,7 @@ describe('Assignee filter', () => {
   it('Manager: Anyone, Me, Unassigned and every member; choosing one asks for their orders', async () => {
     signInAs('Manager');
     const sent = openList();
+    await userEvent.click(await screen.findByRole('button', { name: 'Filters' }));
     const select = await screen.findByLabelText('Assignee');
     await waitFor(() =>
       expect(within(select).getByRole('option', { name: 'Rosa Team' })).toBeInTheDocument(),
@@ -56,6 +57,7 @@ describe('Assignee filter', () => {
   it('Night Staff (no team access) keeps Anyone, Me and Unassigned and never asks for the team', async () => {
     signInAs('Night Staff');
     const sent = openList();
+    await userEvent.click(await screen.findByRole('button', { name: 'Filters' }));
     const select = await screen.findByLabelText('Assignee');
     expect(within(select).getAllByRole('option')).toHaveLength(3);
     expect(sent.some((r) => r.path.endsWith('/get-team-member-list'))).toBe(false);
