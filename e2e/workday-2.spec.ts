@@ -194,3 +194,22 @@ test.describe('at 1,280 x 900', () => {
     await expect(logout).toBeInViewport();
   });
 });
+
+test('at 1,440 px every status button of the action bar is whole, none clipped', async ({ page }) => {
+  await loginAs(page, 'Manager');
+  const orderId = await newOrder(page.request);
+  await page.goto(`/admin/view-order/${encodeOrderId(orderId)}`);
+  const moves = page.getByRole('navigation', { name: 'Move order' });
+  const chargeBack = moves.getByRole('button', { name: 'Move to ChargeBack' });
+  await expect(chargeBack).toBeInViewport({ ratio: 1 });
+  const clipped = await moves.evaluate((nav) => {
+    const box = nav.parentElement!.getBoundingClientRect();
+    return Array.from(nav.querySelectorAll('button'))
+      .filter((b) => {
+        const r = b.getBoundingClientRect();
+        return r.right > box.right + 0.5 || r.left < box.left - 0.5;
+      })
+      .map((b) => b.textContent);
+  });
+  expect(clipped).toEqual([]);
+});
