@@ -381,6 +381,7 @@ export function OrderQueue({
         onExport={() => void exportCsv()}
         exportDisabled={!rows.length || exporting}
         filters={<FilterBar query={query} onChange={update} />}
+        filtersActive={LIST_PARAMS.some((k) => k !== 'sort' && k !== 'dir' && !!query[k])}
       >
         {choosable ? (
           <ColumnChooser

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orderIdField } from '../../shared/contracts/common.js';
-import { statusName } from '../../shared/order-rules.js';
+import type { OrderStatus } from '../../shared/constants.js';
+import { statusName, WHATSAPP_TEMPLATE_BY_STATUS } from '../../shared/order-rules.js';
 import {
   addRemarkBody,
   addRemarkResponse,
@@ -215,11 +216,19 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       const notice = await renderCurrentForOrder(db, config, order.order_id, 'approval-notice');
       if (!notice) throw notFound('The approval notice template is missing.');
       const phone = `${order.phone_code ?? ''}${order.telephone_number ?? ''}`.replace(/\D/g, '');
-      const whatsappText = notice.text;
+      // WhatsApp suggests the text of the order's status (approval only once the card is out).
+      const suggestedKey =
+        WHATSAPP_TEMPLATE_BY_STATUS[order.process_status as OrderStatus] ?? 'approval-notice';
+      const suggested =
+        suggestedKey === 'approval-notice'
+          ? null
+          : await renderCurrentForOrder(db, config, order.order_id, suggestedKey);
+      const whatsappText = (suggested ?? notice).text;
       return ok(
         {
           ...notice,
           whatsappText,
+          whatsappTemplate: suggested ? suggestedKey : 'approval-notice',
           whatsappUrl: phone ? `https://wa.me/${phone}?text=${encodeURIComponent(whatsappText)}` : null,
         },
         'Email content',

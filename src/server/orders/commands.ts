@@ -798,3 +798,63 @@ export async function moveAsSystem(
     return { moved: true, from, refusal: null };
   });
 }
+
+/**
+ * A leaving member's open orders: released (back to their queues, `to` null) or handed to another
+ * member, each with its assign event, in the caller's transaction. Answers how many moved.
+ */
+export async function handOverOpenOrders(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  from: number,
+  to: number | null,
+): Promise<number> {
+  return inTransaction(db, async (tx) => {
+    const held = await tx
+      .select({ orderId: orders.orderId })
+      .from(orders)
+      .where(
+        and(
+          eq(orders.assignedTo, from),
+          sql`${orders.processStatus} not in ('Completed', 'Deleted', 'Refunded')`,
+        ),
+      );
+    if (!held.length) return 0;
+    const locked = await lockOrders(
+      tx,
+      held.map((o) => o.orderId),
+    );
+    const moving = locked.filter((o) => o.assignedTo === from);
+    if (!moving.length) return 0;
+    const ids = moving.map((o) => o.orderId);
+    await tx
+      .update(orders)
+      .set({ assignedTo: to, updatedAt: sql`now()` })
+      .where(inArray(orders.orderId, ids));
+    await recordEvents(
+      tx,
+      ids.map((orderId) => ({
+        orderId,
+        actorId: actor.id,
+        action: 'assign' as const,
+        fromValue: String(from),
+        toValue: to === null ? null : String(to),
+      })),
+    );
+    return ids.length;
+  });
+}
+
+/** How many open orders a member holds (the Delete dialog says it before anything changes). */
+export async function openOrdersHeldBy(db: DbOrTx, staffId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<string>`count(*)` })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.assignedTo, staffId),
+        sql`${orders.processStatus} not in ('Completed', 'Deleted', 'Refunded')`,
+      ),
+    );
+  return Number(row?.n ?? 0);
+}

@@ -418,6 +418,8 @@ export const emailContent = z.object({
   /** The short message for "Send Whatsapp Message" and the wa.me link to the customer's number (null without one). */
   whatsappText: z.string(),
   whatsappUrl: z.string().nullable(),
+  /** The template the WhatsApp text comes from: the one its status suggests (WHATSAPP_TEMPLATE_BY_STATUS). */
+  whatsappTemplate: z.string().optional(),
 });
 export type EmailContent = z.infer<typeof emailContent>;
 export const emailContentResponse = envelope(emailContent);
