@@ -91,9 +91,7 @@ export async function submitEvidence(
     .limit(1);
   if (!dispute) throw conflict('This order has no open dispute at the payment provider.');
   if (!OPEN_FOR_EVIDENCE.includes(dispute.status)) {
-    throw conflict(
-      `The dispute no longer takes evidence (it is ${dispute.status.replaceAll('_', ' ')}).`,
-    );
+    throw conflict(`The dispute no longer takes evidence (it is ${dispute.status.replaceAll('_', ' ')}).`);
   }
   const route = paymentRouteOf(config, order);
   if (route.kind !== 'integrated') throw conflict(route.reason);
@@ -152,5 +150,10 @@ export async function submitEvidence(
       },
     ]);
   });
-  return { disputeId: dispute.disputeId, status: answer.value.status, submitted: submit, at: at.toISOString() };
+  return {
+    disputeId: dispute.disputeId,
+    status: answer.value.status,
+    submitted: submit,
+    at: at.toISOString(),
+  };
 }

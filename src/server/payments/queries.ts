@@ -72,7 +72,8 @@ export async function orderPayment(db: DbOrTx, config: Config, orderId: number):
 export async function paymentInsights(db: DbOrTx, from: string, to: string): Promise<PaymentInsights> {
   const start = serviceDayStart(from);
   const end = serviceDayStart(nextDay(to));
-  const inPeriod = (column: typeof paymentDisputes.createdAt | typeof paymentDisputes.closedAt) => and(gte(column, start), lt(column, end));
+  const inPeriod = (column: typeof paymentDisputes.createdAt | typeof paymentDisputes.closedAt) =>
+    and(gte(column, start), lt(column, end));
   const [opened, closed, refunds] = await Promise.all([
     db
       .select({

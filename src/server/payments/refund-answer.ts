@@ -16,5 +16,8 @@ export function refundAnswer(result: RefundResult) {
     const unknown = result.failed.some((f) => f.retrySafe);
     throw new HttpError(unknown ? 502 : 422, why, data);
   }
-  return ok(data, `${result.refunded.length} of ${result.refunded.length + result.failed.length} orders refunded. ${why}`);
+  return ok(
+    data,
+    `${result.refunded.length} of ${result.refunded.length + result.failed.length} orders refunded. ${why}`,
+  );
 }

@@ -150,7 +150,13 @@ async function refundOne(
         .update(paymentRefunds)
         .set({ status: 'pending', updatedAt: sql`now()` })
         .where(eq(paymentRefunds.id, last.id));
-      return { id: last.id, key: last.idempotencyKey, amount: last.amount, currency, reason: last.reason as RefundReason };
+      return {
+        id: last.id,
+        key: last.idempotencyKey,
+        amount: last.amount,
+        currency,
+        reason: last.reason as RefundReason,
+      };
     }
     const paid = toMinor(current!.amount, currency) ?? 0;
     const left = paid - (await refundedSoFar(tx, orderId, provider));

@@ -29,7 +29,8 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'orders.read' },
       schema: {
         tags: ['payments'],
-        summary: 'How money moves for the order: its gateway (integrated or manual, and why), disputes, refunds',
+        summary:
+          'How money moves for the order: its gateway (integrated or manual, and why), disputes, refunds',
         security,
         params: orderIdParams,
         response: { 200: orderPaymentResponse },
@@ -55,7 +56,10 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const staff = staffOf(request);
       const done = await submitEvidence(db, config, staff, request.params.orderId, request.body.submit);
-      return ok(done, done.submitted ? 'The evidence was submitted to the bank.' : 'The evidence was saved as a draft.');
+      return ok(
+        done,
+        done.submitted ? 'The evidence was submitted to the bank.' : 'The evidence was saved as a draft.',
+      );
     },
   );
 
@@ -67,7 +71,11 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       '/webhooks/stripe',
       {
         config: { public: true, rateLimit: { max: 600, timeWindow: '1 minute' } },
-        schema: { tags: ['payments'], summary: 'Stripe events (signed); 404 while no signing secret is set', hide: true },
+        schema: {
+          tags: ['payments'],
+          summary: 'Stripe events (signed); 404 while no signing secret is set',
+          hide: true,
+        },
       },
       async (request) => {
         const secret = config.STRIPE_WEBHOOK_SECRET;

@@ -11,7 +11,11 @@ const word = z.string().regex(/^[a-z_]{1,64}$/);
 const minor = z.number().int().min(0).max(1e12);
 const currency = z.string().regex(/^[A-Za-z]{3}$/);
 
-const event = z.object({ id, type: z.string().regex(/^[a-z_.]{1,100}$/), data: z.object({ object: z.object({}).loose() }) });
+const event = z.object({
+  id,
+  type: z.string().regex(/^[a-z_.]{1,100}$/),
+  data: z.object({ object: z.object({}).loose() }),
+});
 
 const dispute = z
   .object({
@@ -22,7 +26,10 @@ const dispute = z
     currency,
     reason: word,
     status: word,
-    evidence_details: z.object({ due_by: z.number().int().min(0).max(1e11).nullish() }).loose().nullish(),
+    evidence_details: z
+      .object({ due_by: z.number().int().min(0).max(1e11).nullish() })
+      .loose()
+      .nullish(),
   })
   .loose();
 
@@ -34,7 +41,10 @@ const charge = z
     amount_refunded: minor,
     refunded: z.boolean(),
     currency,
-    refunds: z.object({ data: z.array(z.object({ id }).loose()).max(1000) }).loose().nullish(),
+    refunds: z
+      .object({ data: z.array(z.object({ id }).loose()).max(1000) })
+      .loose()
+      .nullish(),
   })
   .loose();
 

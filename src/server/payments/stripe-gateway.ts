@@ -38,7 +38,12 @@ export function stripeClient(config: Config): Stripe {
 }
 
 /** A failed Stripe call as the product reports it: refused (Stripe answered) or unreachable (unknown). */
-function failure(err: unknown): { ok: false; kind: 'refused' | 'unreachable'; message: string; code: string | null } {
+function failure(err: unknown): {
+  ok: false;
+  kind: 'refused' | 'unreachable';
+  message: string;
+  code: string | null;
+} {
   if (err instanceof Stripe.errors.StripeError) {
     const status = err.statusCode ?? 0;
     const unknownOutcome =
@@ -68,10 +73,12 @@ function failure(err: unknown): { ok: false; kind: 'refused' | 'unreachable'; me
   return { ok: false, kind: 'unreachable', code: null, message: 'Stripe could not be reached.' };
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]+/g;
+
 /** Provider text shown to staff: one line, no control characters, bounded. */
 function clean(text: string | undefined): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-  return (text ?? '').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 300) || 'no reason given';
+  return (text ?? '').replace(CONTROL, ' ').trim().slice(0, 300) || 'no reason given';
 }
 
 export function stripeGateway(config: Config): PaymentGateway {

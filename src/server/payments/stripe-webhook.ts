@@ -80,7 +80,10 @@ async function apply(tx: DbOrTx, event: Stripe.Event): Promise<Outcome> {
   }
 }
 
-const UNKNOWN_PAYMENT: Outcome = { outcome: 'unknown payment: no order has this transaction id', orderId: null };
+const UNKNOWN_PAYMENT: Outcome = {
+  outcome: 'unknown payment: no order has this transaction id',
+  orderId: null,
+};
 
 async function applyDispute(
   tx: DbOrTx,
@@ -93,7 +96,8 @@ async function applyDispute(
   if (orderId === null) return UNKNOWN_PAYMENT;
   const dueBy = dispute.evidence_details?.due_by ? new Date(dispute.evidence_details.due_by * 1000) : null;
   const amount = formatMinor(dispute.amount, dispute.currency);
-  const closed = type === 'charge.dispute.closed' || ['won', 'lost', 'warning_closed'].includes(dispute.status);
+  const closed =
+    type === 'charge.dispute.closed' || ['won', 'lost', 'warning_closed'].includes(dispute.status);
   const [before] = await tx
     .select()
     .from(paymentDisputes)
@@ -145,7 +149,8 @@ async function applyDispute(
   if (closed && before.status !== dispute.status) {
     await closedRemark(tx, orderId, dispute.status, amount);
   } else {
-    const due = dueBy ? ` (evidence due by ${formatStaffDateTime(dueBy)})` : '';
+    const waiting = ['needs_response', 'warning_needs_response'].includes(dispute.status);
+    const due = dueBy && waiting ? ` (evidence due by ${formatStaffDateTime(dueBy)})` : '';
     await addSystemRemark(tx, orderId, `Stripe dispute status: ${words(dispute.status)}${due}.`);
   }
   return { outcome: `dispute ${dispute.status}`, orderId };
@@ -197,7 +202,11 @@ async function applyRefunded(tx: DbOrTx, charge: Stripe.Charge, eventId: string)
     refundId: latest,
   });
   await recordEvents(tx, [
-    { orderId, action: 'payment', toValue: `refund ${latest ?? ''} ${formatMinor(newAmount, currency)}`.trim() },
+    {
+      orderId,
+      action: 'payment',
+      toValue: `refund ${latest ?? ''} ${formatMinor(newAmount, currency)}`.trim(),
+    },
   ]);
   const amount = formatMinor(newAmount, currency);
   if (!charge.refunded) {
@@ -220,7 +229,9 @@ async function applyRefunded(tx: DbOrTx, charge: Stripe.Charge, eventId: string)
         ? { moved: true, refusal: null }
         : await moveAsSystem(tx, orderId, 'Refunds', { notify: false });
     const done = through.moved ? await moveAsSystem(tx, orderId, 'Refunded') : through;
-    note = done.moved ? ' The order is now in Completed Refunds.' : ` The order was not moved: ${done.refusal}`;
+    note = done.moved
+      ? ' The order is now in Completed Refunds.'
+      : ` The order was not moved: ${done.refusal}`;
   }
   await addSystemRemark(tx, orderId, `Refunded at Stripe outside the product: ${amount}.${note}`);
   return { outcome: 'refund recorded', orderId };
