@@ -90,7 +90,11 @@ function rowColumns(clock: SlaClock): SQL {
            coalesce(s.name, '') as assign_to,
            o.nationality, o.processing_mode,
            to_char(o.due_at at time zone 'UTC', ${sql.raw(ISO)}) as due_at,
-           ${slaStateSql(sql.raw('o.due_at'), clock)} as sla_state`;
+           ${slaStateSql(sql.raw('o.due_at'), clock)} as sla_state,
+           o.amount::text as amount, o.currency,
+           case when o.process_status = 'ChargeBack' then (
+             select d.reason from payment_disputes d where d.order_id = o.order_id
+             order by d.created_at desc, d.id desc limit 1) end as dispute_reason`;
 }
 
 /**

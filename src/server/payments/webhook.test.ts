@@ -131,6 +131,23 @@ describe('POST /api/webhooks/stripe', () => {
     ]);
   });
 
+  it('the Chargeback list shows the amount, the reason and the response deadline', async () => {
+    const { order, charge } = await paidOrder({ process_status: 'Completed', amount: 72.5 });
+    const d = dispute(charge, { amount: 7250, reason: 'product_not_received' });
+    await post(event('charge.dispute.created', d));
+    const res = await t.as('Team', {
+      method: 'GET',
+      url: '/api/admin/get-orders-list/chargeBack?page=1&limit=500',
+    });
+    const row = (res.json().data as Record<string, unknown>[]).find((r) => r.order_id === order.orderId);
+    expect(row).toMatchObject({
+      amount: '72.50',
+      currency: 'USD',
+      dispute_reason: 'product_not_received',
+      due_at: new Date(d.evidence_details.due_by * 1000).toISOString(),
+    });
+  });
+
   it('keeps the holder of an order it moves (they see it live)', async () => {
     const [team] = await q<{ id: number }>(
       "select id from staff_users where role = 'Team' order by id limit 1",

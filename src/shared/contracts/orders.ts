@@ -131,6 +131,11 @@ export const orderListRow = z.object({
   /** When the order is due (ISO time); null for Completed, Refunded and Deleted orders. */
   due_at: z.string().nullable(),
   sla_state: z.enum(SLA_STATES).nullable(),
+  /** What was paid ("59.00") and in which currency. */
+  amount: z.string().optional(),
+  currency: z.string().optional(),
+  /** ChargeBack orders: the reason of the payment provider's latest dispute (e.g. fraudulent). */
+  dispute_reason: z.string().nullable().optional(),
 });
 export type OrderListRow = z.infer<typeof orderListRow>;
 
@@ -204,7 +209,6 @@ export const completeRefundBody = z
     reason: z.enum(REFUND_REASONS, { error: 'must be requested_by_customer or duplicate' }).optional(),
   })
   .strict();
-
 
 /** Result of every bulk action: the ids it changed. */
 export const changedIds = z.object({ orderId: z.array(z.number().int()) });
