@@ -21,6 +21,7 @@ import { EmailHistorySection } from './email-history-section';
 import { useGetOrderDetailsQuery } from './order-detail-api';
 import { OrderDetailsSection } from './order-details-section';
 import { PassportSection } from './passport-section';
+import { PaymentSection } from './payment-section';
 import { PersonalInfoSection } from './personal-info-section';
 import { StatusTimelineSection } from './status-timeline-section';
 import { TransactionDetailsModal } from './transaction-details-modal';
@@ -115,6 +116,7 @@ function OrderDetail({ order }: { order: OrderDetails }) {
       <EmailHistorySection order={order} />
       <UploadDocumentSection order={order} />
       <OrderDetailsSection order={order} />
+      <PaymentSection order={order} />
       <ArrivalSection order={order} />
       <PassportSection order={order} />
       <ArrivalDetailsSection order={order} />
