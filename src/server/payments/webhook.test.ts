@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serviceToday } from '../../shared/dates.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 
@@ -272,6 +273,17 @@ describe('POST /api/webhooks/stripe', () => {
       from_value: `dispute ${d.id} under_review`,
       to_value: `dispute ${d.id} lost`,
     });
+    const day = serviceToday();
+    const insights = await t.as('Manager', {
+      method: 'GET',
+      url: `/api/admin/insights?from=${day}&to=${day}`,
+    });
+    const figures = insights.json().data.payments;
+    expect(figures.disputes.lost).toBeGreaterThanOrEqual(1);
+    expect(figures.disputes.opened).toBeGreaterThanOrEqual(figures.disputes.lost);
+    expect(figures.disputes.amounts).toContainEqual(
+      expect.objectContaining({ currency: 'USD', lost: expect.stringMatching(/^\d+\.\d{2} USD$/) }),
+    );
   });
 
   it('a won dispute says so on the order', async () => {
