@@ -60,7 +60,13 @@ function stripeError(status: number, error: Record<string, unknown>) {
   return { status, body: { error: { request_log_url: 'https://dashboard.invalid/logs/req', ...error } } };
 }
 
-export async function startStripeDouble(): Promise<StripeDouble> {
+/**
+ * `port`: a fixed port (0: any). `control`: the end-to-end run also gets `/__double/…` routes to register a
+ * dispute and read what was sent, since it drives the double from another process.
+ */
+export async function startStripeDouble(
+  opts: { port?: number; control?: boolean } = {},
+): Promise<StripeDouble> {
   const app: FastifyInstance = Fastify({ logger: false });
   const requests: RecordedRequest[] = [];
   const refundBehaviours: RefundBehaviour[] = [];
@@ -190,7 +196,28 @@ export async function startStripeDouble(): Promise<StripeDouble> {
     return { id: request.params.id, object: 'dispute', status: dispute.status, evidence: dispute.evidence };
   });
 
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  if (opts.control) {
+    app.post<{ Body: { id: string } }>('/__double/disputes', async (request) => {
+      disputes.set(request.body.id, { status: 'needs_response', evidence: {} });
+      return { ok: true };
+    });
+    app.get('/__double/requests', async () =>
+      requests.map((r) => ({
+        method: r.method,
+        path: r.path,
+        form: r.form,
+        file: r.file
+          ? {
+              name: r.file.name,
+              type: r.file.type,
+              purpose: r.file.purpose,
+              base64: r.file.bytes.toString('base64'),
+            }
+          : null,
+      })),
+    );
+  }
+  const url = await app.listen({ port: opts.port ?? 0, host: '127.0.0.1' });
   return {
     url,
     requests,
