@@ -250,7 +250,10 @@ export function OrderQueue({
         toast.success(res.message);
       } else {
         const res = await completeRefund({ orderId: ids }).unwrap();
-        toast.success(res.message);
+        // Some orders refused by the payment provider: the message names them and why.
+        const failed = (res.data as { failed?: unknown[] } | undefined)?.failed?.length;
+        if (failed) toast.warning(res.message);
+        else toast.success(res.message);
       }
       setSelected(new Set());
     } catch (error) {

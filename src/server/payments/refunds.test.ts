@@ -231,6 +231,28 @@ describe("'Refunded it' through Stripe", () => {
     expect(refundRequests()).toHaveLength(2);
   });
 
+  it('a macro cannot move a Stripe order to Completed Refunds past the provider', async () => {
+    const order = await inRefunds();
+    const made = await t.as('Admin', {
+      method: 'POST',
+      url: '/api/admin/macros',
+      payload: { name: `Refund macro ${Date.now()}`, moveTo: 'Refunded' },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const macroId = made.json().data.id as number;
+    const applied = await t.as('Manager', {
+      method: 'POST',
+      url: '/api/admin/apply-macro',
+      payload: { macroId, orderIds: [order.orderId] },
+    });
+    expect(applied.json().data.outcomes[0]).toMatchObject({
+      result: 'refused',
+      message: "Paid through Stripe: use 'Refunded it' to refund it there first.",
+    });
+    expect(await statusOf(order.orderId)).toBe('Refunds');
+    expect(refundRequests()).toEqual([]);
+  });
+
   it('the Payment section says how money moves for the order', async () => {
     const order = await inRefunds();
     await refund({ orderId: order.orderId });
