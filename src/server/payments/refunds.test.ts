@@ -245,7 +245,7 @@ describe("'Refunded it' through Stripe", () => {
       url: '/api/admin/apply-macro',
       payload: { macroId, orderIds: [order.orderId] },
     });
-    expect(applied.json().data.outcomes[0]).toMatchObject({
+    expect(applied.json().data.orders[0]).toMatchObject({
       result: 'refused',
       message: "Paid through Stripe: use 'Refunded it' to refund it there first.",
     });

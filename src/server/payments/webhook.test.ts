@@ -199,6 +199,51 @@ describe('POST /api/webhooks/stripe', () => {
     expect(await remarks(order.orderId)).toEqual([]);
   });
 
+  it('checks every handled event type: forged and stale refused, valid applied once, unknown payment kept', async () => {
+    const objects: Record<string, (charge: string) => object> = {
+      'charge.dispute.created': (charge) => dispute(charge),
+      'charge.dispute.updated': (charge) => dispute(charge, { status: 'under_review' }),
+      'charge.dispute.closed': (charge) => dispute(charge, { status: 'won' }),
+      'charge.refunded': (charge) => ({
+        id: charge,
+        object: 'charge',
+        amount: 5900,
+        amount_refunded: 5900,
+        refunded: true,
+        currency: 'usd',
+        payment_intent: null,
+      }),
+      'radar.early_fraud_warning.created': (charge) => ({
+        id: uid('issfr'),
+        object: 'radar.early_fraud_warning',
+        charge,
+        fraud_type: 'misc',
+        payment_intent: null,
+      }),
+    };
+    for (const [type, make] of Object.entries(objects)) {
+      const { order, charge } = await paidOrder({ process_status: 'Completed' });
+      const body = event(type, make(charge));
+      const before = await webhookCount();
+      expect((await post(body, { secret: 'whsec_forged' })).statusCode, type).toBe(400);
+      expect((await post(body, { timestamp: Math.floor(Date.now() / 1000) - 301 })).statusCode, type).toBe(
+        400,
+      );
+      expect(await webhookCount(), type).toBe(before);
+      expect(await remarks(order.orderId), type).toEqual([]);
+      const first = await post(body);
+      expect(first.statusCode, type).toBe(200);
+      expect(first.json().duplicate, type).toBe(false);
+      const after = await remarks(order.orderId);
+      expect(after.length, type).toBeGreaterThan(0);
+      expect((await post(body)).json().duplicate, type).toBe(true);
+      expect(await remarks(order.orderId), type).toHaveLength(after.length);
+      const stranger = await post(event(type, make(uid('ch'))));
+      expect(stranger.statusCode, type).toBe(200);
+      expect(stranger.json().outcome, type).toBe('unknown payment: no order has this transaction id');
+    }
+  });
+
   it('applies a replayed event once', async () => {
     const { order, charge } = await paidOrder({ process_status: 'Completed' });
     const body = event('charge.dispute.created', dispute(charge));
