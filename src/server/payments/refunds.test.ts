@@ -164,7 +164,7 @@ describe("'Refunded it' through Stripe", () => {
       const res = await refund({ orderId: a.orderId, amount });
       expect(res.statusCode).toBe(400);
     }
-    expect((await refund({ orderId: a.orderId, reason: 'fraudulent' })).statusCode).toBe(400);
+    expect((await refund({ orderId: a.orderId, refundReason: 'fraudulent' })).statusCode).toBe(400);
     expect((await refund({ orderId: a.orderId, extra: 1 })).statusCode).toBe(400);
     expect(refundRequests()).toEqual([]);
     expect(await statusOf(a.orderId)).toBe('Refunds');

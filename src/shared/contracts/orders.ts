@@ -206,7 +206,7 @@ export const completeRefundBody = z
     /** A partial refund through the payment provider (one order): major units, at most what was paid. */
     amount: refundAmountField.optional(),
     /** The provider's refund reason; default duplicate when a remark says so, else requested_by_customer. */
-    reason: z.enum(REFUND_REASONS, { error: 'must be requested_by_customer or duplicate' }).optional(),
+    refundReason: z.enum(REFUND_REASONS, { error: 'must be requested_by_customer or duplicate' }).optional(),
   })
   .strict();
 
