@@ -26,10 +26,10 @@ describe('the disputes and refunds card of the insights', () => {
       />,
     );
     const card = screen.getByTestId('insights-payments');
-    expect(card).toHaveTextContent('Disputes opened4');
-    expect(card).toHaveTextContent('Won1');
-    expect(card).toHaveTextContent('Lost2');
-    expect(card).toHaveTextContent('Refunds through the provider7');
+    expect(card).toHaveTextContent('Disputes opened 4');
+    expect(card).toHaveTextContent('Won 1');
+    expect(card).toHaveTextContent('Lost 2');
+    expect(card).toHaveTextContent('Refunds through the provider 7');
     const rows = within(card)
       .getAllByRole('row')
       .map((r) => r.textContent);
