@@ -11,6 +11,7 @@ import { addRemark, changeStatus } from '../orders/commands.js';
 import { latestDocument, lockOrders } from '../orders/repository.js';
 import { applyHolderRule } from '../orders/rules.js';
 import { assertSendableKey, queueTemplateMail } from './notifications.js';
+import { paymentRouteOf } from '../payments/gateway.js';
 import { renderSubject } from './render.js';
 import type { Config } from '../config.js';
 import { templateValuesFor } from './templates.js';
@@ -154,6 +155,10 @@ export async function applyMacro(
     try {
       const result = await db.transaction(async (tx) => {
         const [order] = await lockOrders(tx, [orderId], 'Order not found');
+        if (macro.moveTo === 'Refunded' && paymentRouteOf(config, order!).kind === 'integrated') {
+          // The money goes back through the provider first: 'Refunded it' does that, a macro cannot.
+          throw conflict(`Paid through ${order!.merchantName}: use 'Refunded it' to refund it there first.`);
+        }
         if (macro.requiresDocument && !(await latestDocument(tx, orderId))) {
           throw conflict('No approved card has been uploaded for this order yet.');
         }

@@ -361,6 +361,19 @@ export async function completeRefunds(
   });
 }
 
+/**
+ * Locks the orders and checks that 'Refunded it' is allowed on each (the shared rules): answers the
+ * locked orders, or refuses the whole request. A provider refund checks this before it calls out.
+ */
+export async function lockRefundable(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  ids: number[],
+  today = serviceToday(),
+): Promise<LockedOrder[]> {
+  return inTransaction(db, (tx) => lockAllowed(tx, ids, { kind: 'completeRefund' }, actor, today));
+}
+
 export interface AssignInput {
   orderIds: number[];
   /** True: assign to the actor; false: clear the assignee (Move to Original Folder). */
