@@ -175,9 +175,9 @@ describe('Completed needs a current document (issue 27)', () => {
     const { orderId, email } = await orderWith();
     expect((await upload('Team', orderId, { email })).statusCode).toBe(200);
     const [doc] = await q<{ id: number }>('select id from documents where order_id = $1', [orderId]);
-    const withdrawn = await t.as('Team', {
-      method: 'POST',
-      url: `/api/admin/order-document/${doc!.id}/withdraw`,
+    const withdrawn = await t.as('Manager', {
+      method: 'DELETE',
+      url: `/api/admin/order-document/${doc!.id}`,
       payload: { reason: 'wrong passport' },
     });
     expect(withdrawn.statusCode, withdrawn.body).toBe(200);
@@ -212,7 +212,7 @@ describe('Completed needs a current document (issue 27)', () => {
 
 describe('a mail caused by a move is held for Undo (issue 27)', () => {
   it('Undo cancels the held mail and moves back; the customer gets nothing', async () => {
-    const { orderId } = await orderWith({ email: 'undo@example.com' });
+    const { orderId } = await orderWith({ email: 'undo@example.com', process_status: 'Customer Called' });
     const moved = await move('Team', orderId, 'Awaiting');
     expect(moved.statusCode, moved.body).toBe(200);
     expect(moved.json().data.mail).toMatchObject({ kind: 'notification', language: 'en' });
@@ -222,13 +222,13 @@ describe('a mail caused by a move is held for Undo (issue 27)', () => {
     expect((await mails(orderId)).map((m) => [m.status, m.held])).toEqual([['queued', true]]);
 
     // Someone else cannot "undo" it, and the owner cannot undo to another status.
-    expect((await move('Manager', orderId, 'New', { undo: true })).statusCode).toBe(409);
-    expect((await move('Team', orderId, 'Customer Called', { undo: true })).statusCode).toBe(409);
+    expect((await move('Manager', orderId, 'Customer Called', { undo: true })).statusCode).toBe(409);
+    expect((await move('Team', orderId, 'Contact Customer', { undo: true })).statusCode).toBe(409);
 
-    const undone = await move('Team', orderId, 'New', { undo: true });
+    const undone = await move('Team', orderId, 'Customer Called', { undo: true });
     expect(undone.statusCode, undone.body).toBe(200);
     expect(undone.json().data.cancelledMails).toBe(1);
-    expect(await statusOf(orderId)).toBe('New');
+    expect(await statusOf(orderId)).toBe('Customer Called');
     expect((await mails(orderId)).map((m) => m.status)).toEqual(['cancelled']);
     await queue.dispatch();
     await new Promise((r) => setTimeout(r, 1500));
@@ -249,15 +249,17 @@ describe('a mail caused by a move is held for Undo (issue 27)', () => {
   }, 40_000);
 
   it('undo after the window is refused', async () => {
-    const { orderId } = await orderWith();
+    const { orderId } = await orderWith({ process_status: 'Awaiting' });
     expect((await move('Team', orderId, 'Customer Called')).statusCode).toBe(200);
     await t.database.sql.query(
       `update order_events set created_at = now() - interval '1 minute' where order_id = $1`,
       [orderId],
     );
     const late = await move('Team', orderId, 'New', { undo: true });
-    expect(late.statusCode).toBe(409);
-    expect(late.json().message).toMatch(/too late to undo/);
+    expect(late.statusCode).toBe(400);
+    const tooLate = await move('Team', orderId, 'Awaiting', { undo: true });
+    expect(tooLate.statusCode).toBe(409);
+    expect(tooLate.json().message).toMatch(/too late to undo/);
   });
 });
 
@@ -421,10 +423,10 @@ describe('upload-visa-document follows the rules (finding 6)', () => {
   it('stops at the card limit (uploads and resends together) with 429', async () => {
     const o = await orderWith();
     for (let i = 0; i < 5; i++) {
-      const res = await upload('Night Staff', o.orderId, { email: o.email });
+      const res = await upload('Team', o.orderId, { email: o.email });
       expect(res.statusCode, res.body).toBe(200);
     }
-    const sixth = await upload('Night Staff', o.orderId, { email: o.email });
+    const sixth = await upload('Team', o.orderId, { email: o.email });
     expect(sixth.statusCode).toBe(429);
     expect(sixth.headers['retry-after']).toMatch(/^\d+$/);
     expect(sixth.json().message).toMatch(/The card of this order has been mailed 5 times/);
@@ -437,8 +439,8 @@ describe('upload-visa-document follows the rules (finding 6)', () => {
 
 describe('the approval mail goes before bulk mail', () => {
   it('dispatches the card first although it was queued last', async () => {
-    smtp.messages.length = 0;
     await queue.stop();
+    smtp.messages.length = 0;
     const bulk = [];
     for (let i = 0; i < 12; i++) bulk.push(await orderWith({ email: `bulk${i}@example.com` }));
     for (const o of bulk) {
@@ -458,8 +460,11 @@ describe('the approval mail goes before bulk mail', () => {
       dispatchIntervalMs: 300,
       reminderCron: null,
     });
-    await eventually(async () => (smtp.messages.length >= 13 ? true : undefined), 30_000);
-    const order = smtp.messages.map((m) => (m.to as { text: string }).text);
-    expect(order[0]).toBe('card-first@example.com');
+    const ours = () =>
+      smtp.messages
+        .map((m) => (m.to as { text: string }).text)
+        .filter((to) => to === 'card-first@example.com' || to.startsWith('bulk'));
+    await eventually(async () => (ours().length >= 13 ? true : undefined), 30_000);
+    expect(ours()[0]).toBe('card-first@example.com');
   }, 45_000);
 });
