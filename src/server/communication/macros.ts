@@ -7,9 +7,8 @@ import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { macros, orders } from '../db/schema.js';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
-import { addRemark, changeStatus } from '../orders/commands.js';
+import { addRemark, assertMayMail, changeStatus } from '../orders/commands.js';
 import { latestDocument, lockOrders } from '../orders/repository.js';
-import { applyHolderRule } from '../orders/rules.js';
 import { assertSendableKey, queueTemplateMail } from './notifications.js';
 import { renderSubject } from './render.js';
 import type { Config } from '../config.js';
@@ -153,15 +152,7 @@ export async function applyMacro(
         if (macro.requiresDocument && !(await latestDocument(tx, orderId))) {
           throw conflict('No approved card has been uploaded for this order yet.');
         }
-        // A mail step follows the rules of a move even without one (decision 295): no mail to a
-        // Deleted or Completed Refunds order, none to an order someone else holds.
-        if (macro.templateKey && !macro.moveTo) {
-          if (order!.processStatus === 'Deleted') throw conflict('The order is deleted: no mail is sent.');
-          if (order!.processStatus === 'Refunded') {
-            throw conflict('The order is in Completed Refunds: no mail is sent.');
-          }
-        }
-        if (macro.templateKey) await applyHolderRule(tx, order!, actor, input.takeOver ?? false);
+        if (macro.templateKey) await assertMayMail(tx, actor, order!, !macro.moveTo, input.takeOver ?? false);
         const done: string[] = [];
         let status = order!.processStatus;
         if (macro.remark) {

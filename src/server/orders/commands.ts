@@ -332,6 +332,24 @@ export async function completeRefunds(
   });
 }
 
+/**
+ * A macro's mail step follows the rules of a move even without one (decision 295): the holder rule
+ * (takeover for Admin/Manager) and, for a mail-only step, no mail to Deleted or Completed Refunds orders.
+ */
+export async function assertMayMail(
+  tx: DbOrTx,
+  actor: StaffIdentity,
+  order: LockedOrder,
+  mailOnly: boolean,
+  takeOver: boolean,
+): Promise<void> {
+  if (mailOnly && order.processStatus === 'Deleted') throw conflict('The order is deleted: no mail is sent.');
+  if (mailOnly && order.processStatus === 'Refunded') {
+    throw conflict('The order is in Completed Refunds: no mail is sent.');
+  }
+  await applyHolderRule(tx, order, actor, takeOver);
+}
+
 export interface AssignInput {
   orderIds: number[];
   /** True: assign to the actor; false: clear the assignee (Move to Original Folder). */
