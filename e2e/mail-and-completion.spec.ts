@@ -30,22 +30,9 @@ async function newOrder(page: Page, tag: string): Promise<number> {
   return (await intake.json()).data.order_id as number;
 }
 
-async function notifyOn(page: Page, token: string) {
-  const res = await page.request.put('/api/admin/status-notifications', {
-    headers: { Authorization: `Bearer ${token}` },
-    data: {
-      settings: [
-        { status: 'Awaiting', enabled: true, templateKey: 'awaiting-customer' },
-        { status: 'Completed', enabled: true, templateKey: 'order-completed' },
-      ],
-    },
-  });
-  expect(res.ok(), await res.text()).toBeTruthy();
-}
-
 test('a move says which mail goes out, and Undo cancels the pending mail', async ({ page }) => {
+  // Awaiting mails the customer by default (Mail settings).
   const token = await loginAs(page, 'Admin');
-  await notifyOn(page, token);
   const orderId = await newOrder(page, 'undo');
   // Undo needs a status to go back to: New is not one a move can choose.
   const first = await page.request.put('/api/admin/move-order-status', {

@@ -6,6 +6,7 @@ import type {
   MailTemplateBody,
   StatusNotification,
 } from '../../shared/contracts/communication';
+import type { MailPreview } from '../../shared/contracts/order-detail';
 import { type Envelope, api } from '../app/api';
 
 /** Mail templates, status notifications and macros (the settings screens, the detail page, the bulk bar). */
@@ -47,6 +48,14 @@ export const communicationApi = api
         query: (settings) => ({ url: 'admin/status-notifications', method: 'PUT', body: { settings } }),
         invalidatesTags: ['Notifications'],
       }),
+      /** The customer mail a macro would send one order (name, language, preview); null when none. */
+      getMacroMailPreview: build.query<MailPreview, { orderId: number; macroId: number }>({
+        query: ({ orderId, macroId }) => ({
+          url: `admin/orders/${orderId}/mail-preview`,
+          params: { macroId },
+        }),
+        keepUnusedDataFor: 0,
+      }),
       getMacros: build.query<Macro[], void>({
         query: () => 'admin/macros',
         providesTags: ['Macros'],
@@ -82,6 +91,7 @@ export const {
   useGetNotificationsQuery,
   useSaveNotificationsMutation,
   useGetMacrosQuery,
+  useLazyGetMacroMailPreviewQuery,
   useSaveMacroMutation,
   useDeleteMacroMutation,
   useApplyMacroMutation,

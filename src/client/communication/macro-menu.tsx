@@ -1,8 +1,15 @@
+import { useState } from 'react';
 import Dropdown from 'react-bootstrap/Dropdown';
 import { toast } from 'react-toastify';
 import { statusName } from '../../shared/order-rules';
+import type { MailPreview } from '../../shared/contracts/order-detail';
 import { errorMessage } from '../app/api';
-import { useApplyMacroMutation, useGetMacrosQuery } from './communication-api';
+import { MailBeforeMove, skipsMailPreview } from '../components/mail-before-move';
+import {
+  useApplyMacroMutation,
+  useGetMacrosQuery,
+  useLazyGetMacroMailPreviewQuery,
+} from './communication-api';
 
 /**
  * "Macros" / "Apply macro": applies a macro to one order (the detail page) or to the selected orders (a
@@ -26,10 +33,28 @@ export function MacroMenu({
 }) {
   const macros = useGetMacrosQuery();
   const [apply, state] = useApplyMacroMutation();
+  const [loadPreview] = useLazyGetMacroMailPreviewQuery();
+  const [ask, setAsk] = useState<{ macroId: number; name: string; preview: MailPreview } | null>(null);
 
-  const run = async (macroId: number, name: string) => {
+  // Before a macro that mails: which mail it is, with a preview (unless the user turned that off).
+  const start = async (macroId: number, name: string) => {
     const n = orderIds.length;
-    if (!window.confirm(`Apply "${name}" to ${n === 1 ? 'this order' : `${n} orders`}?`)) return;
+    const first = orderIds[0];
+    const preview =
+      first !== undefined && !skipsMailPreview()
+        ? await loadPreview({ orderId: first, macroId })
+            .unwrap()
+            .catch(() => null)
+        : null;
+    if (preview && n === 1) return setAsk({ macroId, name, preview });
+    const mail = preview ? ` Each customer gets the mail "${preview.templateName}" in their language.` : '';
+    if (!window.confirm(`Apply "${name}" to ${n === 1 ? 'this order' : `${n} orders`}?${mail}`)) return;
+    return run(macroId);
+  };
+
+  const run = async (macroId: number) => {
+    setAsk(null);
+    const n = orderIds.length;
     try {
       const res = await apply({ macroId, orderIds }).unwrap();
       const outcomes = res.data?.orders ?? [];
@@ -64,23 +89,34 @@ export function MacroMenu({
   };
 
   return (
-    <Dropdown drop={drop}>
-      <Dropdown.Toggle
-        size={size}
-        variant="outline-secondary"
-        disabled={!orderIds.length || state.isLoading}
-        id={`macro-menu-${orderIds.length === 1 ? orderIds[0] : 'bulk'}`}
-      >
-        {label}
-      </Dropdown.Toggle>
-      <Dropdown.Menu>
-        {(macros.data ?? []).map((m) => (
-          <Dropdown.Item key={m.id} as="button" type="button" onClick={() => void run(m.id, m.name)}>
-            {m.name}
-          </Dropdown.Item>
-        ))}
-        {macros.data && !macros.data.length ? <Dropdown.ItemText>No macros yet</Dropdown.ItemText> : null}
-      </Dropdown.Menu>
-    </Dropdown>
+    <>
+      {ask ? (
+        <MailBeforeMove
+          preview={ask.preview}
+          action={`Apply "${ask.name}"`}
+          busy={state.isLoading}
+          onYes={() => void run(ask.macroId)}
+          onNo={() => setAsk(null)}
+        />
+      ) : null}
+      <Dropdown drop={drop}>
+        <Dropdown.Toggle
+          size={size}
+          variant="outline-secondary"
+          disabled={!orderIds.length || state.isLoading}
+          id={`macro-menu-${orderIds.length === 1 ? orderIds[0] : 'bulk'}`}
+        >
+          {label}
+        </Dropdown.Toggle>
+        <Dropdown.Menu>
+          {(macros.data ?? []).map((m) => (
+            <Dropdown.Item key={m.id} as="button" type="button" onClick={() => void start(m.id, m.name)}>
+              {m.name}
+            </Dropdown.Item>
+          ))}
+          {macros.data && !macros.data.length ? <Dropdown.ItemText>No macros yet</Dropdown.ItemText> : null}
+        </Dropdown.Menu>
+      </Dropdown>
+    </>
   );
 }

@@ -13,7 +13,7 @@ import { useRestoreOrdersMutation } from '../orders/orders-api';
 import { useAppDispatch } from '../app/store';
 import { likelyNextStatus } from '../live/describe';
 import { offerUndo } from '../live/undo';
-import { ForceCompleteDialog, MailBeforeMove, skipsMailPreview } from './mail-before-move';
+import { ForceCompleteDialog, MailBeforeMove, skipsMailPreview } from '../components/mail-before-move';
 import { useLazyGetMailPreviewQuery, useMoveOrderStatusMutation } from './order-detail-api';
 
 type Movable = (typeof MOVABLE_STATUSES)[number];

@@ -42,6 +42,8 @@ async function upload(
   content: Buffer,
   name = 'approved.pdf',
 ) {
+  // The card goes to the order's own address unless an Admin or Manager confirms another (decision 297).
+  await t.database.sql.query('update orders set email = $2 where order_id = $1', [orderId, email]);
   const body = multipart(
     { orderId: String(orderId), email, mailServiceProvider: provider },
     { name, type: 'application/pdf', content },
@@ -114,10 +116,16 @@ describe('mail delivery through both providers', () => {
     const sg = sendgrid.messages.at(-1)!;
     expect(Buffer.compare(sg.attachments[0]!.content, pdf)).toBe(0);
 
-    const resend = await t.as('Team', {
+    // Another address: a Manager confirms it (decision 297).
+    const resend = await t.as('Manager', {
       method: 'POST',
       url: '/api/admin/resend-mail',
-      payload: { orderId: order.orderId, email: 'other@example.com', mailServiceProvider: 'AWS' },
+      payload: {
+        orderId: order.orderId,
+        email: 'other@example.com',
+        mailServiceProvider: 'AWS',
+        confirmOtherAddress: true,
+      },
     });
     expect(resend.statusCode).toBe(200);
     await aws.waitFor(before.aws + 1);
