@@ -84,7 +84,7 @@ async function orderWith(over: Record<string, unknown> = {}) {
   return { orderId: o.orderId, email };
 }
 
-describe('values are frozen when a mail is queued (finding 4)', () => {
+describe('values are frozen when a mail is queued', () => {
   it('a remark added after the macro never reaches the customer', async () => {
     const tpl = await t.as('Admin', {
       method: 'POST',
@@ -135,7 +135,7 @@ describe('values are frozen when a mail is queued (finding 4)', () => {
   }, 45_000);
 });
 
-describe('Completed needs a current document (issue 27)', () => {
+describe('Completed needs a current document', () => {
   it('refuses the detail move and a macro without a card, with a clear message; nothing changes', async () => {
     const { orderId } = await orderWith();
     const res = await move('Team', orderId, 'Completed');
@@ -210,7 +210,7 @@ describe('Completed needs a current document (issue 27)', () => {
   });
 });
 
-describe('a mail caused by a move is held for Undo (issue 27)', () => {
+describe('a mail caused by a move is held for Undo', () => {
   it('Undo cancels the held mail and moves back; the customer gets nothing', async () => {
     const { orderId } = await orderWith({ email: 'undo@example.com', process_status: 'Customer Called' });
     const moved = await move('Team', orderId, 'Awaiting');
@@ -263,7 +263,7 @@ describe('a mail caused by a move is held for Undo (issue 27)', () => {
   });
 });
 
-describe('a move right after someone else asks first (issue 27)', () => {
+describe('a move right after someone else asks first', () => {
   it('answers 409 naming who moved it where; confirmRecent continues', async () => {
     const { orderId } = await orderWith();
     expect((await move('Manager', orderId, 'Customer Called')).statusCode).toBe(200);
@@ -278,7 +278,7 @@ describe('a move right after someone else asks first (issue 27)', () => {
   });
 });
 
-describe('customer mail limits (finding 5)', () => {
+describe('customer mail limits', () => {
   it('20 moves Awaiting <-> Customer Called mail the customer once', async () => {
     const { orderId } = await orderWith();
     for (let i = 0; i < 10; i++) {
@@ -374,7 +374,7 @@ describe('customer mail limits (finding 5)', () => {
   });
 });
 
-describe('upload-visa-document follows the rules (finding 6)', () => {
+describe('upload-visa-document follows the rules', () => {
   it('refuses a Deleted order and an order held by someone else; nothing stored', async () => {
     const deleted = await orderWith({ process_status: 'Deleted' });
     const res = await upload('Night Staff', deleted.orderId, { email: deleted.email });
