@@ -49,8 +49,8 @@ test('a move says which mail goes out, and Undo cancels the pending mail', async
   await expect(dialog.locator('iframe[title="Mail preview"]')).toBeVisible();
   await dialog.getByRole('button', { name: 'Continue' }).click();
 
-  const toast = page.locator('.Toastify__toast').filter({ hasText: 'unless you undo' });
-  await expect(toast).toContainText('will go to the customer in a few seconds');
+  const toast = page.locator('.Toastify__toast').filter({ hasText: 'is pending' });
+  await expect(toast).toContainText('goes to the customer in 12 seconds');
   await toast.getByRole('button', { name: 'Undo' }).click();
   await expect(
     page.locator('.Toastify__toast').filter({ hasText: 'The customer mail was cancelled' }),

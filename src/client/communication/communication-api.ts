@@ -74,10 +74,19 @@ export const communicationApi = api
       }),
       applyMacro: build.mutation<
         Envelope<{ orders: MacroOutcome[] }>,
-        { macroId: number; orderIds: number[]; takeOver?: boolean }
+        { macroId: number; orderIds: number[]; takeOver?: boolean; confirmRecent?: boolean }
       >({
         query: (body) => ({ url: 'admin/apply-macro', method: 'POST', body }),
         invalidatesTags: ['Orders', 'Order', 'Counts'],
+      }),
+      /** Cancels the actor's customer mail of one order while it still waits (a macro's mail). */
+      cancelPendingMail: build.mutation<Envelope<{ cancelled: number }>, number>({
+        query: (orderId) => ({
+          url: `admin/orders/${orderId}/cancel-pending-mail`,
+          method: 'POST',
+          body: {},
+        }),
+        invalidatesTags: ['Order'],
       }),
     }),
   });
@@ -95,4 +104,5 @@ export const {
   useSaveMacroMutation,
   useDeleteMacroMutation,
   useApplyMacroMutation,
+  useCancelPendingMailMutation,
 } = communicationApi;

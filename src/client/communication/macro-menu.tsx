@@ -7,6 +7,7 @@ import { errorMessage } from '../app/api';
 import { MailBeforeMove, skipsMailPreview } from '../components/mail-before-move';
 import {
   useApplyMacroMutation,
+  useCancelPendingMailMutation,
   useGetMacrosQuery,
   useLazyGetMacroMailPreviewQuery,
 } from './communication-api';
@@ -34,6 +35,32 @@ export function MacroMenu({
   const macros = useGetMacrosQuery();
   const [apply, state] = useApplyMacroMutation();
   const [loadPreview] = useLazyGetMacroMailPreviewQuery();
+  const [cancelMail] = useCancelPendingMailMutation();
+
+  // The macro's mail waits a few seconds: the toast names it and offers to cancel it.
+  const offerMailCancel = (orderId: number, message: string) => {
+    const id = `macro-mail:${orderId}:${Date.now()}`;
+    toast.success(
+      <span className="d-flex align-items-center gap-2">
+        <span>{message} The customer mail is pending for a few seconds.</span>
+        <button
+          type="button"
+          className="btn btn-sm btn-light ms-auto"
+          onClick={async () => {
+            toast.dismiss(id);
+            try {
+              toast.success((await cancelMail(orderId).unwrap()).message);
+            } catch (error) {
+              toast.error(errorMessage(error));
+            }
+          }}
+        >
+          Cancel the mail
+        </button>
+      </span>,
+      { toastId: id, autoClose: 10_000, pauseOnHover: false, pauseOnFocusLoss: false, closeOnClick: false },
+    );
+  };
   const [ask, setAsk] = useState<{ macroId: number; name: string; preview: MailPreview } | null>(null);
 
   // Before a macro that mails: which mail it is, with a preview (unless the user turned that off).
@@ -52,13 +79,25 @@ export function MacroMenu({
     return run(macroId);
   };
 
-  const run = async (macroId: number) => {
+  const run = async (macroId: number, confirmRecent = false): Promise<void> => {
     setAsk(null);
     const n = orderIds.length;
     try {
-      const res = await apply({ macroId, orderIds }).unwrap();
+      const res = await apply({ macroId, orderIds, ...(confirmRecent ? { confirmRecent } : {}) }).unwrap();
       const outcomes = res.data?.orders ?? [];
       const refused = outcomes.filter((o) => o.result === 'refused');
+      // One order someone else moved seconds ago: ask, then apply again.
+      const recent = n === 1 && refused[0]?.recentMove ? refused[0] : null;
+      if (recent && !confirmRecent) {
+        if (window.confirm(recent.message)) return run(macroId, true);
+        return;
+      }
+      const held = n === 1 && outcomes[0]?.result === 'done' && outcomes[0].mailHeld;
+      if (held && orderIds[0] !== undefined) {
+        offerMailCancel(orderIds[0], `${res.message} (${outcomes[0]!.message}).`);
+        onApplied?.();
+        return;
+      }
       const chat = n === 1 && outcomes[0]?.whatsappText ? whatsapp?.(outcomes[0].whatsappText) : null;
       if (!refused.length && chat) {
         toast.success(

@@ -130,6 +130,13 @@ async function whatsappFor(db: DbOrTx, config: Config, macro: MacroRow, orderId:
     : null;
 }
 
+/** The "just moved" question of a refused order, for the client to ask and apply again. */
+function recentMoveOf(err: unknown): { recentMove?: { by: string; to: string | null } } {
+  const data =
+    err instanceof HttpError ? (err.data as { recentMove?: { by: string; to: string | null } }) : null;
+  return data?.recentMove ? { recentMove: data.recentMove } : {};
+}
+
 /**
  * Applies a macro to each order in its own transaction: the remark, the move and the mail of one order
  * commit together or not at all, under the same rules as doing them by hand (the shared order rules,
@@ -139,7 +146,12 @@ export async function applyMacro(
   db: Db,
   config: Config,
   actor: StaffIdentity,
-  input: { macroId: number; orderIds: number[]; takeOver?: boolean | undefined },
+  input: {
+    macroId: number;
+    orderIds: number[];
+    takeOver?: boolean | undefined;
+    confirmRecent?: boolean | undefined;
+  },
   log: { error: (obj: object, msg: string) => void },
 ): Promise<{ outcomes: MacroOutcome[]; mailQueued: boolean }> {
   const macro = await findMacro(db, input.macroId);
@@ -154,6 +166,7 @@ export async function applyMacro(
         }
         if (macro.templateKey) await assertMayMail(tx, actor, order!, !macro.moveTo, input.takeOver ?? false);
         const done: string[] = [];
+        let held = false;
         let status = order!.processStatus;
         if (macro.remark) {
           await addRemark(tx, actor, {
@@ -169,9 +182,11 @@ export async function applyMacro(
             orderId,
             to: macro.moveTo as OrderStatus,
             takeOver: input.takeOver,
+            confirmRecent: input.confirmRecent,
             // The macro's own mail replaces the status notification.
             notify: !macro.templateKey,
           });
+          if (moved.mail?.heldUntil) held = true;
           status = moved.to;
           done.push(`moved to ${statusName(moved.to)}`);
         }
@@ -184,13 +199,14 @@ export async function applyMacro(
             requestedBy: actor.id,
           });
           if (!mail) throw conflict(`The template ${macro.templateKey} no longer exists.`);
+          if (mail.queued && mail.mail.heldUntil) held = true;
           done.push(
             mail.queued
               ? `mail "${mail.mail.templateName}" (${mail.mail.language}) queued`
               : `mail "${mail.templateName}" not sent again (sent ${mail.minutes} min ago)`,
           );
         }
-        return { status, done };
+        return { status, done, held };
       });
       if (macro.templateKey || macro.moveTo) mailQueued = true;
       outcomes.push({
@@ -199,6 +215,7 @@ export async function applyMacro(
         message: result.done.length ? result.done.join(', ') : 'nothing to do',
         processStatus: result.status,
         whatsappText: await whatsappFor(db, config, macro, orderId),
+        ...(result.held ? { mailHeld: true } : {}),
       });
     } catch (err) {
       if (!(err instanceof HttpError))
@@ -214,6 +231,7 @@ export async function applyMacro(
         message: err instanceof HttpError ? err.message : 'The order could not be changed (server error).',
         processStatus: current?.status ?? null,
         whatsappText: null,
+        ...recentMoveOf(err),
       });
     }
   }

@@ -217,7 +217,9 @@ describe('a mail caused by a move is held for Undo', () => {
     expect(moved.statusCode, moved.body).toBe(200);
     expect(moved.json().data.mail).toMatchObject({ kind: 'notification', language: 'en' });
     expect(moved.json().data.mail.heldUntil).toEqual(expect.any(String));
-    expect(moved.json().message).toMatch(/will go to the customer in a few seconds unless you undo/);
+    expect(moved.json().message).toMatch(
+      /The mail ".+" \(EN\) is pending: it goes to the customer in 12 seconds/,
+    );
     await queue.dispatch();
     expect((await mails(orderId)).map((m) => [m.status, m.held])).toEqual([['queued', true]]);
 
@@ -260,6 +262,63 @@ describe('a mail caused by a move is held for Undo', () => {
     const tooLate = await move('Team', orderId, 'Awaiting', { undo: true });
     expect(tooLate.statusCode).toBe(409);
     expect(tooLate.json().message).toMatch(/too late to undo/);
+  });
+});
+
+describe("a macro's mail is held and can be cancelled", () => {
+  it('cancel-pending-mail cancels only your own held mail; hostile ids change nothing', async () => {
+    const { orderId } = await orderWith({ email: 'macro-held@example.com' });
+    const macros = (await t.as('Team', { method: 'GET', url: '/api/admin/macros' })).json().data as {
+      id: number;
+      name: string;
+    }[];
+    const macro = macros.find((m) => m.name === 'Request clearer passport photo')!;
+    const applied = await t.as('Team', {
+      method: 'POST',
+      url: '/api/admin/apply-macro',
+      payload: { macroId: macro.id, orderIds: [orderId] },
+    });
+    expect(applied.json().data.orders[0]).toMatchObject({ result: 'done', mailHeld: true });
+    expect(applied.json().data.orders[0].message).toMatch(/mail ".+" \(en\) queued/);
+    const cancel = (role: DemoRole, id: unknown) =>
+      t.as(role, { method: 'POST', url: `/api/admin/orders/${id}/cancel-pending-mail`, payload: {} });
+    // Someone else's mail is not theirs to cancel.
+    expect((await cancel('Manager', orderId)).statusCode).toBe(409);
+    for (const bad of ['x', '-1', '1%00', '9'.repeat(40)])
+      expect((await cancel('Team', bad)).statusCode).toBe(400);
+    expect((await cancel('Team', 999_999_991)).statusCode).toBe(404);
+    expect((await mails(orderId)).map((m) => m.status)).toEqual(['queued']);
+    const ok = await cancel('Team', orderId);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().data.cancelled).toBe(1);
+    expect((await mails(orderId)).map((m) => m.status)).toEqual(['cancelled']);
+    expect((await cancel('Team', orderId)).statusCode).toBe(409);
+  });
+
+  it('a macro on an order someone else just moved says who, and goes on when confirmed', async () => {
+    const { orderId } = await orderWith();
+    expect((await move('Manager', orderId, 'Customer Called')).statusCode).toBe(200);
+    const macros = (await t.as('Team', { method: 'GET', url: '/api/admin/macros' })).json().data as {
+      id: number;
+      name: string;
+    }[];
+    const macro = macros.find((m) => m.name === 'Sent to government')!;
+    const apply = (confirmRecent?: boolean) =>
+      t.as('Team', {
+        method: 'POST',
+        url: '/api/admin/apply-macro',
+        payload: { macroId: macro.id, orderIds: [orderId], ...(confirmRecent ? { confirmRecent } : {}) },
+      });
+    const first = (await apply()).json().data.orders[0];
+    expect(first).toMatchObject({
+      result: 'refused',
+      message: 'Demo Manager just moved this to Customer Called — continue?',
+      recentMove: { by: 'Demo Manager', to: 'Customer Called' },
+    });
+    expect((await apply(true)).json().data.orders[0]).toMatchObject({
+      result: 'done',
+      processStatus: 'AwaitingGovt',
+    });
   });
 });
 
