@@ -65,7 +65,8 @@ async function applyStatus(
   to: OrderStatus,
   opts: { restore?: boolean; notify?: boolean | undefined; forced?: boolean } = {},
 ): Promise<StatusMails> {
-  if (to === 'Completed' && !opts.forced) await assertCurrentDocuments(tx, changed);
+  // A restore puts an order back where it was; it is not a completion.
+  if (to === 'Completed' && !opts.forced && !opts.restore) await assertCurrentDocuments(tx, changed);
   const ids = changed.map((o) => o.orderId);
   const refunding = to === 'Refunded' && !opts.restore;
   await tx
