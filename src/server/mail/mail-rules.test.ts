@@ -322,6 +322,43 @@ describe("a macro's mail is held and can be cancelled", () => {
   });
 });
 
+describe('mail-preview says which mail an action sends', () => {
+  it('names the template and language, renders it, and refuses hostile queries', async () => {
+    const { orderId } = await orderWith();
+    await t.database.sql.query(`update orders set language = 'es' where order_id = $1`, [orderId]);
+    const get = (query: string, id: unknown = orderId, role: DemoRole = 'Telecaller') =>
+      t.as(role, { method: 'GET', url: `/api/admin/orders/${id}/mail-preview?${query}` });
+    const awaiting = await get('status=Awaiting');
+    expect(awaiting.statusCode, awaiting.body).toBe(200);
+    expect(awaiting.json().data).toMatchObject({ language: 'es', repeatMinutes: null });
+    expect(awaiting.json().data.templateName).toEqual(expect.any(String));
+    expect(awaiting.json().data.html).toContain(String(orderId));
+    expect((await get('status=Customer%20Called')).json().data).toBeNull();
+    const macros = (await t.as('Team', { method: 'GET', url: '/api/admin/macros' })).json().data as {
+      id: number;
+      name: string;
+    }[];
+    const macro = macros.find((m) => m.name === 'Sent to government')!;
+    expect((await get(`macroId=${macro.id}`)).json().data.language).toBe('es');
+    expect((await get('')).json().data).toBeNull();
+    for (const bad of [
+      `status=Awaiting&macroId=${macro.id}`,
+      'status=New',
+      'status=Awaiting%00',
+      'macroId=-1',
+      `macroId=${'9'.repeat(30)}`,
+      'status=Awaiting&sql=1',
+    ]) {
+      expect((await get(bad)).statusCode, bad).toBe(400);
+    }
+    expect((await get('status=Awaiting', 999_999_993)).statusCode).toBe(404);
+    expect((await get('macroId=999999')).statusCode).toBe(404);
+    expect((await get('status=Awaiting', 'x')).statusCode).toBe(400);
+    // Nothing was queued by looking.
+    expect(await mails(orderId)).toEqual([]);
+  });
+});
+
 describe('a move right after someone else asks first', () => {
   it('answers 409 naming who moved it where; confirmRecent continues', async () => {
     const { orderId } = await orderWith();
