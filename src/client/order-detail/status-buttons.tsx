@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
 import { toast } from 'react-toastify';
 import { MOVABLE_STATUSES, STATUS_BUTTON_LABELS } from '../../shared/constants';
 import type { MailPreview, OrderDetails } from '../../shared/contracts/order-detail';
@@ -13,7 +14,12 @@ import { useRestoreOrdersMutation } from '../orders/orders-api';
 import { useAppDispatch } from '../app/store';
 import { likelyNextStatus } from '../live/describe';
 import { offerUndo } from '../live/undo';
-import { ForceCompleteDialog, MailBeforeMove, skipsMailPreview } from '../components/mail-before-move';
+import {
+  ForceCompleteDialog,
+  MailBeforeMove,
+  setSkipsMailPreview,
+  skipsMailPreview,
+} from '../components/mail-before-move';
 import { useLazyGetMailPreviewQuery, useMoveOrderStatusMutation } from './order-detail-api';
 
 type Movable = (typeof MOVABLE_STATUSES)[number];
@@ -37,6 +43,7 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
   const [recent, setRecent] = useState<{ status: Movable; message: string } | null>(null);
   const [force, setForce] = useState<string | null>(null);
   const [loadPreview] = useLazyGetMailPreviewQuery();
+  const [showMailFirst, setShowMailFirst] = useState(() => !skipsMailPreview());
   const dispatch = useAppDispatch();
   const next = likelyNextStatus(order.process_status);
   const role = sessionUser()?.type ?? '';
@@ -111,12 +118,26 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
           {STATUS_BUTTON_LABELS[status]}
         </Button>
       ))}
+      <Form.Check
+        type="switch"
+        id={`mail-first-${order.order_id}`}
+        className="ms-auto small align-self-center"
+        label="Show the customer's mail first"
+        checked={showMailFirst}
+        onChange={(e) => {
+          setSkipsMailPreview(!e.currentTarget.checked);
+          setShowMailFirst(e.currentTarget.checked);
+        }}
+      />
       {ask ? (
         <MailBeforeMove
           preview={ask.preview}
           action={STATUS_BUTTON_LABELS[ask.status]}
           busy={isLoading}
-          onYes={() => run(ask.status)}
+          onYes={() => {
+            setShowMailFirst(!skipsMailPreview());
+            void run(ask.status);
+          }}
           onNo={() => setAsk(null)}
         />
       ) : null}
