@@ -76,25 +76,32 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
         processingDate: order.processing_date,
       });
     } catch (error) {
-      const body = (
-        error as { status?: number; data?: { data?: { recentMove?: unknown; orders?: unknown } } }
-      ).data?.data;
-      if (body?.recentMove) setRecent({ status, message: errorMessage(error) });
-      else if (status === 'Completed' && role === 'Admin' && body?.orders && !extra.forceReason)
-        setForce(errorMessage(error));
-      else toast.error(errorMessage(error));
+      refused(status, error, !!extra.forceReason);
     } finally {
       setPending(null);
     }
+  };
+
+  // A refusal that asks (someone else just moved it) or that an Admin may override (no card).
+  const refused = (status: Movable, error: unknown, forced: boolean) => {
+    const body = (error as { data?: { data?: { recentMove?: unknown; orders?: unknown } } }).data?.data;
+    if (body?.recentMove) setRecent({ status, message: errorMessage(error) });
+    else if (status === 'Completed' && role === 'Admin' && body?.orders && !forced)
+      setForce(errorMessage(error));
+    else toast.error(errorMessage(error));
   };
 
   // Before a move that mails the customer: which mail it is (unless the user turned that off).
   const start = async (status: Movable) => {
     if (CONFIRM[status]) return setPending(status);
     if (!skipsMailPreview()) {
-      const preview = await loadPreview({ orderId: order.order_id, status })
-        .unwrap()
-        .catch(() => null);
+      let preview: MailPreview = null;
+      try {
+        preview = await loadPreview({ orderId: order.order_id, status }).unwrap();
+      } catch (error) {
+        // The move would be refused (Completed without a card): say so now, mail nothing.
+        if ((error as { status?: number }).status === 409) return refused(status, error, false);
+      }
       if (preview) return setAsk({ status, preview });
     }
     return run(status);

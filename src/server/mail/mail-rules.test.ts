@@ -334,6 +334,10 @@ describe('mail-preview says which mail an action sends', () => {
     expect(awaiting.json().data.templateName).toEqual(expect.any(String));
     expect(awaiting.json().data.html).toContain(String(orderId));
     expect((await get('status=Customer%20Called')).json().data).toBeNull();
+    // Completed without a card would be refused: the preview says why instead.
+    const noCard = await get('status=Completed');
+    expect(noCard.statusCode).toBe(409);
+    expect(noCard.json().message).toMatch(/no approved card yet/);
     const macros = (await t.as('Team', { method: 'GET', url: '/api/admin/macros' })).json().data as {
       id: number;
       name: string;
