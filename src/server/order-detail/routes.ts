@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { orderIdField } from '../../shared/contracts/common.js';
-import type { OrderStatus } from '../../shared/constants.js';
+import { MAIL_HOLD_SECONDS, type OrderStatus } from '../../shared/constants.js';
+import { envelope, orderIdField } from '../../shared/contracts/common.js';
 import { statusName, WHATSAPP_TEMPLATE_BY_STATUS } from '../../shared/order-rules.js';
 import {
   addRemarkBody,
@@ -24,7 +24,13 @@ import { openStored, storedExists } from '../documents/storage.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
 import { nudgeMailQueue } from '../mail/queue.js';
-import { addRemark, changeStatus, saveTransaction, withdrawDocument } from '../orders/commands.js';
+import {
+  addRemark,
+  cancelPendingMail,
+  changeStatus,
+  saveTransaction,
+  withdrawDocument,
+} from '../orders/commands.js';
 import { loadOrder, servableDocumentById } from '../orders/repository.js';
 import { providerRefund } from '../payments/detail-refund.js';
 import { previewCustomerMail } from './mail-preview.js';
@@ -102,8 +108,8 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       if (moved.mail) {
         notes.push(
           moved.mail.heldUntil
-            ? `The mail "${moved.mail.templateName}" (${moved.mail.language}) will go to the customer in a few seconds unless you undo`
-            : `The mail "${moved.mail.templateName}" (${moved.mail.language}) is on its way to the customer`,
+            ? `The mail "${moved.mail.templateName}" (${moved.mail.language.toUpperCase()}) is pending: it goes to the customer in ${MAIL_HOLD_SECONDS} seconds`
+            : `The mail "${moved.mail.templateName}" (${moved.mail.language.toUpperCase()}) is on its way to the customer`,
         );
       }
       for (const r of moved.repeats) {
@@ -123,6 +129,25 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         `${notes.join('. ')}.`,
       );
+    },
+  );
+
+  app.post(
+    '/admin/orders/:orderId/cancel-pending-mail',
+    {
+      config: { permission: 'orders.move' },
+      schema: {
+        tags: ['order-detail'],
+        summary:
+          "Cancel the customer mails of this order that you caused and that still wait for delivery (a macro's mail in its first seconds); 409 when none",
+        security,
+        params: orderIdParams,
+        response: { 200: envelope(z.object({ cancelled: z.number().int() })) },
+      },
+    },
+    async (request) => {
+      const cancelled = await cancelPendingMail(db, staffOf(request), request.params.orderId);
+      return ok({ cancelled }, 'The customer mail was cancelled.');
     },
   );
 

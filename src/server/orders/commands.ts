@@ -65,7 +65,8 @@ async function applyStatus(
   to: OrderStatus,
   opts: { restore?: boolean; notify?: boolean | undefined; forced?: boolean } = {},
 ): Promise<StatusMails> {
-  if (to === 'Completed' && !opts.forced) await assertCurrentDocuments(tx, changed);
+  // A restore puts an order back where it was; it is not a completion.
+  if (to === 'Completed' && !opts.forced && !opts.restore) await assertCurrentDocuments(tx, changed);
   const ids = changed.map((o) => o.orderId);
   const refunding = to === 'Refunded' && !opts.restore;
   await tx
@@ -372,6 +373,47 @@ export async function lockRefundable(
   today = serviceToday(),
 ): Promise<LockedOrder[]> {
   return inTransaction(db, (tx) => lockAllowed(tx, ids, { kind: 'completeRefund' }, actor, today));
+}
+
+/**
+ * A macro's mail step follows the rules of a move even without one (decision 295): the holder rule
+ * (takeover for Admin/Manager) and, for a mail-only step, no mail to Deleted or Completed Refunds orders.
+ */
+export async function assertMayMail(
+  tx: DbOrTx,
+  actor: StaffIdentity,
+  order: LockedOrder,
+  mailOnly: boolean,
+  takeOver: boolean,
+): Promise<void> {
+  if (mailOnly && order.processStatus === 'Deleted') throw conflict('The order is deleted: no mail is sent.');
+  if (mailOnly && order.processStatus === 'Refunded') {
+    throw conflict('The order is in Completed Refunds: no mail is sent.');
+  }
+  await applyHolderRule(tx, order, actor, takeOver);
+}
+
+/**
+ * Cancels the customer mails of an order that the actor caused and that still wait for delivery (a
+ * macro's mail in its hold window). 409 when there is none (it has gone already, or was never held).
+ */
+export async function cancelPendingMail(db: DbOrTx, actor: StaffIdentity, orderId: number): Promise<number> {
+  return inTransaction(db, async (tx) => {
+    await lockOne(tx, orderId);
+    const cancelled = await cancelHeldMails(tx, orderId, actor.id);
+    if (!cancelled.length)
+      throw conflict('There is no pending mail of yours for this order: it may have gone already.');
+    await recordEvents(
+      tx,
+      cancelled.map((m) => ({
+        orderId,
+        actorId: actor.id,
+        action: 'mail' as const,
+        toValue: `${m.kind} mail ${m.id} cancelled`,
+      })),
+    );
+    return cancelled.length;
+  });
 }
 
 export interface AssignInput {
