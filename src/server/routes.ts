@@ -6,6 +6,7 @@ import { customerRoutes } from './customer/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { gatewayRoutes } from './gateways/routes.js';
 import { healthRoutes } from './health/routes.js';
+import { conversationRoutes } from './inbound/conversation-routes.js';
 import { inboundRoutes } from './inbound/routes.js';
 import { insightsRoutes } from './insights/routes.js';
 import { intakeRoutes } from './intake/routes.js';
@@ -44,4 +45,5 @@ export const areaRoutes: FastifyPluginAsync[] = [
   retentionRoutes,
   communicationRoutes,
   inboundRoutes,
+  conversationRoutes,
 ];

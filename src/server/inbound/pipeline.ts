@@ -382,3 +382,90 @@ export async function receiveMail(ctx: PipelineContext, mail: InboundMail): Prom
 }
 
 class DuplicateMessage extends Error {}
+
+/**
+ * Staff attach an unmatched message to an order: the same effects as a matched answer, in one
+ * transaction. A message already attached (by someone else a moment ago) answers 409.
+ */
+export async function attachUnmatched(
+  db: Db,
+  staffId: number,
+  inboundId: number,
+  orderId: number,
+): Promise<{ orderId: number; processStatus: OrderStatus }> {
+  return inTransaction(db, async (tx) => {
+    const [msg] = await tx
+      .select({
+        id: inboundMessages.id,
+        disposition: inboundMessages.disposition,
+        fromEmail: inboundMessages.fromEmail,
+      })
+      .from(inboundMessages)
+      .where(eq(inboundMessages.id, inboundId))
+      .for('update');
+    if (!msg) throw new HttpError(404, 'Message not found');
+    if (msg.disposition !== 'unmatched')
+      throw new HttpError(409, 'This message is already attached to an order.');
+    await lockOrders(tx, [orderId], 'Order not found');
+    await tx
+      .update(inboundMessages)
+      .set({ orderId, disposition: 'attached', matchedBy: 'staff', attachedBy: staffId, readAt: null })
+      .where(eq(inboundMessages.id, inboundId));
+    const moved = await customerAnswered(tx, orderId, `mail from ${msg.fromEmail ?? 'unknown'}`, null);
+    return { orderId, processStatus: moved.to };
+  });
+}
+
+/** The customer's answer on the track page: the same effects as a mail that matched its order. */
+export async function receiveTrackReply(
+  ctx: PipelineContext,
+  orderId: number,
+  message: string,
+  files: InboundMail['attachments'],
+): Promise<{ inboundId: number }> {
+  const { db, config } = ctx;
+  const stored = await storeAttachments(config, { attachments: files });
+  // On the track page the customer is told at once what is wrong with a file; nothing is kept then.
+  const refused = stored.refused[0];
+  if (refused) {
+    for (const f of stored.stored) await removeStored(config, f.key);
+    throw new HttpError(422, `${refused.name}: ${refused.reason}`);
+  }
+  try {
+    return await inTransaction(db, async (tx) => {
+      const [order] = await lockOrders(tx, [orderId], 'Order not found');
+      const { visible, quoted } = { visible: message.trim(), quoted: '' };
+      const [row] = await tx
+        .insert(inboundMessages)
+        .values({
+          orderId,
+          source: 'track',
+          disposition: 'attached',
+          matchedBy: 'track',
+          fromEmail: order!.email.toLowerCase(),
+          fromName: `${order!.firstName} ${order!.lastName}`.trim() || null,
+          bodyText: visible,
+          quotedText: quoted,
+          sizeBytes: Buffer.byteLength(message) + files.reduce((n, f) => n + f.size, 0),
+          refusedAttachments: stored.refused,
+        })
+        .returning({ id: inboundMessages.id });
+      if (stored.stored.length)
+        await tx.insert(inboundAttachments).values(
+          stored.stored.map((f) => ({
+            inboundId: row!.id,
+            storageKey: f.key,
+            originalName: f.name,
+            mimeType: f.mimeType,
+            sizeBytes: f.size,
+            sha256: f.sha256,
+          })),
+        );
+      await customerAnswered(tx, orderId, 'answer on the track page', null);
+      return { inboundId: row!.id };
+    });
+  } catch (err) {
+    for (const f of stored.stored) await removeStored(config, f.key);
+    throw err;
+  }
+}

@@ -22,6 +22,10 @@ export const folderCounts = z
   .extend({
     atRiskCount: z.number().int().describe('Open orders due within the at-risk margin (whole system)'),
     breachedCount: z.number().int().describe('Open orders past their due time (whole system)'),
+    repliedCount: z
+      .number()
+      .int()
+      .describe('Orders with an unread answer from the customer, held by the user or unassigned'),
   });
 export type FolderCountsAnswer = z.infer<typeof folderCounts>;
 
