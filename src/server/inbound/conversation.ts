@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { ConversationItem } from '../../shared/contracts/conversation.js';
 import type { DbOrTx } from '../db/client.js';
+import { clearRepliedFlag } from '../orders/customer-answers.js';
 import { failingAddresses, inboundAttachments, inboundMessages, mailLog, orders } from '../db/schema.js';
 
 /**
@@ -86,8 +87,7 @@ export async function loadConversation(
       .update(inboundMessages)
       .set({ readAt: sql`now()` })
       .where(and(eq(inboundMessages.orderId, orderId), isNull(inboundMessages.readAt)));
-    // Clearing the flag is no order change: no version bump, no event.
-    await db.update(orders).set({ customerRepliedAt: null }).where(eq(orders.orderId, orderId));
+    await clearRepliedFlag(db, orderId);
   }
   return { items, failingAddress: failing.length > 0 };
 }
