@@ -160,3 +160,6 @@ export const SESSION_STORAGE_KEY = 'user';
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** Service time zone for report day boundaries and US date/time columns (history tables read EST/EDT). */
 export const SERVICE_TIME_ZONE = 'America/New_York';
+
+/** Files a customer may send with one answer on the track page. */
+export const CUSTOMER_REPLY_MAX_FILES = 5;

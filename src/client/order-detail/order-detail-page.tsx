@@ -14,6 +14,7 @@ import { AddCommentSection } from './add-comment-section';
 import { ArrivalDetailsSection } from './arrival-details-section';
 import { ArrivalSection } from './arrival-section';
 import { CommentHistorySection } from './comment-history-section';
+import { ConversationSection } from './conversation-section';
 import { DefencePackButtons } from './defence-pack-buttons';
 import { DownloadHistorySection } from './download-history-section';
 import { EmailContentModal } from './email-content-modal';
@@ -112,6 +113,7 @@ function OrderDetail({ order }: { order: OrderDetails }) {
           </>
         )}
       </div>
+      <ConversationSection order={order} />
       <EmailHistorySection order={order} />
       <UploadDocumentSection order={order} />
       <OrderDetailsSection order={order} />

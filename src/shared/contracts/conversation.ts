@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { MAIL_PROVIDERS } from '../constants.js';
+
+export { CUSTOMER_REPLY_MAX_FILES } from '../constants.js';
 import { envelope, expectedVersionField, multilineText, orderIdField } from './common.js';
 
 /** One file that came with a customer's message. */
@@ -70,6 +72,5 @@ export const attachInboundBody = z.object({ orderId: orderIdField });
 export const attachInboundResponse = envelope(z.object({ orderId: z.number(), processStatus: z.string() }));
 
 /** The customer's answer on the track page (multipart: `message`, up to 5 `files`). */
-export const CUSTOMER_REPLY_MAX_FILES = 5;
 export const customerReplyMessage = multilineText(5000).min(1);
 export const customerReplyResponse = envelope(z.object({ received: z.literal(true) }));

@@ -92,6 +92,14 @@ const en = {
   'form.emailRequired': 'Please enter your email',
   'form.emailInvalid': 'Invalid email address',
   'form.controlCharacters': 'must not contain control characters',
+  'reply.title': 'Send us your answer',
+  'reply.message': 'Your message',
+  'reply.files': 'Photos or documents (up to 5)',
+  'reply.send': 'SEND ANSWER',
+  'reply.sending': 'SENDING…',
+  'reply.received': 'Thank you. We have received your answer and will continue with your application.',
+  'reply.failed': 'Your answer could not be sent. Please try again.',
+  'reply.tooMany': 'Send at most 5 files.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -87,5 +87,13 @@ const es: Catalog = {
   'form.emailRequired': 'Introduzca su correo electrónico',
   'form.emailInvalid': 'Correo electrónico no válido',
   'form.controlCharacters': 'no debe contener caracteres de control',
+  'reply.title': 'Envíenos su respuesta',
+  'reply.message': 'Su mensaje',
+  'reply.files': 'Fotos o documentos (hasta 5)',
+  'reply.send': 'ENVIAR RESPUESTA',
+  'reply.sending': 'ENVIANDO…',
+  'reply.received': 'Gracias. Hemos recibido su respuesta y continuaremos con su solicitud.',
+  'reply.failed': 'No se pudo enviar su respuesta. Inténtelo de nuevo.',
+  'reply.tooMany': 'Envíe como máximo 5 archivos.',
 };
 export default es;

@@ -89,5 +89,13 @@ const nl: Catalog = {
   'form.emailRequired': 'Vul uw e-mailadres in',
   'form.emailInvalid': 'Ongeldig e-mailadres',
   'form.controlCharacters': 'mag geen stuurtekens bevatten',
+  'reply.title': 'Stuur ons uw antwoord',
+  'reply.message': 'Uw bericht',
+  'reply.files': "Foto's of documenten (maximaal 5)",
+  'reply.send': 'ANTWOORD VERSTUREN',
+  'reply.sending': 'VERSTUREN…',
+  'reply.received': 'Dank u. We hebben uw antwoord ontvangen en gaan verder met uw aanvraag.',
+  'reply.failed': 'Uw antwoord kon niet worden verstuurd. Probeer het opnieuw.',
+  'reply.tooMany': 'Stuur maximaal 5 bestanden.',
 };
 export default nl;

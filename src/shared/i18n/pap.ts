@@ -89,5 +89,13 @@ const pap: Catalog = {
   'form.emailRequired': 'Por fabor yena bo e-mail',
   'form.emailInvalid': 'E-mail no ta válido',
   'form.controlCharacters': 'no por contené caracter di control',
+  'reply.title': 'Manda nos bo contesta',
+  'reply.message': 'Bo mensahe',
+  'reply.files': 'Potret of dokumento (te 5)',
+  'reply.send': 'MANDA CONTESTA',
+  'reply.sending': 'MANDANDO…',
+  'reply.received': 'Danki. Nos a risibí bo contesta i lo sigui ku bo aplikashon.',
+  'reply.failed': 'No por a manda bo contesta. Purba atrobe.',
+  'reply.tooMany': 'Manda maksimo 5 archivo.',
 };
 export default pap;

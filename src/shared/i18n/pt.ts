@@ -89,5 +89,13 @@ const pt: Catalog = {
   'form.emailRequired': 'Informe o seu e-mail',
   'form.emailInvalid': 'E-mail inválido',
   'form.controlCharacters': 'não pode conter caracteres de controle',
+  'reply.title': 'Envie-nos a sua resposta',
+  'reply.message': 'A sua mensagem',
+  'reply.files': 'Fotos ou documentos (até 5)',
+  'reply.send': 'ENVIAR RESPOSTA',
+  'reply.sending': 'ENVIANDO…',
+  'reply.received': 'Obrigado. Recebemos a sua resposta e continuaremos com o seu pedido.',
+  'reply.failed': 'Não foi possível enviar a sua resposta. Tente novamente.',
+  'reply.tooMany': 'Envie no máximo 5 ficheiros.',
 };
 export default pt;
