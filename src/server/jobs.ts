@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { startNoticeDelivery } from './auth/notices.js';
+import { startWaitingPolicy } from './inbound/waiting.js';
 import { startMailQueue } from './mail/queue.js';
 import { retentionJob } from './retention/retention.js';
 
@@ -14,4 +15,5 @@ export const backgroundJobs: BackgroundJob[] = [
   mailDeliveryJob,
   (app) => startNoticeDelivery(app),
   retentionJob,
+  startWaitingPolicy,
 ];

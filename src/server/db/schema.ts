@@ -795,3 +795,21 @@ export const failingAddresses = pgTable('failing_addresses', {
   mailId: bigint('mail_id', { mode: 'number' }),
   createdAt: createdAt(),
 });
+
+/**
+ * The steps of the waiting policy done for an order's stay in Awaiting (since = when it entered):
+ * 1 first reminder, 2 second reminder, 3 moved to Contact Customer. The key makes each step happen once,
+ * however many instances scan.
+ */
+export const waitingSteps = pgTable(
+  'waiting_steps',
+  {
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    since: timestamp('since', { withTimezone: true, mode: 'date' }).notNull(),
+    step: integer('step').notNull(),
+    doneAt: timestamp('done_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.since, t.step] })],
+);

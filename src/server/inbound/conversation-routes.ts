@@ -13,6 +13,8 @@ import {
   customerReplyResponse,
   unmatchedResponse,
   useAsCardBody,
+  waitingPolicy,
+  waitingPolicyResponse,
 } from '../../shared/contracts/conversation.js';
 import { CUSTOMER_MSG } from '../../shared/contracts/customer.js';
 import { queuedMailResponse } from '../../shared/contracts/order-detail.js';
@@ -38,6 +40,7 @@ import { loadOrder } from '../orders/repository.js';
 import { attachmentOf, listUnmatched, loadConversation } from './conversation.js';
 import { INBOUND_LIMITS } from './parse.js';
 import { attachUnmatched, receiveTrackReply } from './pipeline.js';
+import { getWaitingPolicy, setWaitingPolicy } from './waiting.js';
 
 const security = [{ staffToken: [] }];
 const idField = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -255,6 +258,38 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!parsed.success) throw badRequest(`message: ${parsed.error.issues[0]?.message ?? 'is required'}`);
       await receiveTrackReply({ db, config }, request.params.orderId, parsed.data, files);
       return ok({ received: true as const }, 'Your answer has been received.');
+    },
+  );
+
+  app.get(
+    '/admin/waiting-policy',
+    {
+      config: { permission: 'notifications.settings' },
+      schema: {
+        tags: ['conversation'],
+        summary: 'Reminders to a customer who does not answer, then Contact Customer (minutes in Awaiting)',
+        security,
+        response: { 200: waitingPolicyResponse },
+      },
+    },
+    async () => ok(await getWaitingPolicy(db), 'Waiting policy'),
+  );
+
+  app.put(
+    '/admin/waiting-policy',
+    {
+      config: { permission: 'notifications.settings' },
+      schema: {
+        tags: ['conversation'],
+        summary: 'Change the waiting policy (Admin, Manager; audited)',
+        security,
+        body: waitingPolicy,
+        response: { 200: waitingPolicyResponse },
+      },
+    },
+    async (request) => {
+      const policy = await setWaitingPolicy(db, staffOf(request), request.body, request.ip);
+      return ok(policy, 'The waiting policy has been saved.');
     },
   );
 };

@@ -97,3 +97,22 @@ export async function bounced(
 export async function clearRepliedFlag(db: DbOrTx, orderId: number): Promise<void> {
   await db.update(orders).set({ customerRepliedAt: null }).where(eq(orders.orderId, orderId));
 }
+
+/** The waiting policy's last step: no answer, so the order goes to the Telecaller with a remark. */
+export async function escalateUnanswered(tx: DbOrTx, orderId: number, remark: string): Promise<boolean> {
+  const [order] = await lockOrders(tx, [orderId]);
+  if (order!.processStatus !== 'Awaiting') return false;
+  const [row] = await tx
+    .insert(orderRemarks)
+    .values({ orderId, authorId: null, remark, telephone: 'Y' })
+    .returning({ id: orderRemarks.id });
+  await tx
+    .update(orders)
+    .set({ processStatus: 'Contact Customer', updatedAt: sql`now()` })
+    .where(eq(orders.orderId, orderId));
+  await recordEvents(tx, [
+    { orderId, action: 'remark', toValue: String(row!.id) },
+    { orderId, action: 'status', fromValue: 'Awaiting', toValue: 'Contact Customer' },
+  ]);
+  return true;
+}

@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = {
   'view.create': 'List view saved',
   'view.update': 'List view changed',
   'view.delete': 'List view deleted',
+  'waitingPolicy.update': 'Waiting policy changed',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];

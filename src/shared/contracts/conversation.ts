@@ -74,3 +74,27 @@ export const attachInboundResponse = envelope(z.object({ orderId: z.number(), pr
 /** The customer's answer on the track page (multipart: `message`, up to 5 `files`). */
 export const customerReplyMessage = multilineText(5000).min(1);
 export const customerReplyResponse = envelope(z.object({ received: z.literal(true) }));
+
+/** The waiting policy: reminders to a customer who does not answer, then the Telecaller (minutes). */
+const minutes = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(5, 'must be at least 5 minutes')
+  .max(60 * 24 * 90, 'must be at most 90 days');
+export const waitingPolicy = z
+  .object({
+    remindAfterMinutes: minutes,
+    secondReminderAfterMinutes: minutes,
+    escalateAfterMinutes: minutes,
+  })
+  .strict()
+  .refine((p) => p.remindAfterMinutes < p.secondReminderAfterMinutes, {
+    message: 'The second reminder must come after the first',
+    path: ['secondReminderAfterMinutes'],
+  })
+  .refine((p) => p.secondReminderAfterMinutes < p.escalateAfterMinutes, {
+    message: 'The move to Contact Customer must come after the second reminder',
+    path: ['escalateAfterMinutes'],
+  });
+export type WaitingPolicy = z.infer<typeof waitingPolicy>;
+export const waitingPolicyResponse = envelope(waitingPolicy);
