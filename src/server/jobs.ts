@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { startNoticeDelivery } from './auth/notices.js';
+import { imapJob } from './inbound/imap.js';
 import { startWaitingPolicy } from './inbound/waiting.js';
 import { startMailQueue } from './mail/queue.js';
 import { retentionJob } from './retention/retention.js';
@@ -16,4 +17,5 @@ export const backgroundJobs: BackgroundJob[] = [
   (app) => startNoticeDelivery(app),
   retentionJob,
   startWaitingPolicy,
+  imapJob,
 ];

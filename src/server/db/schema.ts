@@ -813,3 +813,15 @@ export const waitingSteps = pgTable(
   },
   (t) => [primaryKey({ columns: [t.orderId, t.since, t.step] })],
 );
+
+/** Messages of a watched mailbox one instance has taken (mailbox, UIDVALIDITY, UID): each is taken once. */
+export const inboundImapClaims = pgTable(
+  'inbound_imap_claims',
+  {
+    mailbox: text('mailbox').notNull(),
+    uidValidity: bigint('uid_validity', { mode: 'number' }).notNull(),
+    uid: bigint('uid', { mode: 'number' }).notNull(),
+    claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.mailbox, t.uidValidity, t.uid] })],
+);
