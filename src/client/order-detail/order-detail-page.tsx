@@ -113,7 +113,6 @@ function OrderDetail({ order }: { order: OrderDetails }) {
           </>
         )}
       </div>
-      <ConversationSection order={order} />
       <EmailHistorySection order={order} />
       <UploadDocumentSection order={order} />
       <OrderDetailsSection order={order} />
@@ -126,6 +125,7 @@ function OrderDetail({ order }: { order: OrderDetails }) {
       <CommentHistorySection order={order} />
       <AddCommentSection order={order} />
       <StatusTimelineSection order={order} />
+      <ConversationSection order={order} />
       <EmailContentModal order={order} show={modal === 'email'} onHide={() => setModal(null)} />
       {evidence && (
         <TransactionDetailsModal order={order} show={modal === 'transaction'} onHide={() => setModal(null)} />
