@@ -11,6 +11,8 @@ import {
   conversationResponse,
   customerReplyMessage,
   customerReplyResponse,
+  staffMessageBody,
+  staffMessageResponse,
   unmatchedResponse,
   useAsCardBody,
   waitingPolicy,
@@ -35,7 +37,10 @@ import {
 } from '../http/errors.js';
 import { nudgeMailQueue } from '../mail/queue.js';
 import { contentDisposition } from '../order-detail/routes.js';
-import { attachDocument } from '../orders/commands.js';
+import { attachDocument, changeStatus, inTransaction } from '../orders/commands.js';
+import { queueTemplateMail } from '../communication/notifications.js';
+import { assertVersion } from '../orders/rules.js';
+import { lockOrders } from '../orders/repository.js';
 import { loadOrder } from '../orders/repository.js';
 import { attachmentOf, listUnmatched, loadConversation } from './conversation.js';
 import { INBOUND_LIMITS } from './parse.js';
@@ -290,6 +295,44 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const policy = await setWaitingPolicy(db, staffOf(request), request.body, request.ip);
       return ok(policy, 'The waiting policy has been saved.');
+    },
+  );
+
+  app.post(
+    '/admin/orders/:orderId/messages',
+    {
+      config: { permission: 'macros.apply' },
+      schema: {
+        tags: ['conversation'],
+        summary:
+          "A staff reply: a template mail in the order's language, threaded to the customer's last message, with the reply address; optionally moving the order in the same transaction",
+        security,
+        params: orderParams,
+        body: staffMessageBody,
+        response: { 200: staffMessageResponse },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const { orderId } = request.params;
+      const { templateId, provider, moveTo, expectedVersion } = request.body;
+      const result = await inTransaction(db, async (tx) => {
+        const [order] = await lockOrders(tx, [orderId], 'Order not found');
+        await assertVersion(tx, order!, expectedVersion);
+        const mailId = await queueTemplateMail(tx, {
+          orderId,
+          templateKey: templateId,
+          kind: 'macro',
+          toEmail: order!.email,
+          provider,
+          requestedBy: staff.id,
+        });
+        if (mailId === null) throw notFound('Template not found');
+        const moved = moveTo ? await changeStatus(tx, staff, { orderId, to: moveTo, notify: false }) : null;
+        return { mailId, processStatus: moved?.to ?? order!.processStatus };
+      });
+      nudgeMailQueue(app);
+      return ok(result, `The reply to the customer is on its way (${provider}).`);
     },
   );
 };

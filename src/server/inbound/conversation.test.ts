@@ -130,6 +130,42 @@ describe('the conversation: the loop through a real SMTP server, staff routes, t
       url: `/api/admin/orders/${order.orderId}/conversation`,
     });
     expect(again.json().data.items[1].unread).toBe(false);
+
+    // The staff reply: a template mail threaded to the customer's message, the order back to Awaiting.
+    const { rows: ids } = await t.database.sql.query<{ message_id: string }>(
+      'select message_id from inbound_messages where id = $1',
+      [items[1].id],
+    );
+    const reply = await t.as('Team', {
+      method: 'POST',
+      url: `/api/admin/orders/${order.orderId}/messages`,
+      payload: { templateId: 'awaiting-customer', moveTo: 'Awaiting' },
+    });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.json().data.processStatus).toBe('Awaiting');
+    const mails = await smtp.waitFor(2);
+    const threaded = mails.find((m) => m.inReplyTo === ids[0]!.message_id);
+    expect(threaded).toBeTruthy();
+    expect(threaded!.replyTo!.value[0]!.address).toBe(replyTo);
+    for (const [payload, code] of [
+      [{ templateId: 'no-such-template' }, 404],
+      [{ templateId: 'awaiting\u0000' }, 400],
+      [{ templateId: 'awaiting-customer', moveTo: 'New' }, 400],
+      [{ templateId: 'awaiting-customer', extra: 1 }, 400],
+    ] as const) {
+      const res = await t.as('Team', {
+        method: 'POST',
+        url: `/api/admin/orders/${order.orderId}/messages`,
+        payload,
+      });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(code);
+    }
+    const missing = await t.as('Team', {
+      method: 'POST',
+      url: '/api/admin/orders/999999999/messages',
+      payload: { templateId: 'awaiting-customer' },
+    });
+    expect(missing.statusCode).toBe(404);
   });
 
   it('a file the customer sent: downloaded by staff, used as the approved card (upload rules, approval mail)', async () => {

@@ -63,7 +63,7 @@ export async function startImapWatcher(db: Db, config: Config, opts: ImapOptions
         taken++;
         const message = await client.fetchOne(String(uid), { source: true, size: true }, { uid: true });
         try {
-          if (!message?.source) continue;
+          if (message === false || !message.source) continue;
           if ((message.size ?? message.source.length) > INBOUND_LIMITS.maxBytes) {
             log({ uid }, 'mailbox message over 25 MB left unread');
             continue;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAIL_PROVIDERS } from '../constants.js';
+import { MAIL_PROVIDERS, MOVABLE_STATUSES } from '../constants.js';
+import { templateKeyField } from './communication.js';
 
 export { CUSTOMER_REPLY_MAX_FILES } from '../constants.js';
 import { envelope, expectedVersionField, multilineText, orderIdField } from './common.js';
@@ -98,3 +99,14 @@ export const waitingPolicy = z
   });
 export type WaitingPolicy = z.infer<typeof waitingPolicy>;
 export const waitingPolicyResponse = envelope(waitingPolicy);
+
+/** A staff reply from the detail page: a template mail, threaded to the customer's last message. */
+export const staffMessageBody = z
+  .object({
+    templateId: templateKeyField,
+    provider: z.enum(MAIL_PROVIDERS).default('AWS'),
+    moveTo: z.enum(MOVABLE_STATUSES).optional(),
+    expectedVersion: expectedVersionField,
+  })
+  .strict();
+export const staffMessageResponse = envelope(z.object({ mailId: z.number(), processStatus: z.string() }));
