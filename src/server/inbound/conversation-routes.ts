@@ -37,10 +37,8 @@ import {
 } from '../http/errors.js';
 import { nudgeMailQueue } from '../mail/queue.js';
 import { contentDisposition } from '../order-detail/routes.js';
-import { attachDocument, changeStatus, inTransaction } from '../orders/commands.js';
-import { queueTemplateMail } from '../communication/notifications.js';
-import { assertVersion } from '../orders/rules.js';
-import { lockOrders } from '../orders/repository.js';
+import { attachDocument } from '../orders/commands.js';
+import { sendStaffReply } from '../orders/customer-answers.js';
 import { loadOrder } from '../orders/repository.js';
 import { attachmentOf, listUnmatched, loadConversation } from './conversation.js';
 import { INBOUND_LIMITS } from './parse.js';
@@ -316,21 +314,14 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
       const staff = staffOf(request);
       const { orderId } = request.params;
       const { templateId, provider, moveTo, expectedVersion } = request.body;
-      const result = await inTransaction(db, async (tx) => {
-        const [order] = await lockOrders(tx, [orderId], 'Order not found');
-        await assertVersion(tx, order!, expectedVersion);
-        const mailId = await queueTemplateMail(tx, {
-          orderId,
-          templateKey: templateId,
-          kind: 'macro',
-          toEmail: order!.email,
-          provider,
-          requestedBy: staff.id,
-        });
-        if (mailId === null) throw notFound('Template not found');
-        const moved = moveTo ? await changeStatus(tx, staff, { orderId, to: moveTo, notify: false }) : null;
-        return { mailId, processStatus: moved?.to ?? order!.processStatus };
+      const result = await sendStaffReply(db, staff, {
+        orderId,
+        templateKey: templateId,
+        provider,
+        moveTo,
+        expectedVersion,
       });
+      if (!result) throw notFound('Template not found');
       nudgeMailQueue(app);
       return ok(result, `The reply to the customer is on its way (${provider}).`);
     },

@@ -2,8 +2,13 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/constants.js';
 import type { DbOrTx } from '../db/client.js';
 import { failingAddresses, mailLog, orderRemarks, orders } from '../db/schema.js';
+import type { MailProvider } from '../../shared/constants.js';
+import { queueTemplateMail } from '../communication/notifications.js';
+import type { StaffIdentity } from '../context.js';
+import { changeStatus, inTransaction } from './commands.js';
 import { recordEvents } from './events.js';
 import { lockOrders } from './repository.js';
+import { assertVersion } from './rules.js';
 
 /**
  * The order side of what customers send (src/server/inbound/ reads and matches the messages): an answer
@@ -115,4 +120,38 @@ export async function escalateUnanswered(tx: DbOrTx, orderId: number, remark: st
     { orderId, action: 'status', fromValue: 'Awaiting', toValue: 'Contact Customer' },
   ]);
   return true;
+}
+
+/**
+ * A staff reply: a template mail to the order's address (threaded by the mail composer) and, with
+ * `moveTo`, the move in the same transaction (no status notification besides). Null: no such template.
+ */
+export async function sendStaffReply(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  input: {
+    orderId: number;
+    templateKey: string;
+    provider: MailProvider;
+    moveTo?: OrderStatus | undefined;
+    expectedVersion?: number | undefined;
+  },
+): Promise<{ mailId: number; processStatus: OrderStatus } | null> {
+  return inTransaction(db, async (tx) => {
+    const [order] = await lockOrders(tx, [input.orderId], 'Order not found');
+    await assertVersion(tx, order!, input.expectedVersion);
+    const mailId = await queueTemplateMail(tx, {
+      orderId: input.orderId,
+      templateKey: input.templateKey,
+      kind: 'macro',
+      toEmail: order!.email,
+      provider: input.provider,
+      requestedBy: actor.id,
+    });
+    if (mailId === null) return null;
+    const moved = input.moveTo
+      ? await changeStatus(tx, actor, { orderId: input.orderId, to: input.moveTo, notify: false })
+      : null;
+    return { mailId, processStatus: moved?.to ?? (order!.processStatus as OrderStatus) };
+  });
 }
