@@ -172,3 +172,5 @@ export const SERVICE_TIME_ZONE = 'America/New_York';
 export const MAIL_HOLD_SECONDS = 12;
 /** A move of an order that someone else moved this recently asks "… just moved this to … — continue?". */
 export const RECENT_MOVE_SECONDS = 5;
+/** Files a customer may send with one answer on the track page. */
+export const CUSTOMER_REPLY_MAX_FILES = 5;

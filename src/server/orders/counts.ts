@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { FOLDER_COUNT_KEYS, FOLDERS, type Folder, type FolderCounts } from '../../shared/constants.js';
 import { serviceToday } from '../../shared/dates.js';
 import type { Database, DbOrTx } from '../db/client.js';
+import { repliedCount } from '../inbound/conversation.js';
 import { onCacheEvent } from '../live/cache-events.js';
 import { dueNow, getSlaPolicy, type SlaClock, slaClock } from '../sla/policy.js';
 import { CLOSED_STATUSES, STATUS_FOLDERS } from './folders.js';
@@ -445,9 +446,16 @@ export function countsMemoryOf(database: Database): CountsMemory | undefined {
 }
 
 /** The counts of one staff member: from memory when it runs, else from the database. */
-export async function countsFor(database: Database, staffId: number): Promise<CountsAnswer> {
+export async function countsFor(
+  database: Database,
+  staffId: number,
+): Promise<CountsAnswer & { repliedCount: number }> {
   const memory = memories.get(database);
-  return memory ? memory.countsFor(staffId) : countsFromDatabase(database.db, staffId);
+  const [counts, replied] = await Promise.all([
+    memory ? memory.countsFor(staffId) : countsFromDatabase(database.db, staffId),
+    repliedCount(database.db, staffId),
+  ]);
+  return { ...counts, repliedCount: replied };
 }
 
 /** The due-time clock for lists: the policy from memory when the counts run there. */

@@ -289,7 +289,14 @@ function example(op: Operation, name: string, s: Subject): unknown {
     case 'defencePackType':
       return 1;
     case 'templateKey':
+    case 'templateId':
       return 'awaiting-customer';
+    case 'remindAfterMinutes':
+      return 60;
+    case 'secondReminderAfterMinutes':
+      return 120;
+    case 'escalateAfterMinutes':
+      return 180;
     case 'key':
       return `fuzz-${++unique}`;
     case 'subject':

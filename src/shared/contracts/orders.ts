@@ -36,6 +36,10 @@ export const folderCounts = z
       .int()
       .describe('Orders still being worked with a failing check (whole system)')
       .optional(),
+    repliedCount: z
+      .number()
+      .int()
+      .describe('Orders with an unread answer from the customer, held by the user or unassigned'),
   });
 export type FolderCountsAnswer = z.infer<typeof folderCounts>;
 
