@@ -169,6 +169,8 @@ describe('folders and counts', () => {
         'processing_mode',
         'due_at',
         'sla_state',
+        'check_level',
+        'check_codes',
       ].sort(),
     );
     expect(row).toMatchObject({
