@@ -75,6 +75,8 @@ export function OrderChecksSection({ order }: { order: OrderDetails }) {
     .flatMap((c) => c.fields)
     .filter((f): f is CorrectableField => (CORRECTABLE_FIELDS as readonly string[]).includes(f));
   const fields = [...new Set([...named, ...DEFAULT_FIELDS])];
+  // An answer without checks (an older server) shows no panel.
+  if (!order.checks) return null;
 
   return (
     <Card className={`mb-3 ${checks.length ? 'border-warning' : ''}`} data-testid="order-checks">
