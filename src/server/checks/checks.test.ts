@@ -4,6 +4,9 @@ import { orderDetails } from '../../shared/contracts/order-detail.js';
 import { serviceToday } from '../../shared/dates.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { buildOrder } from '../test/factories.js';
+import { setOrderFlag } from './checks.js';
+import { ORDER_STATUSES } from '../../shared/constants.js';
+import { ATTENTION_STATUSES } from '../../shared/order-checks.js';
 
 const KEY = 'intake-key-for-tests-0123456789';
 let t: TestApp;
@@ -127,6 +130,46 @@ describe('checks at intake', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/orders/100001/checks' })).statusCode).toBe(
       401,
     );
+  });
+});
+
+describe('flags from other parts of the service', () => {
+  it('early_fraud_warning: raising the flag puts the order in Needs attention, clearing it takes it out', async () => {
+    const { order_id } = await intake();
+    const settings = { minPassportValidityDays: 0 };
+    await t.database.db.transaction((tx) =>
+      setOrderFlag(tx, order_id, 'early_fraud_warning', true, settings),
+    );
+    await t.database.db.transaction((tx) =>
+      setOrderFlag(tx, order_id, 'early_fraud_warning', true, settings),
+    );
+    expect(await row(order_id)).toMatchObject({ check_level: 2, needs_attention: true });
+    const res = await t.as('Team', { method: 'GET', url: `/api/admin/orders/${order_id}/checks` });
+    expect(res.json().data.checks).toEqual([
+      {
+        code: 'early_fraud_warning',
+        severity: 'block',
+        fields: [],
+        message: 'The card issuer warned that this payment may be fraudulent.',
+      },
+    ]);
+    await t.database.db.transaction((tx) =>
+      setOrderFlag(tx, order_id, 'early_fraud_warning', false, settings),
+    );
+    expect(await row(order_id)).toMatchObject({ check_level: 0, needs_attention: false });
+  });
+
+  it('the stored Needs attention column and ATTENTION_STATUSES name the same statuses', async () => {
+    const { order_id } = await intake({ flight_number: 'nope' });
+    for (const status of ORDER_STATUSES) {
+      await t.database.sql.query('update orders set process_status = $1 where order_id = $2', [
+        status,
+        order_id,
+      ]);
+      expect((await row(order_id)).needs_attention, status).toBe(
+        (ATTENTION_STATUSES as readonly string[]).includes(status),
+      );
+    }
   });
 });
 

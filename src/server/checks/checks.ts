@@ -14,6 +14,7 @@ import type { CustomerLanguage } from '../../shared/languages.js';
 import {
   ATTENTION_STATUSES,
   type CheckedOrder,
+  type CheckFlag,
   checkLevel,
   checkMessageKey,
   normalisePassport,
@@ -242,4 +243,27 @@ export async function checksAnswer(
         departure_date: candidate.departure_date,
       })),
   };
+}
+
+/**
+ * Raises (or clears) a flag on the order that becomes the check of the same code (CHECK_FLAGS), e.g.
+ * a card network's early fraud warning; the checks are stored again in the same transaction, so the
+ * order enters or leaves Needs attention with the flag.
+ */
+export async function setOrderFlag(
+  tx: DbOrTx,
+  orderId: number,
+  flag: CheckFlag,
+  raised: boolean,
+  settings: CheckSettings,
+): Promise<void> {
+  await tx
+    .update(orders)
+    .set({
+      checkFlags: raised
+        ? sql`case when ${flag} = any(check_flags) then check_flags else array_append(check_flags, ${flag}) end`
+        : sql`array_remove(check_flags, ${flag})`,
+    })
+    .where(eq(orders.orderId, orderId));
+  await refreshChecks(tx, [orderId], settings);
 }
