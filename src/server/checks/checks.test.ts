@@ -4,7 +4,8 @@ import { orderDetails } from '../../shared/contracts/order-detail.js';
 import { serviceToday } from '../../shared/dates.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { buildOrder } from '../test/factories.js';
-import { setOrderFlag } from './checks.js';
+import { renderCurrentForOrder } from '../communication/templates.js';
+import { setOrderFlag } from '../orders/order-checks.js';
 import { ORDER_STATUSES } from '../../shared/constants.js';
 import { ATTENTION_STATUSES } from '../../shared/order-checks.js';
 
@@ -170,6 +171,31 @@ describe('flags from other parts of the service', () => {
         (ATTENTION_STATUSES as readonly string[]).includes(status),
       );
     }
+  });
+});
+
+describe('the confirm-details template and macro', () => {
+  it('lists the failing checks to the customer in their language; the macro sends it', async () => {
+    const { order_id } = await intake({ ...THREE_PROBLEMS, date_of_birth: '2015-01-01' }, 'es');
+    const mail = await renderCurrentForOrder(t.database.db, t.config, order_id, 'confirm-details');
+    expect(mail!.subject).toBe(`Por favor confirme sus datos (pedido ${order_id})`);
+    expect(mail!.text).toContain('• El correo electrónico y el correo electrónico repetido no coinciden.');
+    expect(mail!.text).toContain('• El número de vuelo no es un código de aerolínea seguido de dígitos.');
+    expect(mail!.text).not.toContain('menor de edad'); // information only
+    const { rows } = await t.database.sql.query<{ id: number }>(
+      "select id from macros where name = 'Please confirm your details'",
+    );
+    const res = await t.as('Team', {
+      method: 'POST',
+      url: '/api/admin/apply-macro',
+      payload: { macroId: rows[0]!.id, orderIds: [order_id] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const queued = await t.database.sql.query<{ n: string }>(
+      "select count(*) as n from mail_log where order_id = $1 and kind = 'macro'",
+      [order_id],
+    );
+    expect(Number(queued.rows[0]!.n)).toBe(1);
   });
 });
 

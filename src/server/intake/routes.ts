@@ -6,7 +6,7 @@ import { acceptLanguageTags, CUSTOMER_LANGUAGES, firstCustomerLanguage } from '.
 import { notFound, unauthorized } from '../http/errors.js';
 import { orderValuesFromSnake } from '../orders/columns.js';
 import { createOrder, inTransaction } from '../orders/commands.js';
-import { checkItem, refreshChecks } from '../checks/checks.js';
+import { checkItem, refreshChecks } from '../orders/order-checks.js';
 import { checkSettingsOf } from '../checks/routes.js';
 import { orderCheckItem } from '../../shared/contracts/checks.js';
 

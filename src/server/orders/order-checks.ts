@@ -24,7 +24,7 @@ import {
 import { translatorFor } from '../customer/stage-queries.js';
 import type { DbOrTx } from '../db/client.js';
 import { orders } from '../db/schema.js';
-import type { OrderRow } from '../orders/repository.js';
+import type { OrderRow } from './repository.js';
 
 /**
  * The server side of the order checks (docs/decisions/310): runs the shared checks over a stored order

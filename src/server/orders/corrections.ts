@@ -7,12 +7,12 @@ import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderDuplicateDecisions, orders } from '../db/schema.js';
 import { conflict, notFound } from '../http/errors.js';
-import { orderValuesFromSnake, snakeToCamel } from '../orders/columns.js';
-import { addRemark, inTransaction } from '../orders/commands.js';
-import { recordEvents } from '../orders/events.js';
-import { lockOrders, type OrderRow } from '../orders/repository.js';
-import { assertVersion } from '../orders/rules.js';
-import { type CheckSettings, findDuplicates, refreshChecks } from './checks.js';
+import { orderValuesFromSnake, snakeToCamel } from './columns.js';
+import { addRemark, inTransaction } from './commands.js';
+import { recordEvents } from './events.js';
+import { lockOrders, type OrderRow } from './repository.js';
+import { assertVersion } from './rules.js';
+import { type CheckSettings, findDuplicates, refreshChecks } from './order-checks.js';
 
 /** Orders whose data no longer changes: their card is issued, refunded or the order is gone. */
 const CLOSED_FOR_CORRECTION = new Set(['Completed', 'Refunded', 'Deleted']);
