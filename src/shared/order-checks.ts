@@ -184,6 +184,38 @@ const PASSPORT_FORMATS: Record<string, RegExp> = {
   CO: /^[A-Z]{2}\d{6,7}$|^\d{8,10}$/,
   VE: /^\d{9}$/,
 };
+/**
+ * A passport number of the nationality's format made from a letter and eight digits (demo and test data;
+ * the number `A12345678` itself fits every other country).
+ */
+export function passportOfFormat(
+  nationality: string | null | undefined,
+  letter: string,
+  digits: string,
+): string {
+  const L = letter.toUpperCase() === 'O' ? 'P' : letter.toUpperCase();
+  const d = digits.padStart(8, '0').slice(-8);
+  switch (alpha2Of(nationality)) {
+    case 'CA':
+    case 'BR':
+    case 'CO':
+      return `${L}${L}${d.slice(0, 6)}`;
+    case 'GB':
+    case 'VE':
+      return `${d}${d[0]}`;
+    case 'NL':
+      return `${L}X${d.slice(0, 6)}${d[7]}`;
+    case 'DE':
+      return `C${d}`;
+    case 'FR':
+      return `${d.slice(0, 2)}${L}${L}${d.slice(2, 7)}`;
+    case 'IN':
+      return `${L}${d.slice(0, 7)}`;
+    default:
+      return `${L}${d}`;
+  }
+}
+
 /** Any other country: letters and digits, 5 to 12 of them after spaces and dashes are taken out. */
 const PASSPORT_ANY = /^[A-Z0-9]{5,12}$/;
 
