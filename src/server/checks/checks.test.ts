@@ -91,6 +91,24 @@ describe('checks at intake', () => {
     expect(orderDetails.parse(detail.json().data).checks).toEqual(answer);
   });
 
+  it('the same order sent again answers the same id and its own checks (not itself as a duplicate)', async () => {
+    const body = buildOrder({ first_name: 'Ann', last_name: 'Smith', flight_number: 'nope' });
+    const send = async () =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/intake/orders',
+          headers: { 'content-type': 'application/json', 'x-intake-key': KEY },
+          payload: JSON.stringify(body),
+        })
+      ).json().data;
+    const first = await send();
+    const again = await send();
+    expect(again.order_id).toBe(first.order_id);
+    expect(again.checks.map((c: { code: string }) => c.code)).toEqual(first.checks.map((c: { code: string }) => c.code));
+    expect(again.checks.map((c: { code: string }) => c.code)).not.toContain('possible_duplicate');
+  });
+
   it('the Needs attention filter and count', async () => {
     const { order_id } = await intake(THREE_PROBLEMS);
     const counts = await t.as('Team', { method: 'GET', url: '/api/admin/get-folder-count' });

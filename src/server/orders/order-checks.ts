@@ -193,6 +193,34 @@ export async function refreshChecks(
   return out;
 }
 
+/**
+ * The checks of an order about to be inserted (intake): computed from its values, so the order is
+ * written once with them. Answers the checks and the existing orders whose own checks must be run again
+ * after the insert (its undecided possible duplicates).
+ */
+export async function checksOfNewOrder(
+  tx: DbOrTx,
+  values: typeof orders.$inferInsert,
+  settings: CheckSettings,
+): Promise<{ checks: OrderCheck[]; candidates: number[] }> {
+  const draft = {
+    ...values,
+    orderId: 0,
+    processStatus: 'New',
+    checkFlags: [],
+    passportNumber: values.passportNumber ?? null,
+    nationality: values.nationality ?? null,
+    firstName: values.firstName ?? '',
+    lastName: values.lastName ?? '',
+    dateOfBirth: values.dateOfBirth ?? null,
+    arrivalDate: values.arrivalDate ?? null,
+    departureDate: values.departureDate ?? null,
+  } as unknown as OrderRow;
+  const duplicates = await findDuplicates(tx, draft);
+  const checks = await checksOfOrder(tx, draft, settings, duplicates);
+  return { checks, candidates: duplicates.map((d) => d.candidate.order_id) };
+}
+
 async function storeChecks(tx: DbOrTx, o: OrderRow, checks: OrderCheck[]): Promise<void> {
   const level = checkLevel(checks);
   if (level === o.checkLevel && JSON.stringify(checks) === JSON.stringify(o.checks)) return;
