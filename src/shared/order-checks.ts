@@ -107,11 +107,6 @@ export function checkLevel(checks: readonly Pick<OrderCheck, 'severity'>[]): num
   return checks.reduce((level, c) => Math.max(level, SEVERITY_RANK[c.severity]), 0);
 }
 
-/** Whether staff should look at the order before it goes to the government (a block or a warning). */
-export function needsAttention(checks: readonly Pick<OrderCheck, 'severity'>[]): boolean {
-  return checkLevel(checks) > 0;
-}
-
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Days since 1970-01-01 of a calendar date (YYYY-MM-DD); null when it is not one. */

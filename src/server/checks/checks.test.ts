@@ -105,7 +105,9 @@ describe('checks at intake', () => {
     const first = await send();
     const again = await send();
     expect(again.order_id).toBe(first.order_id);
-    expect(again.checks.map((c: { code: string }) => c.code)).toEqual(first.checks.map((c: { code: string }) => c.code));
+    expect(again.checks.map((c: { code: string }) => c.code)).toEqual(
+      first.checks.map((c: { code: string }) => c.code),
+    );
     expect(again.checks.map((c: { code: string }) => c.code)).not.toContain('possible_duplicate');
   });
 

@@ -20,7 +20,7 @@ const CLOSED_FOR_CORRECTION = new Set(['Completed', 'Refunded', 'Deleted']);
 const asText = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
 /**
- * A correction of an order's traveller and trip data (docs/product.md, "Corrections"): refused on a
+ * A correction of an order's traveller and trip data (docs/product.md, "Order checks, duplicates and corrections"): refused on a
  * stale version (409) and on closed orders (409); the changed fields, one 'correction' event holding
  * each field's old and new value, the audit entry and the checks run again, in one transaction.
  * Fields sent with their current value are not changes. Answers the changes and the new version.
