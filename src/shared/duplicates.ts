@@ -6,8 +6,7 @@ import { normalisePassport } from './order-checks.js';
  * ones these accept; the tests check that against every pair of a generated set.
  */
 
-export const DUPLICATE_DECISIONS = ['duplicate', 'not_duplicate'] as const;
-export type DuplicateDecision = (typeof DUPLICATE_DECISIONS)[number];
+export type { DuplicateDecision } from './check-codes.js';
 
 /** Which rule matched: the same passport, or the same e-mail and traveller. */
 export type DuplicateRule = 'passport' | 'email';

@@ -22,11 +22,8 @@ export const folderCounts = z
   .extend({
     atRiskCount: z.number().int().describe('Open orders due within the at-risk margin (whole system)'),
     breachedCount: z.number().int().describe('Open orders past their due time (whole system)'),
-    needsAttentionCount: z
-      .number()
-      .int()
-      .describe('Orders still being worked with a failing check (whole system)')
-      .optional(),
+    /** Orders still being worked with a failing check (whole system). */
+    needsAttentionCount: z.number().int().optional(),
   });
 export type FolderCountsAnswer = z.infer<typeof folderCounts>;
 
@@ -74,7 +71,7 @@ export const listFilterFields = {
   arrivalTo: day.optional(),
   slaState: z.enum(SLA_STATES, { error: `must be one of ${SLA_STATES.join(', ')}` }).optional(),
   /** `true`: only orders with a failing check (a warning or worse) still being worked. */
-  needsAttention: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  needsAttention: z.enum(['true', 'false']).optional(),
 };
 
 export const listFilters = z.object(listFilterFields).strict();
