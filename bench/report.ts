@@ -13,7 +13,8 @@ export type Kind =
   | 'insights'
   | 'login'
   | 'track'
-  | 'claim';
+  | 'claim'
+  | 'intake';
 
 export interface EndpointResult {
   key: string;
@@ -179,6 +180,10 @@ export function evaluate(run: Run): Check[] {
       case 'insights':
         add(`${e.label} p95`, '≤ 150 ms', e.latency.p95, 150);
         break;
+      case 'intake':
+        // A new order with its checks and both duplicate lookups (docs/decisions/311).
+        add(`${e.label} p50`, '≤ 10 ms', p50, 10);
+        break;
       case 'claim':
         // Under 10 concurrent claimers: the latency of the -c 10 run.
         add(`${e.label} p50 under -c 10`, '≤ 5 ms', e.throughput?.p50, 5);
@@ -186,7 +191,7 @@ export function evaluate(run: Run): Check[] {
       default:
         break;
     }
-    const noOverhead: Kind[] = ['login', 'track', 'hello', 'claim'];
+    const noOverhead: Kind[] = ['login', 'track', 'hello', 'claim', 'intake'];
     if (e.overheadMs !== undefined && !noOverhead.includes(e.kind)) {
       add(`${e.label} p50 − raw SQL p50`, '≤ 0.5 ms', e.overheadMs, 0.5);
     }

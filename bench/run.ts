@@ -77,6 +77,46 @@ const dataRoot = path.join(HERE, '.data');
 const profileKey = args.profile?.trim() || undefined;
 const profileDir = path.join(dataRoot, 'profiles');
 
+const BENCH_INTAKE_KEY = 'bench-intake-key-0123456789';
+
+/** New orders through the intake, each with a fresh reference and the e-mail of a seeded order. */
+function intakeScenario(track: { orderId: number; email: string }[]): Scenario {
+  const run = randomBytes(4).toString('hex');
+  let n = 0;
+  const today = new Date().toISOString().slice(0, 10);
+  return {
+    method: 'POST',
+    path: '/api/intake/orders',
+    headers: { 'x-intake-key': BENCH_INTAKE_KEY },
+    vary: () => {
+      const i = n++;
+      const email = track[i % track.length]?.email ?? `bench${i}@example.com`;
+      return {
+        body: {
+          client_reference: `bench-${run}-${i}`,
+          email,
+          re_enter_email: email,
+          processing_mode: 'Standard',
+          arrival_date: today,
+          departure_date: today,
+          passport_number: `B${String(10_000_000 + i)}`,
+          passport_expiration: '2035-01-01',
+          first_name: 'Bench',
+          last_name: 'Traveller',
+          nationality: 'United States of America',
+          date_of_birth: '1985-04-12',
+          flight_number: 'B6 1234',
+          phone_code: '1',
+          telephone_number: '2125550100',
+          processing_date: today,
+          amount: 59,
+          currency: 'USD',
+        },
+      };
+    },
+  };
+}
+
 /** The forked server under test and its IPC calls. */
 class ServerUnderTest {
   private next = 1;
@@ -109,6 +149,7 @@ class ServerUnderTest {
       // The bench sends many clients' addresses in X-Forwarded-For, as a proxy in front would.
       TRUST_PROXY: 'true',
       CLIENT_DIST_DIR: clientDist,
+      INTAKE_API_KEY: BENCH_INTAKE_KEY,
       ...(dataset.databaseUrl ? { DATABASE_URL: dataset.databaseUrl } : {}),
       // The server's own switches pass through (EDCARD_FIRST_PAGE_CACHE=0 measures page 1 from the database).
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('EDCARD_'))),
@@ -442,6 +483,36 @@ async function benchEngine(engine: string): Promise<Run | null> {
             };
           },
         },
+      },
+      // Order checks (docs/decisions/310, 311): Needs attention page 1, one order's checks with its
+      // duplicate search, and an intake that runs both (each a new order, the e-mail of an existing one).
+      {
+        key: 'list-needs-attention',
+        label: 'list allOrder page 1, needsAttention=true',
+        kind: 'list',
+        route: { method: 'GET', url: ORDERS_LIST },
+        port: 'app',
+        scenario: {
+          method: 'GET',
+          path: '/api/admin/get-orders-list/allOrder?page=1&limit=10&delay=1&needsAttention=true',
+          headers: auth,
+        },
+      },
+      {
+        key: 'order-checks',
+        label: 'checks of one order (with its duplicate search)',
+        kind: 'detail',
+        route: { method: 'GET', url: '/api/admin/orders/:orderId/checks' },
+        port: 'app',
+        scenario: { method: 'GET', path: `/api/admin/orders/${s.detailId}/checks`, headers: auth },
+      },
+      {
+        key: 'intake-checks',
+        label: 'intake with checks and duplicate search',
+        kind: 'intake',
+        route: { method: 'POST', url: '/api/intake/orders' },
+        port: 'app',
+        scenario: intakeScenario(s.track),
       },
       // Last: every claim assigns an order to the bench's Admin (about 1,000 orders per run).
       {

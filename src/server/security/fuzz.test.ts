@@ -232,6 +232,8 @@ function example(op: Operation, name: string, s: Subject): unknown {
     if (name === 'client_reference') return `fuzz-${process.pid}-${++unique}`;
     return buildOrder()[name];
   }
+  // A correction takes the intake's field values (its own example id and version come from below).
+  if (op.path === '/api/admin/orders/{orderId}' && name in buildOrder()) return buildOrder()[name];
   switch (name) {
     case 'orderId':
       if (op.path.endsWith('/send-invoice')) return String(s.orderId);
