@@ -127,6 +127,8 @@ export interface OrderMailSnapshot {
   landingDomain: string | null;
   processStatus: string;
   remark: string;
+  /** The failing checks the customer is asked about, one line each, in the order's language. */
+  failingChecks?: string;
 }
 
 export async function orderSnapshotFor(db: DbOrTx, orderId: number): Promise<OrderMailSnapshot | null> {
@@ -161,7 +163,8 @@ export async function orderSnapshotFor(db: DbOrTx, orderId: number): Promise<Ord
     .where(eq(orderRemarks.orderId, orderId))
     .orderBy(desc(orderRemarks.createdAt), desc(orderRemarks.id))
     .limit(1);
-  return { ...o, remark: remark?.remark ?? '' };
+  const { checks: _checks, language: _language, ...fields } = o;
+  return { ...fields, remark: remark?.remark ?? '', failingChecks: failing.join('\n') };
 }
 
 /** The template values of a snapshot: its order fields, and the brand and links of the configuration. */
@@ -192,7 +195,7 @@ export function valuesOfSnapshot(o: OrderMailSnapshot, config: Config): Template
     contact_url: brand.links.contact,
     refund_url: brand.links.refund,
     support_email: brand.supportEmail,
-    failing_checks: failing.join('\n'),
+    failing_checks: o.failingChecks ?? '',
   };
 }
 
