@@ -157,7 +157,6 @@ export const MONTHS = [
 ] as const;
 
 export const SEARCH_DEBOUNCE_MS = 500;
-export const MIN_PASSWORD_LENGTH = 6;
 export const MIN_INVOICE_ORDER_ID_LENGTH = 6;
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 export const SESSION_STORAGE_KEY = 'user';
