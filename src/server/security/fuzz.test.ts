@@ -371,6 +371,8 @@ function fillPath(op: Operation, s: Subject, bad?: { name: string; value: string
     if (name === 'documentId') return customer.documentId;
     if (name === 'orderId') return op.path.startsWith('/api/front/') ? customer.orderId : s.orderId;
     if (name === 'id') return op.path.includes('sessions') ? 'no-such-session' : s.memberId || adminId;
+    // Other numeric ids (an inbound message, an attachment): a well-formed id that names nothing.
+    if (name.endsWith('Id')) return 999_999;
     return 'x';
   };
   return op.pathParams.reduce(
