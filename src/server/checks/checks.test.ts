@@ -430,7 +430,7 @@ describe('duplicates', () => {
         .statusCode,
     ).toBe(409);
     const audit = await t.database.sql.query<{ n: string }>(
-      "select count(*) as n from audit_log where action = 'order.duplicateDecision'",
+      "select count(*) as n from audit_log where action = 'order.duplicate-decision'",
     );
     expect(Number(audit.rows[0]!.n)).toBeGreaterThan(0);
   });

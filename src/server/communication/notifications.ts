@@ -31,6 +31,11 @@ export interface TemplateMailInput {
   requestedBy: number | null;
   /** A mail caused by a move or a macro waits for the undo window (MAIL_HOLD_SECONDS). Default true. */
   hold?: boolean;
+  /**
+   * Skip the mail if the same template went to the order within the repeat window. Default true; a
+   * scheduled step that happens once by itself (the waiting policy's reminders) turns it off.
+   */
+  repeatGuard?: boolean;
 }
 
 /** What happened to a template mail: queued (maybe held for Undo), or skipped as a repeat. */
@@ -61,7 +66,8 @@ export async function queueTemplateMail(
   const template = await resolveTemplate(tx, input.templateKey, language);
   if (!template) return null;
   const templateName = await templateNameOf(tx, template.id);
-  const repeat = await repeatedMailMinutes(tx, input.orderId, template.key);
+  const repeat =
+    input.repeatGuard === false ? null : await repeatedMailMinutes(tx, input.orderId, template.key);
   if (repeat !== null) return { queued: false, reason: 'repeat', minutes: repeat, templateName };
   await assertCustomerMailAllowed(tx, input.orderId, input.requestedBy);
   const snapshot = await orderSnapshotFor(tx, input.orderId);

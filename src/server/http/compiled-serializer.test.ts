@@ -125,6 +125,8 @@ describe('compiled response serializers', () => {
       processing_mode: 'Standard',
       due_at: null,
       sla_state: null,
+      check_level: 0,
+      check_codes: [text],
     });
     const strings = [
       ...HOSTILE,

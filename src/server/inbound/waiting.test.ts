@@ -47,7 +47,7 @@ describe('the waiting policy: reminders, then Contact Customer, each step once',
     const put = await t.as('Admin', { method: 'PUT', url: '/api/admin/waiting-policy', payload: policy });
     expect(put.statusCode).toBe(200);
     const { rows } = await t.database.sql.query(
-      "select 1 from audit_log where action = 'waitingPolicy.update'",
+      "select 1 from audit_log where action = 'waiting-policy.update'",
     );
     expect(rows).toHaveLength(1);
     for (const bad of [

@@ -45,7 +45,7 @@ export async function setWaitingPolicy(
         set: { value: policy, updatedBy: actor.id, updatedAt: sql`now()` },
       });
     await recordAudit(tx, {
-      action: 'waitingPolicy.update',
+      action: 'waiting-policy.update',
       actorId: actor.id,
       actorEmail: actor.email,
       target: 'waiting policy',
@@ -128,6 +128,10 @@ export async function scanWaiting(db: Db, now: Date = new Date()): Promise<numbe
         kind: 'notification',
         toEmail: locked!.email,
         requestedBy: null,
+        // A step of the policy happens once by itself (waiting_steps): no Undo to wait for, and the
+        // second reminder is meant to repeat the first.
+        hold: false,
+        repeatGuard: false,
       });
       return true;
     });

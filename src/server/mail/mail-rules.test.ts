@@ -203,7 +203,7 @@ describe('Completed needs a current document', () => {
     expect(await statusOf(orderId)).toBe('Completed');
     expect(await mails(orderId)).toEqual([]);
     const audit = await q<{ n: number }>(
-      `select count(*)::int n from audit_log where action = 'order.forceComplete' and target = $1`,
+      `select count(*)::int n from audit_log where action = 'order.force-complete' and target = $1`,
       [`order ${orderId}`],
     );
     expect(audit[0]!.n).toBe(1);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHARGEBACK_NOT_COMPLETED_BY_UPLOAD } from '../documents/routes.js';
 import { storeBuffer } from '../documents/storage.js';
 import { createTestApp, type TestApp } from '../test/app.js';
-import { createOrder } from '../test/factories.js';
+import { addCurrentCard, createOrder } from '../test/factories.js';
 import { samplePdf } from '../test/fixtures.js';
 import { multipart } from '../test/smtp.js';
 
@@ -39,14 +39,7 @@ async function inChargeBack(overrides: Record<string, unknown> = {}) {
 }
 
 /** A current document written directly (an upload would itself queue an approval mail). */
-async function withCard(orderId: number) {
-  const stored = await storeBuffer(t.config.DATA_DIR, await samplePdf('CARD', 1), 'pdf');
-  await t.database.sql.query(
-    `insert into documents (order_id, storage_key, original_name, mime_type, size_bytes, sha256, mail_service_provider)
-     values ($1, $2, 'card.pdf', 'application/pdf', $3, $4, 'AWS')`,
-    [orderId, stored.key, stored.size, stored.sha256],
-  );
-}
+const withCard = (orderId: number) => addCurrentCard(t.database, t.config.DATA_DIR, orderId);
 
 const move = (orderId: number, updatingStatus: string) =>
   t.as('Team', { method: 'PUT', url: '/api/admin/move-order-status', payload: { orderId, updatingStatus } });
@@ -54,12 +47,14 @@ const move = (orderId: number, updatingStatus: string) =>
 describe('moves out of ChargeBack never mail the completion notice', () => {
   it('Move to Completed Orders: the order completes, no mail is queued (from New the notice is queued)', async () => {
     const disputed = await inChargeBack();
+    await withCard(disputed.orderId);
     const res = await move(disputed.orderId, 'Completed');
     expect(res.statusCode, res.body).toBe(200);
     expect(await statusOf(disputed.orderId)).toBe('Completed');
     expect(await mailKinds(disputed.orderId)).toEqual([]);
     // The same move from New mails the customer: the rule is about ChargeBack only.
     const fresh = await createOrder(t.database);
+    await withCard(fresh.orderId);
     expect((await move(fresh.orderId, 'Completed')).statusCode).toBe(200);
     expect(await mailKinds(fresh.orderId)).toEqual(['notification']);
   });

@@ -217,7 +217,7 @@ export async function changeStatus(
     });
     if (forced) {
       await recordAudit(tx, {
-        action: 'order.forceComplete',
+        action: 'order.force-complete',
         actorId: actor.id,
         target: `order ${order.orderId}`,
         from: order.processStatus,

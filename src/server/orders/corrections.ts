@@ -135,7 +135,7 @@ export async function decideDuplicate(
       },
     ]);
     await recordAudit(tx, {
-      action: 'order.duplicateDecision',
+      action: 'order.duplicate-decision',
       actorId: actor.id,
       target: `order ${orderId}, order ${input.otherOrderId}`,
       to: { decision: input.decision },

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderListRow } from '../../shared/contracts/orders.js';
 import { serviceToday } from '../../shared/dates.js';
 import { createTestApp, type TestApp } from '../test/app.js';
-import { createOrder } from '../test/factories.js';
+import { addCurrentCard, createOrder } from '../test/factories.js';
 
 // The Late count means late (docs/decisions/316): the due clock stands still while an order waits on
 // someone else and resumes when it comes back; an order whose trip has passed is "Trip passed", not late.
@@ -119,6 +119,7 @@ describe('the due clock', () => {
       `update orders set due_paused_at = now() - interval '3 days' where order_id = $1`,
       [order.orderId],
     );
+    await addCurrentCard(t.database, t.config.DATA_DIR, order.orderId);
     expect((await move(order.orderId, 'Completed')).statusCode).toBe(200);
     const { rows } = await t.database.sql.query<{ on_time: boolean }>(
       `select created_at <= due_at as on_time from order_events
@@ -144,6 +145,7 @@ describe('trip passed', () => {
     expect((await move(passed.orderId, 'Awaiting')).statusCode).toBe(200);
     expect(await detailState(passed.orderId)).toBe('trip_passed');
     // Refunding or closing it takes it out of the count.
+    await addCurrentCard(t.database, t.config.DATA_DIR, passed.orderId);
     expect((await move(passed.orderId, 'Completed')).statusCode).toBe(200);
     expect((await row(passed.orderId)).trip_ends_at).toBeNull();
     expect((await countsSettled((c) => c.tripPassed === before.tripPassed)).tripPassed).toBe(

@@ -1,7 +1,9 @@
 import { serviceToday } from '../../shared/dates.js';
 import type { Database } from '../db/client.js';
 import { orderEvents, orders } from '../db/schema.js';
+import { storeBuffer } from '../documents/storage.js';
 import { type OrderInsert, orderValuesFromSnake } from '../orders/columns.js';
+import { samplePdf } from './fixtures.js';
 
 let counter = 0;
 
@@ -69,4 +71,14 @@ export async function createOrder(database: Database, overrides: Record<string, 
       .values({ orderId: row!.orderId, action: 'created', toValue: row!.processStatus });
     return row!;
   });
+}
+
+/** Gives the order a current document (an approved card, a one-page PDF), as an upload would store it. */
+export async function addCurrentCard(database: Database, dataDir: string, orderId: number): Promise<void> {
+  const stored = await storeBuffer(dataDir, await samplePdf('CARD', 1), 'pdf');
+  await database.sql.query(
+    `insert into documents (order_id, storage_key, original_name, mime_type, size_bytes, sha256, mail_service_provider)
+     values ($1, $2, 'card.pdf', 'application/pdf', $3, $4, 'AWS')`,
+    [orderId, stored.key, stored.size, stored.sha256],
+  );
 }

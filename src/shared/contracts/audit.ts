@@ -19,7 +19,7 @@ export const AUDIT_ACTIONS = {
   'document.withdraw': 'Document withdrawn',
   'order.restore': 'Order restored',
   'order.takeover': 'Order taken over',
-  'order.forceComplete': 'Order completed without a card',
+  'order.force-complete': 'Order completed without a card',
   logout: 'Sign-out',
   'session.end': 'Session ended',
   'two-factor.enable': 'Two-factor sign-in turned on',
@@ -39,9 +39,9 @@ export const AUDIT_ACTIONS = {
   'view.update': 'List view changed',
   'view.delete': 'List view deleted',
   'order.correct': 'Order data corrected',
-  'order.duplicateDecision': 'Duplicate decision',
+  'order.duplicate-decision': 'Duplicate decision',
   'shift.note': 'Shift note written',
-  'waitingPolicy.update': 'Waiting policy changed',
+  'waiting-policy.update': 'Waiting policy changed',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
