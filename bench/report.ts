@@ -13,7 +13,12 @@ export type Kind =
   | 'insights'
   | 'login'
   | 'track'
-  | 'claim';
+  | 'claim'
+  | 'attention'
+  | 'checks'
+  | 'inbound'
+  | 'intake'
+  | 'webhook';
 
 export interface EndpointResult {
   key: string;
@@ -182,6 +187,30 @@ export function evaluate(run: Run): Check[] {
       case 'claim':
         // Under 10 concurrent claimers: the latency of the -c 10 run.
         add(`${e.label} p50 under -c 10`, '≤ 5 ms', e.throughput?.p50, 5);
+        break;
+      case 'attention':
+        add(`${e.label} p50`, '≤ 5 ms', p50, 5);
+        break;
+      case 'checks':
+        // No target of its own: held to the order detail's, the other read of one order.
+        add(`${e.label} p50`, '≤ 3 ms', p50, 3);
+        break;
+      case 'inbound':
+        add(`${e.label}: match time p50`, '≤ 5 ms', p50, 5);
+        if (e.throughput) {
+          checks.push({
+            what: `${e.label}: messages matched per second (-c 10)`,
+            target: '≥ 50/s',
+            measured: `${e.throughput.perSecond.toFixed(0)}/s`,
+            met: e.throughput.perSecond >= 50,
+          });
+        }
+        break;
+      case 'intake':
+        add(`${e.label} p50`, '≤ 10 ms', p50, 10);
+        break;
+      case 'webhook':
+        add(`${e.label} p50`, '≤ 10 ms', p50, 10);
         break;
       default:
         break;
