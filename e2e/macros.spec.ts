@@ -23,7 +23,10 @@ test('Team applies "Sent to government" to two orders from the New Orders bulk b
   await page.getByLabel(`Select order ${first}`).check();
   await page.getByLabel(`Select order ${second}`).check();
   page.once('dialog', (dialog) => {
-    expect(dialog.message()).toBe('Apply "Sent to government" to 2 orders?');
+    // The question names the mail each customer gets (decision 298).
+    expect(dialog.message()).toMatch(
+      /^Apply "Sent to government" to 2 orders\? Each customer gets the mail ".+" in their language\.$/,
+    );
     void dialog.accept();
   });
   await page.getByRole('button', { name: 'Apply macro' }).click();
@@ -48,8 +51,11 @@ test('Team applies "Sent to government" to two orders from the New Orders bulk b
   await page.goto('/admin/awaiting-govt');
   await expect(page.locator(`tr[data-order-id="${first}"]`)).toBeVisible();
   await page.goto(`/admin/view-order/${encodeOrderId(first!)}`);
-  page.once('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: 'Macros' }).click();
   await page.getByRole('button', { name: 'Sent to government' }).click();
+  // One order: the mail it would send, with a preview, before it acts.
+  const ask = page.getByRole('dialog');
+  await expect(ask).toContainText(/The customer (will get|got) the mail/);
+  await ask.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('The order is already in Awaiting Govt.')).toBeVisible();
 });

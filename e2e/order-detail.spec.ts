@@ -144,6 +144,8 @@ test('staff open an order from a list and work it: remark, move, upload, both De
   // Defence Packs are offered once the order is Completed; each opens as a PDF in a new window.
   await expect(page.getByRole('button', { name: 'Defence Pack 1' })).toHaveCount(0);
   await moves.getByRole('button', { name: 'Move to Completed Orders' }).click();
+  // The mail the customer will get is said first (decision 298).
+  await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByTestId('process-status')).toHaveText('Completed');
   // Pass-through: the real server answers; the test keeps a copy of the PDF the page received.
   const packs: Buffer[] = [];

@@ -66,6 +66,8 @@ test('sort by arrival, filter by nationality, save a shared view, open it from t
   await page.goto('/admin/order-history');
   await expect(page.getByRole('heading', { name: 'Order History' })).toBeVisible();
 
+  // The filters fold behind their button until one is on.
+  await page.getByRole('button', { name: 'Filters' }).click();
   await page.getByLabel('Nationality').selectOption({ label: 'Tuvalu' });
   await expect(page).toHaveURL(/nationality=TUV/);
   await expect.poll(() => shownIds(page, ids)).toEqual([...ids].reverse()); // newest first

@@ -35,6 +35,7 @@ const PUBLIC = {
   insights: ['my-day-card'],
   communication: ['macro-menu'],
   staff: ['staff-layout', 'staff-root'],
+  'shift-notes': ['shift-note-card'],
 };
 const SHARED_CLIENT = new Set(['app', 'components', 'test']);
 

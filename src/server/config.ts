@@ -31,6 +31,8 @@ const schema = z.object({
   MAIL_FROM: z.string().min(3).default('ED-Card <no-reply@ed-card.test>'),
   PUBLIC_SITE_URL: z.url().default('http://127.0.0.1:3000'),
   ALT_LANDING_HOST: z.string().default(''),
+  /** The support address in customer mails and pages; unset: support@ the brand's site host. */
+  SUPPORT_EMAIL: optionalText.pipe(z.email('must be an e-mail address').optional()),
   /** Translation widget script for customer pages (e.g. Google Website Translator); unset: none. */
   TRANSLATE_WIDGET_URL: optionalUrl,
   APP_MAIL_DOMAIN: z.string().min(1).default('ed-card.test'),

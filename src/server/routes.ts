@@ -19,6 +19,7 @@ import { orderRoutes } from './orders/routes.js';
 import { paymentRoutes } from './payments/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { retentionRoutes } from './retention/routes.js';
+import { shiftNoteRoutes } from './shift-notes/routes.js';
 import { slaRoutes } from './sla/routes.js';
 import { teamRoutes } from './team/routes.js';
 import { viewRoutes } from './views/routes.js';
@@ -45,6 +46,7 @@ export const areaRoutes: FastifyPluginAsync[] = [
   orderExportRoutes,
   checkRoutes,
   retentionRoutes,
+  shiftNoteRoutes,
   communicationRoutes,
   paymentRoutes,
   inboundRoutes,

@@ -34,4 +34,11 @@ describe('brands', () => {
     expect(fallback.links.refund).toBe('/refund-policy');
     expect(fallback.supportEmail).toBe('support@ed-card.test');
   });
+
+  it('SUPPORT_EMAIL replaces the address built from the site host, on every brand', () => {
+    const set = { ...opts, supportEmail: 'help@ed-card.example' };
+    expect(brandFor(null, set).supportEmail).toBe('help@ed-card.example');
+    expect(brandFor('aruba-card.example', set).supportEmail).toBe('help@ed-card.example');
+    expect(brandFor(null, opts).supportEmail).toBe('support@ed.example');
+  });
 });

@@ -38,6 +38,8 @@ export interface BrandOptions {
   siteUrl: string;
   /** Landing host of the alternate brand (ALT_LANDING_HOST). */
   altLandingHost?: string | undefined;
+  /** The support address of every brand (SUPPORT_EMAIL); unset: support@ the brand's site host. */
+  supportEmail?: string | undefined;
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
@@ -63,7 +65,8 @@ export function brandAt(key: BrandKey, siteUrl: string, supportHost?: string): B
 /** The brand of an order: the alternate one when it came from ALT_LANDING_HOST. */
 export function brandFor(landingDomain: string | null | undefined, opts: BrandOptions): Brand {
   const alt = !!opts.altLandingHost && landingDomain?.toLowerCase() === opts.altLandingHost.toLowerCase();
-  return alt ? brandAt('alt', `https://${opts.altLandingHost}`) : brandAt('main', opts.siteUrl);
+  const brand = alt ? brandAt('alt', `https://${opts.altLandingHost}`) : brandAt('main', opts.siteUrl);
+  return opts.supportEmail ? { ...brand, supportEmail: opts.supportEmail } : brand;
 }
 
 /** What the customer page shows of a brand: the mail's brand plus the home, apply and benefits links. */

@@ -80,6 +80,23 @@ export function completionMailSuppressed(from: string, to: string): boolean {
   return from === 'ChargeBack' && to === 'Completed';
 }
 
+/**
+ * The mail template a WhatsApp message suggests for an order in each status (the text follows where the
+ * order is: a Contact Customer order asks the customer to get in touch, not "your card is approved").
+ */
+export const WHATSAPP_TEMPLATE_BY_STATUS: Record<OrderStatus, string> = {
+  New: 'contact-customer',
+  Awaiting: 'awaiting-customer',
+  AwaitingGovt: 'sent-to-government',
+  'Customer Called': 'approval-notice',
+  'Contact Customer': 'contact-customer',
+  Completed: 'approval-notice',
+  Deleted: 'contact-customer',
+  Refunds: 'contact-customer',
+  Refunded: 'refund-confirmation',
+  ChargeBack: 'contact-customer',
+};
+
 /** Statuses whose detail screen shows the Defence Packs and Enter Transaction Details. */
 export const EVIDENCE_STATUSES: readonly OrderStatus[] = [
   'Completed',

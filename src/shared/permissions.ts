@@ -12,6 +12,8 @@ const NOT_NIGHT_STAFF: readonly Role[] = ['Admin', 'Manager', 'Team', 'Telecalle
 export const PERMISSIONS = {
   /** Signed in at all: user info, own password. */
   'session.self': ALL,
+  /** Read and write the shift note on the dashboard (decision 318). */
+  'shift.note': ALL,
   'orders.read': ALL,
   /** The Order History (allOrder) list and search. */
   'orders.readAll': NOT_TELECALLER,

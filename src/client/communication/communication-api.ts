@@ -6,6 +6,7 @@ import type {
   MailTemplateBody,
   StatusNotification,
 } from '../../shared/contracts/communication';
+import type { MailPreview } from '../../shared/contracts/order-detail';
 import { type Envelope, api } from '../app/api';
 
 /** Mail templates, status notifications and macros (the settings screens, the detail page, the bulk bar). */
@@ -47,6 +48,14 @@ export const communicationApi = api
         query: (settings) => ({ url: 'admin/status-notifications', method: 'PUT', body: { settings } }),
         invalidatesTags: ['Notifications'],
       }),
+      /** The customer mail a macro would send one order (name, language, preview); null when none. */
+      getMacroMailPreview: build.query<MailPreview, { orderId: number; macroId: number }>({
+        query: ({ orderId, macroId }) => ({
+          url: `admin/orders/${orderId}/mail-preview`,
+          params: { macroId },
+        }),
+        keepUnusedDataFor: 0,
+      }),
       getMacros: build.query<Macro[], void>({
         query: () => 'admin/macros',
         providesTags: ['Macros'],
@@ -65,10 +74,19 @@ export const communicationApi = api
       }),
       applyMacro: build.mutation<
         Envelope<{ orders: MacroOutcome[] }>,
-        { macroId: number; orderIds: number[]; takeOver?: boolean }
+        { macroId: number; orderIds: number[]; takeOver?: boolean; confirmRecent?: boolean }
       >({
         query: (body) => ({ url: 'admin/apply-macro', method: 'POST', body }),
         invalidatesTags: ['Orders', 'Order', 'Counts'],
+      }),
+      /** Cancels the actor's customer mail of one order while it still waits (a macro's mail). */
+      cancelPendingMail: build.mutation<Envelope<{ cancelled: number }>, number>({
+        query: (orderId) => ({
+          url: `admin/orders/${orderId}/cancel-pending-mail`,
+          method: 'POST',
+          body: {},
+        }),
+        invalidatesTags: ['Order'],
       }),
     }),
   });
@@ -82,7 +100,9 @@ export const {
   useGetNotificationsQuery,
   useSaveNotificationsMutation,
   useGetMacrosQuery,
+  useLazyGetMacroMailPreviewQuery,
   useSaveMacroMutation,
   useDeleteMacroMutation,
   useApplyMacroMutation,
+  useCancelPendingMailMutation,
 } = communicationApi;

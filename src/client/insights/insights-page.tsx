@@ -17,6 +17,7 @@ import { useSessionUser } from '../auth/use-session-user';
 import type { InsightsChartSpec } from './insights-chart';
 import { useGetInsightsQuery } from './insights-api';
 import { type Period, PRESETS, type Preset, presetPeriod, previousPeriod, validPeriod } from './periods';
+import { PaymentsCard } from './payments-card';
 
 // chart.js lives in its own chunk, fetched only when the dashboard draws.
 const InsightsChart = lazy(() => import('./insights-chart'));
@@ -418,6 +419,7 @@ function Dashboard({
           { label: 'Share of completed', value: (r) => pct(r.share) },
         ]}
       />
+      {data.payments ? <PaymentsCard payments={data.payments} /> : null}
 
       <Section
         title="Mail"

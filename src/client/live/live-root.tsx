@@ -1,5 +1,6 @@
 import './live.css';
 import { useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import Modal from 'react-bootstrap/Modal';
 import { useStore } from 'react-redux';
 import { useLocation, useNavigate } from 'react-router';
@@ -188,11 +189,7 @@ export function LiveRoot() {
 
   return (
     <>
-      {state === 'offline' ? (
-        <div className="live-offline alert alert-warning py-1 px-2 mb-0 small" role="status">
-          Live updates are offline — reconnecting… Counts and lists may be out of date.
-        </div>
-      ) : null}
+      {state === 'offline' ? <OfflineBanner /> : null}
       <Modal show={help} onHide={() => setHelp(false)} aria-labelledby="shortcuts-title">
         <Modal.Header closeButton>
           <Modal.Title id="shortcuts-title">Keyboard shortcuts</Modal.Title>
@@ -276,4 +273,21 @@ function JumpToOrder({ show, onHide }: { show: boolean; onHide: () => void }) {
       </form>
     </Modal>
   );
+}
+
+/** The slot under the top bar (staff-layout.tsx) where the offline notice sits in the page's flow. */
+const LIVE_STATUS_SLOT_ID = 'live-status';
+
+/**
+ * "Live updates are offline", in the flow of the page under the top bar: it moves the content down by
+ * one line instead of lying over any button (the detail's action bar is fixed to the bottom).
+ */
+function OfflineBanner() {
+  const banner = (
+    <div className="live-offline alert alert-warning py-1 px-3 mb-0 small rounded-0" role="status">
+      Live updates are offline — reconnecting… Counts and lists may be out of date.
+    </div>
+  );
+  const slot = document.getElementById(LIVE_STATUS_SLOT_ID);
+  return slot ? createPortal(banner, slot) : banner;
 }

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Folder } from '../../shared/constants';
-import { FOLDER_ROUTES } from '../app/nav';
+import { FOLDER_COUNT_KEYS, type Folder } from '../../shared/constants';
 import { useGetFolderCountQuery } from '../orders/counts-api';
 
 /** Orders that arrived since this many. */
@@ -20,7 +19,8 @@ interface Props {
  * The list does not reload under the cursor; the user chooses when.
  */
 export function NewOrdersBar({ folder, loadedAt, onShow }: Props) {
-  const countKey = FOLDER_ROUTES.find((r) => r.folder === folder)?.countKey;
+  // Every folder list counts its whole folder; a Future Orders table shows one month of it, so none there.
+  const countKey = folder === 'futureOrder' ? undefined : FOLDER_COUNT_KEYS[folder];
   const { data: counts } = useGetFolderCountQuery();
   const count = countKey && counts ? counts[countKey] : undefined;
   const [baseline, setBaseline] = useState<{ at: number | undefined; count: number | undefined }>({

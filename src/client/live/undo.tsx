@@ -65,6 +65,8 @@ export function offerUndo(
                 withVersion({
                   orderId: move.orderId,
                   updatingStatus: move.from as (typeof MOVABLE_STATUSES)[number],
+                  // Undo also cancels the customer mail the move held (decision 298).
+                  undo: true,
                 }),
               ),
             ).unwrap();

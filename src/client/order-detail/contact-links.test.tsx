@@ -74,7 +74,7 @@ describe('contact links on the detail screen', () => {
 
     // Another template: its text rendered for this order by the preview call, only URI-encoded.
     const chooser = screen.getByRole('combobox', { name: 'WhatsApp message' });
-    expect(chooser).toHaveDisplayValue("Approval notice (order's language)");
+    expect(chooser).toHaveDisplayValue("Suggested for Awaiting Customer (order's language)");
     await waitFor(() =>
       expect(screen.getByRole('option', { name: 'Le necesitamos (Spanish)' })).toBeInTheDocument(),
     );
@@ -100,7 +100,7 @@ describe('contact links on the detail screen', () => {
     );
     // Back to the default: the approval text again, without another call.
     const calls = sent.length;
-    await user.selectOptions(chooser, "Approval notice (order's language)");
+    await user.selectOptions(chooser, "Suggested for Awaiting Customer (order's language)");
     expect(screen.getByRole('link', { name: 'WhatsApp chat' })).toHaveAttribute('href', url);
     expect(sent).toHaveLength(calls);
 

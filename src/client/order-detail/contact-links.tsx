@@ -7,6 +7,7 @@ import {
   type TemplateLanguage,
 } from '../../shared/contracts/communication';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
+import { statusName } from '../../shared/order-rules';
 import { errorMessage } from '../app/api';
 import { useGetTemplatesQuery, usePreviewTemplateMutation } from '../communication/communication-api';
 import { whatsappLink } from './email-content-modal';
@@ -44,7 +45,7 @@ function templateLabel(t: Pick<MailTemplate, 'name' | 'language'>): string {
 }
 
 /**
- * The text the WhatsApp chat carries: the approval notice in the order's language (`get-email-content`,
+ * The text the WhatsApp chat carries: the template its status suggests, in the order's language (`get-email-content`,
  * the default, cached with View Email Content; a chat without text if it fails) or any mail template, rendered for this order by the
  * templates' preview call (docs/decisions/275). Null while the chosen text is being rendered.
  */
@@ -113,7 +114,7 @@ export function ContactLinks({ order }: { order: OrderDetails }) {
             value={templateId ?? ''}
             onChange={(e) => setTemplateId(e.target.value ? Number(e.target.value) : null)}
           >
-            <option value="">Approval notice (order&apos;s language)</option>
+            <option value="">Suggested for {statusName(order.process_status)} (order&apos;s language)</option>
             {templates.map((t) => (
               <option key={t.id} value={t.id}>
                 {templateLabel(t)}

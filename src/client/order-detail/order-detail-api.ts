@@ -1,6 +1,7 @@
 import type {
   AddRemarkBody,
   EmailContent,
+  MailPreview,
   MoveOrderStatusBody,
   OrderDetails,
   ResendMailBody,
@@ -22,6 +23,14 @@ export const orderDetailApi = api.injectEndpoints({
     getEmailContent: build.query<EmailContent, number>({
       query: (orderId) => ({ url: `admin/get-email-content/${orderId}` }),
       providesTags: (_result, _error, orderId) => orderTag(orderId),
+    }),
+    /** The customer mail a move to `status` (or macro `macroId`) would send; null when none. */
+    getMailPreview: build.query<MailPreview, { orderId: number; status?: string; macroId?: number }>({
+      query: ({ orderId, ...params }) => ({
+        url: `admin/orders/${orderId}/mail-preview`,
+        params: params as Record<string, string | number>,
+      }),
+      keepUnusedDataFor: 0,
     }),
     moveOrderStatus: build.mutation<Message, MoveOrderStatusBody>({
       query: (body) => ({ url: 'admin/move-order-status', method: 'PUT', body: withVersion(body) }),
@@ -61,6 +70,7 @@ export const {
   useGetOrderDetailsQuery,
   useGetEmailContentQuery,
   useMoveOrderStatusMutation,
+  useLazyGetMailPreviewQuery,
   useAddNewRemarkMutation,
   useResendMailMutation,
   useSaveTransactionDetailsMutation,

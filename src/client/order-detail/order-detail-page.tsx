@@ -23,6 +23,7 @@ import { useGetOrderDetailsQuery } from './order-detail-api';
 import { OrderChecksSection } from './order-checks-section';
 import { OrderDetailsSection } from './order-details-section';
 import { PassportSection } from './passport-section';
+import { PaymentSection } from './payment-section';
 import { PersonalInfoSection } from './personal-info-section';
 import { StatusTimelineSection } from './status-timeline-section';
 import { TransactionDetailsModal } from './transaction-details-modal';
@@ -123,6 +124,7 @@ function OrderDetail({ order }: { order: OrderDetails }) {
       <EmailHistorySection order={order} />
       <UploadDocumentSection order={order} />
       <OrderDetailsSection order={order} />
+      <PaymentSection order={order} />
       <ArrivalSection order={order} />
       <PassportSection order={order} />
       <ArrivalDetailsSection order={order} />

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
 import { toast } from 'react-toastify';
 import { MOVABLE_STATUSES, STATUS_BUTTON_LABELS } from '../../shared/constants';
-import type { OrderDetails } from '../../shared/contracts/order-detail';
+import type { MailPreview, OrderDetails } from '../../shared/contracts/order-detail';
 import { MSG } from '../../shared/messages';
 import { errorMessage } from '../app/api';
 import { ConfirmDialog } from '../components/confirm-dialog';
@@ -13,7 +14,13 @@ import { useRestoreOrdersMutation } from '../orders/orders-api';
 import { useAppDispatch } from '../app/store';
 import { likelyNextStatus } from '../live/describe';
 import { offerUndo } from '../live/undo';
-import { useMoveOrderStatusMutation } from './order-detail-api';
+import {
+  ForceCompleteDialog,
+  MailBeforeMove,
+  setSkipsMailPreview,
+  skipsMailPreview,
+} from '../components/mail-before-move';
+import { useLazyGetMailPreviewQuery, useMoveOrderStatusMutation } from './order-detail-api';
 
 type Movable = (typeof MOVABLE_STATUSES)[number];
 
@@ -32,6 +39,11 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
   const [restore, restoring] = useRestoreOrdersMutation();
   const isLoading = moving.isLoading || restoring.isLoading;
   const [pending, setPending] = useState<Movable | null>(null);
+  const [ask, setAsk] = useState<{ status: Movable; preview: MailPreview } | null>(null);
+  const [recent, setRecent] = useState<{ status: Movable; message: string } | null>(null);
+  const [force, setForce] = useState<string | null>(null);
+  const [loadPreview] = useLazyGetMailPreviewQuery();
+  const [showMailFirst, setShowMailFirst] = useState(() => !skipsMailPreview());
   const dispatch = useAppDispatch();
   const next = likelyNextStatus(order.process_status);
   const role = sessionUser()?.type ?? '';
@@ -49,10 +61,12 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
     }
   };
 
-  const run = async (status: Movable) => {
+  const run = async (status: Movable, extra: { confirmRecent?: boolean; forceReason?: string } = {}) => {
+    setAsk(null);
     try {
-      const res = await move({ orderId: order.order_id, updatingStatus: status }).unwrap();
-      // Undo for 10 s: a move back (or a restore after a delete), as its own change.
+      const res = await move({ orderId: order.order_id, updatingStatus: status, ...extra }).unwrap();
+      // Undo for 10 s: a move back (or a restore after a delete), as its own change; it also cancels
+      // the customer mail the move holds (the message names it).
       offerUndo(dispatch, {
         orderId: order.order_id,
         from: order.process_status,
@@ -62,10 +76,35 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
         processingDate: order.processing_date,
       });
     } catch (error) {
-      toast.error(errorMessage(error));
+      refused(status, error, !!extra.forceReason);
     } finally {
       setPending(null);
     }
+  };
+
+  // A refusal that asks (someone else just moved it) or that an Admin may override (no card).
+  const refused = (status: Movable, error: unknown, forced: boolean) => {
+    const body = (error as { data?: { data?: { recentMove?: unknown; orders?: unknown } } }).data?.data;
+    if (body?.recentMove) setRecent({ status, message: errorMessage(error) });
+    else if (status === 'Completed' && role === 'Admin' && body?.orders && !forced)
+      setForce(errorMessage(error));
+    else toast.error(errorMessage(error));
+  };
+
+  // Before a move that mails the customer: which mail it is (unless the user turned that off).
+  const start = async (status: Movable) => {
+    if (CONFIRM[status]) return setPending(status);
+    if (!skipsMailPreview()) {
+      let preview: MailPreview = null;
+      try {
+        preview = await loadPreview({ orderId: order.order_id, status }).unwrap();
+      } catch (error) {
+        // The move would be refused (Completed without a card): say so now, mail nothing.
+        if ((error as { status?: number }).status === 409) return refused(status, error, false);
+      }
+      if (preview) return setAsk({ status, preview });
+    }
+    return run(status);
   };
 
   return (
@@ -81,11 +120,56 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
           variant={status === 'Deleted' ? 'outline-danger' : status === next ? 'primary' : 'outline-dark'}
           size="sm"
           disabled={isLoading}
-          onClick={() => (CONFIRM[status] ? setPending(status) : run(status))}
+          onClick={() => void start(status)}
         >
           {STATUS_BUTTON_LABELS[status]}
         </Button>
       ))}
+      <Form.Check
+        type="switch"
+        id={`mail-first-${order.order_id}`}
+        className="ms-auto small align-self-center"
+        label="Show the customer's mail first"
+        checked={showMailFirst}
+        onChange={(e) => {
+          setSkipsMailPreview(!e.currentTarget.checked);
+          setShowMailFirst(e.currentTarget.checked);
+        }}
+      />
+      {ask ? (
+        <MailBeforeMove
+          preview={ask.preview}
+          action={STATUS_BUTTON_LABELS[ask.status]}
+          busy={isLoading}
+          onYes={() => {
+            setShowMailFirst(!skipsMailPreview());
+            void run(ask.status);
+          }}
+          onNo={() => setAsk(null)}
+        />
+      ) : null}
+      <ConfirmDialog
+        show={recent !== null}
+        message={recent?.message ?? ''}
+        busy={isLoading}
+        onYes={() => {
+          const status = recent?.status;
+          setRecent(null);
+          if (status) void run(status, { confirmRecent: true });
+        }}
+        onNo={() => setRecent(null)}
+      />
+      {force !== null ? (
+        <ForceCompleteDialog
+          message={force}
+          busy={isLoading}
+          onYes={(reason) => {
+            setForce(null);
+            void run('Completed', { forceReason: reason });
+          }}
+          onNo={() => setForce(null)}
+        />
+      ) : null}
       <ConfirmDialog
         show={pending !== null}
         message={pending ? (CONFIRM[pending] ?? '') : ''}

@@ -16,7 +16,9 @@ export type ColumnKey =
   | 'assignTo'
   | 'due'
   | 'nationality'
-  | 'mode';
+  | 'mode'
+  | 'amount'
+  | 'disputeReason';
 
 export interface Column {
   key: ColumnKey;
@@ -108,6 +110,10 @@ export function cellText(row: OrderListRow, key: ColumnKey): string {
       return row.nationality ?? '';
     case 'mode':
       return row.processing_mode;
+    case 'amount':
+      return row.amount ? `${row.amount} ${row.currency ?? ''}`.trim() : '';
+    case 'disputeReason':
+      return row.dispute_reason ? row.dispute_reason.replaceAll('_', ' ') : '';
   }
 }
 
@@ -154,13 +160,20 @@ export const CONTACT_CUSTOMER_DEFAULT_KEYS: ColumnKey[] = DEFAULT_FOLDER_COLUMN_
 
 export const CONTACT_CUSTOMER_COLUMNS = FOLDER_COLUMNS.filter((c) => c.key !== 'telephone');
 
-/** Chargeback list: Order Id, Email, Telephone, Date & Time, Status (+ Action). */
+/**
+ * Chargeback list: Order Id, Email, Telephone, Date & Time, Status, then what a defence needs: the
+ * amount, the dispute's reason and the response deadline (the due time, the provider's evidence
+ * deadline while a dispute waits for evidence) (+ Action).
+ */
 export const CHARGEBACK_COLUMNS: Column[] = [
   col('id', 'Order Id'),
   col('email', 'Email'),
   col('telephone', 'Telephone'),
   col('datetime', 'Date & Time'),
   col('status', 'Status'),
+  col('amount', 'Amount'),
+  col('disputeReason', 'Reason'),
+  col('due', 'Respond by'),
 ];
 
 /** Future month table: Order ID, Name, Email, Telephone, Date & Time, Processing Date, Process Month, Status. */

@@ -14,6 +14,8 @@ import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { SLA_LABEL } from '../components/due-badge';
 import { DayFirstDateInput } from '../components/day-first-date';
+import { useSessionUser } from '../auth/use-session-user';
+import { useGetTeamMembersQuery } from '../team/team-api';
 import { type Column, type ColumnKey, VIEW_COLUMN } from './columns';
 import { type ListQuery, useSaveViewMutation } from './list-api';
 
@@ -74,6 +76,9 @@ export function FilterBar({ query, onChange }: FilterBarProps) {
   const set = (k: string) => (e: { target: { value: string } }) =>
     onChange({ [k]: e.target.value || null, page: null });
   const active = LIST_PARAMS.some((k) => k !== 'sort' && k !== 'dir' && query[k]);
+  // Each member by name, so a Manager sees one person's load (roles that may read the team).
+  const role = useSessionUser()?.type ?? null;
+  const { data: staff } = useGetTeamMembersQuery(undefined, { skip: !can(role, 'team.read') });
   return (
     <fieldset className="d-flex flex-wrap align-items-end gap-2 mb-2" aria-label="Filters">
       <Form.Group controlId="filter-nationality">
@@ -109,6 +114,11 @@ export function FilterBar({ query, onChange }: FilterBarProps) {
           <option value="">Anyone</option>
           <option value="me">Me</option>
           <option value="none">Unassigned</option>
+          {staff?.map((m) => (
+            <option key={m.id} value={String(m.id)}>
+              {m.name}
+            </option>
+          ))}
         </Form.Select>
       </Form.Group>
       <Form.Group controlId="filter-arrival-from">

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import Dropdown from 'react-bootstrap/Dropdown';
 import { toast } from 'react-toastify';
 import { type Folder, MAX_PAGE_SIZE } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
@@ -255,7 +256,10 @@ export function OrderQueue({
         toast.success(res.message);
       } else {
         const res = await completeRefund({ orderId: ids }).unwrap();
-        toast.success(res.message);
+        // Some orders refused by the payment provider: the message names them and why.
+        const failed = (res.data as { failed?: unknown[] } | undefined)?.failed?.length;
+        if (failed) toast.warning(res.message);
+        else toast.success(res.message);
       }
       setSelected(new Set());
     } catch (error) {
@@ -314,7 +318,30 @@ export function OrderQueue({
                 Refund
               </Button>
             ) : null}
-            {showRowDelete && rowDecision(row, { kind: 'delete' }, role).allowed ? (
+            {showRowDelete &&
+            rowDecision(row, { kind: 'delete' }, role).allowed &&
+            folder === 'chargeBack' ? (
+              // Chargebacks are worked, rarely deleted: Delete waits in the row menu, not beside View.
+              <Dropdown align="end">
+                <Dropdown.Toggle
+                  size="sm"
+                  variant="outline-secondary"
+                  disabled={busy}
+                  aria-label={`More actions for order ${row.order_id}`}
+                >
+                  More
+                </Dropdown.Toggle>
+                <Dropdown.Menu popperConfig={{ strategy: 'fixed' }}>
+                  <Dropdown.Item
+                    as="button"
+                    className="text-danger"
+                    onClick={() => ask('delete', [row.order_id])}
+                  >
+                    Delete
+                  </Dropdown.Item>
+                </Dropdown.Menu>
+              </Dropdown>
+            ) : showRowDelete && rowDecision(row, { kind: 'delete' }, role).allowed ? (
               <Button
                 size="sm"
                 variant="danger"
@@ -381,6 +408,7 @@ export function OrderQueue({
         onExport={() => void exportCsv()}
         exportDisabled={!rows.length || exporting}
         filters={<FilterBar query={query} onChange={update} />}
+        filtersActive={LIST_PARAMS.some((k) => k !== 'sort' && k !== 'dir' && !!query[k])}
       >
         {choosable ? (
           <ColumnChooser

@@ -111,7 +111,7 @@ export function OrderTable(props: Props) {
       columns={defs}
       rowId={rowId}
       testId="order-table"
-      className={`table table-hover align-middle mb-0 text-nowrap${props.compact ? ' table-sm small' : ''}`}
+      className={`table table-hover align-middle mb-0 text-nowrap order-table${props.compact ? ' table-sm small' : ''}`}
       wrapClassName="table-responsive border rounded"
       wrapStyle={{ height: 550, overflow: 'auto' }}
       headClassName="table-light"

@@ -53,6 +53,20 @@ describe('Due soon and Late tiles, per role', () => {
       expect(screen.getByRole('link', { name: /My Orders/ })).toHaveAttribute('href', '/admin/my-order');
     });
   }
+  it('Trip passed: its own tile, opening Order History filtered to those orders', () => {
+    storeSession('Manager');
+    render(
+      <Provider store={makeStore()}>
+        <MemoryRouter>
+          <DashboardTiles counts={{ ...COUNTS, tripPassedCount: 4 } as FolderCounts} />
+        </MemoryRouter>
+      </Provider>,
+    );
+    const tile = screen.getByRole('link', { name: /Trip passed/ });
+    expect(tile).toHaveAttribute('href', '/admin/order-history?slaState=trip_passed&sort=arrival_date');
+    expect(tile).toHaveTextContent('4');
+    expect(screen.getByRole('link', { name: /^Late/ })).toHaveTextContent('3');
+  });
   it('Telecaller is the role without Order History (the table this mirrors)', () => {
     expect(ROLES.filter((r) => !can(r, 'orders.readAll'))).toEqual(['Telecaller']);
   });

@@ -5,7 +5,14 @@ import { TILES } from '../app/nav';
 import { useSessionUser } from '../auth/use-session-user';
 
 /** Dashboard tiles, each with its count; without counts the tiles show no numbers. */
-export function DashboardTiles({ counts }: { counts: FolderCounts | undefined }) {
+export function DashboardTiles({
+  counts,
+  compact = false,
+}: {
+  counts: FolderCounts | undefined;
+  /** One short row of tiles (the lists); the dashboard shows them full size. */
+  compact?: boolean;
+}) {
   // get-folder-count also answers the due-time figures.
   const sla = counts as
     | (FolderCounts & {
@@ -20,7 +27,7 @@ export function DashboardTiles({ counts }: { counts: FolderCounts | undefined })
   const role = useSessionUser()?.type ?? null;
   const showSla = sla?.atRiskCount !== undefined && can(role, 'orders.readAll');
   return (
-    <section className="staff-tiles" aria-label="Dashboard">
+    <section className={compact ? 'staff-tiles staff-tiles-compact' : 'staff-tiles'} aria-label="Dashboard">
       {TILES.map((tile) => (
         <Link key={tile.to} to={tile.to} className="staff-tile">
           <span className="staff-tile-label">{tile.label}</span>
@@ -50,11 +57,11 @@ export function DashboardTiles({ counts }: { counts: FolderCounts | undefined })
           {sla?.tripPassedCount !== undefined ? (
             <Link
               to="/admin/order-history?slaState=trip_passed&sort=arrival_date"
-              className="staff-tile"
+              className="staff-tile staff-tile-trip"
               title="The arrival date has passed: refund or close these orders"
             >
               <span className="staff-tile-label">Trip passed</span>
-              <span className="staff-tile-count text-body-secondary" data-testid="tile-count-tripPassed">
+              <span className="staff-tile-count" data-testid="tile-count-tripPassed">
                 {sla.tripPassedCount}
               </span>
             </Link>

@@ -12,8 +12,35 @@ interface Props {
   onClose: () => void;
 }
 
-/** Sidebar: the links with their counts, filtered per role by the shared permission table. */
+/** The sidebar's groups: queues (every folder with its count), the customer-facing screens, settings. */
+const CUSTOMERS = new Set(['country-order-list', 'send-invoice', 'processed-order', 'insights']);
+const SETTINGS = new Set([
+  'manage-team',
+  'gateway-setting',
+  'audit-log',
+  'mail-templates',
+  'macros',
+  'status-notifications',
+  'change-password',
+]);
+type SidebarLink = (typeof SIDEBAR_LINKS)[number];
+const groupOf = (link: SidebarLink) =>
+  link.key === 'logout'
+    ? 'Account'
+    : CUSTOMERS.has(link.key)
+      ? 'Customers'
+      : SETTINGS.has(link.key)
+        ? 'Settings'
+        : 'Queues';
+const GROUPS = ['Queues', 'Customers', 'Settings', 'Account'] as const;
+
+/**
+ * Sidebar: the links with their counts, filtered per role by the shared permission table, in groups
+ * (Queues, Customers, Settings; Logout last). The account menu of the top bar stays on screen however
+ * long the sidebar is.
+ */
 export function Sidebar({ role, counts, open, onClose }: Props) {
+  const visible = SIDEBAR_LINKS.filter((link) => sidebarVisible(role, link.key));
   return (
     <nav id="staff-sidebar" className={`staff-sidebar${open ? ' open' : ''}`} aria-label="Main">
       <div className="staff-brand">
@@ -26,20 +53,34 @@ export function Sidebar({ role, counts, open, onClose }: Props) {
           onClick={onClose}
         />
       </div>
-      <ul className="staff-nav">
-        {SIDEBAR_LINKS.filter((link) => sidebarVisible(role, link.key)).map((link) => (
-          <li key={link.key}>
-            <NavLink to={link.to} className={({ isActive }) => `staff-nav-link${isActive ? ' active' : ''}`}>
-              <span>{link.label}</span>
-              {link.countKey && counts ? (
-                <span className="badge rounded-pill staff-count" data-testid={`count-${link.key}`}>
-                  {counts[link.countKey]}
-                </span>
-              ) : null}
-            </NavLink>
-          </li>
-        ))}
-      </ul>
+      {GROUPS.map((group) => {
+        const links = visible.filter((link) => groupOf(link) === group);
+        if (!links.length) return null;
+        return (
+          <ul key={group} className="staff-nav" aria-label={group}>
+            {group !== 'Account' ? (
+              <li className="staff-nav-header" aria-hidden>
+                {group}
+              </li>
+            ) : null}
+            {links.map((link) => (
+              <li key={link.key}>
+                <NavLink
+                  to={link.to}
+                  className={({ isActive }) => `staff-nav-link${isActive ? ' active' : ''}`}
+                >
+                  <span>{link.label}</span>
+                  {'countKey' in link && link.countKey && counts ? (
+                    <span className="badge rounded-pill staff-count" data-testid={`count-${link.key}`}>
+                      {counts[link.countKey]}
+                    </span>
+                  ) : null}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        );
+      })}
       <SidebarViews />
     </nav>
   );

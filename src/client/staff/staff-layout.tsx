@@ -14,6 +14,10 @@ const MY_DAY_ROLES: readonly string[] = ['Team', 'Telecaller', 'Night Staff'];
 // Its own small chunk: the staff first load stays within its budget.
 const MyDayCard = lazy(() => import('../insights/my-day-card').then((m) => ({ default: m.MyDayCard })));
 // The event stream, keyboard shortcuts and jump-to-order box: their own chunk, loaded after sign-in.
+// The dashboard's shift note (decision 318): its own chunk, loaded only on the dashboard.
+const ShiftNoteCard = lazy(() =>
+  import('../shift-notes/shift-note-card').then((m) => ({ default: m.ShiftNoteCard })),
+);
 const LiveRoot = lazy(() => import('../live/live-root').then((m) => ({ default: m.LiveRoot })));
 
 /** The dashboard and the queues: the screens that show the folder tiles (a detail or form page does not). */
@@ -45,6 +49,7 @@ export function StaffLayout() {
   }, [location.pathname, location.search]);
 
   const withTiles = TILE_PATHS.has(location.pathname.replace(/\/+$/, '') || '/admin');
+  const onDashboard = (location.pathname.replace(/\/+$/, '') || '/admin') === '/admin';
 
   return (
     <div className="staff-shell">
@@ -67,6 +72,8 @@ export function StaffLayout() {
           sidebarOpen={sidebarOpen}
           onToggleSidebar={() => setSidebarOpen((o) => !o)}
         />
+        {/* "Live updates are offline" lands here (live-root.tsx), in the flow: it covers no control. */}
+        <div id="live-status" />
         <main id="main-content" className="staff-content" tabIndex={-1}>
           {countsFailed ? (
             <LoadError
@@ -75,7 +82,12 @@ export function StaffLayout() {
               onRetry={() => void refetch()}
             />
           ) : null}
-          {withTiles ? <DashboardTiles counts={counts} /> : null}
+          {withTiles ? <DashboardTiles counts={counts} compact={!onDashboard} /> : null}
+          {onDashboard ? (
+            <Suspense fallback={null}>
+              <ShiftNoteCard />
+            </Suspense>
+          ) : null}
           {withTiles && user && MY_DAY_ROLES.includes(user.type) ? (
             <Suspense fallback={null}>
               <MyDayCard />

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type TeamMember, teamMember } from '../../shared/contracts/team';
+import { openOrdersText, type TeamMember, teamMember } from '../../shared/contracts/team';
 import { MSG } from '../../shared/messages';
 import { mockApi, ok, refused, renderPage, signInAs } from '../test/fixtures';
 import { Component, TEAM_NO_ACCESS_NOTICE, TEAM_READ_ONLY_NOTICE } from './manage-team-page';
@@ -96,20 +96,50 @@ describe('Manage Team', () => {
         refuse || (req.body as { teamMemberId?: number }).teamMemberId !== 3
           ? refused(409, 'The member still holds orders.')
           : ok(undefined, 'Deleted'),
+      'GET /api/admin/team-member-open-orders/3': () => ok({ openOrders: 0 }),
     });
     const table = await screen.findByRole('table', { name: 'Team Member List' });
     await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
     const row = within(table).getAllByRole('row')[3]!;
     await user.click(within(row).getByRole('button', { name: 'Delete' }));
     expect(screen.getByText(MSG.confirmDelete)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Yes' })).toBeEnabled());
     await user.click(screen.getByRole('button', { name: 'Yes' }));
     expect(await screen.findByText(MSG.teamDeleted)).toBeInTheDocument();
     expect(sent.filter((r) => r.path === '/api/admin/delete-team-member')).toHaveLength(1);
 
     refuse = true;
     await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Yes' })).toBeEnabled());
     await user.click(screen.getByRole('button', { name: 'Yes' }));
     expect(await screen.findByText('The member still holds orders.')).toBeInTheDocument();
+  });
+
+  it('a member holding open orders: the dialog says how many and sends the choice (reassign to a member)', async () => {
+    const user = userEvent.setup();
+    signInAs('Admin', 'Demo Admin');
+    const sent = openTeam({
+      'GET /api/admin/team-member-open-orders/3': () => ok({ openOrders: 12 }),
+      'PUT /api/admin/delete-team-member': () => ok(undefined, 'Deleted'),
+    });
+    const table = await screen.findByRole('table', { name: 'Team Member List' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(4));
+    await user.click(within(within(table).getAllByRole('row')[3]!).getByRole('button', { name: 'Delete' }));
+    const choice = await screen.findByTestId('open-orders-choice');
+    expect(choice).toHaveTextContent(openOrdersText('Member 3', 12));
+    await user.click(within(choice).getByLabelText('Reassign them to'));
+    // Yes waits for the member who takes over.
+    expect(screen.getByRole('button', { name: 'Yes' })).toBeDisabled();
+    const heir = within(choice).getByLabelText('Member who takes over the orders');
+    expect(within(heir).queryByRole('option', { name: 'Member 3' })).toBeNull();
+    await user.selectOptions(heir, '2');
+    await user.click(screen.getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByText(MSG.teamDeleted)).toBeInTheDocument();
+    expect(sent.find((r) => r.path === '/api/admin/delete-team-member')?.body).toEqual({
+      teamMemberId: 3,
+      openOrders: 'reassign',
+      reassignTo: 2,
+    });
   });
 
   it('Team reads the list without write controls; Night Staff may not read it and nothing is asked', async () => {

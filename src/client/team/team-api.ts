@@ -28,9 +28,17 @@ export const teamApi = api.injectEndpoints({
     resetTwoFactor: build.mutation<Envelope, { id: number } & TwoFactorResetBody>({
       query: ({ id, ...body }) => ({ url: `admin/2fa/reset/${id}`, method: 'POST', body }),
     }),
-    deleteTeamMember: build.mutation<Envelope, number>({
-      query: (teamMemberId) => ({ url: 'admin/delete-team-member', method: 'PUT', body: { teamMemberId } }),
+    deleteTeamMember: build.mutation<
+      Envelope,
+      { teamMemberId: number; openOrders?: 'release' | 'reassign'; reassignTo?: number }
+    >({
+      query: (body) => ({ url: 'admin/delete-team-member', method: 'PUT', body }),
       invalidatesTags: ['Team'],
+    }),
+    /** How many open orders a member holds (asked when Delete is clicked). */
+    getMemberOpenOrders: build.query<{ openOrders: number }, number>({
+      query: (id) => ({ url: `admin/team-member-open-orders/${id}` }),
+      keepUnusedDataFor: 0,
     }),
   }),
 });
@@ -42,5 +50,6 @@ export const {
   useAddTeamMemberMutation,
   useUpdateTeamMemberMutation,
   useDeleteTeamMemberMutation,
+  useGetMemberOpenOrdersQuery,
   useResetTwoFactorMutation,
 } = teamApi;

@@ -10,6 +10,7 @@ import { MSG } from '../../shared/messages';
 import { errorMessage } from '../app/api';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { ResetTwoFactorDialog } from './reset-two-factor-dialog';
+import { type DeleteChoice, DeleteMemberDialog } from './delete-member-dialog';
 import { useDeleteTeamMemberMutation, useResetTwoFactorMutation } from './team-api';
 
 interface Props {
@@ -39,10 +40,10 @@ export function TeamList({ members, loading, canWrite, actor }: Props) {
   // Mirrors the server: nobody deletes themselves, only an Admin touches an Admin.
   const mayTouch = (m: TeamMember) => m.type !== 'Admin' || actor.type === 'Admin';
 
-  const confirmDelete = async () => {
+  const confirmDelete = async (choice: DeleteChoice) => {
     if (!pending) return;
     try {
-      await deleteMember(pending.id).unwrap();
+      await deleteMember({ teamMemberId: pending.id, ...choice }).unwrap();
       toast.success(MSG.teamDeleted);
     } catch (error) {
       toast.error(errorMessage(error));
@@ -120,9 +121,10 @@ export function TeamList({ members, loading, canWrite, actor }: Props) {
           </tbody>
         </Table>
       </Card.Body>
-      <ConfirmDialog
-        show={!!pending}
-        message={MSG.confirmDelete}
+      <DeleteMemberDialog
+        key={pending?.id ?? 0}
+        member={pending}
+        members={members ?? []}
         busy={deleting}
         onYes={confirmDelete}
         onNo={() => setPending(null)}

@@ -38,6 +38,7 @@ const PUBLIC_ALLOWED = [
   /^\/api\/intake\//,
   /^\/api\/front\//,
   /^\/api\/docs/,
+  /^\/api\/webhooks\//,
 ];
 
 /** A plausible value for a path parameter, so the request reaches the handler. */

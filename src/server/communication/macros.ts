@@ -7,10 +7,10 @@ import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { macros, orders } from '../db/schema.js';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
-import { addRemark, changeStatus } from '../orders/commands.js';
+import { addRemark, assertMayMail, changeStatus } from '../orders/commands.js';
 import { latestDocument, lockOrders } from '../orders/repository.js';
-import { applyHolderRule } from '../orders/rules.js';
 import { assertSendableKey, queueTemplateMail } from './notifications.js';
+import { paymentRouteOf } from '../payments/gateway.js';
 import { renderSubject } from './render.js';
 import type { Config } from '../config.js';
 import { templateValuesFor } from './templates.js';
@@ -132,6 +132,13 @@ async function whatsappFor(db: DbOrTx, config: Config, macro: MacroRow, orderId:
     : null;
 }
 
+/** The "just moved" question of a refused order, for the client to ask and apply again. */
+function recentMoveOf(err: unknown): { recentMove?: { by: string; to: string | null } } {
+  const data =
+    err instanceof HttpError ? (err.data as { recentMove?: { by: string; to: string | null } }) : null;
+  return data?.recentMove ? { recentMove: data.recentMove } : {};
+}
+
 /**
  * Applies a macro to each order in its own transaction: the remark, the move and the mail of one order
  * commit together or not at all, under the same rules as doing them by hand (the shared order rules,
@@ -142,7 +149,12 @@ export async function applyMacro(
   db: Db,
   config: Config,
   actor: StaffIdentity,
-  input: { macroId: number; orderIds: number[]; takeOver?: boolean | undefined },
+  input: {
+    macroId: number;
+    orderIds: number[];
+    takeOver?: boolean | undefined;
+    confirmRecent?: boolean | undefined;
+  },
   log: { error: (obj: object, msg: string) => void },
 ): Promise<{ outcomes: MacroOutcome[]; mailQueued: boolean }> {
   const macro = await findMacro(db, input.macroId);
@@ -154,19 +166,16 @@ export async function applyMacro(
     try {
       const result = await db.transaction(async (tx) => {
         const [order] = await lockOrders(tx, [orderId], 'Order not found');
+        if (macro.moveTo === 'Refunded' && paymentRouteOf(config, order!).kind === 'integrated') {
+          // The money goes back through the provider first: 'Refunded it' does that, a macro cannot.
+          throw conflict(`Paid through ${order!.merchantName}: use 'Refunded it' to refund it there first.`);
+        }
         if (macro.requiresDocument && !(await latestDocument(tx, orderId))) {
           throw conflict('No approved card has been uploaded for this order yet.');
         }
-        // A mail step follows the rules of a move even without one (decision 295): no mail to a
-        // Deleted or Completed Refunds order, none to an order someone else holds.
-        if (macro.templateKey && !macro.moveTo) {
-          if (order!.processStatus === 'Deleted') throw conflict('The order is deleted: no mail is sent.');
-          if (order!.processStatus === 'Refunded') {
-            throw conflict('The order is in Completed Refunds: no mail is sent.');
-          }
-        }
-        if (macro.templateKey) await applyHolderRule(tx, order!, actor, input.takeOver ?? false);
+        if (macro.templateKey) await assertMayMail(tx, actor, order!, !macro.moveTo, input.takeOver ?? false);
         const done: string[] = [];
+        let held = false;
         let status = order!.processStatus;
         if (macro.remark) {
           await addRemark(tx, actor, {
@@ -182,9 +191,11 @@ export async function applyMacro(
             orderId,
             to: macro.moveTo as OrderStatus,
             takeOver: input.takeOver,
+            confirmRecent: input.confirmRecent,
             // The macro's own mail replaces the status notification.
             notify: !macro.templateKey,
           });
+          if (moved.mail?.heldUntil) held = true;
           status = moved.to;
           done.push(`moved to ${statusName(moved.to)}`);
         }
@@ -199,6 +210,7 @@ export async function applyMacro(
             requestedBy: actor.id,
           });
           if (!mail) throw conflict(`The template ${macro.templateKey} no longer exists.`);
+          if (mail.queued && mail.mail.heldUntil) held = true;
           done.push(
             mail.queued
               ? `mail "${mail.mail.templateName}" (${mail.mail.language}) queued`
@@ -206,7 +218,7 @@ export async function applyMacro(
           );
         }
         if (silent) done.push('no mail: the order was in ChargeBack');
-        return { status, done, mailed: (!!macro.templateKey || !!macro.moveTo) && !silent };
+        return { status, done, held, mailed: (!!macro.templateKey || !!macro.moveTo) && !silent };
       });
       if (result.mailed) mailQueued = true;
       outcomes.push({
@@ -215,6 +227,7 @@ export async function applyMacro(
         message: result.done.length ? result.done.join(', ') : 'nothing to do',
         processStatus: result.status,
         whatsappText: await whatsappFor(db, config, macro, orderId),
+        ...(result.held ? { mailHeld: true } : {}),
       });
     } catch (err) {
       if (!(err instanceof HttpError))
@@ -230,6 +243,7 @@ export async function applyMacro(
         message: err instanceof HttpError ? err.message : 'The order could not be changed (server error).',
         processStatus: current?.status ?? null,
         whatsappText: null,
+        ...recentMoveOf(err),
       });
     }
   }

@@ -155,7 +155,11 @@ export async function orderSnapshotFor(db: DbOrTx, orderId: number): Promise<Ord
 
 /** The template values of a snapshot: its order fields, and the brand and links of the configuration. */
 export function valuesOfSnapshot(o: OrderMailSnapshot, config: Config): TemplateValues {
-  const opts = { siteUrl: config.PUBLIC_SITE_URL, altLandingHost: config.ALT_LANDING_HOST };
+  const opts = {
+    siteUrl: config.PUBLIC_SITE_URL,
+    altLandingHost: config.ALT_LANDING_HOST,
+    supportEmail: config.SUPPORT_EMAIL,
+  };
   const brand = brandFor(o.landingDomain, opts);
   return {
     first_name: o.firstName,

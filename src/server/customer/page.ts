@@ -41,6 +41,7 @@ function toCustomerBrand(landingDomain: string | null, config: Config): Customer
     brandFor(landingDomain, {
       siteUrl: config.PUBLIC_SITE_URL,
       altLandingHost: config.ALT_LANDING_HOST || undefined,
+      supportEmail: config.SUPPORT_EMAIL,
     }),
   );
 }

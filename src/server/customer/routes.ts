@@ -122,6 +122,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
     brandFor(landingDomain, {
       siteUrl: config.PUBLIC_SITE_URL,
       altLandingHost: config.ALT_LANDING_HOST || undefined,
+      supportEmail: config.SUPPORT_EMAIL,
     }).supportEmail;
 
   app.post(
@@ -322,6 +323,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       const notice = renderApprovalNotice(order, {
         siteUrl: config.PUBLIC_SITE_URL,
         altLandingHost: config.ALT_LANDING_HOST,
+        supportEmail: config.SUPPORT_EMAIL,
       });
       return { status: 1 as const, message: 'Approval notice', data: notice };
     },

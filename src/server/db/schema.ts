@@ -951,3 +951,20 @@ export const failingAddresses = pgTable('failing_addresses', {
   mailId: bigint('mail_id', { mode: 'number' }),
   createdAt: createdAt(),
 });
+
+/** Shift notes on the dashboard: one shift hands over to the next (docs/decisions/318); newest shown. */
+export const shiftNotes = pgTable(
+  'shift_notes',
+  {
+    id: serial('id').primaryKey(),
+    authorId: integer('author_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('shift_notes_body_ck', sql`char_length(${t.body}) between 1 and 2000`),
+    index('shift_notes_created_idx').on(t.createdAt.desc(), t.id.desc()),
+  ],
+);

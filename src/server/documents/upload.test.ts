@@ -167,7 +167,7 @@ describe('documents no approved card needs (422, nothing stored)', () => {
   });
 
   it('accepts the limits themselves: a 50-page PDF and a 5000 x 5000 (25 megapixel) image', async () => {
-    const other = String((await createOrder(t.database)).orderId);
+    const other = String((await createOrder(t.database, { email: 'card@example.com' })).orderId);
     const before = await state();
     const pdf = await post(
       multipart(fields({ orderId: other }), { name: 'card.pdf', content: await samplePdf('L', 50) }),

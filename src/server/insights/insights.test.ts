@@ -536,7 +536,13 @@ describe('insights figures equal a direct computation over the raw rows', () => 
     const data = res.json().data as InsightsData;
     expect(data.throughput).toHaveLength(30);
     const want = await oracle(from, today, new Date(data.asOf));
-    expect(byStaff(data)).toEqual(byStaff(want));
+    // No payment provider here: its figures (src/server/payments/queries.ts) are all zero.
+    const { payments, ...figures } = data;
+    expect(payments).toEqual({
+      disputes: { opened: 0, won: 0, lost: 0, amounts: [] },
+      refunds: { throughProvider: 0, outside: 0, failed: 0, amounts: [] },
+    });
+    expect(byStaff(figures)).toEqual(byStaff(want));
   });
 });
 

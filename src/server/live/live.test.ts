@@ -377,6 +377,8 @@ describe('holder rule', () => {
       orderId: id,
       updatingStatus: 'Customer Called',
       takeOver: true,
+      // Team moved it a moment ago: the Manager has been asked and continues (decision 298).
+      confirmRecent: true,
     });
     expect(taken.statusCode).toBe(200);
     const { rows } = await t.database.sql.query<{ assigned_to: number; process_status: string }>(

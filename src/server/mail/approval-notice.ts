@@ -21,6 +21,8 @@ export interface ApprovalNoticeOptions {
   siteUrl: string;
   /** Landing host of the alternate brand (ALT_LANDING_HOST); orders from it get that brand. */
   altLandingHost?: string;
+  /** SUPPORT_EMAIL: the support address of every brand. */
+  supportEmail?: string | undefined;
   /** The one reminder mail (not downloaded yet) instead of the first notice. */
   reminder?: boolean;
 }

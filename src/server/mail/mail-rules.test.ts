@@ -84,7 +84,7 @@ async function orderWith(over: Record<string, unknown> = {}) {
   return { orderId: o.orderId, email };
 }
 
-describe('values are frozen when a mail is queued (finding 4)', () => {
+describe('values are frozen when a mail is queued', () => {
   it('a remark added after the macro never reaches the customer', async () => {
     const tpl = await t.as('Admin', {
       method: 'POST',
@@ -135,7 +135,7 @@ describe('values are frozen when a mail is queued (finding 4)', () => {
   }, 45_000);
 });
 
-describe('Completed needs a current document (issue 27)', () => {
+describe('Completed needs a current document', () => {
   it('refuses the detail move and a macro without a card, with a clear message; nothing changes', async () => {
     const { orderId } = await orderWith();
     const res = await move('Team', orderId, 'Completed');
@@ -175,9 +175,9 @@ describe('Completed needs a current document (issue 27)', () => {
     const { orderId, email } = await orderWith();
     expect((await upload('Team', orderId, { email })).statusCode).toBe(200);
     const [doc] = await q<{ id: number }>('select id from documents where order_id = $1', [orderId]);
-    const withdrawn = await t.as('Team', {
-      method: 'POST',
-      url: `/api/admin/order-document/${doc!.id}/withdraw`,
+    const withdrawn = await t.as('Manager', {
+      method: 'DELETE',
+      url: `/api/admin/order-document/${doc!.id}`,
       payload: { reason: 'wrong passport' },
     });
     expect(withdrawn.statusCode, withdrawn.body).toBe(200);
@@ -210,25 +210,27 @@ describe('Completed needs a current document (issue 27)', () => {
   });
 });
 
-describe('a mail caused by a move is held for Undo (issue 27)', () => {
+describe('a mail caused by a move is held for Undo', () => {
   it('Undo cancels the held mail and moves back; the customer gets nothing', async () => {
-    const { orderId } = await orderWith({ email: 'undo@example.com' });
+    const { orderId } = await orderWith({ email: 'undo@example.com', process_status: 'Customer Called' });
     const moved = await move('Team', orderId, 'Awaiting');
     expect(moved.statusCode, moved.body).toBe(200);
     expect(moved.json().data.mail).toMatchObject({ kind: 'notification', language: 'en' });
     expect(moved.json().data.mail.heldUntil).toEqual(expect.any(String));
-    expect(moved.json().message).toMatch(/will go to the customer in a few seconds unless you undo/);
+    expect(moved.json().message).toMatch(
+      /The mail ".+" \(EN\) is pending: it goes to the customer in 12 seconds/,
+    );
     await queue.dispatch();
     expect((await mails(orderId)).map((m) => [m.status, m.held])).toEqual([['queued', true]]);
 
     // Someone else cannot "undo" it, and the owner cannot undo to another status.
-    expect((await move('Manager', orderId, 'New', { undo: true })).statusCode).toBe(409);
-    expect((await move('Team', orderId, 'Customer Called', { undo: true })).statusCode).toBe(409);
+    expect((await move('Manager', orderId, 'Customer Called', { undo: true })).statusCode).toBe(409);
+    expect((await move('Team', orderId, 'Contact Customer', { undo: true })).statusCode).toBe(409);
 
-    const undone = await move('Team', orderId, 'New', { undo: true });
+    const undone = await move('Team', orderId, 'Customer Called', { undo: true });
     expect(undone.statusCode, undone.body).toBe(200);
     expect(undone.json().data.cancelledMails).toBe(1);
-    expect(await statusOf(orderId)).toBe('New');
+    expect(await statusOf(orderId)).toBe('Customer Called');
     expect((await mails(orderId)).map((m) => m.status)).toEqual(['cancelled']);
     await queue.dispatch();
     await new Promise((r) => setTimeout(r, 1500));
@@ -249,19 +251,119 @@ describe('a mail caused by a move is held for Undo (issue 27)', () => {
   }, 40_000);
 
   it('undo after the window is refused', async () => {
-    const { orderId } = await orderWith();
+    const { orderId } = await orderWith({ process_status: 'Awaiting' });
     expect((await move('Team', orderId, 'Customer Called')).statusCode).toBe(200);
     await t.database.sql.query(
       `update order_events set created_at = now() - interval '1 minute' where order_id = $1`,
       [orderId],
     );
     const late = await move('Team', orderId, 'New', { undo: true });
-    expect(late.statusCode).toBe(409);
-    expect(late.json().message).toMatch(/too late to undo/);
+    expect(late.statusCode).toBe(400);
+    const tooLate = await move('Team', orderId, 'Awaiting', { undo: true });
+    expect(tooLate.statusCode).toBe(409);
+    expect(tooLate.json().message).toMatch(/too late to undo/);
   });
 });
 
-describe('a move right after someone else asks first (issue 27)', () => {
+describe("a macro's mail is held and can be cancelled", () => {
+  it('cancel-pending-mail cancels only your own held mail; hostile ids change nothing', async () => {
+    const { orderId } = await orderWith({ email: 'macro-held@example.com' });
+    const macros = (await t.as('Team', { method: 'GET', url: '/api/admin/macros' })).json().data as {
+      id: number;
+      name: string;
+    }[];
+    const macro = macros.find((m) => m.name === 'Request clearer passport photo')!;
+    const applied = await t.as('Team', {
+      method: 'POST',
+      url: '/api/admin/apply-macro',
+      payload: { macroId: macro.id, orderIds: [orderId] },
+    });
+    expect(applied.json().data.orders[0]).toMatchObject({ result: 'done', mailHeld: true });
+    expect(applied.json().data.orders[0].message).toMatch(/mail ".+" \(en\) queued/);
+    const cancel = (role: DemoRole, id: unknown) =>
+      t.as(role, { method: 'POST', url: `/api/admin/orders/${id}/cancel-pending-mail`, payload: {} });
+    // Someone else's mail is not theirs to cancel.
+    expect((await cancel('Manager', orderId)).statusCode).toBe(409);
+    for (const bad of ['x', '-1', '1%00', '9'.repeat(40)])
+      expect((await cancel('Team', bad)).statusCode).toBe(400);
+    expect((await cancel('Team', 999_999_991)).statusCode).toBe(404);
+    expect((await mails(orderId)).map((m) => m.status)).toEqual(['queued']);
+    const ok = await cancel('Team', orderId);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().data.cancelled).toBe(1);
+    expect((await mails(orderId)).map((m) => m.status)).toEqual(['cancelled']);
+    expect((await cancel('Team', orderId)).statusCode).toBe(409);
+  });
+
+  it('a macro on an order someone else just moved says who, and goes on when confirmed', async () => {
+    const { orderId } = await orderWith();
+    expect((await move('Manager', orderId, 'Customer Called')).statusCode).toBe(200);
+    const macros = (await t.as('Team', { method: 'GET', url: '/api/admin/macros' })).json().data as {
+      id: number;
+      name: string;
+    }[];
+    const macro = macros.find((m) => m.name === 'Sent to government')!;
+    const apply = (confirmRecent?: boolean) =>
+      t.as('Team', {
+        method: 'POST',
+        url: '/api/admin/apply-macro',
+        payload: { macroId: macro.id, orderIds: [orderId], ...(confirmRecent ? { confirmRecent } : {}) },
+      });
+    const first = (await apply()).json().data.orders[0];
+    expect(first).toMatchObject({
+      result: 'refused',
+      message: 'Demo Manager just moved this to Customer Called — continue?',
+      recentMove: { by: 'Demo Manager', to: 'Customer Called' },
+    });
+    expect((await apply(true)).json().data.orders[0]).toMatchObject({
+      result: 'done',
+      processStatus: 'AwaitingGovt',
+    });
+  });
+});
+
+describe('mail-preview says which mail an action sends', () => {
+  it('names the template and language, renders it, and refuses hostile queries', async () => {
+    const { orderId } = await orderWith();
+    await t.database.sql.query(`update orders set language = 'es' where order_id = $1`, [orderId]);
+    const get = (query: string, id: unknown = orderId, role: DemoRole = 'Telecaller') =>
+      t.as(role, { method: 'GET', url: `/api/admin/orders/${id}/mail-preview?${query}` });
+    const awaiting = await get('status=Awaiting');
+    expect(awaiting.statusCode, awaiting.body).toBe(200);
+    expect(awaiting.json().data).toMatchObject({ language: 'es', repeatMinutes: null });
+    expect(awaiting.json().data.templateName).toEqual(expect.any(String));
+    expect(awaiting.json().data.html).toContain(String(orderId));
+    expect((await get('status=Customer%20Called')).json().data).toBeNull();
+    // Completed without a card would be refused: the preview says why instead.
+    const noCard = await get('status=Completed');
+    expect(noCard.statusCode).toBe(409);
+    expect(noCard.json().message).toMatch(/no approved card yet/);
+    const macros = (await t.as('Team', { method: 'GET', url: '/api/admin/macros' })).json().data as {
+      id: number;
+      name: string;
+    }[];
+    const macro = macros.find((m) => m.name === 'Sent to government')!;
+    expect((await get(`macroId=${macro.id}`)).json().data.language).toBe('es');
+    expect((await get('')).json().data).toBeNull();
+    for (const bad of [
+      `status=Awaiting&macroId=${macro.id}`,
+      'status=New',
+      'status=Awaiting%00',
+      'macroId=-1',
+      `macroId=${'9'.repeat(30)}`,
+      'status=Awaiting&sql=1',
+    ]) {
+      expect((await get(bad)).statusCode, bad).toBe(400);
+    }
+    expect((await get('status=Awaiting', 999_999_993)).statusCode).toBe(404);
+    expect((await get('macroId=999999')).statusCode).toBe(404);
+    expect((await get('status=Awaiting', 'x')).statusCode).toBe(400);
+    // Nothing was queued by looking.
+    expect(await mails(orderId)).toEqual([]);
+  });
+});
+
+describe('a move right after someone else asks first', () => {
   it('answers 409 naming who moved it where; confirmRecent continues', async () => {
     const { orderId } = await orderWith();
     expect((await move('Manager', orderId, 'Customer Called')).statusCode).toBe(200);
@@ -276,7 +378,7 @@ describe('a move right after someone else asks first (issue 27)', () => {
   });
 });
 
-describe('customer mail limits (finding 5)', () => {
+describe('customer mail limits', () => {
   it('20 moves Awaiting <-> Customer Called mail the customer once', async () => {
     const { orderId } = await orderWith();
     for (let i = 0; i < 10; i++) {
@@ -372,7 +474,7 @@ describe('customer mail limits (finding 5)', () => {
   });
 });
 
-describe('upload-visa-document follows the rules (finding 6)', () => {
+describe('upload-visa-document follows the rules', () => {
   it('refuses a Deleted order and an order held by someone else; nothing stored', async () => {
     const deleted = await orderWith({ process_status: 'Deleted' });
     const res = await upload('Night Staff', deleted.orderId, { email: deleted.email });
@@ -421,10 +523,10 @@ describe('upload-visa-document follows the rules (finding 6)', () => {
   it('stops at the card limit (uploads and resends together) with 429', async () => {
     const o = await orderWith();
     for (let i = 0; i < 5; i++) {
-      const res = await upload('Night Staff', o.orderId, { email: o.email });
+      const res = await upload('Team', o.orderId, { email: o.email });
       expect(res.statusCode, res.body).toBe(200);
     }
-    const sixth = await upload('Night Staff', o.orderId, { email: o.email });
+    const sixth = await upload('Team', o.orderId, { email: o.email });
     expect(sixth.statusCode).toBe(429);
     expect(sixth.headers['retry-after']).toMatch(/^\d+$/);
     expect(sixth.json().message).toMatch(/The card of this order has been mailed 5 times/);
@@ -437,8 +539,8 @@ describe('upload-visa-document follows the rules (finding 6)', () => {
 
 describe('the approval mail goes before bulk mail', () => {
   it('dispatches the card first although it was queued last', async () => {
-    smtp.messages.length = 0;
     await queue.stop();
+    smtp.messages.length = 0;
     const bulk = [];
     for (let i = 0; i < 12; i++) bulk.push(await orderWith({ email: `bulk${i}@example.com` }));
     for (const o of bulk) {
@@ -458,8 +560,11 @@ describe('the approval mail goes before bulk mail', () => {
       dispatchIntervalMs: 300,
       reminderCron: null,
     });
-    await eventually(async () => (smtp.messages.length >= 13 ? true : undefined), 30_000);
-    const order = smtp.messages.map((m) => (m.to as { text: string }).text);
-    expect(order[0]).toBe('card-first@example.com');
+    const ours = () =>
+      smtp.messages
+        .map((m) => (m.to as { text: string }).text)
+        .filter((to) => to === 'card-first@example.com' || to.startsWith('bulk'));
+    await eventually(async () => (ours().length >= 13 ? true : undefined), 30_000);
+    expect(ours()[0]).toBe('card-first@example.com');
   }, 45_000);
 });

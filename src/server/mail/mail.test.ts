@@ -68,7 +68,11 @@ describe('mail delivery through both providers', () => {
   });
 
   it('upload (AWS) delivers the approval notice with the document to the AWS server and logs it', async () => {
-    const order = await createOrder(t.database, { first_name: 'Maria', last_name: 'Croes' });
+    const order = await createOrder(t.database, {
+      first_name: 'Maria',
+      last_name: 'Croes',
+      email: 'maria@example.com',
+    });
     const pdf = await samplePdf('APPROVED-CARD-AWS');
     const res = await upload(t, order.orderId, 'maria@example.com', 'AWS', pdf, 'card maria.pdf');
     expect(res.statusCode).toBe(200);
@@ -105,7 +109,7 @@ describe('mail delivery through both providers', () => {
   });
 
   it('upload (Sendgrid) goes to the Sendgrid server; resend goes again through the chosen provider', async () => {
-    const order = await createOrder(t.database);
+    const order = await createOrder(t.database, { email: 'sg@example.com' });
     const before = { aws: aws.messages.length, sg: sendgrid.messages.length };
     const pdf = await samplePdf('APPROVED-CARD-SG');
     expect((await upload(t, order.orderId, 'sg@example.com', 'Sendgrid', pdf)).statusCode).toBe(200);
@@ -114,10 +118,16 @@ describe('mail delivery through both providers', () => {
     const sg = sendgrid.messages.at(-1)!;
     expect(Buffer.compare(sg.attachments[0]!.content, pdf)).toBe(0);
 
-    const resend = await t.as('Team', {
+    // Another address: a Manager confirms it (decision 297).
+    const resend = await t.as('Manager', {
       method: 'POST',
       url: '/api/admin/resend-mail',
-      payload: { orderId: order.orderId, email: 'other@example.com', mailServiceProvider: 'AWS' },
+      payload: {
+        orderId: order.orderId,
+        email: 'other@example.com',
+        mailServiceProvider: 'AWS',
+        confirmOtherAddress: true,
+      },
     });
     expect(resend.statusCode).toBe(200);
     await aws.waitFor(before.aws + 1);
@@ -146,8 +156,8 @@ describe('mail delivery through both providers', () => {
   });
 
   it('one reminder after the delay when the document was not downloaded, none when it was', async () => {
-    const notDownloaded = await createOrder(t.database);
-    const downloaded = await createOrder(t.database);
+    const notDownloaded = await createOrder(t.database, { email: 'late@example.com' });
+    const downloaded = await createOrder(t.database, { email: 'quick@example.com' });
     const start = aws.messages.length;
     await upload(t, notDownloaded.orderId, 'late@example.com', 'AWS', await samplePdf('R1'));
     await upload(t, downloaded.orderId, 'quick@example.com', 'AWS', await samplePdf('R2'));
@@ -279,7 +289,7 @@ describe('a provider that is down', () => {
   });
 
   it('is retried with backoff, every attempt logged, and then succeeds', async () => {
-    const order = await createOrder(t.database);
+    const order = await createOrder(t.database, { email: 'wait@example.com' });
     expect(
       (await upload(t, order.orderId, 'wait@example.com', 'AWS', await samplePdf('DOWN'))).statusCode,
     ).toBe(200);
@@ -315,7 +325,7 @@ describe('without SMTP URLs', () => {
     const t = await createTestApp();
     const queue = await startMailQueue(t.app, FAST);
     try {
-      const order = await createOrder(t.database);
+      const order = await createOrder(t.database, { email: 'eml@example.com' });
       expect(
         (await upload(t, order.orderId, 'eml@example.com', 'Sendgrid', await samplePdf('EML'))).statusCode,
       ).toBe(200);

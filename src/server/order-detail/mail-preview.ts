@@ -4,8 +4,10 @@ import { renderForOrder, customerLanguageOf, resolveTemplate } from '../communic
 import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
 import { macros, mailTemplates, orders, statusNotifications } from '../db/schema.js';
-import { notFound } from '../http/errors.js';
+import { conflict, notFound } from '../http/errors.js';
 import { repeatedMailMinutes } from '../mail/limits.js';
+import { NO_CARD_MESSAGE } from '../orders/commands.js';
+import { latestDocument } from '../orders/repository.js';
 
 /** The template key a move to `status` mails, as its notification setting says (null: none). */
 async function notificationKey(db: DbOrTx, status: string): Promise<string | null> {
@@ -39,6 +41,10 @@ export async function previewCustomerMail(
     if (!macro) throw notFound('No such macro.');
     key = macro.templateKey ?? (macro.moveTo ? await notificationKey(db, macro.moveTo) : null);
   } else if (query.status) {
+    // A move that will be refused announces no mail: it says why instead (decision 296).
+    if (query.status === 'Completed' && !(await latestDocument(db, orderId))) {
+      throw conflict(NO_CARD_MESSAGE, { orders: [{ orderId, message: NO_CARD_MESSAGE }] });
+    }
     key = await notificationKey(db, query.status);
   }
   if (!key) return null;

@@ -355,6 +355,29 @@ describe('email content', () => {
     expect(data.text).toContain(`/track-order/${order.orderId}`);
     expect(data.whatsappUrl).toMatch(/^https:\/\/wa\.me\/12125550100\?text=/);
   });
+
+  it('the WhatsApp text follows the status: Contact Customer asks to get in touch, Completed sends the card', async () => {
+    const order = await createOrder(t.database, { phone_code: '1', telephone_number: '2125550100' });
+    const content = async () =>
+      (await t.as('Team', { method: 'GET', url: `/api/admin/get-email-content/${order.orderId}` })).json()
+        .data;
+    await t.database.sql.query(`update orders set process_status = 'Contact Customer' where order_id = $1`, [
+      order.orderId,
+    ]);
+    const contact = await content();
+    expect(contact.whatsappTemplate).toBe('contact-customer');
+    expect(contact.whatsappText).toContain('We need to speak with you');
+    expect(contact.whatsappText).not.toContain('Username:');
+    // The e-mail content stays the approval notice (View Email Content).
+    expect(contact.text).toContain(`Username: ${order.email}`);
+    expect(decodeURIComponent(contact.whatsappUrl.split('?text=')[1])).toBe(contact.whatsappText);
+    await t.database.sql.query(`update orders set process_status = 'Completed' where order_id = $1`, [
+      order.orderId,
+    ]);
+    const completed = await content();
+    expect(completed.whatsappTemplate).toBe('approval-notice');
+    expect(completed.whatsappText).toContain(`Username: ${order.email}`);
+  });
 });
 
 describe('access', () => {

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { orderIdField } from '../../shared/contracts/common.js';
-import { statusName } from '../../shared/order-rules.js';
+import { MAIL_HOLD_SECONDS, type OrderStatus } from '../../shared/constants.js';
+import { envelope, orderIdField } from '../../shared/contracts/common.js';
+import { statusName, WHATSAPP_TEMPLATE_BY_STATUS } from '../../shared/order-rules.js';
 import {
   addRemarkBody,
   addRemarkResponse,
@@ -23,7 +24,13 @@ import { openStored, storedExists } from '../documents/storage.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
 import { nudgeMailQueue } from '../mail/queue.js';
-import { addRemark, changeStatus, saveTransaction, withdrawDocument } from '../orders/commands.js';
+import {
+  addRemark,
+  cancelPendingMail,
+  changeStatus,
+  saveTransaction,
+  withdrawDocument,
+} from '../orders/commands.js';
 import { loadOrder, servableDocumentById } from '../orders/repository.js';
 import { providerRefund } from '../payments/detail-refund.js';
 import { previewCustomerMail } from './mail-preview.js';
@@ -101,8 +108,8 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       if (moved.mail) {
         notes.push(
           moved.mail.heldUntil
-            ? `The mail "${moved.mail.templateName}" (${moved.mail.language}) will go to the customer in a few seconds unless you undo`
-            : `The mail "${moved.mail.templateName}" (${moved.mail.language}) is on its way to the customer`,
+            ? `The mail "${moved.mail.templateName}" (${moved.mail.language.toUpperCase()}) is pending: it goes to the customer in ${MAIL_HOLD_SECONDS} seconds`
+            : `The mail "${moved.mail.templateName}" (${moved.mail.language.toUpperCase()}) is on its way to the customer`,
         );
       }
       for (const r of moved.repeats) {
@@ -122,6 +129,25 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         `${notes.join('. ')}.`,
       );
+    },
+  );
+
+  app.post(
+    '/admin/orders/:orderId/cancel-pending-mail',
+    {
+      config: { permission: 'orders.move' },
+      schema: {
+        tags: ['order-detail'],
+        summary:
+          "Cancel the customer mails of this order that you caused and that still wait for delivery (a macro's mail in its first seconds); 409 when none",
+        security,
+        params: orderIdParams,
+        response: { 200: envelope(z.object({ cancelled: z.number().int() })) },
+      },
+    },
+    async (request) => {
+      const cancelled = await cancelPendingMail(db, staffOf(request), request.params.orderId);
+      return ok({ cancelled }, 'The customer mail was cancelled.');
     },
   );
 
@@ -215,11 +241,19 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       const notice = await renderCurrentForOrder(db, config, order.order_id, 'approval-notice');
       if (!notice) throw notFound('The approval notice template is missing.');
       const phone = `${order.phone_code ?? ''}${order.telephone_number ?? ''}`.replace(/\D/g, '');
-      const whatsappText = notice.text;
+      // WhatsApp suggests the text of the order's status (approval only once the card is out).
+      const suggestedKey =
+        WHATSAPP_TEMPLATE_BY_STATUS[order.process_status as OrderStatus] ?? 'approval-notice';
+      const suggested =
+        suggestedKey === 'approval-notice'
+          ? null
+          : await renderCurrentForOrder(db, config, order.order_id, suggestedKey);
+      const whatsappText = (suggested ?? notice).text;
       return ok(
         {
           ...notice,
           whatsappText,
+          whatsappTemplate: suggested ? suggestedKey : 'approval-notice',
           whatsappUrl: phone ? `https://wa.me/${phone}?text=${encodeURIComponent(whatsappText)}` : null,
         },
         'Email content',

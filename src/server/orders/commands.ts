@@ -65,7 +65,8 @@ async function applyStatus(
   to: OrderStatus,
   opts: { restore?: boolean; notify?: boolean | undefined; forced?: boolean } = {},
 ): Promise<StatusMails> {
-  if (to === 'Completed' && !opts.forced) await assertCurrentDocuments(tx, changed);
+  // A restore puts an order back where it was; it is not a completion.
+  if (to === 'Completed' && !opts.forced && !opts.restore) await assertCurrentDocuments(tx, changed);
   const ids = changed.map((o) => o.orderId);
   const refunding = to === 'Refunded' && !opts.restore;
   await tx
@@ -358,6 +359,60 @@ export async function completeRefunds(
     const locked = await lockAllowed(tx, ids, { kind: 'completeRefund' }, actor, today);
     await applyStatus(tx, actor, locked, 'Refunded');
     return locked.map((o) => o.orderId);
+  });
+}
+
+/**
+ * Locks the orders and checks that 'Refunded it' is allowed on each (the shared rules): answers the
+ * locked orders, or refuses the whole request. A provider refund checks this before it calls out.
+ */
+export async function lockRefundable(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  ids: number[],
+  today = serviceToday(),
+): Promise<LockedOrder[]> {
+  return inTransaction(db, (tx) => lockAllowed(tx, ids, { kind: 'completeRefund' }, actor, today));
+}
+
+/**
+ * A macro's mail step follows the rules of a move even without one (decision 295): the holder rule
+ * (takeover for Admin/Manager) and, for a mail-only step, no mail to Deleted or Completed Refunds orders.
+ */
+export async function assertMayMail(
+  tx: DbOrTx,
+  actor: StaffIdentity,
+  order: LockedOrder,
+  mailOnly: boolean,
+  takeOver: boolean,
+): Promise<void> {
+  if (mailOnly && order.processStatus === 'Deleted') throw conflict('The order is deleted: no mail is sent.');
+  if (mailOnly && order.processStatus === 'Refunded') {
+    throw conflict('The order is in Completed Refunds: no mail is sent.');
+  }
+  await applyHolderRule(tx, order, actor, takeOver);
+}
+
+/**
+ * Cancels the customer mails of an order that the actor caused and that still wait for delivery (a
+ * macro's mail in its hold window). 409 when there is none (it has gone already, or was never held).
+ */
+export async function cancelPendingMail(db: DbOrTx, actor: StaffIdentity, orderId: number): Promise<number> {
+  return inTransaction(db, async (tx) => {
+    await lockOne(tx, orderId);
+    const cancelled = await cancelHeldMails(tx, orderId, actor.id);
+    if (!cancelled.length)
+      throw conflict('There is no pending mail of yours for this order: it may have gone already.');
+    await recordEvents(
+      tx,
+      cancelled.map((m) => ({
+        orderId,
+        actorId: actor.id,
+        action: 'mail' as const,
+        toValue: `${m.kind} mail ${m.id} cancelled`,
+      })),
+    );
+    return cancelled.length;
   });
 }
 
@@ -797,4 +852,64 @@ export async function moveAsSystem(
     await applyStatus(tx, systemActor, [order], to, { notify: opts.notify });
     return { moved: true, from, refusal: null };
   });
+}
+
+/**
+ * A leaving member's open orders: released (back to their queues, `to` null) or handed to another
+ * member, each with its assign event, in the caller's transaction. Answers how many moved.
+ */
+export async function handOverOpenOrders(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  from: number,
+  to: number | null,
+): Promise<number> {
+  return inTransaction(db, async (tx) => {
+    const held = await tx
+      .select({ orderId: orders.orderId })
+      .from(orders)
+      .where(
+        and(
+          eq(orders.assignedTo, from),
+          sql`${orders.processStatus} not in ('Completed', 'Deleted', 'Refunded')`,
+        ),
+      );
+    if (!held.length) return 0;
+    const locked = await lockOrders(
+      tx,
+      held.map((o) => o.orderId),
+    );
+    const moving = locked.filter((o) => o.assignedTo === from);
+    if (!moving.length) return 0;
+    const ids = moving.map((o) => o.orderId);
+    await tx
+      .update(orders)
+      .set({ assignedTo: to, updatedAt: sql`now()` })
+      .where(inArray(orders.orderId, ids));
+    await recordEvents(
+      tx,
+      ids.map((orderId) => ({
+        orderId,
+        actorId: actor.id,
+        action: 'assign' as const,
+        fromValue: String(from),
+        toValue: to === null ? null : String(to),
+      })),
+    );
+    return ids.length;
+  });
+}
+
+/** How many open orders a member holds (the Delete dialog says it before anything changes). */
+export async function openOrdersHeldBy(db: DbOrTx, staffId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<string>`count(*)` })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.assignedTo, staffId),
+        sql`${orders.processStatus} not in ('Completed', 'Deleted', 'Refunded')`,
+      ),
+    );
+  return Number(row?.n ?? 0);
 }

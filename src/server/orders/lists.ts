@@ -107,7 +107,11 @@ function rowColumns(clock: SlaClock): SQL {
            to_char(o.due_at at time zone 'UTC', ${sql.raw(ISO)}) as due_at,
            ${slaStateSql(dueColumnsOf('o'), clock)} as sla_state,
            o.check_level::int as check_level,
-           coalesce(array(select jsonb_array_elements(o.checks)->>'code'), '{}') as check_codes`;
+           coalesce(array(select jsonb_array_elements(o.checks)->>'code'), '{}') as check_codes,
+           o.amount::text as amount, o.currency,
+           case when o.process_status = 'ChargeBack' then (
+             select d.reason from payment_disputes d where d.order_id = o.order_id
+             order by d.created_at desc, d.id desc limit 1) end as dispute_reason`;
 }
 
 /**

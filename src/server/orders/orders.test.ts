@@ -169,6 +169,9 @@ describe('folders and counts', () => {
         'processing_mode',
         'due_at',
         'sla_state',
+        'amount',
+        'currency',
+        'dispute_reason',
       ].sort(),
     );
     expect(row).toMatchObject({

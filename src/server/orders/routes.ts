@@ -301,10 +301,10 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      const { orderId, amount, reason } = request.body;
+      const { orderId, amount, refundReason } = request.body;
       const result = await refundOrders(db, app.ctx.config, staff, orderId, {
         amount,
-        reason,
+        reason: refundReason,
         today: serviceToday(),
       });
       return refundAnswer(result);

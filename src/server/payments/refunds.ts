@@ -5,10 +5,9 @@ import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { orderRemarks, paymentRefunds } from '../db/schema.js';
 import { badRequest, conflict, HttpError } from '../http/errors.js';
-import { completeRefunds } from '../orders/commands.js';
+import { completeRefunds, lockRefundable } from '../orders/commands.js';
 import { recordEvents } from '../orders/events.js';
-import { type LockedOrder, lockOrders } from '../orders/repository.js';
-import { enforceRules } from '../orders/rules.js';
+import type { LockedOrder } from '../orders/repository.js';
 import { type PaymentGateway, paymentRouteOf } from './gateway.js';
 
 /**
@@ -84,11 +83,7 @@ export async function refundOrders(
     throw badRequest('amount: a partial amount is for one order at a time');
   }
   // The rules for every order first: one refusal refuses the whole request and nothing changes.
-  const locked = await db.transaction(async (tx) => {
-    const rows = await lockOrders(tx, ids);
-    enforceRules(rows, { kind: 'completeRefund' }, actor, opts.today);
-    return rows;
-  });
+  const locked = await lockRefundable(db, actor, ids, opts.today);
   const manual: number[] = [];
   const integrated: { order: LockedOrder; gateway: PaymentGateway }[] = [];
   for (const order of locked) {
@@ -128,8 +123,7 @@ async function refundOne(
   const orderId = order.orderId;
   // One attempt: a new idempotency key, or the last one again when its outcome is unknown.
   const attempt = await db.transaction(async (tx) => {
-    const [current] = await lockOrders(tx, [orderId]);
-    enforceRules([current!], { kind: 'completeRefund' }, actor, opts.today);
+    const [current] = await lockRefundable(tx, actor, [orderId], opts.today);
     const currency = current!.currency.toUpperCase();
     const [last] = await tx
       .select()

@@ -73,15 +73,12 @@ function failure(err: unknown): {
   return { ok: false, kind: 'unreachable', code: null, message: 'Stripe could not be reached.' };
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]+/g;
+
 /** Provider text shown to staff: one line, no control characters, bounded. */
 function clean(text: string | undefined): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
-  return (
-    (text ?? '')
-      .replace(/[\u0000-\u001f\u007f]+/g, ' ')
-      .trim()
-      .slice(0, 300) || 'no reason given'
-  );
+  return (text ?? '').replace(CONTROL, ' ').trim().slice(0, 300) || 'no reason given';
 }
 
 export function stripeGateway(config: Config): PaymentGateway {

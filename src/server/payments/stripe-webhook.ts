@@ -109,7 +109,6 @@ async function applyDispute(
     amount: dispute.amount,
     currency: dispute.currency.toUpperCase(),
     dueBy,
-    ...(closed ? { closedAt: sql`coalesce(${paymentDisputes.closedAt}, now())` } : {}),
     updatedAt: sql`now()`,
   };
   if (!before) {
@@ -120,6 +119,7 @@ async function applyDispute(
       chargeId,
       paymentIntentId: intentId,
       ...values,
+      closedAt: closed ? sql`now()` : null,
     });
     const move = await moveAsSystem(tx, orderId, 'ChargeBack');
     const due = dueBy ? `; evidence due by ${formatStaffDateTime(dueBy)}` : '';
@@ -136,7 +136,10 @@ async function applyDispute(
     return { outcome: `dispute opened${move.moved ? ', order moved to ChargeBack' : ''}`, orderId };
   }
   const changed = before.status !== dispute.status || before.dueBy?.getTime() !== dueBy?.getTime();
-  await tx.update(paymentDisputes).set(values).where(eq(paymentDisputes.id, before.id));
+  await tx
+    .update(paymentDisputes)
+    .set({ ...values, ...(closed ? { closedAt: sql`coalesce(${paymentDisputes.closedAt}, now())` } : {}) })
+    .where(eq(paymentDisputes.id, before.id));
   if (!changed && before.amount === dispute.amount) return { outcome: 'dispute unchanged', orderId };
   await recordEvents(tx, [
     {
@@ -149,7 +152,8 @@ async function applyDispute(
   if (closed && before.status !== dispute.status) {
     await closedRemark(tx, orderId, dispute.status, amount);
   } else {
-    const due = dueBy ? ` (evidence due by ${formatStaffDateTime(dueBy)})` : '';
+    const waiting = ['needs_response', 'warning_needs_response'].includes(dispute.status);
+    const due = dueBy && waiting ? ` (evidence due by ${formatStaffDateTime(dueBy)})` : '';
     await addSystemRemark(tx, orderId, `Stripe dispute status: ${words(dispute.status)}${due}.`);
   }
   return { outcome: `dispute ${dispute.status}`, orderId };

@@ -236,7 +236,8 @@ describe('processed-by report', () => {
       t.as(role, {
         method: 'PUT',
         url: '/api/admin/move-order-status',
-        payload: { orderId, updatingStatus },
+        // Two people on one order within seconds: each has been asked and continues (decision 298).
+        payload: { orderId, updatingStatus, confirmRecent: true },
       });
     const today = serviceToday();
     const countOf = async (name: string) =>
@@ -251,6 +252,12 @@ describe('processed-by report', () => {
       .where(eq(staffUsers.role, 'Team'));
     const before = { manager: await countOf(manager!.name), team: await countOf(team!.name) };
     const order = await createOrder(t.database);
+    // Completed needs the approved card (decision 296).
+    await t.database.sql.query(
+      `insert into documents (order_id, storage_key, original_name, mime_type, size_bytes, sha256)
+       values ($1, 'none', 'card.pdf', 'application/pdf', 1, 'x')`,
+      [order.orderId],
+    );
     expect((await move('Manager', order.orderId, 'Completed')).statusCode).toBe(200);
     expect(await countOf(manager!.name)).toBe(before.manager + 1);
     // Team reopens it: no credit for Team; Manager completes it again, which is work done again.

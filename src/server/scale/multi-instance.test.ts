@@ -79,7 +79,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('several instances on one Postgr
       .digest('hex');
 
   it('a document uploaded through one instance is downloaded through the other', async () => {
-    const order = await createOrder(a.database);
+    const order = await createOrder(a.database, { email: 'card@example.com' });
     const bytes = await samplePdf('UPLOADED-ON-A', 1);
     const form = new FormData();
     form.set('orderId', String(order.orderId));

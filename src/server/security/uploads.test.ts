@@ -14,7 +14,7 @@ let t: TestApp;
 let orderId: number;
 beforeAll(async () => {
   t = await createTestApp();
-  orderId = (await createOrder(t.database)).orderId;
+  orderId = (await createOrder(t.database, { email: 'card@example.com' })).orderId;
 });
 afterAll(() => t.close());
 

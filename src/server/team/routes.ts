@@ -12,6 +12,9 @@ import {
   teamMember,
   teamMemberParams,
   updateTeamMemberBody,
+  memberOpenOrders,
+  openOrdersText,
+  TEAM_MSG_ORDERS,
 } from '../../shared/contracts/team.js';
 import { MSG } from '../../shared/messages.js';
 import { AUTH_MSG } from '../../shared/contracts/auth.js';
@@ -27,6 +30,7 @@ import { hitThrottle, refundThrottle } from '../auth/throttle.js';
 import { staffUsers } from '../db/schema.js';
 import { done, ok } from '../http/envelope.js';
 import { badRequest, conflict, forbidden, notFound, tooManyRequests } from '../http/errors.js';
+import { handOverOpenOrders, openOrdersHeldBy } from '../orders/commands.js';
 import {
   emailTaken,
   findMember,
@@ -255,10 +259,23 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       const actor = staffOf(request);
       const id = request.body.teamMemberId;
       if (id === actor.id) throw badRequest(TEAM_MSG.deleteSelf);
+      const { openOrders: choice, reassignTo } = request.body;
+      let moved = 0;
       await db.transaction(async (tx) => {
         const before = await findMember(tx, id, true);
         if (!before) throw notFound(TEAM_MSG.notFound);
         assertMayManage(actor.type, before.type);
+        // Their open orders never stay with an account nobody can sign in to (decision 317).
+        const held = await openOrdersHeldBy(tx, id);
+        if (held > 0 && !choice) throw conflict(openOrdersText(before.name, held), { openOrders: held });
+        if (held > 0 && choice === 'reassign') {
+          const heir =
+            reassignTo === undefined || reassignTo === id ? null : await findMember(tx, reassignTo);
+          if (!heir) throw badRequest(TEAM_MSG_ORDERS.reassignToSelfOrGone);
+          moved = await handOverOpenOrders(tx, actor, id, heir.id);
+        } else if (held > 0) {
+          moved = await handOverOpenOrders(tx, actor, id, null);
+        }
         await softDeleteMember(tx, id);
         await recordAudit(tx, {
           action: 'team.delete',
@@ -266,11 +283,42 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
           actorEmail: actor.email,
           target: `staff:${id}`,
           from: audited(before),
-          to: { deleted: true, tokensRevoked: true },
+          to: {
+            deleted: true,
+            tokensRevoked: true,
+            ...(moved
+              ? {
+                  openOrders:
+                    choice === 'reassign'
+                      ? `${moved} reassigned to staff:${reassignTo}`
+                      : `${moved} released`,
+                }
+              : {}),
+          },
           ip: request.ip,
         });
       });
       return done(MSG.teamDeleted);
+    },
+  );
+
+  app.get(
+    '/admin/team-member-open-orders/:id',
+    {
+      config: { permission: 'team.write' },
+      schema: {
+        tags: ['team'],
+        summary:
+          'How many open orders the member holds (the Delete dialog offers to release or reassign them)',
+        security,
+        params: teamMemberParams,
+        response: { 200: envelope(memberOpenOrders) },
+      },
+    },
+    async (request) => {
+      const member = await findMember(db, request.params.id);
+      if (!member) throw notFound(TEAM_MSG.notFound);
+      return ok({ openOrders: await openOrdersHeldBy(db, member.id) });
     },
   );
 };

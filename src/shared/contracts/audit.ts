@@ -40,6 +40,7 @@ export const AUDIT_ACTIONS = {
   'view.delete': 'List view deleted',
   'order.correct': 'Order data corrected',
   'order.duplicateDecision': 'Duplicate decision',
+  'shift.note': 'Shift note written',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];

@@ -236,6 +236,8 @@ export const applyMacroBody = z
       .max(MAX_MACRO_ORDERS, `can name at most ${MAX_MACRO_ORDERS} orders`),
     /** Admin and Manager: take over orders someone else holds. */
     takeOver: z.boolean().optional(),
+    /** Continue although someone else moved an order seconds ago. */
+    confirmRecent: z.boolean().optional(),
   })
   .strict();
 
@@ -247,5 +249,9 @@ export const macroOutcome = z.object({
   processStatus: z.string().nullable(),
   /** The macro's WhatsApp text for this order, values filled in (null when it has none). */
   whatsappText: z.string().nullable(),
+  /** Someone else moved the order seconds ago (refused until confirmed): who, and where to. */
+  recentMove: z.object({ by: z.string(), to: z.string().nullable() }).optional(),
+  /** The customer mail queued for this order, held for a few seconds (it can be cancelled). */
+  mailHeld: z.boolean().optional(),
 });
 export type MacroOutcome = z.infer<typeof macroOutcome>;

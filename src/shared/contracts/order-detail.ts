@@ -418,19 +418,24 @@ export const emailContent = z.object({
   /** The short message for "Send Whatsapp Message" and the wa.me link to the customer's number (null without one). */
   whatsappText: z.string(),
   whatsappUrl: z.string().nullable(),
+  /** The template the WhatsApp text comes from: the one its status suggests (WHATSAPP_TEMPLATE_BY_STATUS). */
+  whatsappTemplate: z.string().optional(),
 });
 export type EmailContent = z.infer<typeof emailContent>;
 export const emailContentResponse = envelope(emailContent);
 
 /** move-order-status answer: the order's new status (counts are queries, so they follow at once). */
-/** GET /api/admin/orders/{orderId}/mail-preview: the mail of a move to `status`, or of macro `macroId`. */
+/**
+ * GET /api/admin/orders/{orderId}/mail-preview: the mail of a move to `status`, or of macro `macroId`
+ * (neither: no action, no mail).
+ */
 export const mailPreviewQuery = z
   .object({
     status: z.enum(MOVABLE_STATUSES, { error: 'not a status you can move an order to' }).optional(),
     macroId: z.coerce.number().int().positive().max(2_147_483_647).optional(),
   })
   .strict()
-  .refine((q) => (q.status === undefined) !== (q.macroId === undefined), 'give either status or macroId');
+  .refine((q) => q.status === undefined || q.macroId === undefined, 'give status or macroId, not both');
 export const mailPreviewResponse = envelope(
   z
     .object({

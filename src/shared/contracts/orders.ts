@@ -150,6 +150,11 @@ export const orderListRow = z.object({
   check_level: z.number().int(),
   /** The codes of the failing checks, for the badge's title. */
   check_codes: z.array(z.string()),
+  /** What was paid ("59.00") and in which currency. */
+  amount: z.string().optional(),
+  currency: z.string().optional(),
+  /** ChargeBack orders: the reason of the payment provider's latest dispute (e.g. fraudulent). */
+  dispute_reason: z.string().nullable().optional(),
 });
 export type OrderListRow = z.infer<typeof orderListRow>;
 
@@ -220,7 +225,7 @@ export const completeRefundBody = z
     /** A partial refund through the payment provider (one order): major units, at most what was paid. */
     amount: refundAmountField.optional(),
     /** The provider's refund reason; default duplicate when a remark says so, else requested_by_customer. */
-    reason: z.enum(REFUND_REASONS, { error: 'must be requested_by_customer or duplicate' }).optional(),
+    refundReason: z.enum(REFUND_REASONS, { error: 'must be requested_by_customer or duplicate' }).optional(),
   })
   .strict();
 

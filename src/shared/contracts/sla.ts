@@ -3,12 +3,12 @@ import { PROCESSING_MODES } from '../constants.js';
 
 /**
  * Where an open order stands against its due time. Closed orders (Completed, Refunded, Deleted) have none.
- * `paused`: it waits on someone else (WAITING_STATUSES), its clock stands still; `trip_passed`: it is still
+ * `paused`: it waits on someone else (Awaiting, AwaitingGovt, Refunds, ChargeBack: the trigger of migration
+ * 0050_due_clock_pause), its clock stands still; `trip_passed`: it is still
  * worked but its arrival day is over — its own state, never counted late (docs/decisions/316).
  */
 export const SLA_STATES = ['on_track', 'at_risk', 'breached', 'paused', 'trip_passed'] as const;
-/** Statuses in which the due clock pauses (kept equal to the trigger of migration due_clock_pause). */
-export const WAITING_STATUSES = ['Awaiting', 'AwaitingGovt', 'Refunds', 'ChargeBack'] as const;
+
 export type SlaState = (typeof SLA_STATES)[number];
 
 /** Up to a year, in whole hours. */

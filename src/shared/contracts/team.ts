@@ -28,6 +28,12 @@ export const TEAM_MSG = {
     'Please enter your current password to change the password or e-mail of an Admin or Manager account.',
 } as const;
 
+/** Texts of a member's open orders when the member is deleted. */
+export const TEAM_MSG_ORDERS = {
+  chooseMember: 'Please choose the member who takes over the orders.',
+  reassignToSelfOrGone: 'Please choose another active member to take over the orders.',
+} as const;
+
 /** A positive integer id given as a number or a digit string (forms send strings); nothing else. */
 export const idField = (message: string) =>
   z.union([z.number(), z.string()], { error: message }).transform((value, ctx) => {
@@ -103,8 +109,28 @@ export function needsCurrentPassword(
   return (target.type === 'Admin' || target.type === 'Manager') && (change.password || change.email);
 }
 
-/** PUT /api/admin/delete-team-member. */
-export const deleteTeamMemberBody = z.object({ teamMemberId: idField(TEAM_MSG.badId) });
+/**
+ * PUT /api/admin/delete-team-member. A member who holds open orders is deleted only with a choice for
+ * them: `release` (back to their queues) or `reassign` to `reassignTo` (another active member).
+ */
+export const deleteTeamMemberBody = z
+  .object({
+    teamMemberId: idField(TEAM_MSG.badId),
+    openOrders: z.enum(['release', 'reassign'], { error: 'must be release or reassign' }).optional(),
+    reassignTo: idField(TEAM_MSG.badId).optional(),
+  })
+  .refine((b) => b.openOrders !== 'reassign' || b.reassignTo !== undefined, {
+    message: TEAM_MSG_ORDERS.chooseMember,
+    path: ['reassignTo'],
+  });
+
+/** GET /api/admin/team-member-open-orders/:id: how many open orders the member holds. */
+export const memberOpenOrders = z.object({ openOrders: z.number().int() });
+
+/** What the Delete dialog says of a member's open orders. */
+export function openOrdersText(name: string, n: number): string {
+  return `${name} holds ${n} open order${n === 1 ? '' : 's'}. Release them to their queues or reassign them to another member before the account is deleted.`;
+}
 
 export const teamMemberParams = z.object({ id: idField(TEAM_MSG.badId) });
 

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 
 export interface ToolbarAction {
@@ -21,8 +21,10 @@ interface Props {
   exportDisabled?: boolean;
   /** Controls after Export (column chooser, Save view). */
   children?: ReactNode;
-  /** The filter bar, under the toolbar. */
+  /** The filter bar, under the toolbar: folded behind a Filters button unless a filter is on. */
   filters?: ReactNode;
+  /** A filter is on: the filter bar starts open. */
+  filtersActive?: boolean;
 }
 
 /** The one list toolbar: search, bulk actions, export and the list's own controls, then the filters. */
@@ -34,7 +36,12 @@ export function ListToolbar({
   exportDisabled,
   children,
   filters,
+  filtersActive = false,
 }: Props) {
+  const [open, setOpen] = useState(filtersActive);
+  const panelId = useId();
+  // A filter turned on elsewhere (a saved view, a tile's link) shows the bar it applies to.
+  if (filtersActive && !open) setOpen(true);
   return (
     <>
       <div className="d-flex flex-wrap align-items-center gap-2 mb-2">
@@ -53,6 +60,17 @@ export function ListToolbar({
           </Button>
         ))}
         {extraActions}
+        {filters ? (
+          <Button
+            size="sm"
+            variant={filtersActive ? 'secondary' : 'outline-secondary'}
+            aria-expanded={open}
+            aria-controls={panelId}
+            onClick={() => setOpen((o) => !o)}
+          >
+            Filters{filtersActive ? ' (on)' : ''}
+          </Button>
+        ) : null}
         {onExport ? (
           <Button
             size="sm"
@@ -66,7 +84,7 @@ export function ListToolbar({
         ) : null}
         {children}
       </div>
-      {filters}
+      {filters && open ? <div id={panelId}>{filters}</div> : null}
     </>
   );
 }

@@ -1,0 +1,122 @@
+import { PDFParse } from 'pdf-parse';
+import Stripe from 'stripe';
+import { expect, loginAs, test } from './fixtures';
+
+/**
+ * Stripe end to end: a dispute event arrives (signed as Stripe signs it) while the Chargeback list is
+ * open, the order appears with its response deadline, and the evidence is submitted from the order's
+ * page to the local server that speaks Stripe's API (playwright.config.ts), where the Defence Pack is
+ * read back.
+ */
+const INTAKE_KEY = 'e2e-intake-key-0123456789';
+/** As playwright.config.ts gives the app. */
+const WEBHOOK_SECRET = 'whsec_e2e_webhook_signing_secret';
+const stripeBase = () => `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3105) + 1000}`;
+
+test('a dispute arrives while the Chargeback list is open; evidence is submitted from the order', async ({
+  page,
+}) => {
+  const stamp = `${Date.now()}${Math.round(Math.random() * 1e6)}`;
+  const charge = `ch_e2e${stamp}`;
+  const email = `dispute.${stamp}@example.com`;
+  const created = await page.request.post('/api/intake/orders', {
+    headers: { 'x-intake-key': INTAKE_KEY },
+    data: {
+      client_reference: `e2e-stripe-${stamp}`,
+      transaction_id: charge,
+      merchant_name: 'Stripe',
+      email,
+      re_enter_email: email,
+      processing_mode: 'Standard',
+      arrival_date: '2030-01-15',
+      passport_number: 'STR123456',
+      last_name: 'Dispute',
+      first_name: 'Dana',
+      nationality: 'Netherlands',
+      country_of_residence: 'NLD',
+      processing_date: '2020-01-01',
+      amount: 59,
+      currency: 'USD',
+    },
+  });
+  expect(created.ok(), await created.text()).toBeTruthy();
+  const orderId = (await created.json()).data.order_id as number;
+  const disputeId = `dp_e2e${stamp}`;
+  expect(
+    (await page.request.post(`${stripeBase()}/__double/disputes`, { data: { id: disputeId } })).ok(),
+  ).toBe(true);
+
+  await loginAs(page, 'Manager');
+  await page.goto('/admin/chargeback');
+  await expect(page.getByRole('heading', { name: 'New Orders' })).toBeVisible();
+  await expect(page.getByTestId('order-table')).toBeVisible();
+
+  const dueBy = Math.floor(Date.now() / 1000) + 6 * 86_400 + 3600;
+  const payload = JSON.stringify({
+    id: `evt_e2e${stamp}`,
+    object: 'event',
+    type: 'charge.dispute.created',
+    data: {
+      object: {
+        id: disputeId,
+        object: 'dispute',
+        amount: 5900,
+        currency: 'usd',
+        charge,
+        payment_intent: null,
+        reason: 'fraudulent',
+        status: 'needs_response',
+        evidence_details: { due_by: dueBy },
+      },
+    },
+  });
+  const hook = await page.request.post('/api/webhooks/stripe', {
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+    },
+    data: payload,
+  });
+  expect(hook.status(), await hook.text()).toBe(200);
+
+  // The live counts announce it; the list loads it when asked.
+  const bar = page.locator('.live-new-orders');
+  await expect(bar).toContainText('1 new order');
+  await bar.getByRole('button', { name: 'show' }).click();
+  const row = page.locator(`tr[data-order-id="${orderId}"]`);
+  await expect(row).toBeVisible();
+  await expect(row).toContainText('59.00 USD');
+  await expect(row).toContainText('fraudulent');
+  await expect(row.getByTestId('due-badge')).toHaveText('in 6 d');
+  // Delete is in the row menu, not beside View.
+  await expect(row.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+
+  await row.getByRole('link', { name: 'View' }).click();
+  await expect(page.getByTestId('process-status')).toHaveText('ChargeBack');
+  const dispute = page.getByTestId('payment-dispute');
+  await expect(dispute).toContainText('needs response');
+  await expect(dispute).toContainText('Not sent yet');
+  await dispute.getByRole('button', { name: 'Submit evidence' }).click();
+  await page.getByRole('button', { name: 'Yes' }).click();
+  await expect(page.getByText('The evidence was submitted to the bank.')).toBeVisible();
+  await expect(dispute).toContainText('under review');
+  await expect(dispute).toContainText(/Submitted \d{1,2} \w{3} \d{4} \d{2}:\d{2} E[SD]T by Demo Manager/);
+  await expect(dispute.getByRole('button', { name: 'Submit evidence' })).toHaveCount(0);
+
+  // What Stripe received: the Defence Pack as a dispute-evidence file, and the evidence submitted.
+  const sent = (await (await page.request.get(`${stripeBase()}/__double/requests`)).json()) as {
+    path: string;
+    form: Record<string, unknown>;
+    file: { name: string; purpose: string; base64: string } | null;
+  }[];
+  const pack = sent.find((r) => r.path === '/v1/files' && r.file?.name === `defence-pack-${orderId}.pdf`);
+  expect(pack?.file?.purpose).toBe('dispute_evidence');
+  const parser = new PDFParse({ data: new Uint8Array(Buffer.from(pack!.file!.base64, 'base64')) });
+  try {
+    expect((await parser.getText()).text).toContain(String(orderId));
+  } finally {
+    await parser.destroy();
+  }
+  const update = sent.find((r) => r.path === `/v1/disputes/${disputeId}`);
+  expect(update?.form).toMatchObject({ submit: 'true', evidence: { customer_email_address: email } });
+});

@@ -1,0 +1,178 @@
+import { useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Table from 'react-bootstrap/Table';
+import { toast } from 'react-toastify';
+import type { OrderDetails } from '../../shared/contracts/order-detail';
+import type { PaymentDispute } from '../../shared/contracts/payments';
+import { formatStaffDateTime } from '../../shared/dates';
+import { can } from '../../shared/permissions';
+import { errorMessage } from '../app/api';
+import { sessionUser } from '../app/session';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import {
+  useGetOrderPaymentQuery,
+  useRefundThroughProviderMutation,
+  useSubmitEvidenceMutation,
+} from './payment-api';
+import { FieldGrid, Section } from './section';
+
+const words = (s: string | null) => (s ? s.replaceAll('_', ' ') : '');
+
+function evidenceText(d: PaymentDispute): string {
+  const by = d.evidence_by ? ` by ${d.evidence_by}` : '';
+  if (d.evidence_submitted_at) return `Submitted ${formatStaffDateTime(d.evidence_submitted_at)}${by}`;
+  if (d.evidence_saved_at) return `Draft saved ${formatStaffDateTime(d.evidence_saved_at)}${by}`;
+  return 'Not sent yet';
+}
+
+/**
+ * Payment: the gateway the order was paid through and whether money moves through it here (or why it is
+ * handled by hand), its disputes with their deadline and evidence, and its refunds.
+ */
+export function PaymentSection({ order }: { order: OrderDetails }) {
+  const { data } = useGetOrderPaymentQuery(order.order_id);
+  const [submitEvidence, sending] = useSubmitEvidenceMutation();
+  const [refund, refunding] = useRefundThroughProviderMutation();
+  const [confirm, setConfirm] = useState(false);
+  const [amount, setAmount] = useState('');
+  if (!data) return null;
+  const role = sessionUser()?.type ?? null;
+  const mayEvidence = can(role, 'orders.disputeEvidence');
+  const open = data.disputes.find((d) => d.takes_evidence);
+
+  const send = async (submit: boolean) => {
+    setConfirm(false);
+    try {
+      const res = await submitEvidence({ orderId: order.order_id, submit }).unwrap();
+      toast.success(res.message);
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
+  const refundPart = async () => {
+    try {
+      const res = await refund({ orderId: order.order_id, amount: amount.trim() || undefined }).unwrap();
+      toast.success(res.message);
+      setAmount('');
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
+
+  return (
+    <Section title="Payment">
+      <FieldGrid
+        fields={[
+          ['Gateway', data.gateway ?? ''],
+          ['Transaction ID', order.transaction_id ?? ''],
+          ['Amount paid', `${order.amount} ${order.currency}`],
+        ]}
+      />
+      {data.integrated ? (
+        <p className="small text-muted mt-2 mb-0" data-testid="payment-integrated">
+          Refunds and chargeback evidence go through {data.gateway} from here.
+        </p>
+      ) : (
+        <Alert variant="secondary" className="small mt-2 mb-0 py-2" data-testid="payment-manual">
+          Handled by hand: {data.manual_reason}
+        </Alert>
+      )}
+      {data.disputes.map((d) => (
+        <div key={d.dispute_id} className="border rounded p-2 mt-3" data-testid="payment-dispute">
+          <FieldGrid
+            fields={[
+              ['Dispute', d.dispute_id],
+              ['Dispute status', words(d.status)],
+              ['Reason', words(d.reason)],
+              ['Disputed amount', d.amount],
+              ['Respond by', d.due_by && d.takes_evidence ? formatStaffDateTime(d.due_by) : ''],
+              ['Evidence', evidenceText(d)],
+            ]}
+          />
+          {d.takes_evidence && mayEvidence ? (
+            <div className="d-flex flex-wrap gap-2 mt-2">
+              <Button
+                size="sm"
+                variant="primary"
+                disabled={sending.isLoading}
+                onClick={() => setConfirm(true)}
+              >
+                Submit evidence
+              </Button>
+              <Button
+                size="sm"
+                variant="outline-secondary"
+                disabled={sending.isLoading}
+                onClick={() => void send(false)}
+              >
+                Save evidence as draft
+              </Button>
+            </div>
+          ) : null}
+        </div>
+      ))}
+      {data.integrated && order.process_status === 'Refunds' ? (
+        <Form
+          className="d-flex flex-wrap align-items-end gap-2 mt-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void refundPart();
+          }}
+        >
+          <Form.Group controlId="refund-amount">
+            <Form.Label className="small mb-0">Amount to refund (empty: all that is left)</Form.Label>
+            <Form.Control
+              size="sm"
+              inputMode="decimal"
+              placeholder={order.amount}
+              value={amount}
+              maxLength={12}
+              onChange={(e) => setAmount(e.target.value)}
+            />
+          </Form.Group>
+          <Button size="sm" type="submit" variant="success" disabled={refunding.isLoading}>
+            Refund through {data.gateway}
+          </Button>
+        </Form>
+      ) : null}
+      {data.refunds.length ? (
+        <Table size="sm" responsive className="mt-3 mb-0 small">
+          <thead>
+            <tr>
+              <th>Refund</th>
+              <th>Amount</th>
+              <th>Status</th>
+              <th>When</th>
+              <th>By</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.refunds.map((r) => (
+              <tr key={`${r.created_at}-${r.refund_id ?? r.status}`}>
+                <td>{r.refund_id ?? '-'}</td>
+                <td>{r.amount}</td>
+                <td>
+                  {r.status}
+                  {r.error ? ` — ${r.error}` : ''}
+                </td>
+                <td>{formatStaffDateTime(r.created_at)}</td>
+                <td>
+                  {r.source === 'outside' ? `at ${data.gateway ?? 'the provider'}` : (r.requested_by ?? '-')}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      ) : null}
+      <ConfirmDialog
+        show={confirm && !!open}
+        message="Submit the Defence Pack and the evidence to the bank now? Submitted evidence cannot be changed."
+        busy={sending.isLoading}
+        onYes={() => void send(true)}
+        onNo={() => setConfirm(false)}
+      />
+    </Section>
+  );
+}

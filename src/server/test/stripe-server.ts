@@ -1,0 +1,229 @@
+import { randomBytes } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance } from 'fastify';
+
+/**
+ * A local HTTP server that speaks Stripe's documented request and response shapes for the calls the
+ * product makes (refunds, dispute-evidence files, dispute updates): form-encoded requests with bracketed
+ * keys, JSON objects back, Stripe's error objects, and stored answers per Idempotency-Key. It records
+ * everything it was sent, so tests check what left the product. Nothing leaves the machine.
+ */
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The form fields, nested as Stripe reads them (`metadata[order_id]` → metadata.order_id). */
+  form: Record<string, unknown>;
+  /** The uploaded file of a files request. */
+  file?: { name: string; type: string; bytes: Buffer; purpose: string } | undefined;
+}
+
+/** What the next refund requests do (consumed in order; when empty, they succeed). */
+export type RefundBehaviour =
+  | { kind: 'ok'; status?: 'succeeded' | 'pending' }
+  | { kind: 'card_declined' }
+  | { kind: 'already_refunded' }
+  | { kind: 'timeout'; ms: number }
+  | { kind: 'server_error' };
+
+export interface StripeDouble {
+  url: string;
+  requests: RecordedRequest[];
+  refundBehaviours: RefundBehaviour[];
+  /** Disputes the server knows (status changes with evidence submitted). */
+  disputes: Map<string, { status: string; evidence: Record<string, unknown> }>;
+  files: Map<string, { name: string; type: string; bytes: Buffer; purpose: string }>;
+  close(): Promise<void>;
+}
+
+/** `a[b][c]=v` pairs into nested objects. */
+export function parseStripeForm(body: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(body)) {
+    const parts = key.split(/\[|\]\[|\]/).filter((p) => p !== '');
+    let node = out;
+    parts.forEach((part, i) => {
+      if (i === parts.length - 1) node[part] = value;
+      else {
+        node[part] ??= {};
+        node = node[part] as Record<string, unknown>;
+      }
+    });
+  }
+  return out;
+}
+
+const stripeId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+
+function stripeError(status: number, error: Record<string, unknown>) {
+  return { status, body: { error: { request_log_url: 'https://dashboard.invalid/logs/req', ...error } } };
+}
+
+/**
+ * `port`: a fixed port (0: any). `control`: the end-to-end run also gets `/__double/…` routes to register a
+ * dispute and read what was sent, since it drives the double from another process.
+ */
+export async function startStripeDouble(
+  opts: { port?: number; control?: boolean } = {},
+): Promise<StripeDouble> {
+  const app: FastifyInstance = Fastify({ logger: false });
+  const requests: RecordedRequest[] = [];
+  const refundBehaviours: RefundBehaviour[] = [];
+  const idempotent = new Map<string, { status: number; body: unknown }>();
+  const disputes = new Map<string, { status: string; evidence: Record<string, unknown> }>();
+  const files = new Map<string, { name: string; type: string; bytes: Buffer; purpose: string }>();
+
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+    done(null, parseStripeForm(body as string)),
+  );
+  await app.register(multipart, { limits: { fileSize: 20 * 1024 * 1024 } });
+
+  const authorised = (auth: string | undefined) => !!auth && /^Bearer sk_test_/.test(auth);
+  const unauthorised = stripeError(401, {
+    type: 'invalid_request_error',
+    message: 'Invalid API Key provided.',
+  });
+
+  app.post('/v1/refunds', async (request, reply) => {
+    const form = (request.body ?? {}) as Record<string, unknown>;
+    requests.push({ method: 'POST', path: '/v1/refunds', headers: request.headers, form });
+    if (!authorised(request.headers.authorization)) return reply.code(401).send(unauthorised.body);
+    const key = request.headers['idempotency-key'];
+    const stored = typeof key === 'string' ? idempotent.get(key) : undefined;
+    if (stored) {
+      return reply.code(stored.status).header('idempotent-replayed', 'true').send(stored.body);
+    }
+    const behaviour = refundBehaviours.shift() ?? { kind: 'ok' };
+    if (behaviour.kind === 'timeout') {
+      await new Promise((r) => setTimeout(r, behaviour.ms));
+      // The request was still carried out: a retry with the same key gets this same refund.
+    }
+    if (behaviour.kind === 'server_error') {
+      return reply
+        .code(500)
+        .send(stripeError(500, { type: 'api_error', message: 'An unknown error occurred' }).body);
+    }
+    const answer =
+      behaviour.kind === 'card_declined'
+        ? stripeError(402, {
+            type: 'card_error',
+            code: 'card_declined',
+            decline_code: 'generic_decline',
+            message: 'Your card was declined.',
+          })
+        : behaviour.kind === 'already_refunded'
+          ? stripeError(400, {
+              type: 'invalid_request_error',
+              code: 'charge_already_refunded',
+              message: `Charge ${String(form.charge ?? '')} has already been refunded.`,
+            })
+          : {
+              status: 200,
+              body: {
+                id: stripeId('re'),
+                object: 'refund',
+                amount: Number(form.amount),
+                balance_transaction: stripeId('txn'),
+                charge: form.charge ?? stripeId('ch'),
+                created: Math.floor(Date.now() / 1000),
+                currency: 'usd',
+                metadata: form.metadata ?? {},
+                payment_intent: form.payment_intent ?? null,
+                reason: form.reason ?? null,
+                receipt_number: null,
+                status: behaviour.kind === 'ok' ? (behaviour.status ?? 'succeeded') : 'succeeded',
+              },
+            };
+    if (typeof key === 'string') idempotent.set(key, answer);
+    return reply.code(answer.status).send(answer.body);
+  });
+
+  app.post('/v1/files', async (request, reply) => {
+    const fields: Record<string, string> = {};
+    let file: RecordedRequest['file'];
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        file = { name: part.filename, type: part.mimetype, bytes: await part.toBuffer(), purpose: '' };
+      } else {
+        fields[part.fieldname] = String(part.value);
+      }
+    }
+    if (file) file.purpose = fields.purpose ?? '';
+    requests.push({ method: 'POST', path: '/v1/files', headers: request.headers, form: fields, file });
+    if (!authorised(request.headers.authorization)) return reply.code(401).send(unauthorised.body);
+    if (!file || fields.purpose !== 'dispute_evidence') {
+      return reply
+        .code(400)
+        .send(
+          stripeError(400, { type: 'invalid_request_error', message: 'Missing required param: file.' }).body,
+        );
+    }
+    const id = stripeId('file');
+    files.set(id, file);
+    return {
+      id,
+      object: 'file',
+      created: Math.floor(Date.now() / 1000),
+      filename: file.name,
+      purpose: 'dispute_evidence',
+      size: file.bytes.length,
+      type: file.type === 'application/pdf' ? 'pdf' : file.type.split('/')[1],
+    };
+  });
+
+  app.post<{ Params: { id: string } }>('/v1/disputes/:id', async (request, reply) => {
+    const form = (request.body ?? {}) as Record<string, unknown>;
+    requests.push({
+      method: 'POST',
+      path: `/v1/disputes/${request.params.id}`,
+      headers: request.headers,
+      form,
+    });
+    if (!authorised(request.headers.authorization)) return reply.code(401).send(unauthorised.body);
+    const dispute = disputes.get(request.params.id);
+    if (!dispute) {
+      return reply.code(404).send(
+        stripeError(404, {
+          type: 'invalid_request_error',
+          code: 'resource_missing',
+          message: `No such dispute: '${request.params.id}'`,
+        }).body,
+      );
+    }
+    dispute.evidence = { ...dispute.evidence, ...((form.evidence as object) ?? {}) };
+    if (form.submit === 'true') dispute.status = 'under_review';
+    return { id: request.params.id, object: 'dispute', status: dispute.status, evidence: dispute.evidence };
+  });
+
+  if (opts.control) {
+    app.post<{ Body: { id: string } }>('/__double/disputes', async (request) => {
+      disputes.set(request.body.id, { status: 'needs_response', evidence: {} });
+      return { ok: true };
+    });
+    app.get('/__double/requests', async () =>
+      requests.map((r) => ({
+        method: r.method,
+        path: r.path,
+        form: r.form,
+        file: r.file
+          ? {
+              name: r.file.name,
+              type: r.file.type,
+              purpose: r.file.purpose,
+              base64: r.file.bytes.toString('base64'),
+            }
+          : null,
+      })),
+    );
+  }
+  const url = await app.listen({ port: opts.port ?? 0, host: '127.0.0.1' });
+  return {
+    url,
+    requests,
+    refundBehaviours,
+    disputes,
+    files,
+    close: () => app.close(),
+  };
+}
