@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Database } from '../src/server/db/client.js';
-import { refreshChecks } from '../src/server/checks/checks.js';
+import { refreshChecks } from '../src/server/orders/order-checks.js';
 import { serviceToday } from '../src/shared/dates.js';
 
 /**

@@ -459,7 +459,7 @@ async function benchEngine(engine: string): Promise<Run | null> {
       },
       // The fourth round's features (bench/new-features.ts): reads first, then the writes.
       {
-        key: 'attention-1',
+        key: 'list-needs-attention',
         label: 'Needs attention, allOrder page 1',
         kind: 'attention',
         route: { method: 'GET', url: ORDERS_LIST },

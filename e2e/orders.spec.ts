@@ -28,7 +28,7 @@ test('every folder route shows its title and as many rows as its count says', as
     await expect(rows(page)).toHaveCount(Math.min(total, 10));
     await expect(page.getByText(`of ${total}`, { exact: false }).first()).toBeVisible();
   }
-  // Every folder list shows the spec's columns by default; Contact Customer hides Telephone until a
+  // Every folder list shows its product columns by default; Contact Customer hides Telephone until a
   // member adds it back there.
   await page.goto('/admin/recent-order');
   await tableSettled(page);

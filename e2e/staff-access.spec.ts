@@ -336,9 +336,12 @@ test.describe('Change Password', () => {
     const form = page.getByRole('form', { name: 'Update password' });
     await form.getByRole('button', { name: 'Update Password' }).click();
     await expect(form.getByText('Please enter your New Password.')).toBeVisible();
-    await form.getByLabel('New Password').fill('12345');
-    await form.getByRole('button', { name: 'Update Password' }).click();
-    await expect(form.getByText('New Password must be at least 6 characters.')).toBeVisible();
+    // One rule and one message, whether 5 or 7 characters short of the rule.
+    for (const short of ['12345', '1234567']) {
+      await form.getByLabel('New Password').fill(short);
+      await form.getByRole('button', { name: 'Update Password' }).click();
+      await expect(form.getByText('New Password must be at least 8 characters.')).toBeVisible();
+    }
     await form.getByLabel('Current Password').fill('not-the-password');
     await form.getByLabel('New Password').fill('new-pass-456');
     await form.getByRole('button', { name: 'Update Password' }).click();

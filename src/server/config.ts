@@ -89,6 +89,13 @@ const schema = z.object({
       .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'must be a domain name')
       .optional(),
   ),
+  /** A mailbox the server watches for customer mail (imaps://user:pass@host:993/INBOX); unset: none. */
+  INBOUND_IMAP_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^imaps?:\/\/[^@/]+@[^/]+(\/.*)?$/i, 'must be imap(s)://user:password@host[:port][/mailbox]')
+      .optional(),
+  ),
   REMINDER_AFTER_HOURS: z.coerce
     .number()
     .positive()

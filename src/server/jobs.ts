@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { startNoticeDelivery } from './auth/notices.js';
+import { imapJob } from './inbound/imap.js';
+import { startWaitingPolicy } from './inbound/waiting.js';
 import { startMailQueue } from './mail/queue.js';
 import { retentionJob } from './retention/retention.js';
 
@@ -14,4 +16,6 @@ export const backgroundJobs: BackgroundJob[] = [
   mailDeliveryJob,
   (app) => startNoticeDelivery(app),
   retentionJob,
+  startWaitingPolicy,
+  imapJob,
 ];

@@ -7,6 +7,7 @@ import { customerRoutes } from './customer/routes.js';
 import { documentRoutes } from './documents/routes.js';
 import { gatewayRoutes } from './gateways/routes.js';
 import { healthRoutes } from './health/routes.js';
+import { conversationRoutes } from './inbound/conversation-routes.js';
 import { inboundRoutes } from './inbound/routes.js';
 import { insightsRoutes } from './insights/routes.js';
 import { intakeRoutes } from './intake/routes.js';
@@ -50,4 +51,5 @@ export const areaRoutes: FastifyPluginAsync[] = [
   communicationRoutes,
   paymentRoutes,
   inboundRoutes,
+  conversationRoutes,
 ];

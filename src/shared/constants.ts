@@ -157,7 +157,6 @@ export const MONTHS = [
 ] as const;
 
 export const SEARCH_DEBOUNCE_MS = 500;
-export const MIN_PASSWORD_LENGTH = 6;
 export const MIN_INVOICE_ORDER_ID_LENGTH = 6;
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 export const SESSION_STORAGE_KEY = 'user';
@@ -172,3 +171,5 @@ export const SERVICE_TIME_ZONE = 'America/New_York';
 export const MAIL_HOLD_SECONDS = 12;
 /** A move of an order that someone else moved this recently asks "… just moved this to … — continue?". */
 export const RECENT_MOVE_SECONDS = 5;
+/** Files a customer may send with one answer on the track page. */
+export const CUSTOMER_REPLY_MAX_FILES = 5;

@@ -1,13 +1,12 @@
 import { normalisePassport } from './order-checks.js';
 
 /**
- * The two rules of a possible duplicate order (docs/product.md, "Duplicates"), as pure functions: the
+ * The two rules of a possible duplicate order (docs/product.md, "Order checks, duplicates and corrections"), as pure functions: the
  * server reads the candidates through indexes (the same passport key, the same e-mail) and keeps the
  * ones these accept; the tests check that against every pair of a generated set.
  */
 
-export const DUPLICATE_DECISIONS = ['duplicate', 'not_duplicate'] as const;
-export type DuplicateDecision = (typeof DUPLICATE_DECISIONS)[number];
+export type { DuplicateDecision } from './check-codes.js';
 
 /** Which rule matched: the same passport, or the same e-mail and traveller. */
 export type DuplicateRule = 'passport' | 'email';

@@ -4,7 +4,8 @@ export const MSG = {
   emailInvalid: 'Invalid email address',
   passwordRequired: 'Password is required',
   newPasswordRequired: 'Please enter your New Password.',
-  newPasswordMin: 'New Password must be at least 6 characters.',
+  // One rule everywhere, the stricter one (8, decision 323): the product's wording, the policy's length.
+  newPasswordMin: 'New Password must be at least 8 characters.',
   gatewayRequired: 'Please select gateway.',
   teamNameRequired: 'Please enter your name.',
   teamEmailRequired: 'Please enter your email.',

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { serviceToday } from './dates.js';
-import { ageOn, type CheckedOrder, checkLevel, isKnownCountry, runOrderChecks } from './order-checks.js';
+import {
+  ageOn,
+  type CheckedOrder,
+  checkLevel,
+  isKnownCountry,
+  passportOfFormat,
+  runOrderChecks,
+} from './order-checks.js';
 
 const TODAY = '2026-11-25';
 const good: CheckedOrder = {
@@ -188,6 +195,25 @@ describe('order checks', () => {
       'passport_number_shape',
     ]);
     expect(codes({ nationality: 'Aruba', country_of_birth: 'Aruba', passport_number: 'P12345' })).toEqual([]);
+  });
+
+  it('passportOfFormat makes a number every known format accepts', () => {
+    for (const nationality of [
+      'USA',
+      'Canada',
+      'United Kingdom',
+      'Netherlands',
+      'Germany',
+      'France',
+      'India',
+      'Brazil',
+      'Colombia',
+      'Venezuela',
+      'Aruba',
+    ]) {
+      const passport_number = passportOfFormat(nationality, 'o', '12345678');
+      expect(codes({ nationality, country_of_birth: nationality, passport_number }), nationality).toEqual([]);
+    }
   });
 
   it('a raised flag becomes its check; blocking checks come first', () => {

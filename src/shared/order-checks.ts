@@ -3,6 +3,8 @@ import countries from 'i18n-iso-countries';
 import en from 'i18n-iso-countries/langs/en.json' with { type: 'json' };
 import { isPossiblePhoneNumber } from 'libphonenumber-js/min';
 
+import type { CheckCode, CheckSeverity } from './check-codes.js';
+
 countries.registerLocale(en);
 
 /**
@@ -12,47 +14,8 @@ countries.registerLocale(en);
  * concerns; its text lives in the message catalogs under `check.<code>` (see checkMessageKey).
  */
 
-export const CHECK_SEVERITIES = ['block', 'warn', 'info'] as const;
-export type CheckSeverity = (typeof CHECK_SEVERITIES)[number];
-
-export const CHECK_CODES = [
-  'passport_expired',
-  'passport_expires_during_trip',
-  'passport_validity_short',
-  'arrival_past',
-  'departure_before_arrival',
-  'birth_date_future',
-  'age_over_120',
-  'minor',
-  'email_mismatch',
-  'email_typo',
-  'phone_impossible',
-  'country_unknown',
-  'name_characters',
-  'flight_number_shape',
-  'passport_number_shape',
-  /** Raised by the server's duplicate search (an undecided possible duplicate). */
-  'possible_duplicate',
-  /** Raised from the order flag of the same name (a card network's early fraud warning). */
-  'early_fraud_warning',
-] as const;
-export type CheckCode = (typeof CHECK_CODES)[number];
-
-/**
- * Statuses of an order still on its way to the government: only these need attention (the stored
- * `needs_attention` column of migration 0047 lists the same; order-checks.test.ts keeps them equal).
- */
-export const ATTENTION_STATUSES = [
-  'New',
-  'Awaiting',
-  'AwaitingGovt',
-  'Customer Called',
-  'Contact Customer',
-] as const;
-
-/** Order flags other parts of the service raise; each becomes the check of the same code. */
-export const CHECK_FLAGS = ['early_fraud_warning'] as const;
-export type CheckFlag = (typeof CHECK_FLAGS)[number];
+export { ATTENTION_STATUSES } from './check-codes.js';
+export type { CheckCode, CheckFlag, CheckSeverity } from './check-codes.js';
 
 export interface OrderCheck {
   code: CheckCode;
@@ -105,11 +68,6 @@ const SEVERITY_RANK: Record<CheckSeverity, number> = { block: 2, warn: 1, info: 
 /** 2 with a blocking check, 1 with a warning, 0 otherwise: what the order stores for its lists. */
 export function checkLevel(checks: readonly Pick<OrderCheck, 'severity'>[]): number {
   return checks.reduce((level, c) => Math.max(level, SEVERITY_RANK[c.severity]), 0);
-}
-
-/** Whether staff should look at the order before it goes to the government (a block or a warning). */
-export function needsAttention(checks: readonly Pick<OrderCheck, 'severity'>[]): boolean {
-  return checkLevel(checks) > 0;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -184,6 +142,38 @@ const PASSPORT_FORMATS: Record<string, RegExp> = {
   CO: /^[A-Z]{2}\d{6,7}$|^\d{8,10}$/,
   VE: /^\d{9}$/,
 };
+/**
+ * A passport number of the nationality's format made from a letter and eight digits (demo and test data;
+ * the number `A12345678` itself fits every other country).
+ */
+export function passportOfFormat(
+  nationality: string | null | undefined,
+  letter: string,
+  digits: string,
+): string {
+  const L = letter.toUpperCase() === 'O' ? 'P' : letter.toUpperCase();
+  const d = digits.padStart(8, '0').slice(-8);
+  switch (alpha2Of(nationality)) {
+    case 'CA':
+    case 'BR':
+    case 'CO':
+      return `${L}${L}${d.slice(0, 6)}`;
+    case 'GB':
+    case 'VE':
+      return `${d}${d[0]}`;
+    case 'NL':
+      return `${L}X${d.slice(0, 6)}${d[7]}`;
+    case 'DE':
+      return `C${d}`;
+    case 'FR':
+      return `${d.slice(0, 2)}${L}${L}${d.slice(2, 7)}`;
+    case 'IN':
+      return `${L}${d.slice(0, 7)}`;
+    default:
+      return `${L}${d}`;
+  }
+}
+
 /** Any other country: letters and digits, 5 to 12 of them after spaces and dashes are taken out. */
 const PASSPORT_ANY = /^[A-Z0-9]{5,12}$/;
 

@@ -1,6 +1,7 @@
 import { Children, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { DownloadHistoryResponse } from '../../shared/contracts/customer';
+import { stageShowsRequest } from '../../shared/customer-stage';
 import type { MessageKey } from '../../shared/i18n/en';
 import type { Translator } from '../../shared/i18n/format';
 import { clearToken, getDownloadHistory, loadToken, orderIdFromParam, recordDownload } from './customer-api';
@@ -9,6 +10,7 @@ import { CustomerLayout, useBrand } from './layout';
 import { NoticePreview } from './notice-preview';
 import { notifyError } from './notify';
 import { ProgressLine } from './progress-line';
+import { ReplyForm } from './reply-form';
 
 /** The file download starts 1000 ms after the download was recorded. */
 export const DOWNLOAD_DELAY_MS = 1000;
@@ -192,6 +194,9 @@ function OrderDetails() {
         message={mainResult.stageMessage}
         request={mainResult.stageRequest}
       />
+      {stageShowsRequest(mainResult.stage) && loadToken(orderId) ? (
+        <ReplyForm orderId={orderId} token={loadToken(orderId)!} />
+      ) : null}
       <section className="c-card">
         <HistoryTable rows={data} />
       </section>

@@ -6,11 +6,7 @@ import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { toast } from 'react-toastify';
-import {
-  CORRECTABLE_FIELDS,
-  type CorrectableField,
-  type DuplicateCandidate,
-} from '../../shared/contracts/checks';
+import type { CorrectableField, DuplicateCandidate } from '../../shared/contracts/checks';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { encodeOrderId } from '../../shared/order-id';
 import { can } from '../../shared/permissions';
@@ -63,6 +59,8 @@ const DEFAULT_FIELDS: CorrectableField[] = [
   'phone_code',
   'telephone_number',
 ];
+/** Further correctable fields a check may name (CORRECTABLE_FIELDS of the contract). */
+const EXTRA_FIELDS = new Set(['country_of_birth', 'country_of_departure', 'country_of_residence']);
 const CLOSED = new Set(['Completed', 'Refunded', 'Deleted']);
 
 /** The top of the detail page: each failing check with its fields, possible duplicates, corrections. */
@@ -71,10 +69,13 @@ export function OrderChecksSection({ order }: { order: OrderDetails }) {
   const checks = order.checks?.checks ?? [];
   const duplicates = order.checks?.duplicates ?? [];
   const mayCorrect = can(sessionUser()?.type ?? null, 'orders.correct') && !CLOSED.has(order.process_status);
+  // The fields the checks name that staff may correct (the editor's own list; the server checks again).
   const named = checks
     .flatMap((c) => c.fields)
-    .filter((f): f is CorrectableField => (CORRECTABLE_FIELDS as readonly string[]).includes(f));
+    .filter((f): f is CorrectableField => EXTRA_FIELDS.has(f) || (DEFAULT_FIELDS as string[]).includes(f));
   const fields = [...new Set([...named, ...DEFAULT_FIELDS])];
+  // An answer without checks (an older server) shows no panel.
+  if (!order.checks) return null;
 
   return (
     <Card className={`mb-3 ${checks.length ? 'border-warning' : ''}`} data-testid="order-checks">

@@ -103,6 +103,7 @@ describe('order detail page', () => {
       'Comment History',
       'Add Comment Below',
       'Status Timeline',
+      'Conversation',
     ]);
     expect(within(section('Order Details')).getByText('100123@ed-card.test')).toBeInTheDocument();
     const personal = within(section('Personal Information'));

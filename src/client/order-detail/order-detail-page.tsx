@@ -15,6 +15,7 @@ import { AddCommentSection } from './add-comment-section';
 import { ArrivalDetailsSection } from './arrival-details-section';
 import { ArrivalSection } from './arrival-section';
 import { CommentHistorySection } from './comment-history-section';
+import { ConversationSection } from './conversation-section';
 import { DefencePackButtons } from './defence-pack-buttons';
 import { DownloadHistorySection } from './download-history-section';
 import { EmailContentModal } from './email-content-modal';
@@ -134,6 +135,7 @@ function OrderDetail({ order }: { order: OrderDetails }) {
       <CommentHistorySection order={order} />
       <AddCommentSection order={order} />
       <StatusTimelineSection order={order} />
+      <ConversationSection order={order} />
       <EmailContentModal order={order} show={modal === 'email'} onHide={() => setModal(null)} />
       {evidence && (
         <TransactionDetailsModal order={order} show={modal === 'transaction'} onHide={() => setModal(null)} />

@@ -15,7 +15,29 @@ const ACTIONS: Record<string, string> = {
   transaction: 'Transaction details saved',
   customer_download: 'Customer downloaded',
   language: 'Customer language',
+  correction: 'Data corrected',
+  duplicate: 'Duplicate decision',
 };
+
+/** A correction's values are one JSON object per side ({field: value}): one line per field. */
+function EventValue({ action, value }: { action: string; value: string | null }) {
+  if (value === null) return <>-</>;
+  if (action !== 'correction') return <>{value}</>;
+  try {
+    const fields = JSON.parse(value) as Record<string, string | null>;
+    return (
+      <>
+        {Object.entries(fields).map(([field, v]) => (
+          <div key={field}>
+            {field}: {v ?? '-'}
+          </div>
+        ))}
+      </>
+    );
+  } catch {
+    return <>{value}</>;
+  }
+}
 
 /** The audit trail of the order: who did what, when (US Eastern time), from → to. */
 export function StatusTimelineSection({ order }: { order: OrderDetails }) {
@@ -46,8 +68,12 @@ export function StatusTimelineSection({ order }: { order: OrderDetails }) {
                 </td>
                 <td>{event.actor_name ?? 'System'}</td>
                 <td>{ACTIONS[event.action] ?? event.action}</td>
-                <td>{event.from_value ?? '-'}</td>
-                <td>{event.to_value ?? '-'}</td>
+                <td>
+                  <EventValue action={event.action} value={event.from_value} />
+                </td>
+                <td>
+                  <EventValue action={event.action} value={event.to_value} />
+                </td>
               </tr>
             ))
           )}

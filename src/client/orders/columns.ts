@@ -144,7 +144,7 @@ export const ALL_FOLDER_COLUMNS: Column[] = [
 ];
 
 /**
- * Shown until a member chooses: every column the product spec lists for a folder list, plus Due. The
+ * Shown until a member chooses: every column of a folder list (docs/product.md, "Order lists"), plus Due. The
  * column chooser may hide any of them; the default never does.
  */
 export const DEFAULT_FOLDER_COLUMN_KEYS: ColumnKey[] = [
@@ -153,7 +153,7 @@ export const DEFAULT_FOLDER_COLUMN_KEYS: ColumnKey[] = [
   ...FOLDER_COLUMNS.slice(4).map((c) => c.key),
 ];
 
-/** Contact Customer hides Telephone by default (the spec); a Telecaller may add it back there. */
+/** Contact Customer hides Telephone by default (docs/product.md, "Order lists"); a Telecaller may add it back there. */
 export const CONTACT_CUSTOMER_DEFAULT_KEYS: ColumnKey[] = DEFAULT_FOLDER_COLUMN_KEYS.filter(
   (k) => k !== 'telephone',
 );

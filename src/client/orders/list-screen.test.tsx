@@ -99,7 +99,7 @@ describe('order list screen', () => {
     expect(saved.columns).not.toContain('email');
   });
 
-  it('shows every column the spec lists by default (Telephone and Date & Time included)', async () => {
+  it('shows every folder column by default (Telephone and Date & Time included)', async () => {
     signInAs('Team');
     openList([row(6)]);
     await screen.findByText('Doe6', { exact: false });

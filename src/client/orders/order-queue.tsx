@@ -74,7 +74,7 @@ interface Props {
   onBack?: (() => void) | undefined;
   /** Folder lists: the columns the chooser offers (`columns` is then ignored). */
   choosable?: Column[] | undefined;
-  /** The columns shown until a member chooses (default: the spec's folder columns and Due). */
+  /** The columns shown until a member chooses (default: the folder columns of docs/product.md and Due). */
   defaultColumns?: ColumnKey[] | undefined;
   /** A folder that remembers its own column choice apart from the other lists. */
   prefsScope?: string | undefined;

@@ -78,6 +78,16 @@ export function Sidebar({ role, counts, open, onClose }: Props) {
                 </NavLink>
               </li>
             ))}
+            {group === 'Queues' && counts && 'repliedCount' in counts ? (
+              <li>
+                <span className="staff-nav-link">
+                  <span>Customer replied</span>
+                  <span className="badge rounded-pill staff-count" data-testid="count-customerReplied">
+                    {(counts as { repliedCount: number }).repliedCount}
+                  </span>
+                </span>
+              </li>
+            ) : null}
           </ul>
         );
       })}

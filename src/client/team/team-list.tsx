@@ -8,7 +8,6 @@ import { toast } from 'react-toastify';
 import type { TeamMember } from '../../shared/contracts/team';
 import { MSG } from '../../shared/messages';
 import { errorMessage } from '../app/api';
-import { ConfirmDialog } from '../components/confirm-dialog';
 import { ResetTwoFactorDialog } from './reset-two-factor-dialog';
 import { type DeleteChoice, DeleteMemberDialog } from './delete-member-dialog';
 import { useDeleteTeamMemberMutation, useResetTwoFactorMutation } from './team-api';

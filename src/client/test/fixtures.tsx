@@ -160,6 +160,8 @@ export function listRow(id: number, over: Partial<OrderListRow> = {}): OrderList
     processing_mode: 'Standard',
     due_at: null,
     sla_state: null,
+    check_level: 0,
+    check_codes: [],
     ...over,
   });
 }

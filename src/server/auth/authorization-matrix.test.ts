@@ -39,6 +39,9 @@ const PUBLIC_ALLOWED = [
   /^\/api\/front\//,
   /^\/api\/docs/,
   /^\/api\/webhooks\//,
+  // The inbound webhook checks its own bearer token; the track-page answer its customer token.
+  /^\/api\/inbound\/mail$/,
+  /^\/api\/customer\/orders\/:orderId\/replies$/,
 ];
 
 /** A plausible value for a path parameter, so the request reaches the handler. */

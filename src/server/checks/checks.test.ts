@@ -4,6 +4,10 @@ import { orderDetails } from '../../shared/contracts/order-detail.js';
 import { serviceToday } from '../../shared/dates.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { buildOrder } from '../test/factories.js';
+import { renderCurrentForOrder } from '../communication/templates.js';
+import { setOrderFlag } from '../orders/order-checks.js';
+import { ORDER_STATUSES } from '../../shared/constants.js';
+import { ATTENTION_STATUSES } from '../../shared/order-checks.js';
 
 const KEY = 'intake-key-for-tests-0123456789';
 let t: TestApp;
@@ -87,6 +91,26 @@ describe('checks at intake', () => {
     expect(orderDetails.parse(detail.json().data).checks).toEqual(answer);
   });
 
+  it('the same order sent again answers the same id and its own checks (not itself as a duplicate)', async () => {
+    const body = buildOrder({ first_name: 'Ann', last_name: 'Smith', flight_number: 'nope' });
+    const send = async () =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/intake/orders',
+          headers: { 'content-type': 'application/json', 'x-intake-key': KEY },
+          payload: JSON.stringify(body),
+        })
+      ).json().data;
+    const first = await send();
+    const again = await send();
+    expect(again.order_id).toBe(first.order_id);
+    expect(again.checks.map((c: { code: string }) => c.code)).toEqual(
+      first.checks.map((c: { code: string }) => c.code),
+    );
+    expect(again.checks.map((c: { code: string }) => c.code)).not.toContain('possible_duplicate');
+  });
+
   it('the Needs attention filter and count', async () => {
     const { order_id } = await intake(THREE_PROBLEMS);
     const counts = await t.as('Team', { method: 'GET', url: '/api/admin/get-folder-count' });
@@ -127,6 +151,71 @@ describe('checks at intake', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/orders/100001/checks' })).statusCode).toBe(
       401,
     );
+  });
+});
+
+describe('flags from other parts of the service', () => {
+  it('early_fraud_warning: raising the flag puts the order in Needs attention, clearing it takes it out', async () => {
+    const { order_id } = await intake();
+    const settings = { minPassportValidityDays: 0 };
+    await t.database.db.transaction((tx) =>
+      setOrderFlag(tx, order_id, 'early_fraud_warning', true, settings),
+    );
+    await t.database.db.transaction((tx) =>
+      setOrderFlag(tx, order_id, 'early_fraud_warning', true, settings),
+    );
+    expect(await row(order_id)).toMatchObject({ check_level: 2, needs_attention: true });
+    const res = await t.as('Team', { method: 'GET', url: `/api/admin/orders/${order_id}/checks` });
+    expect(res.json().data.checks).toEqual([
+      {
+        code: 'early_fraud_warning',
+        severity: 'block',
+        fields: [],
+        message: 'The card issuer warned that this payment may be fraudulent.',
+      },
+    ]);
+    await t.database.db.transaction((tx) =>
+      setOrderFlag(tx, order_id, 'early_fraud_warning', false, settings),
+    );
+    expect(await row(order_id)).toMatchObject({ check_level: 0, needs_attention: false });
+  });
+
+  it('the stored Needs attention column and ATTENTION_STATUSES name the same statuses', async () => {
+    const { order_id } = await intake({ flight_number: 'nope' });
+    for (const status of ORDER_STATUSES) {
+      await t.database.sql.query('update orders set process_status = $1 where order_id = $2', [
+        status,
+        order_id,
+      ]);
+      expect((await row(order_id)).needs_attention, status).toBe(
+        (ATTENTION_STATUSES as readonly string[]).includes(status),
+      );
+    }
+  });
+});
+
+describe('the confirm-details template and macro', () => {
+  it('lists the failing checks to the customer in their language; the macro sends it', async () => {
+    const { order_id } = await intake({ ...THREE_PROBLEMS, date_of_birth: '2015-01-01' }, 'es');
+    const mail = await renderCurrentForOrder(t.database.db, t.config, order_id, 'confirm-details');
+    expect(mail!.subject).toBe(`Por favor confirme sus datos (pedido ${order_id})`);
+    expect(mail!.text).toContain('• El correo electrónico y el correo electrónico repetido no coinciden.');
+    expect(mail!.text).toContain('• El número de vuelo no es un código de aerolínea seguido de dígitos.');
+    expect(mail!.text).not.toContain('menor de edad'); // information only
+    const { rows } = await t.database.sql.query<{ id: number }>(
+      "select id from macros where name = 'Please confirm your details'",
+    );
+    const res = await t.as('Team', {
+      method: 'POST',
+      url: '/api/admin/apply-macro',
+      payload: { macroId: rows[0]!.id, orderIds: [order_id] },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const queued = await t.database.sql.query<{ n: string }>(
+      "select count(*) as n from mail_log where order_id = $1 and kind = 'macro'",
+      [order_id],
+    );
+    expect(Number(queued.rows[0]!.n)).toBe(1);
   });
 });
 

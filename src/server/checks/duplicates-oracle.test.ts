@@ -5,7 +5,7 @@ import { type DuplicateSubject, duplicateRule } from '../../shared/duplicates.js
 import { orders } from '../db/schema.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
-import { findDuplicates } from './checks.js';
+import { findDuplicates } from '../orders/order-checks.js';
 
 let t: TestApp;
 beforeAll(async () => {

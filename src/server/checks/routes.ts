@@ -14,8 +14,8 @@ import type { DbOrTx } from '../db/client.js';
 import { orders } from '../db/schema.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
-import { type CheckSettings, checksAnswer } from './checks.js';
-import { correctOrder, decideDuplicate } from './corrections.js';
+import { type CheckSettings, checksAnswer } from '../orders/order-checks.js';
+import { correctOrder, decideDuplicate } from '../orders/corrections.js';
 
 const security = [{ staffToken: [] }];
 const orderIdParams = z.object({ orderId: orderIdField });

@@ -1,3 +1,5 @@
+import { checkItem } from '../orders/order-checks.js';
+import { isCustomerLanguage } from '../../shared/languages.js';
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   type MailTemplate,
@@ -125,6 +127,8 @@ export interface OrderMailSnapshot {
   landingDomain: string | null;
   processStatus: string;
   remark: string;
+  /** The failing checks the customer is asked about, one line each, in the order's language. */
+  failingChecks?: string;
 }
 
 export async function orderSnapshotFor(db: DbOrTx, orderId: number): Promise<OrderMailSnapshot | null> {
@@ -139,18 +143,28 @@ export async function orderSnapshotFor(db: DbOrTx, orderId: number): Promise<Ord
       currency: orders.currency,
       landingDomain: orders.landingDomain,
       processStatus: orders.processStatus,
+      checks: orders.checks,
+      language: orders.language,
     })
     .from(orders)
     .where(eq(orders.orderId, orderId))
     .limit(1);
   if (!o) return null;
+  // Information-only checks (a minor travelling) are not asked about.
+  const language = isCustomerLanguage(o.language) ? o.language : 'en';
+  const failing = o.checks
+    .filter(
+      (c) => c.severity !== 'info' && c.code !== 'early_fraud_warning' && c.code !== 'possible_duplicate',
+    )
+    .map((c) => `• ${checkItem(c, language).message}`);
   const [remark] = await db
     .select({ remark: orderRemarks.remark })
     .from(orderRemarks)
     .where(eq(orderRemarks.orderId, orderId))
     .orderBy(desc(orderRemarks.createdAt), desc(orderRemarks.id))
     .limit(1);
-  return { ...o, remark: remark?.remark ?? '' };
+  const { checks: _checks, language: _language, ...fields } = o;
+  return { ...fields, remark: remark?.remark ?? '', failingChecks: failing.join('\n') };
 }
 
 /** The template values of a snapshot: its order fields, and the brand and links of the configuration. */
@@ -181,6 +195,7 @@ export function valuesOfSnapshot(o: OrderMailSnapshot, config: Config): Template
     contact_url: brand.links.contact,
     refund_url: brand.links.refund,
     support_email: brand.supportEmail,
+    failing_checks: o.failingChecks ?? '',
   };
 }
 

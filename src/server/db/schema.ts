@@ -968,3 +968,33 @@ export const shiftNotes = pgTable(
     index('shift_notes_created_idx').on(t.createdAt.desc(), t.id.desc()),
   ],
 );
+
+/**
+ * The steps of the waiting policy done for an order's stay in Awaiting (since = when it entered):
+ * 1 first reminder, 2 second reminder, 3 moved to Contact Customer. The key makes each step happen once,
+ * however many instances scan.
+ */
+export const waitingSteps = pgTable(
+  'waiting_steps',
+  {
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    since: timestamp('since', { withTimezone: true, mode: 'date' }).notNull(),
+    step: integer('step').notNull(),
+    doneAt: timestamp('done_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.since, t.step] })],
+);
+
+/** Messages of a watched mailbox one instance has taken (mailbox, UIDVALIDITY, UID): each is taken once. */
+export const inboundImapClaims = pgTable(
+  'inbound_imap_claims',
+  {
+    mailbox: text('mailbox').notNull(),
+    uidValidity: bigint('uid_validity', { mode: 'number' }).notNull(),
+    uid: bigint('uid', { mode: 'number' }).notNull(),
+    claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.mailbox, t.uidValidity, t.uid] })],
+);

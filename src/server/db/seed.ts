@@ -1,6 +1,14 @@
 import { Faker, en } from '@faker-js/faker';
 import { sql } from 'drizzle-orm';
 import { allCountries } from '../../shared/countries.js';
+import { serviceToday } from '../../shared/dates.js';
+import {
+  ATTENTION_STATUSES,
+  type CheckedOrder,
+  checkLevel,
+  passportOfFormat,
+  runOrderChecks,
+} from '../../shared/order-checks.js';
 import { hashPassword } from '../auth/passwords.js';
 import { type StorageTarget, storeBuffer } from '../documents/storage.js';
 import type { Database } from './client.js';
@@ -73,6 +81,7 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<v
   const rand = mulberry32(seed);
   const now = opts.now ?? new Date();
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const todayIso = serviceToday(now);
 
   await seedStaffAndGateways(database);
   const { rows: staff } = await database.sql.query<{ id: number; role: string }>(
@@ -203,23 +212,29 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<v
       if (status === 'New' && processing < today - 30 * DAY && rand() < 0.8) status = 'Completed';
       const arrival = Math.max(processing, created) + int(2, 40) * DAY;
       const [airline, code] = pickAirline();
-      const email =
-        `${first}.${last}${i}@${pick(['gmail.com', 'yahoo.com', 'outlook.com', 'icloud.com', 'example.com'])}`
-          .toLowerCase()
-          .replace(/[^a-z0-9.@]/g, '');
+      // One order in 50 has a mistyped mail domain, one in 70 a re-entered address that differs: the
+      // Needs attention list has work in it (chosen by position, so the random sequence is unchanged).
+      const domain = pick(['gmail.com', 'yahoo.com', 'outlook.com', 'icloud.com', 'example.com']);
+      const email = `${first}.${last}${i}@${i % 50 === 7 ? 'gmial.com' : domain}`
+        .toLowerCase()
+        .replace(/[^a-z0-9.@]/g, '');
       const byAir = rand() < 0.93;
       rows.push({
         client_reference: `seed-${seed}-${i}`,
         transaction_id: `ch_${Math.floor(rand() * 1e16).toString(36)}`,
         merchant_name: pick(['Stripe', 'PayPal', 'Authorize.Net']),
         email,
-        re_enter_email: email,
+        re_enter_email: i % 70 === 11 ? `x${email}` : email,
         processing_mode: priority ? 'Priority' : 'Standard',
         process_status: status,
         landing_domain: rand() < 0.8 ? domains[0] : domains[1],
         arrival_date: isoDay(arrival),
         resident_check: 'No',
-        passport_number: `${String.fromCharCode(65 + int(0, 25))}${int(10000000, 99999999)}`,
+        passport_number: passportOfFormat(
+          byAlpha3.get(nat) ?? nat,
+          String.fromCharCode(65 + int(0, 25)),
+          String(int(10000000, 99999999)),
+        ),
         passport_expiration: isoDay(today + int(200, 3500) * DAY),
         last_name: last,
         first_name: first,
@@ -258,6 +273,13 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<v
         created_at: new Date(created).toISOString(),
         updated_at: new Date(created).toISOString(),
       });
+      const row = rows[rows.length - 1]!;
+      const checks = runOrderChecks(row as CheckedOrder, {
+        today: todayIso,
+        open: (ATTENTION_STATUSES as readonly string[]).includes(status),
+      });
+      row.checks = checks;
+      row.check_level = checkLevel(checks);
     }
     await bulkInsertOrders(database, rows);
     if ((offset / batchSize) % 20 === 19)
@@ -322,6 +344,8 @@ const ORDER_COLUMNS: [string, string][] = [
   ['currency', 'text'],
   ['created_at', 'timestamptz'],
   ['updated_at', 'timestamptz'],
+  ['checks', 'jsonb'],
+  ['check_level', 'smallint'],
 ];
 
 /** One statement per batch: rows travel as one JSON parameter (3–4× faster than Drizzle's values()). */

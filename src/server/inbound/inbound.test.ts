@@ -112,6 +112,18 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
     expect(wrong.statusCode).toBe(401);
     const none = await post(t, Buffer.from('Subject: x\r\n\r\nhello'), { authorization: '' });
     expect(none.statusCode).toBe(401);
+    const basic = (password: string) => `Basic ${Buffer.from(`inbound:${password}`).toString('base64')}`;
+    expect(
+      (await post(t, Buffer.from('Subject: x\r\n\r\nhello'), { authorization: basic('wrong') })).statusCode,
+    ).toBe(401);
+    const viaUrl = await post(
+      t,
+      Buffer.from('Subject: basic\r\nMessage-ID: <basic.1@example.com>\r\n\r\nhello'),
+      {
+        authorization: basic(TOKEN),
+      },
+    );
+    expect(viaUrl.json().data).toEqual({ orderId: null, disposition: 'unmatched' });
   });
 
   it('a Gmail reply threads by In-Reply-To: attached, quoted history folded, Awaiting back to New, flagged', async () => {

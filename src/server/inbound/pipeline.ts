@@ -1,21 +1,15 @@
 import { Readable } from 'node:stream';
-import { and, eq, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, notInArray, or, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/constants.js';
 import type { Config } from '../config.js';
 import type { Db, DbOrTx } from '../db/client.js';
-import {
-  failingAddresses,
-  inboundAttachments,
-  inboundMessages,
-  mailLog,
-  orderRemarks,
-  orders,
-} from '../db/schema.js';
+import { inboundAttachments, inboundMessages, mailLog, orders } from '../db/schema.js';
 import { removeStored } from '../documents/storage.js';
 import { sanitizeFileName, storeUpload } from '../documents/upload.js';
 import { HttpError } from '../http/errors.js';
 import { inTransaction } from '../orders/commands.js';
 import { recordEvents } from '../orders/events.js';
+import { bounced, customerAnswered } from '../orders/customer-answers.js';
 import { CLOSED_STATUSES } from '../orders/folders.js';
 import { lockOrders } from '../orders/repository.js';
 import { INBOUND_LIMITS, type InboundMail } from './parse.js';
@@ -29,17 +23,6 @@ export interface InboundResult {
   disposition: Disposition;
   inboundId: number | null;
 }
-
-/** Statuses that wait on the customer: an answer brings the order back to New. */
-export const WAITING_STATUSES: readonly OrderStatus[] = ['Awaiting', 'Contact Customer', 'Customer Called'];
-/** A bounce moves the order to Contact Customer unless it is closed this way or already there. */
-const NO_BOUNCE_MOVE: readonly string[] = [
-  'Contact Customer',
-  'Deleted',
-  'Refunds',
-  'Refunded',
-  'ChargeBack',
-];
 
 type MatchRule = 'token' | 'thread' | 'subject' | 'sender';
 
@@ -200,77 +183,6 @@ async function storeAttachments(
   return { stored, refused };
 }
 
-/**
- * The effects of a customer's answer on its order, in the caller's transaction: the "Customer replied"
- * flag, the answer in the history, and an order waiting on the customer back to New (docs/decisions/307).
- */
-export async function customerAnswered(
-  tx: DbOrTx,
-  orderId: number,
-  summary: string,
-  fromEmail: string | null,
-): Promise<{ from: OrderStatus; to: OrderStatus }> {
-  const [order] = await lockOrders(tx, [orderId]);
-  const from = order!.processStatus as OrderStatus;
-  const moving = WAITING_STATUSES.includes(from);
-  await tx
-    .update(orders)
-    .set({
-      customerRepliedAt: sql`now()`,
-      ...(moving ? { processStatus: 'New' as const } : {}),
-      updatedAt: sql`now()`,
-    })
-    .where(eq(orders.orderId, orderId));
-  await recordEvents(tx, [
-    { orderId, action: 'customer_reply', toValue: summary.slice(0, 200) },
-    ...(moving ? [{ orderId, action: 'status' as const, fromValue: from, toValue: 'New' }] : []),
-  ]);
-  if (fromEmail) await tx.delete(failingAddresses).where(eq(failingAddresses.email, fromEmail));
-  return { from, to: moving ? 'New' : from };
-}
-
-/** A delivery report: the mail marked bounced, the address failing, the order to Contact Customer. */
-async function bounced(
-  tx: DbOrTx,
-  orderId: number,
-  mailId: number | null,
-  report: NonNullable<InboundMail['report']>,
-): Promise<void> {
-  const reason = `${report.status}${report.diagnostic ? ` ${report.diagnostic}` : ''}`.slice(0, 500);
-  let address = report.recipient;
-  if (mailId !== null) {
-    const [row] = await tx
-      .update(mailLog)
-      .set({ bouncedAt: sql`now()`, bounceReason: reason, updatedAt: sql`now()` })
-      .where(and(eq(mailLog.id, mailId), isNull(mailLog.bouncedAt)))
-      .returning({ toEmail: mailLog.toEmail });
-    address = row?.toEmail.toLowerCase() ?? address;
-  }
-  const [order] = await lockOrders(tx, [orderId]);
-  address ??= order!.email.toLowerCase();
-  await tx
-    .insert(failingAddresses)
-    .values({ email: address, reason, mailId })
-    .onConflictDoUpdate({ target: failingAddresses.email, set: { reason, mailId, createdAt: sql`now()` } });
-  const remark = `The mail to ${address} did not arrive (${reason}). Please call the customer for a correct e-mail address.`;
-  const [row] = await tx
-    .insert(orderRemarks)
-    .values({ orderId, authorId: null, remark, telephone: 'Y' })
-    .returning({ id: orderRemarks.id });
-  const from = order!.processStatus;
-  const moving = !NO_BOUNCE_MOVE.includes(from);
-  if (moving)
-    await tx
-      .update(orders)
-      .set({ processStatus: 'Contact Customer', updatedAt: sql`now()` })
-      .where(eq(orders.orderId, orderId));
-  await recordEvents(tx, [
-    { orderId, action: 'bounce', toValue: `${address}: ${reason}`.slice(0, 200) },
-    { orderId, action: 'remark', toValue: String(row!.id) },
-    ...(moving ? [{ orderId, action: 'status' as const, fromValue: from, toValue: 'Contact Customer' }] : []),
-  ]);
-}
-
 export interface PipelineContext {
   db: Db;
   config: Config;
@@ -382,3 +294,90 @@ export async function receiveMail(ctx: PipelineContext, mail: InboundMail): Prom
 }
 
 class DuplicateMessage extends Error {}
+
+/**
+ * Staff attach an unmatched message to an order: the same effects as a matched answer, in one
+ * transaction. A message already attached (by someone else a moment ago) answers 409.
+ */
+export async function attachUnmatched(
+  db: Db,
+  staffId: number,
+  inboundId: number,
+  orderId: number,
+): Promise<{ orderId: number; processStatus: OrderStatus }> {
+  return inTransaction(db, async (tx) => {
+    const [msg] = await tx
+      .select({
+        id: inboundMessages.id,
+        disposition: inboundMessages.disposition,
+        fromEmail: inboundMessages.fromEmail,
+      })
+      .from(inboundMessages)
+      .where(eq(inboundMessages.id, inboundId))
+      .for('update');
+    if (!msg) throw new HttpError(404, 'Message not found');
+    if (msg.disposition !== 'unmatched')
+      throw new HttpError(409, 'This message is already attached to an order.');
+    await lockOrders(tx, [orderId], 'Order not found');
+    await tx
+      .update(inboundMessages)
+      .set({ orderId, disposition: 'attached', matchedBy: 'staff', attachedBy: staffId, readAt: null })
+      .where(eq(inboundMessages.id, inboundId));
+    const moved = await customerAnswered(tx, orderId, `mail from ${msg.fromEmail ?? 'unknown'}`, null);
+    return { orderId, processStatus: moved.to };
+  });
+}
+
+/** The customer's answer on the track page: the same effects as a mail that matched its order. */
+export async function receiveTrackReply(
+  ctx: PipelineContext,
+  orderId: number,
+  message: string,
+  files: InboundMail['attachments'],
+): Promise<{ inboundId: number }> {
+  const { db, config } = ctx;
+  const stored = await storeAttachments(config, { attachments: files });
+  // On the track page the customer is told at once what is wrong with a file; nothing is kept then.
+  const refused = stored.refused[0];
+  if (refused) {
+    for (const f of stored.stored) await removeStored(config, f.key);
+    throw new HttpError(422, `${refused.name}: ${refused.reason}`);
+  }
+  try {
+    return await inTransaction(db, async (tx) => {
+      const [order] = await lockOrders(tx, [orderId], 'Order not found');
+      const { visible, quoted } = { visible: message.trim(), quoted: '' };
+      const [row] = await tx
+        .insert(inboundMessages)
+        .values({
+          orderId,
+          source: 'track',
+          disposition: 'attached',
+          matchedBy: 'track',
+          fromEmail: order!.email.toLowerCase(),
+          fromName: `${order!.firstName} ${order!.lastName}`.trim() || null,
+          bodyText: visible,
+          quotedText: quoted,
+          sizeBytes: Buffer.byteLength(message) + files.reduce((n, f) => n + f.size, 0),
+          refusedAttachments: stored.refused,
+        })
+        .returning({ id: inboundMessages.id });
+      if (stored.stored.length)
+        await tx.insert(inboundAttachments).values(
+          stored.stored.map((f) => ({
+            inboundId: row!.id,
+            storageKey: f.key,
+            originalName: f.name,
+            mimeType: f.mimeType,
+            sizeBytes: f.size,
+            sha256: f.sha256,
+          })),
+        );
+      await customerAnswered(tx, orderId, 'answer on the track page', null);
+      return { inboundId: row!.id };
+    });
+  } catch (err) {
+    for (const f of stored.stored) await removeStored(config, f.key);
+    throw err;
+  }
+}

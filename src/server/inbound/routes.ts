@@ -14,7 +14,11 @@ import { INBOUND_LIMITS, parseInbound, TOO_LARGE_MESSAGE } from './parse.js';
 import { DISPOSITIONS, receiveMail } from './pipeline.js';
 
 function tokenMatches(expected: string, header: string | undefined): boolean {
-  const given = /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1]?.trim();
+  const bearer = /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1]?.trim();
+  // A webhook that can only carry credentials in its URL (SendGrid Inbound Parse) sends Basic: the password.
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header ?? '')?.[1];
+  const given =
+    bearer ?? (basic ? Buffer.from(basic, 'base64').toString('utf8').split(':').slice(1).join(':') : '');
   if (!given) return false;
   const a = Buffer.from(expected);
   const b = Buffer.from(given);

@@ -6,7 +6,8 @@ import { acceptLanguageTags, CUSTOMER_LANGUAGES, firstCustomerLanguage } from '.
 import { notFound, unauthorized } from '../http/errors.js';
 import { orderValuesFromSnake } from '../orders/columns.js';
 import { createOrder, inTransaction } from '../orders/commands.js';
-import { checkItem, refreshChecks } from '../checks/checks.js';
+import { checkLevel } from '../../shared/order-checks.js';
+import { checkItem, checksOfNewOrder, refreshChecks } from '../orders/order-checks.js';
 import { checkSettingsOf } from '../checks/routes.js';
 import { orderCheckItem } from '../../shared/contracts/checks.js';
 
@@ -57,9 +58,21 @@ export const intakeRoutes: FastifyPluginAsyncZod = async (app) => {
         request.query.lang ?? firstCustomerLanguage(acceptLanguageTags(request.headers['accept-language']));
       const settings = checkSettingsOf(app.ctx.config);
       const { orderId, checks } = await inTransaction(app.ctx.db, async (tx) => {
-        const id = await createOrder(tx, { ...orderValuesFromSnake(body), language });
-        const found = await refreshChecks(tx, [id], settings, { withCandidates: true });
-        return { orderId: id, checks: found.get(id) ?? [] };
+        // The order is written once, with its checks; its possible duplicates are run again after.
+        const values = { ...orderValuesFromSnake(body), language };
+        const found = await checksOfNewOrder(tx, values, settings);
+        const id = await createOrder(tx, {
+          ...values,
+          checks: found.checks,
+          checkLevel: checkLevel(found.checks),
+        });
+        // The same order sent again matches itself: its stored checks are the answer then.
+        if (found.candidates.includes(id)) {
+          const again = await refreshChecks(tx, [id], settings, { withCandidates: true });
+          return { orderId: id, checks: again.get(id) ?? [] };
+        }
+        if (found.candidates.length) await refreshChecks(tx, found.candidates, settings);
+        return { orderId: id, checks: found.checks };
       });
       return {
         status: 1 as const,

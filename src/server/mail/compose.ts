@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import { KIND_TEMPLATE_KEYS } from '../communication/builtin-templates.js';
 import { renderTemplate } from '../communication/render.js';
@@ -13,7 +13,7 @@ import {
 } from '../communication/templates.js';
 import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
-import { mailLog } from '../db/schema.js';
+import { inboundMessages, mailLog } from '../db/schema.js';
 import { readStored } from '../documents/storage.js';
 import { documentById, loadOrder } from '../orders/repository.js';
 import { ourMessageId, replyAddress } from '../inbound/tokens.js';
@@ -88,6 +88,7 @@ export async function composeMail(db: DbOrTx, config: Config, mail: MailRow): Pr
   const base = {
     to: mail.toEmail,
     ...threadHeaders(config, mail),
+    ...(await customerThread(db, mail.orderId)),
     ...renderTemplate(template, values),
   };
 
@@ -144,4 +145,24 @@ export function threadHeaders(
     headers,
     ...(domain ? { replyTo: replyAddress(config.JWT_SECRET, domain, mail.orderId) } : {}),
   };
+}
+
+/** A mail after the customer wrote continues their thread: In-Reply-To and References to their last mail. */
+async function customerThread(
+  db: DbOrTx,
+  orderId: number,
+): Promise<Pick<Mail.Options, 'inReplyTo' | 'references'>> {
+  const [last] = await db
+    .select({ messageId: inboundMessages.messageId })
+    .from(inboundMessages)
+    .where(
+      and(
+        eq(inboundMessages.orderId, orderId),
+        eq(inboundMessages.disposition, 'attached'),
+        isNotNull(inboundMessages.messageId),
+      ),
+    )
+    .orderBy(desc(inboundMessages.receivedAt), desc(inboundMessages.id))
+    .limit(1);
+  return last?.messageId ? { inReplyTo: last.messageId, references: [last.messageId] } : {};
 }

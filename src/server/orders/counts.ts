@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { FOLDER_COUNT_KEYS, FOLDERS, type Folder, type FolderCounts } from '../../shared/constants.js';
 import { serviceToday } from '../../shared/dates.js';
 import type { Database, DbOrTx } from '../db/client.js';
+import { repliedCount } from '../inbound/conversation.js';
 import { onCacheEvent } from '../live/cache-events.js';
 import { dueNow, getSlaPolicy, type SlaClock, slaClock } from '../sla/policy.js';
 import { CLOSED_STATUSES, STATUS_FOLDERS } from './folders.js';
@@ -114,6 +115,9 @@ export function dayCounts(rows: readonly CounterRow[], today: string): DayCounts
   return { today, base, open };
 }
 
+/** How long another instance's correction may take to show in the Needs attention count. */
+const ATTENTION_TTL_MS = 5_000;
+
 /** Periodic comparison with the database, and the metric of what it found. */
 export const COUNTS_CHECK_MS = 60_000;
 
@@ -151,6 +155,12 @@ export class CountsMemory {
   drifts = 0;
   /** Database reads of the counters, for tests and the bench. */
   reads = 0;
+  /**
+   * The Needs attention count: a correction moves no counter, so it is dropped on this instance's
+   * commits and on every change event, and read again after ATTENTION_TTL_MS at most (other instances).
+   */
+  private attention: { n: number; at: number } | null = null;
+  private attentionLoading: Promise<number> | null = null;
 
   constructor(
     private readonly database: Database,
@@ -163,7 +173,10 @@ export class CountsMemory {
     this.unlisten = await onCacheEvent(this.database, (payload) => this.onEvent(payload));
     // This instance's own changes drop page 1 as they commit, before their answer is sent: the
     // notification comes a few milliseconds later, and a list asked for in between must not be old.
-    this.offCommit = this.database.onCommit(() => this.firstPages.clear());
+    this.offCommit = this.database.onCommit(() => {
+      this.firstPages.clear();
+      this.attention = null;
+    });
     attachPageKeys(this.database.db, this.pageKeys);
     this.timers.push(setInterval(() => void this.check(), COUNTS_CHECK_MS).unref());
   }
@@ -180,6 +193,7 @@ export class CountsMemory {
   private onEvent(payload: string): void {
     if (payload.startsWith('staff:')) this.firstPages.clear(); // assignee names are in the rows
     if (payload === 'counts') {
+      this.attention = null;
       this.generation++;
       this.sla = null;
       this.pageKeys.clear();
@@ -313,11 +327,7 @@ export class CountsMemory {
   async countsFor(staffId: number): Promise<CountsAnswer> {
     // Checks change with an order's data, which moves no counter: the count is read each time (an
     // index-only count of the Needs attention partial index).
-    const [sla, , attention] = await Promise.all([
-      this.slaNow(),
-      this.ensureRows(),
-      needsAttentionCount(this.database.db),
-    ]);
+    const [sla, , attention] = await Promise.all([this.slaNow(), this.ensureRows(), this.attentionNow()]);
     const today = serviceToday();
     if (!this.day || this.day.today !== today) this.day = dayCounts(this.rows ?? [], today);
     return {
@@ -328,6 +338,21 @@ export class CountsMemory {
       needsAttentionCount: attention,
       tripPassedCount: sla.tripPassedCount,
     };
+  }
+
+  private async attentionNow(): Promise<number> {
+    const a = this.attention;
+    if (a && Date.now() - a.at < ATTENTION_TTL_MS) return a.n;
+    if (!this.attentionLoading) {
+      const at = Date.now();
+      this.attentionLoading = needsAttentionCount(this.database.db).finally(() => {
+        this.attentionLoading = null;
+      });
+      const n = await this.attentionLoading;
+      this.attention = { n, at };
+      return n;
+    }
+    return this.attentionLoading;
   }
 
   /** The periodic check: the counters read again and compared with memory. */
@@ -445,9 +470,16 @@ export function countsMemoryOf(database: Database): CountsMemory | undefined {
 }
 
 /** The counts of one staff member: from memory when it runs, else from the database. */
-export async function countsFor(database: Database, staffId: number): Promise<CountsAnswer> {
+export async function countsFor(
+  database: Database,
+  staffId: number,
+): Promise<CountsAnswer & { repliedCount: number }> {
   const memory = memories.get(database);
-  return memory ? memory.countsFor(staffId) : countsFromDatabase(database.db, staffId);
+  const [counts, replied] = await Promise.all([
+    memory ? memory.countsFor(staffId) : countsFromDatabase(database.db, staffId),
+    repliedCount(database.db, staffId),
+  ]);
+  return { ...counts, repliedCount: replied };
 }
 
 /** The due-time clock for lists: the policy from memory when the counts run there. */

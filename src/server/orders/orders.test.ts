@@ -172,6 +172,8 @@ describe('folders and counts', () => {
         'amount',
         'currency',
         'dispute_reason',
+        'check_level',
+        'check_codes',
       ].sort(),
     );
     expect(row).toMatchObject({

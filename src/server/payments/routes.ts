@@ -91,7 +91,9 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         const shapeError = stripeEventShapeError(event);
         if (shapeError) throw badRequest(`The event cannot be read: ${shapeError}`);
-        const applied = await applyStripeEvent(db, event);
+        const applied = await applyStripeEvent(db, event, {
+          minPassportValidityDays: app.ctx.config.PASSPORT_MIN_VALIDITY_DAYS,
+        });
         if (!applied.duplicate && applied.orderId === null) {
           request.log.warn({ eventId: event.id, type: event.type }, `stripe event: ${applied.outcome}`);
         }

@@ -6,6 +6,7 @@ import type { Db, DbOrTx } from '../db/client.js';
 import { orders, paymentDisputes, paymentRefunds, paymentWebhookEvents } from '../db/schema.js';
 import { addSystemRemark, moveAsSystem } from '../orders/commands.js';
 import { recordEvents } from '../orders/events.js';
+import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
 
 /**
  * Stripe's events applied to our orders (docs/product.md, "Connecting Stripe"). Each event is applied
@@ -41,7 +42,12 @@ async function findOrder(tx: DbOrTx, refs: (string | null)[]): Promise<number | 
 
 const words = (status: string) => status.replaceAll('_', ' ');
 
-export async function applyStripeEvent(db: Db, event: Stripe.Event): Promise<AppliedEvent> {
+/** `settings`: the order checks' settings, for the flag an early fraud warning raises. */
+export async function applyStripeEvent(
+  db: Db,
+  event: Stripe.Event,
+  settings: CheckSettings,
+): Promise<AppliedEvent> {
   const object = event.data.object as { id?: string };
   return db.transaction(async (tx) => {
     const [recorded] = await tx
@@ -56,7 +62,7 @@ export async function applyStripeEvent(db: Db, event: Stripe.Event): Promise<App
       .onConflictDoNothing()
       .returning({ id: paymentWebhookEvents.id });
     if (!recorded) return { duplicate: true, outcome: 'already applied', orderId: null };
-    const { outcome, orderId } = await apply(tx, event);
+    const { outcome, orderId } = await apply(tx, event, settings);
     await tx
       .update(paymentWebhookEvents)
       .set({ outcome, orderId })
@@ -65,7 +71,7 @@ export async function applyStripeEvent(db: Db, event: Stripe.Event): Promise<App
   });
 }
 
-async function apply(tx: DbOrTx, event: Stripe.Event): Promise<Outcome> {
+async function apply(tx: DbOrTx, event: Stripe.Event, settings: CheckSettings): Promise<Outcome> {
   switch (event.type) {
     case 'charge.dispute.created':
     case 'charge.dispute.updated':
@@ -74,7 +80,7 @@ async function apply(tx: DbOrTx, event: Stripe.Event): Promise<Outcome> {
     case 'charge.refunded':
       return applyRefunded(tx, event.data.object, event.id);
     case 'radar.early_fraud_warning.created':
-      return applyFraudWarning(tx, event.data.object);
+      return applyFraudWarning(tx, event.data.object, settings);
     default:
       return { outcome: 'ignored: not an event the product handles', orderId: null };
   }
@@ -240,9 +246,15 @@ async function applyRefunded(tx: DbOrTx, charge: Stripe.Charge, eventId: string)
   return { outcome: 'refund recorded', orderId };
 }
 
-async function applyFraudWarning(tx: DbOrTx, warning: Stripe.Radar.EarlyFraudWarning): Promise<Outcome> {
+async function applyFraudWarning(
+  tx: DbOrTx,
+  warning: Stripe.Radar.EarlyFraudWarning,
+  settings: CheckSettings,
+): Promise<Outcome> {
   const orderId = await findOrder(tx, [idOf(warning.charge), idOf(warning.payment_intent)]);
   if (orderId === null) return UNKNOWN_PAYMENT;
+  // The order carries the blocking check early_fraud_warning: it shows in Needs attention.
+  await setOrderFlag(tx, orderId, 'early_fraud_warning', true, settings);
   await recordEvents(tx, [
     { orderId, action: 'payment', toValue: `early fraud warning ${warning.id} ${warning.fraud_type}` },
   ]);

@@ -397,8 +397,8 @@ describe('POST /api/webhooks/stripe', () => {
     );
   });
 
-  it('radar.early_fraud_warning.created flags the order with a remark', async () => {
-    const { order, charge } = await paidOrder({ process_status: 'Completed' });
+  it('radar.early_fraud_warning.created flags the order with a remark and a check (Needs attention)', async () => {
+    const { order, charge } = await paidOrder({ process_status: 'New' });
     const res = await post(
       event('radar.early_fraud_warning.created', {
         id: uid('issfr'),
@@ -413,6 +413,14 @@ describe('POST /api/webhooks/stripe', () => {
     expect((await remarks(order.orderId))[0]!.remark).toBe(
       'Early fraud warning: consider refunding before a dispute (card issuer reports made with stolen card).',
     );
-    expect((await status(order.orderId)).process_status).toBe('Completed');
+    expect((await status(order.orderId)).process_status).toBe('New');
+    const [flags] = await q<{ check_flags: string[]; codes: string[]; needs_attention: boolean }>(
+      `select check_flags, array(select jsonb_array_elements(checks)->>'code') as codes, needs_attention
+         from orders where order_id = $1`,
+      [order.orderId],
+    );
+    expect(flags!.check_flags).toContain('early_fraud_warning');
+    expect(flags!.codes).toContain('early_fraud_warning');
+    expect(flags!.needs_attention).toBe(true);
   });
 });

@@ -232,6 +232,8 @@ function example(op: Operation, name: string, s: Subject): unknown {
     if (name === 'client_reference') return `fuzz-${process.pid}-${++unique}`;
     return buildOrder()[name];
   }
+  // A correction takes the intake's field values (its own example id and version come from below).
+  if (op.path === '/api/admin/orders/{orderId}' && name in buildOrder()) return buildOrder()[name];
   switch (name) {
     case 'orderId':
       if (op.path.endsWith('/send-invoice')) return String(s.orderId);
@@ -289,7 +291,14 @@ function example(op: Operation, name: string, s: Subject): unknown {
     case 'defencePackType':
       return 1;
     case 'templateKey':
+    case 'templateId':
       return 'awaiting-customer';
+    case 'remindAfterMinutes':
+      return 60;
+    case 'secondReminderAfterMinutes':
+      return 120;
+    case 'escalateAfterMinutes':
+      return 180;
     case 'key':
       return `fuzz-${++unique}`;
     case 'subject':

@@ -41,6 +41,7 @@ export const AUDIT_ACTIONS = {
   'order.correct': 'Order data corrected',
   'order.duplicateDecision': 'Duplicate decision',
   'shift.note': 'Shift note written',
+  'waitingPolicy.update': 'Waiting policy changed',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];

@@ -3,7 +3,7 @@
  * load (170 KB gzip budget), and mini keeps the full zod out of it.
  */
 import * as z from 'zod/mini';
-import { MIN_PASSWORD_LENGTH, ROLES } from '../constants.js';
+import { ROLES } from '../constants.js';
 import { MSG } from '../messages.js';
 
 /** Passwords are capped so that nobody can make the server hash megabytes. */
@@ -21,7 +21,7 @@ export const AUTH_MSG = {
   newPasswordSame: 'New Password must be different from the current one.',
   passwordChanged: 'Password changed successfully. Please sign in again.',
   loggedOut: 'You have been signed out.',
-  passwordMin8: `New Password must be at least ${NEW_PASSWORD_MIN_LENGTH} characters.`,
+  passwordMin8: MSG.newPasswordMin,
   passwordBreached: 'This password is among the most common breached passwords. Please choose another one.',
   passwordIsEmail: 'Your password must not be your e-mail address.',
   otpRequired: 'Please enter the code from your authenticator app.',
@@ -97,12 +97,8 @@ export const userInfoResponse = z.object({
 /** The new password rule, shared by change-password and the team form. */
 export const newPasswordField = requiredText(MSG.newPasswordRequired).check(
   z.minLength(1, { error: MSG.newPasswordRequired, abort: true }),
-  // The product's message below 6 characters; new passwords need 8 (decision 091).
-  z.minLength(MIN_PASSWORD_LENGTH, { error: MSG.newPasswordMin, abort: true }),
-  z.minLength(
-    NEW_PASSWORD_MIN_LENGTH,
-    `New Password must be at least ${NEW_PASSWORD_MIN_LENGTH} characters.`,
-  ),
+  // One rule and one message for every short password (decision 323).
+  z.minLength(NEW_PASSWORD_MIN_LENGTH, { error: MSG.newPasswordMin, abort: true }),
   z.maxLength(MAX_PASSWORD_LENGTH, AUTH_MSG.passwordTooLong),
 );
 

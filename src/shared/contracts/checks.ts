@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ORDER_STATUSES } from '../constants.js';
-import { DUPLICATE_DECISIONS } from '../duplicates.js';
-import { CHECK_CODES, CHECK_SEVERITIES } from '../order-checks.js';
+import { CHECK_CODES, CHECK_SEVERITIES, DUPLICATE_DECISIONS } from '../check-codes.js';
 import { orderIdField } from './common.js';
 import { intakeOrderBody } from './intake.js';
 

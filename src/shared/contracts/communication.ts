@@ -51,6 +51,10 @@ export const TEMPLATE_VARIABLES = {
   contact_url: { kind: 'url', label: 'Contact page' },
   refund_url: { kind: 'url', label: 'Refund Policy' },
   support_email: { kind: 'email', label: 'Support e-mail address' },
+  failing_checks: {
+    kind: 'text',
+    label: "The order's failing data checks in the customer's language, one per line",
+  },
 } as const satisfies Record<string, { kind: 'text' | 'url' | 'email'; label: string }>;
 export type TemplateVariable = keyof typeof TEMPLATE_VARIABLES;
 export const TEMPLATE_VARIABLE_NAMES = Object.keys(TEMPLATE_VARIABLES) as TemplateVariable[];

@@ -36,6 +36,10 @@ export const folderCounts = z
       .int()
       .describe('Orders still being worked with a failing check (whole system)')
       .optional(),
+    repliedCount: z
+      .number()
+      .int()
+      .describe('Orders with an unread answer from the customer, held by the user or unassigned'),
   });
 export type FolderCountsAnswer = z.infer<typeof folderCounts>;
 
@@ -83,7 +87,7 @@ export const listFilterFields = {
   arrivalTo: day.optional(),
   slaState: z.enum(SLA_STATES, { error: `must be one of ${SLA_STATES.join(', ')}` }).optional(),
   /** `true`: only orders with a failing check (a warning or worse) still being worked. */
-  needsAttention: z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  needsAttention: z.enum(['true', 'false']).optional(),
 };
 
 export const listFilters = z.object(listFilterFields).strict();

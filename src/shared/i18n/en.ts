@@ -113,6 +113,14 @@ const en = {
     'The passport number does not look like a passport number of the nationality.',
   'check.possible_duplicate': 'This order may be a duplicate of another order.',
   'check.early_fraud_warning': 'The card issuer warned that this payment may be fraudulent.',
+  'reply.title': 'Send us your answer',
+  'reply.message': 'Your message',
+  'reply.files': 'Photos or documents (up to 5)',
+  'reply.send': 'SEND ANSWER',
+  'reply.sending': 'SENDING…',
+  'reply.received': 'Thank you. We have received your answer and will continue with your application.',
+  'reply.failed': 'Your answer could not be sent. Please try again.',
+  'reply.tooMany': 'Send at most 5 files.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -106,5 +106,13 @@ const es: Catalog = {
     'El número de pasaporte no parece un número de pasaporte de la nacionalidad.',
   'check.possible_duplicate': 'Este pedido puede ser un duplicado de otro pedido.',
   'check.early_fraud_warning': 'El emisor de la tarjeta advirtió que este pago puede ser fraudulento.',
+  'reply.title': 'Envíenos su respuesta',
+  'reply.message': 'Su mensaje',
+  'reply.files': 'Fotos o documentos (hasta 5)',
+  'reply.send': 'ENVIAR RESPUESTA',
+  'reply.sending': 'ENVIANDO…',
+  'reply.received': 'Gracias. Hemos recibido su respuesta y continuaremos con su solicitud.',
+  'reply.failed': 'No se pudo enviar su respuesta. Inténtelo de nuevo.',
+  'reply.tooMany': 'Envíe como máximo 5 archivos.',
 };
 export default es;

@@ -107,5 +107,13 @@ const nl: Catalog = {
   'check.passport_number_shape': 'Het paspoortnummer lijkt niet op een paspoortnummer van de nationaliteit.',
   'check.possible_duplicate': 'Deze bestelling is mogelijk een dubbele van een andere bestelling.',
   'check.early_fraud_warning': 'De kaartuitgever waarschuwde dat deze betaling frauduleus kan zijn.',
+  'reply.title': 'Stuur ons uw antwoord',
+  'reply.message': 'Uw bericht',
+  'reply.files': "Foto's of documenten (maximaal 5)",
+  'reply.send': 'ANTWOORD VERSTUREN',
+  'reply.sending': 'VERSTUREN…',
+  'reply.received': 'Dank u. We hebben uw antwoord ontvangen en gaan verder met uw aanvraag.',
+  'reply.failed': 'Uw antwoord kon niet worden verstuurd. Probeer het opnieuw.',
+  'reply.tooMany': 'Stuur maximaal 5 bestanden.',
 };
 export default nl;

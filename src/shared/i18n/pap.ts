@@ -108,5 +108,13 @@ const pap: Catalog = {
   'check.passport_number_shape': 'E number di paspoort no ta parce un number di paspoort di e nacionalidad.',
   'check.possible_duplicate': 'E orden aki por ta un duplicado di otro orden.',
   'check.early_fraud_warning': 'E emisor di e tarheta a avisa cu e pago aki por ta frauduloso.',
+  'reply.title': 'Manda nos bo contesta',
+  'reply.message': 'Bo mensahe',
+  'reply.files': 'Potret of dokumento (te 5)',
+  'reply.send': 'MANDA CONTESTA',
+  'reply.sending': 'MANDANDO…',
+  'reply.received': 'Danki. Nos a risibí bo contesta i lo sigui ku bo aplikashon.',
+  'reply.failed': 'No por a manda bo contesta. Purba atrobe.',
+  'reply.tooMany': 'Manda maksimo 5 archivo.',
 };
 export default pap;

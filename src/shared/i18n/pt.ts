@@ -107,5 +107,13 @@ const pt: Catalog = {
     'O número do passaporte não parece um número de passaporte da nacionalidade.',
   'check.possible_duplicate': 'Este pedido pode ser uma duplicata de outro pedido.',
   'check.early_fraud_warning': 'O emissor do cartão avisou que este pagamento pode ser fraudulento.',
+  'reply.title': 'Envie-nos a sua resposta',
+  'reply.message': 'A sua mensagem',
+  'reply.files': 'Fotos ou documentos (até 5)',
+  'reply.send': 'ENVIAR RESPOSTA',
+  'reply.sending': 'ENVIANDO…',
+  'reply.received': 'Obrigado. Recebemos a sua resposta e continuaremos com o seu pedido.',
+  'reply.failed': 'Não foi possível enviar a sua resposta. Tente novamente.',
+  'reply.tooMany': 'Envie no máximo 5 ficheiros.',
 };
 export default pt;

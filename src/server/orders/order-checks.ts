@@ -14,6 +14,7 @@ import type { CustomerLanguage } from '../../shared/languages.js';
 import {
   ATTENTION_STATUSES,
   type CheckedOrder,
+  type CheckFlag,
   checkLevel,
   checkMessageKey,
   normalisePassport,
@@ -23,7 +24,7 @@ import {
 import { translatorFor } from '../customer/stage-queries.js';
 import type { DbOrTx } from '../db/client.js';
 import { orders } from '../db/schema.js';
-import type { OrderRow } from '../orders/repository.js';
+import type { OrderRow } from './repository.js';
 
 /**
  * The server side of the order checks (docs/decisions/310): runs the shared checks over a stored order
@@ -192,6 +193,34 @@ export async function refreshChecks(
   return out;
 }
 
+/**
+ * The checks of an order about to be inserted (intake): computed from its values, so the order is
+ * written once with them. Answers the checks and the existing orders whose own checks must be run again
+ * after the insert (its undecided possible duplicates).
+ */
+export async function checksOfNewOrder(
+  tx: DbOrTx,
+  values: typeof orders.$inferInsert,
+  settings: CheckSettings,
+): Promise<{ checks: OrderCheck[]; candidates: number[] }> {
+  const draft = {
+    ...values,
+    orderId: 0,
+    processStatus: 'New',
+    checkFlags: [],
+    passportNumber: values.passportNumber ?? null,
+    nationality: values.nationality ?? null,
+    firstName: values.firstName ?? '',
+    lastName: values.lastName ?? '',
+    dateOfBirth: values.dateOfBirth ?? null,
+    arrivalDate: values.arrivalDate ?? null,
+    departureDate: values.departureDate ?? null,
+  } as unknown as OrderRow;
+  const duplicates = await findDuplicates(tx, draft);
+  const checks = await checksOfOrder(tx, draft, settings, duplicates);
+  return { checks, candidates: duplicates.map((d) => d.candidate.order_id) };
+}
+
 async function storeChecks(tx: DbOrTx, o: OrderRow, checks: OrderCheck[]): Promise<void> {
   const level = checkLevel(checks);
   if (level === o.checkLevel && JSON.stringify(checks) === JSON.stringify(o.checks)) return;
@@ -242,4 +271,27 @@ export async function checksAnswer(
         departure_date: candidate.departure_date,
       })),
   };
+}
+
+/**
+ * Raises (or clears) a flag on the order that becomes the check of the same code (CHECK_FLAGS), e.g.
+ * a card network's early fraud warning; the checks are stored again in the same transaction, so the
+ * order enters or leaves Needs attention with the flag.
+ */
+export async function setOrderFlag(
+  tx: DbOrTx,
+  orderId: number,
+  flag: CheckFlag,
+  raised: boolean,
+  settings: CheckSettings,
+): Promise<void> {
+  await tx
+    .update(orders)
+    .set({
+      checkFlags: raised
+        ? sql`case when ${flag} = any(check_flags) then check_flags else array_append(check_flags, ${flag}) end`
+        : sql`array_remove(check_flags, ${flag})`,
+    })
+    .where(eq(orders.orderId, orderId));
+  await refreshChecks(tx, [orderId], settings);
 }

@@ -7,12 +7,12 @@ import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderDuplicateDecisions, orders } from '../db/schema.js';
 import { conflict, notFound } from '../http/errors.js';
-import { orderValuesFromSnake, snakeToCamel } from '../orders/columns.js';
-import { addRemark, inTransaction } from '../orders/commands.js';
-import { recordEvents } from '../orders/events.js';
-import { lockOrders, type OrderRow } from '../orders/repository.js';
-import { assertVersion } from '../orders/rules.js';
-import { type CheckSettings, findDuplicates, refreshChecks } from './checks.js';
+import { orderValuesFromSnake, snakeToCamel } from './columns.js';
+import { addRemark, inTransaction } from './commands.js';
+import { recordEvents } from './events.js';
+import { lockOrders, type OrderRow } from './repository.js';
+import { assertVersion } from './rules.js';
+import { type CheckSettings, findDuplicates, refreshChecks } from './order-checks.js';
 
 /** Orders whose data no longer changes: their card is issued, refunded or the order is gone. */
 const CLOSED_FOR_CORRECTION = new Set(['Completed', 'Refunded', 'Deleted']);
@@ -20,7 +20,7 @@ const CLOSED_FOR_CORRECTION = new Set(['Completed', 'Refunded', 'Deleted']);
 const asText = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
 /**
- * A correction of an order's traveller and trip data (docs/product.md, "Corrections"): refused on a
+ * A correction of an order's traveller and trip data (docs/product.md, "Order checks, duplicates and corrections"): refused on a
  * stale version (409) and on closed orders (409); the changed fields, one 'correction' event holding
  * each field's old and new value, the audit entry and the checks run again, in one transaction.
  * Fields sent with their current value are not changes. Answers the changes and the new version.

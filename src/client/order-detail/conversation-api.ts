@@ -1,0 +1,36 @@
+import type { ConversationItem } from '../../shared/contracts/conversation';
+import { api, type Envelope } from '../app/api';
+
+const orderTag = (orderId: number) => [{ type: 'Order' as const, id: orderId }];
+
+export interface Conversation {
+  orderId: number;
+  items: ConversationItem[];
+  failingAddress: boolean;
+}
+
+/** The order's conversation; any change of the order (a live event too) reads it again. */
+export const conversationApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getConversation: build.query<Conversation, number>({
+      query: (orderId) => ({ url: `admin/orders/${orderId}/conversation` }),
+      providesTags: (_result, _error, orderId) => orderTag(orderId),
+      // Reading it marks the answers read: the counts change.
+      onQueryStarted: async (_orderId, { dispatch, queryFulfilled }) => {
+        const { data } = await queryFulfilled.catch(() => ({ data: null }));
+        if (data?.items.some((i) => i.direction === 'in' && i.unread))
+          dispatch(api.util.invalidateTags(['Counts']));
+      },
+    }),
+    attachmentAsCard: build.mutation<Envelope<unknown>, { orderId: number; attachmentId: number }>({
+      query: ({ orderId, attachmentId }) => ({
+        url: `admin/orders/${orderId}/conversation/attachments/${attachmentId}/use-as-card`,
+        method: 'POST',
+        body: {},
+      }),
+      invalidatesTags: (_r, error, { orderId }) => (error ? [] : orderTag(orderId)),
+    }),
+  }),
+});
+
+export const { useGetConversationQuery, useAttachmentAsCardMutation } = conversationApi;

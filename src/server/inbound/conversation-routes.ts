@@ -1,0 +1,329 @@
+import { Readable } from 'node:stream';
+import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Attachment } from 'mailparser';
+import { z } from 'zod';
+import { orderIdField } from '../../shared/contracts/common.js';
+import {
+  attachInboundBody,
+  attachInboundResponse,
+  CUSTOMER_REPLY_MAX_FILES,
+  conversationResponse,
+  customerReplyMessage,
+  customerReplyResponse,
+  staffMessageBody,
+  staffMessageResponse,
+  unmatchedResponse,
+  useAsCardBody,
+  waitingPolicy,
+  waitingPolicyResponse,
+} from '../../shared/contracts/conversation.js';
+import { CUSTOMER_MSG } from '../../shared/contracts/customer.js';
+import { queuedMailResponse } from '../../shared/contracts/order-detail.js';
+import { staffOf } from '../auth/guard.js';
+import { tokenFromHeader } from '../auth/tokens.js';
+import { clientNetwork } from '../customer/routes.js';
+import { verifyCustomerToken } from '../customer/tokens.js';
+import { openStored, readStored, removeStored, storedExists } from '../documents/storage.js';
+import { sanitizeFileName, storeUpload } from '../documents/upload.js';
+import { ok } from '../http/envelope.js';
+import {
+  badRequest,
+  HttpError,
+  notFound,
+  payloadTooLarge,
+  unauthorized,
+  unsupportedMediaType,
+} from '../http/errors.js';
+import { nudgeMailQueue } from '../mail/queue.js';
+import { contentDisposition } from '../order-detail/routes.js';
+import { attachDocument } from '../orders/commands.js';
+import { sendStaffReply } from '../orders/customer-answers.js';
+import { loadOrder } from '../orders/repository.js';
+import { attachmentOf, listUnmatched, loadConversation } from './conversation.js';
+import { INBOUND_LIMITS } from './parse.js';
+import { attachUnmatched, receiveTrackReply } from './pipeline.js';
+import { getWaitingPolicy, setWaitingPolicy } from './waiting.js';
+
+const security = [{ staffToken: [] }];
+const idField = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const orderParams = z.object({ orderId: orderIdField });
+const attachmentParams = z.object({ orderId: orderIdField, attachmentId: idField });
+
+/** The conversation of an order, its files, unmatched mail, and the customer's answer on the track page. */
+export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app.ctx;
+
+  app.get(
+    '/admin/orders/:orderId/conversation',
+    {
+      config: { permission: 'orders.read' },
+      schema: {
+        tags: ['conversation'],
+        summary: 'Every mail we sent and every message that came in, oldest first; marks the answers read',
+        security,
+        params: orderParams,
+        response: { 200: conversationResponse },
+      },
+    },
+    async (request) => {
+      const { orderId } = request.params;
+      const conversation = await loadConversation(db, orderId, { markRead: true });
+      if (!conversation) throw notFound('Order not found');
+      return ok({ orderId, ...conversation }, 'Conversation');
+    },
+  );
+
+  app.get(
+    '/admin/orders/:orderId/conversation/attachments/:attachmentId',
+    {
+      config: { permission: 'orders.read' },
+      schema: {
+        tags: ['conversation'],
+        summary: 'A file a customer sent (kept under the upload rules)',
+        security,
+        params: attachmentParams,
+      },
+    },
+    async (request, reply) => {
+      const file = await attachmentOf(db, request.params.orderId, request.params.attachmentId);
+      if (!file || !(await storedExists(config, file.storageKey))) throw notFound('File not found');
+      return reply
+        .header('content-type', file.mimeType)
+        .header('content-length', String(file.sizeBytes))
+        .header('content-disposition', contentDisposition(file.originalName))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .send(await openStored(config, file.storageKey));
+    },
+  );
+
+  app.post(
+    '/admin/orders/:orderId/conversation/attachments/:attachmentId/use-as-card',
+    {
+      config: { permission: 'orders.documents' },
+      schema: {
+        tags: ['conversation'],
+        summary:
+          'Use a file the customer sent as the approved card: checked as an upload, stored as the document, the approval mail queued',
+        security,
+        params: attachmentParams,
+        body: useAsCardBody,
+        response: { 200: queuedMailResponse },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const { orderId, attachmentId } = request.params;
+      const file = await attachmentOf(db, orderId, attachmentId);
+      const bytes = file ? await readStored(config, file.storageKey) : null;
+      if (!file || !bytes) throw notFound('File not found');
+      const order = await loadOrder(db, orderId, config.APP_MAIL_DOMAIN);
+      if (!order) throw notFound('Order not found');
+      // The upload rules apply again, as if the file were uploaded now: its own stored copy.
+      const stored = await storeUpload(config, Readable.from([bytes]));
+      const email = request.body.email ?? order.email;
+      let result: { mailId: number; documentId: number };
+      try {
+        result = await attachDocument(db, staff, {
+          orderId,
+          file: {
+            ...stored,
+            originalName: sanitizeFileName(file.originalName, stored.extension, 'document'),
+          },
+          email,
+          provider: request.body.mailServiceProvider,
+          expectedVersion: request.body.expectedVersion,
+        });
+      } catch (err) {
+        await removeStored(config, stored.key);
+        throw err;
+      }
+      nudgeMailQueue(app);
+      return ok(
+        { ...result, status: 'queued' },
+        `The file is now the approved card. The mail to ${email} is on its way (${request.body.mailServiceProvider}).`,
+      );
+    },
+  );
+
+  app.get(
+    '/admin/inbound/unmatched',
+    {
+      config: { permission: 'orders.readAll' },
+      schema: {
+        tags: ['conversation'],
+        summary: 'Mail that matched no order, newest first',
+        security,
+        querystring: z.object({
+          page: z.coerce.number().int().min(1).max(100_000).default(1),
+          size: z.coerce.number().int().min(1).max(100).default(25),
+        }),
+        response: { 200: unmatchedResponse },
+      },
+    },
+    async (request) => {
+      const { page, size } = request.query;
+      return ok(await listUnmatched(db, size, (page - 1) * size), 'Unmatched mail');
+    },
+  );
+
+  app.post(
+    '/admin/inbound/:messageId/attach',
+    {
+      config: { permission: 'orders.move' },
+      schema: {
+        tags: ['conversation'],
+        summary: 'Attach an unmatched message to an order, with the effects of a customer answer',
+        security,
+        params: z.object({ messageId: idField }),
+        body: attachInboundBody,
+        response: { 200: attachInboundResponse },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const result = await attachUnmatched(db, staff.id, request.params.messageId, request.body.orderId);
+      return ok(result, `The message is attached to order ${result.orderId}.`);
+    },
+  );
+
+  app.post(
+    '/customer/orders/:orderId/replies',
+    {
+      config: {
+        public: true,
+        rateLimit: {
+          max: 10,
+          timeWindow: 10 * 60_000,
+          keyGenerator: (r) => `customer-reply:${clientNetwork(r.ip)}`,
+        },
+      },
+      bodyLimit: (CUSTOMER_REPLY_MAX_FILES + 1) * INBOUND_LIMITS.maxAttachmentBytes,
+      onRequest: async (request) => {
+        const token = tokenFromHeader(request.headers.authorization);
+        const orderId = token ? await verifyCustomerToken(config.JWT_SECRET, token) : null;
+        const asked = Number(
+          String((request.params as { orderId?: unknown }).orderId ?? '').replace(/^0+(?=\d)/, ''),
+        );
+        if (orderId === null || orderId !== asked) throw unauthorized(CUSTOMER_MSG.sessionExpired);
+      },
+      schema: {
+        tags: ['customer'],
+        summary:
+          'The customer answers on the track page (customer token): multipart `message` and up to 5 `files`',
+        params: orderParams,
+        consumes: ['multipart/form-data'],
+        response: { 200: customerReplyResponse },
+      },
+    },
+    async (request) => {
+      if (!request.isMultipart()) throw unsupportedMediaType('Send the answer as multipart/form-data.');
+      let message = '';
+      const files: Attachment[] = [];
+      try {
+        for await (const part of request.parts({
+          limits: {
+            files: CUSTOMER_REPLY_MAX_FILES,
+            fileSize: INBOUND_LIMITS.maxAttachmentBytes,
+            fields: 4,
+            parts: CUSTOMER_REPLY_MAX_FILES + 4,
+            fieldSize: 64 * 1024,
+          },
+        })) {
+          if (part.type === 'field') {
+            if (part.fieldname === 'message') message = String(part.value);
+            continue;
+          }
+          const file = part as MultipartFile;
+          if (file.fieldname !== 'files') {
+            file.file.resume();
+            throw badRequest('Send files in the field files.');
+          }
+          const content = await file.toBuffer();
+          files.push({
+            content,
+            filename: file.filename,
+            contentType: file.mimetype,
+            size: content.length,
+          } as Attachment);
+        }
+      } catch (err) {
+        if (err instanceof HttpError) throw err;
+        const code = (err as { code?: string }).code;
+        if (code === 'FST_REQ_FILE_TOO_LARGE')
+          throw payloadTooLarge('A file is too large. The maximum size is 10 MB.');
+        if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+          throw badRequest(`Send a message and at most ${CUSTOMER_REPLY_MAX_FILES} files.`);
+        throw err;
+      }
+      const parsed = customerReplyMessage.safeParse(message);
+      if (!parsed.success) throw badRequest(`message: ${parsed.error.issues[0]?.message ?? 'is required'}`);
+      await receiveTrackReply({ db, config }, request.params.orderId, parsed.data, files);
+      return ok({ received: true as const }, 'Your answer has been received.');
+    },
+  );
+
+  app.get(
+    '/admin/waiting-policy',
+    {
+      config: { permission: 'notifications.settings' },
+      schema: {
+        tags: ['conversation'],
+        summary: 'Reminders to a customer who does not answer, then Contact Customer (minutes in Awaiting)',
+        security,
+        response: { 200: waitingPolicyResponse },
+      },
+    },
+    async () => ok(await getWaitingPolicy(db), 'Waiting policy'),
+  );
+
+  app.put(
+    '/admin/waiting-policy',
+    {
+      config: { permission: 'notifications.settings' },
+      schema: {
+        tags: ['conversation'],
+        summary: 'Change the waiting policy (Admin, Manager; audited)',
+        security,
+        body: waitingPolicy,
+        response: { 200: waitingPolicyResponse },
+      },
+    },
+    async (request) => {
+      const policy = await setWaitingPolicy(db, staffOf(request), request.body, request.ip);
+      return ok(policy, 'The waiting policy has been saved.');
+    },
+  );
+
+  app.post(
+    '/admin/orders/:orderId/messages',
+    {
+      config: { permission: 'macros.apply' },
+      schema: {
+        tags: ['conversation'],
+        summary:
+          "A staff reply: a template mail in the order's language, threaded to the customer's last message, with the reply address; optionally moving the order in the same transaction",
+        security,
+        params: orderParams,
+        body: staffMessageBody,
+        response: { 200: staffMessageResponse },
+      },
+    },
+    async (request) => {
+      const staff = staffOf(request);
+      const { orderId } = request.params;
+      const { templateId, provider, moveTo, expectedVersion } = request.body;
+      const result = await sendStaffReply(db, staff, {
+        orderId,
+        templateKey: templateId,
+        provider,
+        moveTo,
+        expectedVersion,
+      });
+      if (!result) throw notFound('Template not found');
+      nudgeMailQueue(app);
+      return ok(result, `The reply to the customer is on its way (${provider}).`);
+    },
+  );
+};

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/app.js';
+import { createOrder } from '../test/factories.js';
+import { scanWaiting } from './waiting.js';
+
+const MIN = 60_000;
+
+describe('the waiting policy: reminders, then Contact Customer, each step once', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** An order moved to Awaiting at `since` (its status event carries that time). */
+  async function awaitingSince(since: Date) {
+    const order = await createOrder(t.database, { process_status: 'Awaiting' });
+    await t.database.sql.query(
+      `insert into order_events (order_id, action, from_value, to_value, created_at) values ($1, 'status', 'New', 'Awaiting', $2)`,
+      [order.orderId, since],
+    );
+    return order.orderId;
+  }
+  async function state(orderId: number) {
+    const { rows } = await t.database.sql.query<{ process_status: string }>(
+      'select process_status from orders where order_id = $1',
+      [orderId],
+    );
+    const { rows: mails } = await t.database.sql.query<{ kind: string; requested_by: number | null }>(
+      'select kind, requested_by from mail_log where order_id = $1 order by id',
+      [orderId],
+    );
+    return { status: rows[0]!.process_status, mails };
+  }
+
+  it('GET/PUT the policy: Admin and Manager only, audited, ordered steps, hostile values refused', async () => {
+    const get = await t.as('Manager', { method: 'GET', url: '/api/admin/waiting-policy' });
+    expect(get.json().data).toEqual({
+      remindAfterMinutes: 2880,
+      secondReminderAfterMinutes: 5760,
+      escalateAfterMinutes: 8640,
+    });
+    expect((await t.as('Team', { method: 'GET', url: '/api/admin/waiting-policy' })).statusCode).toBe(403);
+    const policy = { remindAfterMinutes: 60, secondReminderAfterMinutes: 120, escalateAfterMinutes: 180 };
+    const put = await t.as('Admin', { method: 'PUT', url: '/api/admin/waiting-policy', payload: policy });
+    expect(put.statusCode).toBe(200);
+    const { rows } = await t.database.sql.query(
+      "select 1 from audit_log where action = 'waitingPolicy.update'",
+    );
+    expect(rows).toHaveLength(1);
+    for (const bad of [
+      { ...policy, secondReminderAfterMinutes: 30 },
+      { ...policy, escalateAfterMinutes: 1e12 },
+      { ...policy, remindAfterMinutes: 'x\u0000' },
+      { ...policy, extra: 1 },
+    ]) {
+      const res = await t.as('Admin', { method: 'PUT', url: '/api/admin/waiting-policy', payload: bad });
+      expect(res.statusCode).toBe(400);
+    }
+    expect(
+      (await t.as('Telecaller', { method: 'PUT', url: '/api/admin/waiting-policy', payload: policy }))
+        .statusCode,
+    ).toBe(403);
+    expect((await t.as('Admin', { method: 'GET', url: '/api/admin/waiting-policy' })).json().data).toEqual(
+      policy,
+    );
+  });
+
+  it('reminds, reminds again, then moves to Contact Customer; two instances scanning at once act once', async () => {
+    const start = new Date(Date.now() - 10 * MIN);
+    const orderId = await awaitingSince(start);
+    const at = (minutes: number) => new Date(start.getTime() + minutes * MIN);
+
+    expect(await scanWaiting(t.database.db, at(59))).toBe(0);
+    // Two scans at once (two instances): one reminder.
+    await Promise.all([scanWaiting(t.database.db, at(61)), scanWaiting(t.database.db, at(61))]);
+    let s = await state(orderId);
+    expect(s.mails).toEqual([{ kind: 'notification', requested_by: null }]);
+    await scanWaiting(t.database.db, at(90));
+    expect((await state(orderId)).mails).toHaveLength(1);
+    await scanWaiting(t.database.db, at(121));
+    await scanWaiting(t.database.db, at(122));
+    expect((await state(orderId)).mails).toHaveLength(2);
+    await Promise.all([scanWaiting(t.database.db, at(181)), scanWaiting(t.database.db, at(181))]);
+    s = await state(orderId);
+    expect(s.status).toBe('Contact Customer');
+    expect(s.mails).toHaveLength(2);
+    const { rows } = await t.database.sql.query<{ remark: string }>(
+      'select remark from order_remarks where order_id = $1',
+      [orderId],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.remark).toContain('No answer from the customer');
+  });
+
+  it('an answer cancels the rest; an order found late gets only the step that is due', async () => {
+    const start = new Date(Date.now() - 10 * MIN);
+    const answered = await awaitingSince(start);
+    await t.database.sql.query("update orders set process_status = 'New' where order_id = $1", [answered]);
+    const late = await awaitingSince(start);
+    await scanWaiting(t.database.db, new Date(start.getTime() + 500 * MIN));
+    expect((await state(answered)).mails).toHaveLength(0);
+    const s = await state(late);
+    expect(s.status).toBe('Contact Customer');
+    expect(s.mails).toHaveLength(0);
+  });
+});

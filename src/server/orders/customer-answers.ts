@@ -1,0 +1,164 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { OrderStatus } from '../../shared/constants.js';
+import type { DbOrTx } from '../db/client.js';
+import { failingAddresses, mailLog, orderRemarks, orders } from '../db/schema.js';
+import type { MailProvider } from '../../shared/constants.js';
+import { queueTemplateMail } from '../communication/notifications.js';
+import type { StaffIdentity } from '../context.js';
+import { conflict } from '../http/errors.js';
+import { changeStatus, inTransaction } from './commands.js';
+import { recordEvents } from './events.js';
+import { lockOrders } from './repository.js';
+import { assertVersion } from './rules.js';
+
+/**
+ * The order side of what customers send (src/server/inbound/ reads and matches the messages): an answer
+ * brings an order waiting on the customer back, a bounce sends it to the Telecaller. Each runs in the
+ * caller's transaction, with its events.
+ */
+
+/** Statuses that wait on the customer: an answer brings the order back to New. */
+export const WAITING_STATUSES: readonly OrderStatus[] = ['Awaiting', 'Contact Customer', 'Customer Called'];
+/** A bounce moves the order to Contact Customer unless it is closed this way or already there. */
+const NO_BOUNCE_MOVE: readonly string[] = [
+  'Contact Customer',
+  'Deleted',
+  'Refunds',
+  'Refunded',
+  'ChargeBack',
+];
+
+/**
+ * The effects of a customer's answer on its order, in the caller's transaction: the "Customer replied"
+ * flag, the answer in the history, and an order waiting on the customer back to New (docs/decisions/307).
+ */
+export async function customerAnswered(
+  tx: DbOrTx,
+  orderId: number,
+  summary: string,
+  fromEmail: string | null,
+): Promise<{ from: OrderStatus; to: OrderStatus }> {
+  const [order] = await lockOrders(tx, [orderId]);
+  const from = order!.processStatus as OrderStatus;
+  const moving = WAITING_STATUSES.includes(from);
+  await tx
+    .update(orders)
+    .set({
+      customerRepliedAt: sql`now()`,
+      ...(moving ? { processStatus: 'New' as const } : {}),
+      updatedAt: sql`now()`,
+    })
+    .where(eq(orders.orderId, orderId));
+  await recordEvents(tx, [
+    { orderId, action: 'customer_reply', toValue: summary.slice(0, 200) },
+    ...(moving ? [{ orderId, action: 'status' as const, fromValue: from, toValue: 'New' }] : []),
+  ]);
+  if (fromEmail) await tx.delete(failingAddresses).where(eq(failingAddresses.email, fromEmail));
+  return { from, to: moving ? 'New' : from };
+}
+
+/** A delivery report: the mail marked bounced, the address failing, the order to Contact Customer. */
+export async function bounced(
+  tx: DbOrTx,
+  orderId: number,
+  mailId: number | null,
+  report: { status: string; diagnostic: string | null; recipient: string | null },
+): Promise<void> {
+  const reason = `${report.status}${report.diagnostic ? ` ${report.diagnostic}` : ''}`.slice(0, 500);
+  let address = report.recipient;
+  if (mailId !== null) {
+    const [row] = await tx
+      .update(mailLog)
+      .set({ bouncedAt: sql`now()`, bounceReason: reason, updatedAt: sql`now()` })
+      .where(and(eq(mailLog.id, mailId), isNull(mailLog.bouncedAt)))
+      .returning({ toEmail: mailLog.toEmail });
+    address = row?.toEmail.toLowerCase() ?? address;
+  }
+  const [order] = await lockOrders(tx, [orderId]);
+  address ??= order!.email.toLowerCase();
+  await tx
+    .insert(failingAddresses)
+    .values({ email: address, reason, mailId })
+    .onConflictDoUpdate({ target: failingAddresses.email, set: { reason, mailId, createdAt: sql`now()` } });
+  const remark = `The mail to ${address} did not arrive (${reason}). Please call the customer for a correct e-mail address.`;
+  const [row] = await tx
+    .insert(orderRemarks)
+    .values({ orderId, authorId: null, remark, telephone: 'Y' })
+    .returning({ id: orderRemarks.id });
+  const from = order!.processStatus;
+  const moving = !NO_BOUNCE_MOVE.includes(from);
+  if (moving)
+    await tx
+      .update(orders)
+      .set({ processStatus: 'Contact Customer', updatedAt: sql`now()` })
+      .where(eq(orders.orderId, orderId));
+  await recordEvents(tx, [
+    { orderId, action: 'bounce', toValue: `${address}: ${reason}`.slice(0, 200) },
+    { orderId, action: 'remark', toValue: String(row!.id) },
+    ...(moving ? [{ orderId, action: 'status' as const, fromValue: from, toValue: 'Contact Customer' }] : []),
+  ]);
+}
+
+/** Opening the conversation reads the answers: the "Customer replied" flag goes (no order change, no event). */
+export async function clearRepliedFlag(db: DbOrTx, orderId: number): Promise<void> {
+  await db.update(orders).set({ customerRepliedAt: null }).where(eq(orders.orderId, orderId));
+}
+
+/** The waiting policy's last step: no answer, so the order goes to the Telecaller with a remark. */
+export async function escalateUnanswered(tx: DbOrTx, orderId: number, remark: string): Promise<boolean> {
+  const [order] = await lockOrders(tx, [orderId]);
+  if (order!.processStatus !== 'Awaiting') return false;
+  const [row] = await tx
+    .insert(orderRemarks)
+    .values({ orderId, authorId: null, remark, telephone: 'Y' })
+    .returning({ id: orderRemarks.id });
+  await tx
+    .update(orders)
+    .set({ processStatus: 'Contact Customer', updatedAt: sql`now()` })
+    .where(eq(orders.orderId, orderId));
+  await recordEvents(tx, [
+    { orderId, action: 'remark', toValue: String(row!.id) },
+    { orderId, action: 'status', fromValue: 'Awaiting', toValue: 'Contact Customer' },
+  ]);
+  return true;
+}
+
+/**
+ * A staff reply: a template mail to the order's address (threaded by the mail composer) and, with
+ * `moveTo`, the move in the same transaction (no status notification besides). Null: no such template.
+ */
+export async function sendStaffReply(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  input: {
+    orderId: number;
+    templateKey: string;
+    provider: MailProvider;
+    moveTo?: OrderStatus | undefined;
+    expectedVersion?: number | undefined;
+  },
+): Promise<{ mailId: number; processStatus: OrderStatus } | null> {
+  return inTransaction(db, async (tx) => {
+    const [order] = await lockOrders(tx, [input.orderId], 'Order not found');
+    await assertVersion(tx, order!, input.expectedVersion);
+    const mail = await queueTemplateMail(tx, {
+      orderId: input.orderId,
+      templateKey: input.templateKey,
+      kind: 'macro',
+      toEmail: order!.email,
+      provider: input.provider,
+      requestedBy: actor.id,
+      // A reply is written on purpose: it goes at once, not held for an Undo.
+      hold: false,
+    });
+    if (mail === null) return null;
+    if (!mail.queued) {
+      throw conflict(`The customer got "${mail.templateName}" ${mail.minutes} min ago: not sent again.`);
+    }
+    const mailId = mail.mail.mailId;
+    const moved = input.moveTo
+      ? await changeStatus(tx, actor, { orderId: input.orderId, to: input.moveTo, notify: false })
+      : null;
+    return { mailId, processStatus: moved?.to ?? (order!.processStatus as OrderStatus) };
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * The names of the order checks (docs/product.md, "Order checks") without their logic: what the
+ * contracts and the screens need, apart from the libraries the checks themselves use.
+ */
+
+export const CHECK_SEVERITIES = ['block', 'warn', 'info'] as const;
+export type CheckSeverity = (typeof CHECK_SEVERITIES)[number];
+
+export const CHECK_CODES = [
+  'passport_expired',
+  'passport_expires_during_trip',
+  'passport_validity_short',
+  'arrival_past',
+  'departure_before_arrival',
+  'birth_date_future',
+  'age_over_120',
+  'minor',
+  'email_mismatch',
+  'email_typo',
+  'phone_impossible',
+  'country_unknown',
+  'name_characters',
+  'flight_number_shape',
+  'passport_number_shape',
+  /** Raised by the server's duplicate search (an undecided possible duplicate). */
+  'possible_duplicate',
+  /** Raised from the order flag of the same name (a card network's early fraud warning). */
+  'early_fraud_warning',
+] as const;
+export type CheckCode = (typeof CHECK_CODES)[number];
+
+/**
+ * Statuses of an order still on its way to the government: only these need attention (the stored
+ * `needs_attention` column of migration 0047 lists the same; order-checks.test.ts keeps them equal).
+ */
+export const ATTENTION_STATUSES = [
+  'New',
+  'Awaiting',
+  'AwaitingGovt',
+  'Customer Called',
+  'Contact Customer',
+] as const;
+
+/** Order flags other parts of the service raise; each becomes the check of the same code. */
+export const CHECK_FLAGS = ['early_fraud_warning'] as const;
+export type CheckFlag = (typeof CHECK_FLAGS)[number];
+
+export const DUPLICATE_DECISIONS = ['duplicate', 'not_duplicate'] as const;
+export type DuplicateDecision = (typeof DUPLICATE_DECISIONS)[number];

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { MAIL_PROVIDERS, MOVABLE_STATUSES } from '../constants.js';
+import { templateKeyField } from './communication.js';
+
+export { CUSTOMER_REPLY_MAX_FILES } from '../constants.js';
+import { envelope, expectedVersionField, multilineText, orderIdField } from './common.js';
+
+/** One file that came with a customer's message. */
+export const conversationAttachment = z.object({
+  id: z.number(),
+  name: z.string(),
+  mimeType: z.string(),
+  sizeBytes: z.number(),
+});
+
+/** A file a message brought that was not kept, and why. */
+export const refusedAttachment = z.object({ name: z.string(), reason: z.string() });
+
+/** One entry of an order's conversation: a mail we sent, or a message that came in. */
+export const conversationItem = z.discriminatedUnion('direction', [
+  z.object({
+    direction: z.literal('out'),
+    id: z.number(),
+    at: z.string(),
+    kind: z.string(),
+    to: z.string(),
+    status: z.string(),
+    provider: z.string(),
+    bouncedAt: z.string().nullable(),
+    bounceReason: z.string().nullable(),
+  }),
+  z.object({
+    direction: z.literal('in'),
+    id: z.number(),
+    at: z.string(),
+    source: z.enum(['mail', 'track']),
+    disposition: z.enum(['attached', 'unmatched', 'auto-reply', 'bounce']),
+    from: z.string().nullable(),
+    fromName: z.string().nullable(),
+    subject: z.string().nullable(),
+    text: z.string(),
+    quoted: z.string(),
+    unread: z.boolean(),
+    attachments: z.array(conversationAttachment),
+    refused: z.array(refusedAttachment),
+  }),
+]);
+export type ConversationItem = z.infer<typeof conversationItem>;
+
+export const conversationResponse = envelope(
+  z.object({ orderId: z.number(), items: z.array(conversationItem), failingAddress: z.boolean() }),
+);
+
+/** Use a file a customer sent as the approved card: the upload rules and the approval mail, as an upload. */
+export const useAsCardBody = z.object({
+  email: z.email().max(320).optional(),
+  mailServiceProvider: z.enum(MAIL_PROVIDERS).default('AWS'),
+  expectedVersion: expectedVersionField.optional(),
+});
+
+export const unmatchedItem = z.object({
+  id: z.number(),
+  at: z.string(),
+  from: z.string().nullable(),
+  fromName: z.string().nullable(),
+  subject: z.string().nullable(),
+  text: z.string(),
+  attachments: z.number(),
+});
+export const unmatchedResponse = envelope(z.object({ total: z.number(), items: z.array(unmatchedItem) }));
+
+export const attachInboundBody = z.object({ orderId: orderIdField });
+export const attachInboundResponse = envelope(z.object({ orderId: z.number(), processStatus: z.string() }));
+
+/** The customer's answer on the track page (multipart: `message`, up to 5 `files`). */
+export const customerReplyMessage = multilineText(5000).min(1);
+export const customerReplyResponse = envelope(z.object({ received: z.literal(true) }));
+
+/** The waiting policy: reminders to a customer who does not answer, then the Telecaller (minutes). */
+const minutes = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .min(5, 'must be at least 5 minutes')
+  .max(60 * 24 * 90, 'must be at most 90 days');
+export const waitingPolicy = z
+  .object({
+    remindAfterMinutes: minutes,
+    secondReminderAfterMinutes: minutes,
+    escalateAfterMinutes: minutes,
+  })
+  .strict()
+  .refine((p) => p.remindAfterMinutes < p.secondReminderAfterMinutes, {
+    message: 'The second reminder must come after the first',
+    path: ['secondReminderAfterMinutes'],
+  })
+  .refine((p) => p.secondReminderAfterMinutes < p.escalateAfterMinutes, {
+    message: 'The move to Contact Customer must come after the second reminder',
+    path: ['escalateAfterMinutes'],
+  });
+export type WaitingPolicy = z.infer<typeof waitingPolicy>;
+export const waitingPolicyResponse = envelope(waitingPolicy);
+
+/** A staff reply from the detail page: a template mail, threaded to the customer's last message. */
+export const staffMessageBody = z
+  .object({
+    templateId: templateKeyField,
+    provider: z.enum(MAIL_PROVIDERS).default('AWS'),
+    moveTo: z.enum(MOVABLE_STATUSES).optional(),
+    expectedVersion: expectedVersionField,
+  })
+  .strict();
+export const staffMessageResponse = envelope(z.object({ mailId: z.number(), processStatus: z.string() }));
