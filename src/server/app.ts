@@ -114,7 +114,11 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       openapi: {
         info: { title: 'ED-Card API', version: '1.0.0' },
         components: {
-          securitySchemes: { staffToken: { type: 'apiKey', in: 'header', name: 'Authorization' } },
+          securitySchemes: {
+            staffToken: { type: 'apiKey', in: 'header', name: 'Authorization' },
+            // The inbound mail webhook's own token (INBOUND_TOKEN), sent as a bearer token.
+            inboundToken: { type: 'http', scheme: 'bearer' },
+          },
         },
       },
       transform: strictJsonSchemaTransform,

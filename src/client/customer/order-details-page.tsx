@@ -1,7 +1,7 @@
 import { Children, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { DownloadHistoryResponse } from '../../shared/contracts/customer';
-import { stageShowsRequest } from '../../shared/customer-stage';
+import { type CustomerStage, stageShowsRequest } from '../../shared/customer-stage';
 import type { MessageKey } from '../../shared/i18n/en';
 import type { Translator } from '../../shared/i18n/format';
 import { clearToken, getDownloadHistory, loadToken, orderIdFromParam, recordDownload } from './customer-api';
@@ -47,6 +47,27 @@ function startDownload(url: string) {
   a.remove();
 }
 
+/**
+ * The server's two fixed English words of the device columns in the reader's language; a device model (e.g. "iPhone")
+ * stays as it was recorded.
+ */
+export function deviceName(t: Translator, value: string): string {
+  if (value === 'Desktop computer') return t.t('history.desktop');
+  if (value === 'Unknown') return t.t('history.unknown');
+  return value;
+}
+
+/**
+ * The heading and text of the top card while there is no card to download: one message per stage, so a
+ * refunded or cancelled order never reads "being processed… we will e-mail you" (the progress line below
+ * carries the stage's own message).
+ */
+export function pendingCopy(stage: CustomerStage): { title: MessageKey; text: MessageKey | null } {
+  if (stage === 'refunded' || stage === 'cancelled') return { title: `stage.${stage}`, text: null };
+  if (stage === 'approved') return { title: 'details.pendingTitle', text: 'details.pendingText' };
+  return { title: 'details.pendingTitle', text: null };
+}
+
 function HistoryTable({ rows }: { rows: Loaded['data'] }) {
   const { t } = useI18n();
   return (
@@ -80,11 +101,11 @@ function HistoryTable({ rows }: { rows: Loaded['data'] }) {
                   {r.date_time} {r.time_zone}
                 </td>
                 <td>{r.ip}</td>
-                <td>{r.device}</td>
-                <td>{r.device_type}</td>
-                <td>{r.browser}</td>
-                <td>{r.os}</td>
-                <td>{r.location}</td>
+                <td>{deviceName(t, r.device)}</td>
+                <td>{deviceName(t, r.device_type)}</td>
+                <td>{deviceName(t, r.browser)}</td>
+                <td>{deviceName(t, r.os)}</td>
+                <td>{deviceName(t, r.location)}</td>
               </tr>
             ))
           )}
@@ -165,6 +186,7 @@ function OrderDetails() {
     );
   }
   const { mainResult, data } = loaded;
+  const pending = pendingCopy(mainResult.stage);
   const values = {
     firstName: mainResult.first_name,
     lastName: mainResult.last_name,
@@ -184,14 +206,15 @@ function OrderDetails() {
           </>
         ) : (
           <>
-            <h1 id="done-title">{t.t('details.pendingTitle')}</h1>
-            <p>{rich(t, 'details.pendingText', values)}</p>
+            <h1 id="done-title">{t.t(pending.title)}</h1>
+            {pending.text ? <p>{rich(t, pending.text, values)}</p> : null}
           </>
         )}
       </section>
       <ProgressLine
         stage={mainResult.stage}
-        message={mainResult.stageMessage}
+        // An approved order whose card is not there yet (forced by an Admin) keeps only the top card's words.
+        message={mainResult.stage === 'approved' && !mainResult.downloadable ? null : mainResult.stageMessage}
         request={mainResult.stageRequest}
       />
       {stageShowsRequest(mainResult.stage) && loadToken(orderId) ? (

@@ -20,7 +20,7 @@ export function ProgressLine({
   request,
 }: {
   stage: CustomerStage;
-  message: string;
+  message: string | null;
   request?: string | null;
 }) {
   const { t } = useI18n();
@@ -41,11 +41,12 @@ export function ProgressLine({
           </li>
         ))}
       </ol>
-      <p className="c-stage-message">{message}</p>
+      {message ? <p className="c-stage-message">{message}</p> : null}
       {request ? (
         <div className="c-stage-request">
           <h3>{t.t('stage.request')}</h3>
-          <p>{request}</p>
+          <p className="c-staff-words">{t.t('stage.requestNote')}</p>
+          <blockquote>{request}</blockquote>
         </div>
       ) : null}
     </section>

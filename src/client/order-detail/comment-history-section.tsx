@@ -15,7 +15,40 @@ const FLAGS: [label: string, key: keyof RemarkItem][] = [
   ['ReportError', 'report_error'],
 ];
 
-/** Remarks with a Show/Hide toggle revealing the text and the six flags (N when empty). */
+/** A remark longer than this folds to its first characters, with a "more" toggle. */
+export const REMARK_FOLD_CHARS = 240;
+
+/** The remark's text, always visible; a long one folds with a more/less toggle. */
+function RemarkText({ remark }: { remark: RemarkItem }) {
+  const [unfolded, setUnfolded] = useState(false);
+  const text = remark.remark;
+  const long = text.length > REMARK_FOLD_CHARS;
+  return (
+    <p
+      className="mb-0"
+      style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+      data-testid="remark-text"
+    >
+      {long && !unfolded ? `${text.slice(0, REMARK_FOLD_CHARS).trimEnd()}…` : text}
+      {long && (
+        <Button
+          variant="link"
+          size="sm"
+          className="p-0 ms-1 align-baseline"
+          aria-expanded={unfolded}
+          onClick={() => setUnfolded((v) => !v)}
+        >
+          {unfolded ? 'less' : 'more'}
+        </Button>
+      )}
+    </p>
+  );
+}
+
+/**
+ * Remarks with their text shown on a row of its own (long ones fold), and a Show/Hide toggle revealing
+ * the six flags (N when empty).
+ */
 export function CommentHistorySection({ order }: { order: OrderDetails }) {
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const toggle = (id: number) =>
@@ -67,12 +100,14 @@ export function CommentHistorySection({ order }: { order: OrderDetails }) {
                     </Button>
                   </td>
                 </tr>
+                <tr>
+                  <td colSpan={5}>
+                    <RemarkText remark={remark} />
+                  </td>
+                </tr>
                 {open.has(remark.id) && (
                   <tr id={`remark-${remark.id}`}>
                     <td colSpan={5}>
-                      <p className="mb-2" style={{ whiteSpace: 'pre-wrap' }}>
-                        {remark.remark}
-                      </p>
                       <ul className="list-inline small mb-0">
                         {FLAGS.map(([label, key]) => (
                           <li key={key} className="list-inline-item me-3">

@@ -92,13 +92,13 @@ describe('order detail page', () => {
     openOrder(orderFixture());
     await screen.findByText(/Order 100123/);
     expect(sectionTitles()).toEqual([
-      'Upload Document',
-      'Order Details',
-      'Arrival/Departure Date',
       'Passport details',
+      'Arrival/Departure Date',
       'Arrival details',
       'Personal Information',
       'Trip Information',
+      'Upload Document',
+      'Order Details',
       'Download History',
       'Comment History',
       'Add Comment Below',
@@ -174,7 +174,8 @@ describe('order detail page', () => {
     });
     openOrder(order);
     await screen.findByText(/Order 100123/);
-    expect(sectionTitles()[0]).toBe('Email History');
+    // Mail history sits right after Upload Document, below the traveller's identity and trip.
+    expect(sectionTitles().slice(5, 7)).toEqual(['Upload Document', 'Email History']);
     const history = within(section('Email History'));
     // 15:00 UTC on 2 March is 10:00 in New York (EST).
     expect(history.getByText('2 Mar 2026 10:00 EST')).toBeInTheDocument();
@@ -214,7 +215,9 @@ describe('order detail page', () => {
     );
     const comments = within(await screen.findByRole('region', { name: 'Comment History' }));
     expect(comments.getByText('2 Mar 2026 10:00 EST')).toBeInTheDocument();
-    expect(comments.queryByText('Customer asked for a refund')).not.toBeInTheDocument();
+    // The remark's text shows without a click; Show reveals its flags.
+    expect(comments.getByText('Customer asked for a refund')).toBeVisible();
+    expect(comments.queryByRole('listitem')).not.toBeInTheDocument();
     await user.click(comments.getByRole('button', { name: 'Show' }));
     expect(comments.getByText('Customer asked for a refund')).toBeInTheDocument();
     const flags = comments.getAllByRole('listitem').map((li) => li.textContent);
@@ -227,7 +230,42 @@ describe('order detail page', () => {
       'ReportError: N',
     ]);
     await user.click(comments.getByRole('button', { name: 'Hide' }));
-    expect(comments.queryByText('Customer asked for a refund')).not.toBeInTheDocument();
+    expect(comments.queryByRole('listitem')).not.toBeInTheDocument();
+    expect(comments.getByText('Customer asked for a refund')).toBeVisible();
+  });
+
+  it('shows a long remark folded with a more toggle, and all of it after more', async () => {
+    const user = userEvent.setup();
+    const long = `${'Called the traveller about the passport photo. '.repeat(8)}END-OF-REMARK`;
+    openOrder(
+      orderFixture({
+        remarks: [
+          {
+            id: 2,
+            order_id: 100123,
+            us_date: '03-02-2026',
+            us_time: '10:00:00 AM',
+            remark_name: 'Alice Admin',
+            remark: long,
+            whatsapp: 'N',
+            telephone: 'N',
+            status_refund: 'N',
+            voided: 'N',
+            chargeback: 'N',
+            report_error: 'N',
+            create_ts: '2026-03-02T15:00:00.000Z',
+          },
+        ],
+      }),
+    );
+    const comments = within(await screen.findByRole('region', { name: 'Comment History' }));
+    const text = comments.getByTestId('remark-text');
+    expect(text).toHaveTextContent(/^Called the traveller about the passport photo\./);
+    expect(text).not.toHaveTextContent('END-OF-REMARK');
+    await user.click(comments.getByRole('button', { name: 'more' }));
+    expect(text).toHaveTextContent('END-OF-REMARK');
+    await user.click(comments.getByRole('button', { name: 'less' }));
+    expect(text).not.toHaveTextContent('END-OF-REMARK');
   });
 
   it('refuses an empty remark without a request, then sends the flags as Y/N and reloads the order', async () => {

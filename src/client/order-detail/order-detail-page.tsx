@@ -122,15 +122,16 @@ function OrderDetail({ order }: { order: OrderDetails }) {
           </>
         )}
       </div>
-      <EmailHistorySection order={order} />
-      <UploadDocumentSection order={order} />
-      <OrderDetailsSection order={order} />
-      <PaymentSection order={order} />
-      <ArrivalSection order={order} />
+      {/* The traveller's identity and trip first; Upload is one click away (Upload in the action bar). */}
       <PassportSection order={order} />
+      <ArrivalSection order={order} />
       <ArrivalDetailsSection order={order} />
       <PersonalInfoSection order={order} />
       <TripInfoSection order={order} />
+      <UploadDocumentSection order={order} />
+      <EmailHistorySection order={order} />
+      <OrderDetailsSection order={order} />
+      <PaymentSection order={order} />
       <DownloadHistorySection order={order} />
       <CommentHistorySection order={order} />
       <AddCommentSection order={order} />

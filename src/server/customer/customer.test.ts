@@ -17,7 +17,8 @@ const clientDist = vi.hoisted(() => {
 });
 
 import { PDFDocument } from 'pdf-lib';
-import { documents, downloadLog, orderEvents } from '../db/schema.js';
+import { resolveTemplate } from '../communication/templates.js';
+import { documents, downloadLog, mailLog, orderEvents } from '../db/schema.js';
 import { storeBuffer } from '../documents/storage.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
@@ -586,6 +587,47 @@ describe('approval notice preview', () => {
       headers: { authorization: token },
     });
     expect(other.statusCode).toBe(401);
+  });
+});
+
+describe('approval notice preview language', () => {
+  const preview = async (orderId: number, email: string) => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/front/approval-notice/${orderId}`,
+      headers: { authorization: await tokenFor(orderId, email) },
+    });
+    expect(res.statusCode).toBe(200);
+    return res.json().data as { subject: string; html: string; text: string };
+  };
+
+  it('is the customer’s language when no approval mail went out yet', async () => {
+    const order = await createOrder(t.database, { language: 'es' });
+    const data = await preview(order.orderId, order.email);
+    expect(data.subject).toBe(`Su Aruba ED Card ha sido aprobada (pedido ${order.orderId})`);
+  });
+
+  it('is the language of the approval mail actually sent, not the order’s language now', async () => {
+    const order = await createOrder(t.database, { language: 'es' });
+    const pt = (await resolveTemplate(t.database.db, 'approval-notice', 'pt'))!;
+    const sentRow = {
+      orderId: order.orderId,
+      kind: 'approval' as const,
+      toEmail: order.email,
+      provider: 'smtp',
+      templateId: pt.id,
+      templateVersion: pt.version,
+    };
+    // A queued (not yet sent) mail in Dutch does not count; the sent one in Portuguese does.
+    await t.database.db.insert(mailLog).values({ ...sentRow, status: 'sent' });
+    const nl = (await resolveTemplate(t.database.db, 'approval-notice', 'nl'))!;
+    await t.database.db
+      .insert(mailLog)
+      .values({ ...sentRow, templateId: nl.id, templateVersion: nl.version, status: 'queued' });
+    const data = await preview(order.orderId, order.email);
+    expect(data.subject).toMatch(/aprovad/i);
+    expect(data.subject).toContain(String(order.orderId));
+    expect(data.subject).not.toMatch(/aprobada|goedgekeurd/);
   });
 });
 

@@ -1,8 +1,8 @@
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { CustomerOrderSummary, DownloadHistoryRow } from '../../shared/contracts/customer.js';
 import { easternZoneLabel, formatEstDateTime } from '../../shared/dates.js';
 import type { DbOrTx } from '../db/client.js';
-import { downloadLog, orders } from '../db/schema.js';
+import { downloadLog, mailLog, orders } from '../db/schema.js';
 import { recordEvents } from '../orders/events.js';
 import { latestDocument } from '../orders/repository.js';
 
@@ -167,6 +167,32 @@ export async function noticeOrder(db: DbOrTx, orderId: number) {
     })
     .from(orders)
     .where(and(eq(orders.orderId, orderId), ne(orders.processStatus, 'Deleted'), notErased))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * The approval mail last sent to the customer (an approval or a resend that went out), with what it was
+ * built from, so the customer page can show it as it was sent; null when none went out.
+ */
+export async function lastSentApprovalMail(db: DbOrTx, orderId: number) {
+  const [row] = await db
+    .select({
+      orderId: mailLog.orderId,
+      kind: mailLog.kind,
+      templateId: mailLog.templateId,
+      templateVersion: mailLog.templateVersion,
+      templateValues: mailLog.templateValues,
+    })
+    .from(mailLog)
+    .where(
+      and(
+        eq(mailLog.orderId, orderId),
+        inArray(mailLog.kind, ['approval', 'resend']),
+        eq(mailLog.status, 'sent'),
+      ),
+    )
+    .orderBy(desc(mailLog.id))
     .limit(1);
   return row ?? null;
 }

@@ -20,7 +20,9 @@ import { tokenFromHeader } from '../auth/tokens.js';
 import { openStored, presignedDownloadUrl, storedExists } from '../documents/storage.js';
 import { locateIp } from '../geoip/lookup.js';
 import { HttpError, notFound, tooManyRequests, unauthorized } from '../http/errors.js';
+import { renderCurrentForOrder } from '../communication/templates.js';
 import { brandFor, renderApprovalNotice } from '../mail/approval-notice.js';
+import { loggedMailRendered } from '../mail/compose.js';
 import { parseUserAgent } from './device.js';
 import {
   documentOfOrder,
@@ -29,6 +31,7 @@ import {
   file1Of,
   brandKey,
   findTrackableOrder,
+  lastSentApprovalMail,
   latestDocument,
   noticeOrder,
   orderSummary,
@@ -320,11 +323,17 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
       assertScope(request, orderId);
       const order = await noticeOrder(app.ctx.db, orderId);
       if (!order) throw unauthorized(CUSTOMER_MSG.sessionExpired);
-      const notice = renderApprovalNotice(order, {
-        siteUrl: config.PUBLIC_SITE_URL,
-        altLandingHost: config.ALT_LANDING_HOST,
-        supportEmail: config.SUPPORT_EMAIL,
-      });
+      // The mail as it was sent (its template version and language), else as it would be sent now in the
+      // customer's language, else the built-in English notice.
+      const sent = await lastSentApprovalMail(app.ctx.db, orderId);
+      const notice =
+        (sent && (await loggedMailRendered(app.ctx.db, config, sent))) ||
+        (await renderCurrentForOrder(app.ctx.db, config, orderId, 'approval-notice')) ||
+        renderApprovalNotice(order, {
+          siteUrl: config.PUBLIC_SITE_URL,
+          altLandingHost: config.ALT_LANDING_HOST,
+          supportEmail: config.SUPPORT_EMAIL,
+        });
       return { status: 1 as const, message: 'Approval notice', data: notice };
     },
   );

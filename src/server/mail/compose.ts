@@ -54,14 +54,14 @@ function mailValues(db: DbOrTx, config: Config, mail: Pick<MailRow, 'orderId' | 
 }
 
 /**
- * What a logged mail said (subject and plain text), for evidence: its recorded template version, or the
- * current template of its kind for a row that names none; read-only. Null when no template is found.
+ * A logged mail as it was built (subject, HTML and text): its recorded template version, or the current
+ * template of its kind for a row that names none; read-only. Null when no template is found.
  */
-export async function loggedMailContent(
+export async function loggedMailRendered(
   db: DbOrTx,
   config: Config,
   mail: Pick<MailRow, 'orderId' | 'kind' | 'templateId' | 'templateVersion' | 'templateValues'>,
-): Promise<{ subject: string; text: string } | null> {
+) {
   const values = await mailValues(db, config, mail);
   if (!values) return null;
   let template: TemplateText | null = null;
@@ -71,9 +71,17 @@ export async function loggedMailContent(
     const key = KIND_TEMPLATE_KEYS[mail.kind as keyof typeof KIND_TEMPLATE_KEYS];
     if (key) template = await resolveTemplate(db, key, await customerLanguageOf(db, mail.orderId));
   }
-  if (!template) return null;
-  const { subject, text } = renderTemplate(template, values);
-  return { subject, text };
+  return template ? renderTemplate(template, values) : null;
+}
+
+/** What a logged mail said (subject and plain text), for evidence (see loggedMailRendered). */
+export async function loggedMailContent(
+  db: DbOrTx,
+  config: Config,
+  mail: Pick<MailRow, 'orderId' | 'kind' | 'templateId' | 'templateVersion' | 'templateValues'>,
+): Promise<{ subject: string; text: string } | null> {
+  const rendered = await loggedMailRendered(db, config, mail);
+  return rendered ? { subject: rendered.subject, text: rendered.text } : null;
 }
 
 /**
