@@ -5,6 +5,7 @@ import pg from 'pg';
 import { type Database, migrateDatabase, openDatabase } from '../src/server/db/client.js';
 import { seedDemo } from '../src/server/db/seed.js';
 import { allCountries, countryName } from '../src/shared/countries.js';
+import { type NewFeatureSamples, pickNewFeatureSamples, prepareNewFeatureData } from './new-features.js';
 
 export interface DatasetOptions {
   orders: number;
@@ -28,6 +29,8 @@ export interface Samples {
   track: { orderId: number; email: string }[];
   /** The demo Admin, to sign a token directly when the login route is not there. */
   admin: { id: number; name: string; role: string; tokenVersion: number };
+  /** Sent mails, charges and travellers for the inbound, webhook and intake rows. */
+  newFeatures: NewFeatureSamples;
 }
 
 export interface Dataset {
@@ -95,6 +98,8 @@ export async function prepareDataset(opts: DatasetOptions): Promise<Dataset> {
       seedMs = Math.round(performance.now() - t0);
       orders = await countOrders(database);
     }
+    // Also on a reused database: one seeded before these features gets their data once.
+    await prepareNewFeatureData(database, opts.log);
     return { engine, orders, databaseUrl, dataDir, reused, seedMs, samples: await pickSamples(database) };
   } finally {
     await database.close();
@@ -151,5 +156,6 @@ async function pickSamples(database: Database): Promise<Samples> {
     detailId: Number(busy[0]?.order_id ?? m.order_id),
     track: track.map((r) => ({ orderId: Number(r.order_id), email: r.email })),
     admin: { id: a.id, name: a.name, role: a.role, tokenVersion: a.token_version },
+    newFeatures: await pickNewFeatureSamples(database),
   };
 }

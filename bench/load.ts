@@ -8,7 +8,15 @@ export interface Scenario {
   path: string;
   headers?: Record<string, string>;
   body?: unknown;
-  vary?: (i: number) => { headers?: Record<string, string>; body?: unknown };
+  /** Sent as it is (a raw mail, a signed webhook payload), not as JSON; give the content-type header. */
+  rawBody?: string;
+  vary?: (i: number) => { headers?: Record<string, string>; body?: unknown; rawBody?: string };
+}
+
+/** The body of a request as sent: raw text as it is, anything else as JSON. */
+export function bodyText(s: { body?: unknown; rawBody?: string | undefined }): string | undefined {
+  if (s.rawBody !== undefined) return s.rawBody;
+  return s.body === undefined ? undefined : JSON.stringify(s.body);
 }
 
 export interface LoadResult {
@@ -44,7 +52,7 @@ export async function runLoad(
     method: scenario.method,
     path: scenario.path,
     headers,
-    ...(scenario.body === undefined ? {} : { body: JSON.stringify(scenario.body) }),
+    ...(bodyText(scenario) === undefined ? {} : { body: bodyText(scenario) }),
     ...(vary
       ? {
           setupRequest: (req: autocannon.Request) => {
@@ -52,7 +60,7 @@ export async function runLoad(
             return {
               ...req,
               headers: { ...req.headers, ...v.headers },
-              ...(v.body === undefined ? {} : { body: JSON.stringify(v.body) }),
+              ...(bodyText(v) === undefined ? {} : { body: bodyText(v) }),
             };
           },
         }

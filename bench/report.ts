@@ -14,7 +14,11 @@ export type Kind =
   | 'login'
   | 'track'
   | 'claim'
-  | 'intake';
+  | 'attention'
+  | 'checks'
+  | 'inbound'
+  | 'intake'
+  | 'webhook';
 
 export interface EndpointResult {
   key: string;
@@ -180,18 +184,38 @@ export function evaluate(run: Run): Check[] {
       case 'insights':
         add(`${e.label} p95`, '≤ 150 ms', e.latency.p95, 150);
         break;
-      case 'intake':
-        // A new order with its checks and both duplicate lookups (docs/decisions/311).
-        add(`${e.label} p50`, '≤ 10 ms', p50, 10);
-        break;
       case 'claim':
         // Under 10 concurrent claimers: the latency of the -c 10 run.
         add(`${e.label} p50 under -c 10`, '≤ 5 ms', e.throughput?.p50, 5);
         break;
+      case 'attention':
+        add(`${e.label} p50`, '≤ 5 ms', p50, 5);
+        break;
+      case 'checks':
+        // No target of its own: held to the order detail's, the other read of one order.
+        add(`${e.label} p50`, '≤ 3 ms', p50, 3);
+        break;
+      case 'inbound':
+        add(`${e.label}: match time p50`, '≤ 5 ms', p50, 5);
+        if (e.throughput) {
+          checks.push({
+            what: `${e.label}: messages matched per second (-c 10)`,
+            target: '≥ 50/s',
+            measured: `${e.throughput.perSecond.toFixed(0)}/s`,
+            met: e.throughput.perSecond >= 50,
+          });
+        }
+        break;
+      case 'intake':
+        add(`${e.label} p50`, '≤ 10 ms', p50, 10);
+        break;
+      case 'webhook':
+        add(`${e.label} p50`, '≤ 10 ms', p50, 10);
+        break;
       default:
         break;
     }
-    const noOverhead: Kind[] = ['login', 'track', 'hello', 'claim', 'intake'];
+    const noOverhead: Kind[] = ['login', 'track', 'hello', 'claim'];
     if (e.overheadMs !== undefined && !noOverhead.includes(e.kind)) {
       add(`${e.label} p50 − raw SQL p50`, '≤ 0.5 ms', e.overheadMs, 0.5);
     }

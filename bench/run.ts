@@ -7,9 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FOLDER_COUNT_KEYS, FOLDERS, MAX_PAGE_SIZE } from '../src/shared/constants.js';
 import { type Dataset, prepareDataset } from './dataset.js';
+import { customerReply, disputeEvent, intakeOrder } from './new-features.js';
 import { runLighthouse } from './lighthouse.js';
 import { profileMarkdown } from './profile.js';
-import { type LoadResult, runLoad, type Scenario } from './load.js';
+import { bodyText, type LoadResult, runLoad, type Scenario } from './load.js';
 import {
   type AllRowsResult,
   type EndpointResult,
@@ -77,45 +78,12 @@ const dataRoot = path.join(HERE, '.data');
 const profileKey = args.profile?.trim() || undefined;
 const profileDir = path.join(dataRoot, 'profiles');
 
-const BENCH_INTAKE_KEY = 'bench-intake-key-0123456789';
-
-/** New orders through the intake, each with a fresh reference and the e-mail of a seeded order. */
-function intakeScenario(track: { orderId: number; email: string }[]): Scenario {
-  const run = randomBytes(4).toString('hex');
-  let n = 0;
-  const today = new Date().toISOString().slice(0, 10);
-  return {
-    method: 'POST',
-    path: '/api/intake/orders',
-    headers: { 'x-intake-key': BENCH_INTAKE_KEY },
-    vary: () => {
-      const i = n++;
-      const email = track[i % track.length]?.email ?? `bench${i}@example.com`;
-      return {
-        body: {
-          client_reference: `bench-${run}-${i}`,
-          email,
-          re_enter_email: email,
-          processing_mode: 'Standard',
-          arrival_date: today,
-          departure_date: today,
-          passport_number: `B${String(10_000_000 + i)}`,
-          passport_expiration: '2035-01-01',
-          first_name: 'Bench',
-          last_name: 'Traveller',
-          nationality: 'United States of America',
-          date_of_birth: '1985-04-12',
-          flight_number: 'B6 1234',
-          phone_code: '1',
-          telephone_number: '2125550100',
-          processing_date: today,
-          amount: 59,
-          currency: 'USD',
-        },
-      };
-    },
-  };
-}
+/** Secrets of the server under test's outside doors (inbound mail, Stripe webhooks, the intake), per run. */
+const doors = {
+  inboundToken: randomBytes(24).toString('base64url'),
+  stripeWebhookSecret: `whsec_${randomBytes(24).toString('base64url')}`,
+  intakeKey: randomBytes(24).toString('base64url'),
+};
 
 /** The forked server under test and its IPC calls. */
 class ServerUnderTest {
@@ -149,7 +117,9 @@ class ServerUnderTest {
       // The bench sends many clients' addresses in X-Forwarded-For, as a proxy in front would.
       TRUST_PROXY: 'true',
       CLIENT_DIST_DIR: clientDist,
-      INTAKE_API_KEY: BENCH_INTAKE_KEY,
+      INBOUND_TOKEN: doors.inboundToken,
+      STRIPE_WEBHOOK_SECRET: doors.stripeWebhookSecret,
+      INTAKE_API_KEY: doors.intakeKey,
       ...(dataset.databaseUrl ? { DATABASE_URL: dataset.databaseUrl } : {}),
       // The server's own switches pass through (EDCARD_FIRST_PAGE_CACHE=0 measures page 1 from the database).
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('EDCARD_'))),
@@ -202,6 +172,8 @@ interface Endpoint {
   route: { method: 'GET' | 'POST'; url: string } | null;
   port: 'app' | 'hello';
   scenario: Scenario;
+  /** Writes that cannot be replayed as they are (unique Message-IDs, event ids): no raw SQL floor. */
+  noReplay?: boolean;
 }
 
 async function httpJson(port: number, s: Scenario, i = 0) {
@@ -209,7 +181,7 @@ async function httpJson(port: number, s: Scenario, i = 0) {
   const res = await fetch(`http://127.0.0.1:${port}${s.path}`, {
     method: s.method,
     headers: { 'content-type': 'application/json', ...s.headers, ...v?.headers },
-    ...(s.method === 'POST' ? { body: JSON.stringify(v?.body ?? s.body ?? {}) } : {}),
+    ...(s.method === 'POST' ? { body: bodyText(v ?? {}) ?? bodyText(s) ?? '{}' } : {}),
   });
   const text = await res.text();
   let body: Record<string, unknown> = {};
@@ -261,6 +233,7 @@ async function benchEngine(engine: string): Promise<Run | null> {
     const allTotal = countData[FOLDER_COUNT_KEYS.allOrder] ?? dataset.orders;
     const lastPage = Math.max(1, Math.ceil(allTotal / 10));
     const s = dataset.samples;
+    const nf = s.newFeatures;
     const today = new Date();
     const yearAgo = new Date(today.getTime() - 364 * 86_400_000);
     const range = { fromDate: isoDay(yearAgo), toDate: isoDay(today) };
@@ -484,35 +457,100 @@ async function benchEngine(engine: string): Promise<Run | null> {
           },
         },
       },
-      // Order checks (docs/decisions/310, 311): Needs attention page 1, one order's checks with its
-      // duplicate search, and an intake that runs both (each a new order, the e-mail of an existing one).
+      // The fourth round's features (bench/new-features.ts): reads first, then the writes.
       {
         key: 'list-needs-attention',
-        label: 'list allOrder page 1, needsAttention=true',
-        kind: 'list',
+        label: 'Needs attention, allOrder page 1',
+        kind: 'attention',
         route: { method: 'GET', url: ORDERS_LIST },
         port: 'app',
         scenario: {
           method: 'GET',
-          path: '/api/admin/get-orders-list/allOrder?page=1&limit=10&delay=1&needsAttention=true',
+          path: '/api/admin/get-orders-list/allOrder?page=1&limit=10&needsAttention=true',
+          headers: auth,
+        },
+      },
+      {
+        key: 'attention-new-1',
+        label: 'Needs attention, newOrder page 1',
+        kind: 'attention',
+        route: { method: 'GET', url: ORDERS_LIST },
+        port: 'app',
+        scenario: {
+          method: 'GET',
+          path: '/api/admin/get-orders-list/newOrder?page=1&limit=10&needsAttention=true',
           headers: auth,
         },
       },
       {
         key: 'order-checks',
         label: 'checks of one order (with its duplicate search)',
-        kind: 'detail',
+        kind: 'checks',
         route: { method: 'GET', url: '/api/admin/orders/:orderId/checks' },
         port: 'app',
-        scenario: { method: 'GET', path: `/api/admin/orders/${s.detailId}/checks`, headers: auth },
+        scenario: {
+          method: 'GET',
+          path: `/api/admin/orders/${nf.attentionOrderId ?? s.detailId}/checks`,
+          headers: auth,
+        },
+      },
+      {
+        key: 'inbound',
+        label: 'inbound mail: a customer reply matched (message/rfc822)',
+        kind: 'inbound',
+        route: { method: 'POST', url: '/api/inbound/mail' },
+        port: 'app',
+        noReplay: true,
+        scenario: {
+          method: 'POST',
+          path: '/api/inbound/mail',
+          headers: { authorization: `Bearer ${doors.inboundToken}`, 'content-type': 'message/rfc822' },
+          vary: (i) => ({
+            headers: { 'x-forwarded-for': clientIp(i) },
+            rawBody: customerReply(nf.sentMails[i % Math.max(1, nf.sentMails.length)]!, i),
+          }),
+        },
       },
       {
         key: 'intake-checks',
-        label: 'intake with checks and duplicate search',
+        label: 'intake: a new order with its checks and duplicate search',
         kind: 'intake',
         route: { method: 'POST', url: '/api/intake/orders' },
         port: 'app',
-        scenario: intakeScenario(s.track),
+        noReplay: true,
+        scenario: {
+          method: 'POST',
+          path: '/api/intake/orders',
+          headers: { 'x-intake-key': doors.intakeKey },
+          vary: (i) => ({
+            headers: { 'x-forwarded-for': clientIp(i) },
+            body: intakeOrder(nf.travellers, i),
+          }),
+        },
+      },
+      {
+        key: 'stripe-webhook',
+        label: 'Stripe webhook applied (signed charge.dispute.created)',
+        kind: 'webhook',
+        route: { method: 'POST', url: '/api/webhooks/stripe' },
+        port: 'app',
+        noReplay: true,
+        scenario: {
+          method: 'POST',
+          path: '/api/webhooks/stripe',
+          headers: { 'content-type': 'application/json' },
+          vary: (i) => {
+            const e = disputeEvent(
+              nf.charges[i % Math.max(1, nf.charges.length)]!,
+              i,
+              doors.stripeWebhookSecret,
+            );
+            return {
+              headers: { 'x-forwarded-for': clientIp(i), 'stripe-signature': e.signature },
+              rawBody: e.payload,
+            };
+          },
+        },
       },
       // Last: every claim assigns an order to the bench's Admin (about 1,000 orders per run).
       {
@@ -727,7 +765,7 @@ async function measureEndpoint(
   const latency = await runLoad(port, ep.scenario, { connections: 1, durationS: durations.latencyS, rate });
   if (profiling) await server.call({ type: 'profile-stop', file: profileFile(server.ready.engine, ep.key) });
   let raw: RawStats | undefined;
-  const plan = planOf(captured);
+  const plan = ep.noReplay ? [] : planOf(captured);
   if (plan.length) {
     raw = await server.call<RawStats>({ type: 'raw', plan, durationMs: durations.rawS * 1000 });
   }
