@@ -169,7 +169,13 @@ export function listRow(id: number, over: Partial<OrderListRow> = {}): OrderList
 /** The folder counts answer: every folder `base` plus its index (distinct numbers), then `over`. */
 export function countsFixture(over: Partial<FolderCounts> = {}, base = 1, step = 0): FolderCounts {
   const all = Object.fromEntries(Object.values(FOLDER_COUNT_KEYS).map((k, i) => [k, base + i * step]));
-  return folderCounts.parse({ atRiskCount: 0, breachedCount: 0, ...all, ...over }) as FolderCounts;
+  return folderCounts.parse({
+    atRiskCount: 0,
+    breachedCount: 0,
+    repliedCount: 0,
+    ...all,
+    ...over,
+  }) as FolderCounts;
 }
 
 /** A complete order detail answer, checked against the shared contract. */
