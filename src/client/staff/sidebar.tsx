@@ -3,6 +3,7 @@ import { STAFF_APP_NAME } from '../../shared/brand';
 import type { FolderCounts } from '../../shared/constants';
 import { sidebarVisible } from '../../shared/permissions';
 import { SIDEBAR_LINKS } from '../app/nav';
+import { useGetUnmatchedQuery } from '../inbound/unmatched-api';
 import { SidebarViews } from '../orders/sidebar-views';
 
 interface Props {
@@ -23,6 +24,17 @@ const SETTINGS = new Set([
   'status-notifications',
   'change-password',
 ]);
+/** How many mails matched no order (the Unmatched Mail link; shown only to roles that see the link). */
+function UnmatchedCount() {
+  const { data } = useGetUnmatchedQuery({ page: 1, size: 25 });
+  if (!data) return null;
+  return (
+    <span className="badge rounded-pill staff-count" data-testid="count-unmatched-mail">
+      {data.total}
+    </span>
+  );
+}
+
 /** The All list narrowed to the orders whose customer answered (the "Customer replied" count). */
 export const CUSTOMER_REPLIED_LIST = '/admin/order-history?customerReplied=true';
 type SidebarLink = (typeof SIDEBAR_LINKS)[number];
@@ -84,6 +96,7 @@ export function Sidebar({ role, counts, open, onClose }: Props) {
                   className={({ isActive }) => `staff-nav-link${isActive ? ' active' : ''}`}
                 >
                   <span>{link.label}</span>
+                  {link.key === 'unmatched-mail' ? <UnmatchedCount /> : null}
                   {'countKey' in link && link.countKey && counts ? (
                     <span className="badge rounded-pill staff-count" data-testid={`count-${link.key}`}>
                       {counts[link.countKey]}

@@ -15,6 +15,7 @@ function answerCounts(status: number, extra: Record<string, number> = {}) {
       status === 200 ? ok({ ...COUNTS, ...extra }, 'Success') : refused(status, 'Not found'),
     'GET /api/admin/views': () => ok([], 'Success'),
     'GET /api/admin/insights/my-day': () => ok(undefined, 'Success'),
+    'GET /api/admin/inbound/unmatched': () => ok({ total: 4, items: [] }, 'Success'),
   });
 }
 
@@ -123,5 +124,21 @@ describe('staff layout', () => {
     const nav2 = screen.getByRole('navigation', { name: 'Main' });
     expect(await within(nav2).findByTestId('count-customerReplied')).toHaveTextContent('2');
     expect(within(nav2).queryByRole('link', { name: /^Customer replied/ })).toBeNull();
+  });
+
+  it('links Unmatched Mail with its count for roles that read every order, not for the Telecaller', async () => {
+    storeSession('Tina Tester', 'Team');
+    answerCounts(200);
+    const view = renderLayout();
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    const link = await within(nav).findByRole('link', { name: /^Unmatched Mail\s*4$/ });
+    expect(link).toHaveAttribute('href', '/admin/unmatched-mail');
+    view.unmount();
+
+    storeSession('Someone', 'Telecaller');
+    answerCounts(200);
+    renderLayout();
+    const nav2 = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav2).queryByRole('link', { name: /^Unmatched Mail/ })).toBeNull();
   });
 });
