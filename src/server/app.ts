@@ -114,7 +114,10 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
       openapi: {
         info: { title: 'ED-Card API', version: '1.0.0' },
         components: {
-          securitySchemes: { staffToken: { type: 'apiKey', in: 'header', name: 'Authorization' } },
+          securitySchemes: {
+            staffToken: { type: 'apiKey', in: 'header', name: 'Authorization' },
+            inboundToken: { type: 'http', scheme: 'bearer' },
+          },
         },
       },
       transform: strictJsonSchemaTransform,

@@ -108,7 +108,7 @@ export const staffMessageBody = z
   .object({
     /** A template's key, or `body`: the reply as free text (line breaks allowed). Exactly one of them. */
     templateId: templateKeyField.optional(),
-    body: multilineText(STAFF_REPLY_MAX).pipe(z.string().min(1, 'must not be empty')).optional(),
+    body: multilineText(STAFF_REPLY_MAX).min(1, 'must not be empty').optional(),
     provider: z.enum(MAIL_PROVIDERS).default('AWS'),
     moveTo: z.enum(MOVABLE_STATUSES).optional(),
     expectedVersion: expectedVersionField,
