@@ -103,6 +103,8 @@ export const SIDEBAR_VISIBILITY = {
   'gateway-setting': NOT_NIGHT_STAFF,
   insights: ADMIN_MANAGER,
   'audit-log': ADMIN_MANAGER,
+  /** Mail that matched no order: those who may read every order (orders.readAll). */
+  'unmatched-mail': NOT_TELECALLER,
   'change-password': NOT_NIGHT_STAFF,
   'mail-templates': ALL,
   macros: ALL,

@@ -96,6 +96,7 @@ const NAV = [
   { path: 'processed-order', title: 'Order Processed', sidebar: true },
   { path: 'gateway-setting', title: 'Gateway Setting', sidebar: true },
   { path: 'insights', title: 'Insights', sidebar: true },
+  { path: 'unmatched-mail', title: 'Unmatched Mail', sidebar: true },
   { path: 'audit-log', title: 'Audit Log', sidebar: true },
   { path: 'mail-templates', title: 'Mail Templates', sidebar: true },
   { path: 'macros', title: 'Macros', sidebar: true },

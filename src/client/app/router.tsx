@@ -53,6 +53,10 @@ const staffChildren: RouteObject[] = [
   { path: nav('insights'), lazy: lazyChunk('insights', () => import('../insights/insights-page')) },
   { path: nav('audit-log'), lazy: lazyChunk('audit-log', () => import('../audit/audit-log-page')) },
   {
+    path: nav('unmatched-mail'),
+    lazy: lazyChunk('unmatched-mail', () => import('../inbound/unmatched-mail-page')),
+  },
+  {
     path: 'due-time-policy',
     lazy: lazyChunk('due-time-policy', () => import('../orders/sla-settings-page')),
   },

@@ -22,6 +22,14 @@ export const conversationApi = api.injectEndpoints({
           dispatch(api.util.invalidateTags(['Counts']));
       },
     }),
+    /** A staff reply: free text or a template, threaded to the customer's last message. */
+    sendStaffReply: build.mutation<
+      Envelope<{ mailId: number; processStatus: string }>,
+      { orderId: number; body?: string; templateId?: string; provider: string }
+    >({
+      query: ({ orderId, ...body }) => ({ url: `admin/orders/${orderId}/messages`, method: 'POST', body }),
+      invalidatesTags: (_r, error, { orderId }) => (error ? [] : orderTag(orderId)),
+    }),
     attachmentAsCard: build.mutation<Envelope<unknown>, { orderId: number; attachmentId: number }>({
       query: ({ orderId, attachmentId }) => ({
         url: `admin/orders/${orderId}/conversation/attachments/${attachmentId}/use-as-card`,
@@ -33,4 +41,5 @@ export const conversationApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetConversationQuery, useAttachmentAsCardMutation } = conversationApi;
+export const { useGetConversationQuery, useAttachmentAsCardMutation, useSendStaffReplyMutation } =
+  conversationApi;

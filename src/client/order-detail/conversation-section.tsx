@@ -1,12 +1,21 @@
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { useState } from 'react';
+import { STAFF_REPLY_MAX } from '../../shared/contracts/conversation';
+import { MAIL_PROVIDERS } from '../../shared/constants';
+import { useGetTemplatesQuery } from '../communication/communication-api';
 import { toast } from 'react-toastify';
 import type { ConversationItem } from '../../shared/contracts/conversation';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { errorMessage } from '../app/api';
 import { DateTime } from '../components/date-time';
 import { downloadWithToken } from './authorized-files';
-import { useGetConversationQuery, useAttachmentAsCardMutation } from './conversation-api';
+import {
+  useAttachmentAsCardMutation,
+  useGetConversationQuery,
+  useSendStaffReplyMutation,
+} from './conversation-api';
 import { toastFailure } from './notify';
 import { Section } from './section';
 
@@ -91,6 +100,94 @@ function Incoming({
   );
 }
 
+/** The reply box: the staff member's own text, or a template, mailed in the customer's thread. */
+function ReplyBox({ orderId }: { orderId: number }) {
+  const [mode, setMode] = useState<'text' | 'template'>('text');
+  const [body, setBody] = useState('');
+  const [templateId, setTemplateId] = useState('');
+  const [provider, setProvider] = useState<string>(MAIL_PROVIDERS[0]);
+  const { data: templates } = useGetTemplatesQuery(undefined, { skip: mode !== 'template' });
+  const [send, { isLoading }] = useSendStaffReplyMutation();
+  const keys = [...new Map((templates ?? []).map((t) => [t.key, t.name])).entries()];
+  const ready = mode === 'text' ? body.trim().length > 0 : templateId !== '';
+  return (
+    <Form
+      className="mt-3"
+      aria-label="Reply to the customer"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        if (!ready) return;
+        const result = await send(
+          mode === 'text' ? { orderId, body, provider } : { orderId, templateId, provider },
+        );
+        if ('error' in result) toast.error(errorMessage(result.error));
+        else {
+          toast.success(result.data.message);
+          setBody('');
+        }
+      }}
+    >
+      <div className="d-flex flex-wrap gap-3 mb-2 small">
+        <Form.Check
+          type="radio"
+          id={`reply-text-${orderId}`}
+          name={`reply-mode-${orderId}`}
+          label="Write a reply"
+          checked={mode === 'text'}
+          onChange={() => setMode('text')}
+        />
+        <Form.Check
+          type="radio"
+          id={`reply-template-${orderId}`}
+          name={`reply-mode-${orderId}`}
+          label="Send a template"
+          checked={mode === 'template'}
+          onChange={() => setMode('template')}
+        />
+      </div>
+      {mode === 'text' ? (
+        <Form.Group controlId={`reply-body-${orderId}`} className="mb-2">
+          <Form.Label className="small">Reply</Form.Label>
+          <Form.Control
+            as="textarea"
+            rows={4}
+            maxLength={STAFF_REPLY_MAX}
+            value={body}
+            onChange={(e) => setBody(e.target.value)}
+          />
+        </Form.Group>
+      ) : (
+        <Form.Group controlId={`reply-template-select-${orderId}`} className="mb-2">
+          <Form.Label className="small">Template</Form.Label>
+          <Form.Select value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
+            <option value="">Choose a template</option>
+            {keys.map(([key, name]) => (
+              <option key={key} value={key}>
+                {name}
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+      )}
+      <div className="d-flex flex-wrap gap-2 align-items-end">
+        <Form.Group controlId={`reply-provider-${orderId}`}>
+          <Form.Label className="small mb-0">Send via</Form.Label>
+          <Form.Select size="sm" value={provider} onChange={(e) => setProvider(e.target.value)}>
+            {MAIL_PROVIDERS.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+        <Button type="submit" size="sm" disabled={!ready || isLoading}>
+          Send reply
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
 /** Every mail we sent and every answer that came in, oldest first (docs/product.md, "Customers answer back"). */
 export function ConversationSection({ order }: { order: OrderDetails }) {
   const { data, isLoading } = useGetConversationQuery(order.order_id);
@@ -118,6 +215,11 @@ export function ConversationSection({ order }: { order: OrderDetails }) {
               >
                 <span className="fw-semibold">Sent {item.kind} mail</span> to {item.to} via {item.provider},{' '}
                 <DateTime value={item.at} /> — {item.status}
+                {item.text && (
+                  <p className="mb-0 mt-1 text-body" style={{ whiteSpace: 'pre-wrap' }}>
+                    {item.text}
+                  </p>
+                )}
                 {item.bouncedAt && (
                   <Badge bg="danger" className="ms-2">
                     Bounced {item.bounceReason}
@@ -128,6 +230,7 @@ export function ConversationSection({ order }: { order: OrderDetails }) {
           )}
         </ul>
       )}
+      <ReplyBox orderId={order.order_id} />
     </Section>
   );
 }

@@ -116,6 +116,18 @@ describe('order detail page', () => {
     expect(screen.queryByRole('button', { name: 'Download File' })).not.toBeInTheDocument();
   });
 
+  it('shows the Customer replied badge in the header only while an answer is unread', async () => {
+    openOrder(orderFixture({ process_status: 'New', customer_replied: true }));
+    await screen.findByText(/Order 100123/);
+    expect(screen.getByTestId('detail-replied')).toHaveTextContent('Customer replied');
+  });
+
+  it('has no Customer replied badge without an unread answer', async () => {
+    openOrder(orderFixture({ process_status: 'New', customer_replied: false }));
+    await screen.findByText(/Order 100123/);
+    expect(screen.queryByTestId('detail-replied')).toBeNull();
+  });
+
   it('offers the moves the order rules allow, and no packs outside Completed / Customer Called', async () => {
     openOrder(orderFixture({ process_status: 'Awaiting' }));
     await screen.findByText(/Order 100123/);

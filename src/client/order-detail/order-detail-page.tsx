@@ -101,6 +101,11 @@ function OrderDetail({ order }: { order: OrderDetails }) {
             <span className="visually-hidden"> ({SLA_LABEL[order.sla_state]})</span>
           </span>
         ) : null}
+        {order.customer_replied && (
+          <Badge bg="warning" text="dark" data-testid="detail-replied">
+            Customer replied
+          </Badge>
+        )}
         {order.assign_to && <span className="small text-body-secondary">Assigned to {order.assign_to}</span>}
       </header>
       {/* Who else is on the order, changes made elsewhere, refused changes; back to the queue. */}

@@ -30,6 +30,7 @@ export const LIST_PARAMS = [
   'arrivalTo',
   'slaState',
   'needsAttention',
+  'customerReplied',
 ] as const;
 
 export { DueBadge } from '../components/due-badge';
@@ -57,6 +58,16 @@ export function CheckBadge({ row }: { row: Pick<OrderListRow, 'check_level' | 'c
   return (
     <span className={`badge ${badge[0]} ms-1`} title={row.check_codes.join(', ')} data-testid="check-badge">
       {badge[1]}
+    </span>
+  );
+}
+
+/** The customer answered and no one has read it yet. */
+export function RepliedBadge({ row }: { row: { customer_replied?: boolean | undefined } }) {
+  if (!row.customer_replied) return null;
+  return (
+    <span className="badge text-bg-warning ms-1" data-testid="replied-badge">
+      Customer replied
     </span>
   );
 }
@@ -158,6 +169,13 @@ export function FilterBar({ query, onChange }: FilterBarProps) {
         label="Needs attention"
         checked={query.needsAttention === 'true'}
         onChange={(e) => onChange({ needsAttention: e.target.checked ? 'true' : null, page: null })}
+      />
+      <Form.Check
+        id="filter-customer-replied"
+        className="align-self-end small"
+        label="Customer replied"
+        checked={query.customerReplied === 'true'}
+        onChange={(e) => onChange({ customerReplied: e.target.checked ? 'true' : null, page: null })}
       />
       {active ? (
         <Button

@@ -78,6 +78,23 @@ describe('order list screen', () => {
     expect(within(soon).getByText('Awaiting')).toHaveClass('badge');
   });
 
+  it('marks the rows whose customer answered with a Customer replied badge, and offers that filter', async () => {
+    const user = userEvent.setup();
+    signInAs('Team');
+    const sent = openList([row(5, { customer_replied: true }), row(6, { customer_replied: false })]);
+    const replied = (await screen.findByText('Doe5', { exact: false })).closest('tr')!;
+    const quiet = screen.getByText('Doe6', { exact: false }).closest('tr')!;
+    expect(within(replied).getByTestId('replied-badge')).toHaveTextContent('Customer replied');
+    expect(within(quiet).queryByTestId('replied-badge')).toBeNull();
+    await user.click(screen.getByRole('button', { name: /^Filters/ }));
+    await user.click(screen.getByLabelText('Customer replied'));
+    await waitFor(() =>
+      expect(sent.some((r) => r.path.endsWith('/awaitingOrder') && r.query.customerReplied === 'true')).toBe(
+        true,
+      ),
+    );
+  });
+
   it('remembers the chosen columns and the compact density per member', async () => {
     const user = userEvent.setup();
     signInAs('Team');

@@ -1,8 +1,9 @@
-import { NavLink } from 'react-router';
+import { Link, NavLink, useLocation } from 'react-router';
 import { STAFF_APP_NAME } from '../../shared/brand';
 import type { FolderCounts } from '../../shared/constants';
 import { sidebarVisible } from '../../shared/permissions';
 import { SIDEBAR_LINKS } from '../app/nav';
+import { useGetUnmatchedQuery } from '../inbound/unmatched-api';
 import { SidebarViews } from '../orders/sidebar-views';
 
 interface Props {
@@ -23,6 +24,19 @@ const SETTINGS = new Set([
   'status-notifications',
   'change-password',
 ]);
+/** How many mails matched no order (the Unmatched Mail link; shown only to roles that see the link). */
+function UnmatchedCount() {
+  const { data } = useGetUnmatchedQuery({ page: 1, size: 25 });
+  if (!data) return null;
+  return (
+    <span className="badge rounded-pill staff-count" data-testid="count-unmatched-mail">
+      {data.total}
+    </span>
+  );
+}
+
+/** The All list narrowed to the orders whose customer answered (the "Customer replied" count). */
+export const CUSTOMER_REPLIED_LIST = '/admin/order-history?customerReplied=true';
 type SidebarLink = (typeof SIDEBAR_LINKS)[number];
 const groupOf = (link: SidebarLink) =>
   link.key === 'logout'
@@ -40,6 +54,18 @@ const GROUPS = ['Queues', 'Customers', 'Settings', 'Account'] as const;
  * long the sidebar is.
  */
 export function Sidebar({ role, counts, open, onClose }: Props) {
+  const location = useLocation();
+  const repliedListOpen =
+    location.pathname === '/admin/order-history' &&
+    new URLSearchParams(location.search).get('customerReplied') === 'true';
+  const repliedLabel = counts && 'repliedCount' in counts && (
+    <>
+      <span>Customer replied</span>
+      <span className="badge rounded-pill staff-count" data-testid="count-customerReplied">
+        {(counts as { repliedCount: number }).repliedCount}
+      </span>
+    </>
+  );
   const visible = SIDEBAR_LINKS.filter((link) => sidebarVisible(role, link.key));
   return (
     <nav id="staff-sidebar" className={`staff-sidebar${open ? ' open' : ''}`} aria-label="Main">
@@ -70,6 +96,7 @@ export function Sidebar({ role, counts, open, onClose }: Props) {
                   className={({ isActive }) => `staff-nav-link${isActive ? ' active' : ''}`}
                 >
                   <span>{link.label}</span>
+                  {link.key === 'unmatched-mail' ? <UnmatchedCount /> : null}
                   {'countKey' in link && link.countKey && counts ? (
                     <span className="badge rounded-pill staff-count" data-testid={`count-${link.key}`}>
                       {counts[link.countKey]}
@@ -80,12 +107,19 @@ export function Sidebar({ role, counts, open, onClose }: Props) {
             ))}
             {group === 'Queues' && counts && 'repliedCount' in counts ? (
               <li>
-                <span className="staff-nav-link">
-                  <span>Customer replied</span>
-                  <span className="badge rounded-pill staff-count" data-testid="count-customerReplied">
-                    {(counts as { repliedCount: number }).repliedCount}
-                  </span>
-                </span>
+                {/* The orders with an unread answer, held by the user or unassigned (decision 327); a link
+                    to that list for the roles that may open the All list. */}
+                {sidebarVisible(role, 'order-history') ? (
+                  <Link
+                    to={CUSTOMER_REPLIED_LIST}
+                    className={`staff-nav-link${repliedListOpen ? ' active' : ''}`}
+                    data-testid="link-customerReplied"
+                  >
+                    {repliedLabel}
+                  </Link>
+                ) : (
+                  <span className="staff-nav-link">{repliedLabel}</span>
+                )}
               </li>
             ) : null}
           </ul>

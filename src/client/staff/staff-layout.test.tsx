@@ -9,12 +9,13 @@ const storeSession = (name: string, type: string) => signInAs(type, name);
 const COUNTS: FolderCounts = countsFixture({}, 100, 1);
 
 /** The counts call answers `status` with the counts (or an error body); other calls an empty success. */
-function answerCounts(status: number) {
+function answerCounts(status: number, extra: Record<string, number> = {}) {
   mockApi({
     'GET /api/admin/get-folder-count': () =>
-      status === 200 ? ok(COUNTS, 'Success') : refused(status, 'Not found'),
+      status === 200 ? ok({ ...COUNTS, ...extra }, 'Success') : refused(status, 'Not found'),
     'GET /api/admin/views': () => ok([], 'Success'),
     'GET /api/admin/insights/my-day': () => ok(undefined, 'Success'),
+    'GET /api/admin/inbound/unmatched': () => ok({ total: 4, items: [] }, 'Success'),
   });
 }
 
@@ -106,5 +107,38 @@ describe('staff layout', () => {
     for (const label of [...shown, 'Chargeback', 'Logout']) {
       expect(within(nav).getByRole('link', { name: new RegExp(`^${label}`) })).toBeInTheDocument();
     }
+  });
+
+  it('links the Customer replied count to that list for roles that may open it, plain text otherwise', async () => {
+    storeSession('Tina Tester', 'Team');
+    answerCounts(200, { repliedCount: 3 });
+    const view = renderLayout();
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    const link = await within(nav).findByRole('link', { name: /^Customer replied\s*3$/ });
+    expect(link).toHaveAttribute('href', '/admin/order-history?customerReplied=true');
+    view.unmount();
+
+    storeSession('Someone', 'Telecaller');
+    answerCounts(200, { repliedCount: 2 });
+    renderLayout();
+    const nav2 = screen.getByRole('navigation', { name: 'Main' });
+    expect(await within(nav2).findByTestId('count-customerReplied')).toHaveTextContent('2');
+    expect(within(nav2).queryByRole('link', { name: /^Customer replied/ })).toBeNull();
+  });
+
+  it('links Unmatched Mail with its count for roles that read every order, not for the Telecaller', async () => {
+    storeSession('Tina Tester', 'Team');
+    answerCounts(200);
+    const view = renderLayout();
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    const link = await within(nav).findByRole('link', { name: /^Unmatched Mail\s*4$/ });
+    expect(link).toHaveAttribute('href', '/admin/unmatched-mail');
+    view.unmount();
+
+    storeSession('Someone', 'Telecaller');
+    answerCounts(200);
+    renderLayout();
+    const nav2 = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav2).queryByRole('link', { name: /^Unmatched Mail/ })).toBeNull();
   });
 });

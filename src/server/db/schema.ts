@@ -471,6 +471,8 @@ export const mailLog = pgTable(
     templateVersion: integer('template_version'),
     /** The template values as they were when the mail was queued (docs/decisions/294). */
     templateValues: jsonb('template_values').$type<Record<string, unknown>>(),
+    /** A staff reply written as free text: the mail's text, sent instead of a template (decision 328). */
+    bodyText: text('body_text'),
     /** A mail caused by a move or macro waits until then (the undo window); Undo cancels it. */
     holdUntil: timestamp('hold_until', { withTimezone: true, mode: 'date' }),
     /** The Message-ID we set (signed, names this row), the provider's own id when it rewrote it (inbound/). */

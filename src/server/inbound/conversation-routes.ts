@@ -303,7 +303,7 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['conversation'],
         summary:
-          "A staff reply: a template mail in the order's language, threaded to the customer's last message, with the reply address; optionally moving the order in the same transaction",
+          "A staff reply: a template mail in the order's language or free text (`body`), threaded to the customer's last message, with the reply address; optionally moving the order in the same transaction",
         security,
         params: orderParams,
         body: staffMessageBody,
@@ -313,10 +313,11 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const staff = staffOf(request);
       const { orderId } = request.params;
-      const { templateId, provider, moveTo, expectedVersion } = request.body;
+      const { templateId, body, provider, moveTo, expectedVersion } = request.body;
       const result = await sendStaffReply(db, staff, {
         orderId,
         templateKey: templateId,
+        body,
         provider,
         moveTo,
         expectedVersion,

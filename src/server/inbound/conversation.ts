@@ -60,6 +60,7 @@ export async function loadConversation(
         provider: m.provider,
         bouncedAt: m.bouncedAt?.toISOString() ?? null,
         bounceReason: m.bounceReason,
+        text: m.bodyText,
       }),
     ),
     ...received.map(

@@ -78,8 +78,13 @@ export async function loggedMailRendered(
 export async function loggedMailContent(
   db: DbOrTx,
   config: Config,
-  mail: Pick<MailRow, 'orderId' | 'kind' | 'templateId' | 'templateVersion' | 'templateValues'>,
+  mail: Pick<MailRow, 'orderId' | 'kind' | 'templateId' | 'templateVersion' | 'templateValues'> & {
+    bodyText?: string | null;
+  },
 ): Promise<{ subject: string; text: string } | null> {
+  // A staff reply written as free text (decision 328): its own words, no template.
+  if (mail.bodyText && mail.templateId === null)
+    return { subject: await staffReplySubject(db, mail.orderId), text: mail.bodyText };
   const rendered = await loggedMailRendered(db, config, mail);
   return rendered ? { subject: rendered.subject, text: rendered.text } : null;
 }
@@ -90,6 +95,16 @@ export async function loggedMailContent(
  */
 export async function composeMail(db: DbOrTx, config: Config, mail: MailRow): Promise<Mail.Options> {
   const order = await loadOrder(db, mail.orderId, config.APP_MAIL_DOMAIN);
+  if (order && mail.bodyText !== null && mail.templateId === null) {
+    // A staff reply written as free text: their words, in the customer's thread (decision 328).
+    return {
+      to: mail.toEmail,
+      ...threadHeaders(config, mail),
+      ...(await customerThread(db, mail.orderId)),
+      subject: await staffReplySubject(db, mail.orderId),
+      text: mail.bodyText,
+    };
+  }
   const values = order ? await mailValues(db, config, mail) : null;
   if (!order || !values) throw new PermanentMailError(`order ${mail.orderId} not found`);
   const template = await templateOf(db, mail);
@@ -173,4 +188,20 @@ async function customerThread(
     .orderBy(desc(inboundMessages.receivedAt), desc(inboundMessages.id))
     .limit(1);
   return last?.messageId ? { inReplyTo: last.messageId, references: [last.messageId] } : {};
+}
+
+/**
+ * The subject of a free-text staff reply: "Re:" and the customer's last subject when they wrote, else the
+ * order number in the form the inbound matching reads back (`#<order id>`).
+ */
+async function staffReplySubject(db: DbOrTx, orderId: number): Promise<string> {
+  const [last] = await db
+    .select({ subject: inboundMessages.subject })
+    .from(inboundMessages)
+    .where(and(eq(inboundMessages.orderId, orderId), eq(inboundMessages.disposition, 'attached')))
+    .orderBy(desc(inboundMessages.receivedAt), desc(inboundMessages.id))
+    .limit(1);
+  const subject = last?.subject?.replace(/[\r\n]+/g, ' ').trim();
+  if (subject) return /^re:/i.test(subject) ? subject : `Re: ${subject}`;
+  return `ED-Card #${orderId}`;
 }

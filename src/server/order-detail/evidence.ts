@@ -60,6 +60,7 @@ async function mailContents(db: DbOrTx, config: Config, orderId: number) {
       templateId: mailLog.templateId,
       templateVersion: mailLog.templateVersion,
       templateValues: mailLog.templateValues,
+      bodyText: mailLog.bodyText,
     })
     .from(mailLog)
     .where(eq(mailLog.orderId, orderId))

@@ -10,6 +10,7 @@ import { changeStatus, inTransaction } from './commands.js';
 import { recordEvents } from './events.js';
 import { lockOrders } from './repository.js';
 import { assertVersion } from './rules.js';
+import { assertCustomerMailAllowed } from '../mail/limits.js';
 
 /**
  * The order side of what customers send (src/server/inbound/ reads and matches the messages): an answer
@@ -132,7 +133,9 @@ export async function sendStaffReply(
   actor: StaffIdentity,
   input: {
     orderId: number;
-    templateKey: string;
+    /** A template's key, or `body`: the reply as free text (decision 328). */
+    templateKey?: string | undefined;
+    body?: string | undefined;
     provider: MailProvider;
     moveTo?: OrderStatus | undefined;
     expectedVersion?: number | undefined;
@@ -141,9 +144,16 @@ export async function sendStaffReply(
   return inTransaction(db, async (tx) => {
     const [order] = await lockOrders(tx, [input.orderId], 'Order not found');
     await assertVersion(tx, order!, input.expectedVersion);
+    if (input.body !== undefined) {
+      const mailId = await queueTextReply(tx, actor, order!.email, { ...input, body: input.body });
+      const moved = input.moveTo
+        ? await changeStatus(tx, actor, { orderId: input.orderId, to: input.moveTo, notify: false })
+        : null;
+      return { mailId, processStatus: moved?.to ?? (order!.processStatus as OrderStatus) };
+    }
     const mail = await queueTemplateMail(tx, {
       orderId: input.orderId,
-      templateKey: input.templateKey,
+      templateKey: input.templateKey ?? '',
       kind: 'macro',
       toEmail: order!.email,
       provider: input.provider,
@@ -161,4 +171,38 @@ export async function sendStaffReply(
       : null;
     return { mailId, processStatus: moved?.to ?? (order!.processStatus as OrderStatus) };
   });
+}
+
+/**
+ * Queues a staff reply written as free text (decision 328): a mail_log row carrying the text, sent at
+ * once, under the customer-mail limits, with its order event, in the caller's transaction.
+ */
+async function queueTextReply(
+  tx: DbOrTx,
+  actor: StaffIdentity,
+  toEmail: string,
+  input: { orderId: number; body: string; provider: MailProvider },
+): Promise<number> {
+  await assertCustomerMailAllowed(tx, input.orderId, actor.id);
+  const [row] = await tx
+    .insert(mailLog)
+    .values({
+      orderId: input.orderId,
+      kind: 'macro',
+      toEmail,
+      provider: input.provider,
+      status: 'queued',
+      requestedBy: actor.id,
+      bodyText: input.body,
+    })
+    .returning({ id: mailLog.id });
+  await recordEvents(tx, [
+    {
+      orderId: input.orderId,
+      actorId: actor.id,
+      action: 'mail',
+      toValue: `macro staff reply (text) via ${input.provider} to ${toEmail}`,
+    },
+  ]);
+  return row!.id;
 }

@@ -111,7 +111,8 @@ function rowColumns(clock: SlaClock): SQL {
            o.amount::text as amount, o.currency,
            case when o.process_status = 'ChargeBack' then (
              select d.reason from payment_disputes d where d.order_id = o.order_id
-             order by d.created_at desc, d.id desc limit 1) end as dispute_reason`;
+             order by d.created_at desc, d.id desc limit 1) end as dispute_reason,
+           (o.customer_replied_at is not null) as customer_replied`;
 }
 
 /**
@@ -270,6 +271,9 @@ export function filterWhere(filters: ListFilters, staffId: number, clock: SlaClo
   if (filters.arrivalFrom) parts.push(sql`arrival_date >= ${filters.arrivalFrom}::date`);
   if (filters.arrivalTo) parts.push(sql`arrival_date <= ${filters.arrivalTo}::date`);
   if (filters.needsAttention === 'true') parts.push(sql`needs_attention`);
+  // The same orders the sidebar's "Customer replied" count holds (decision 327).
+  if (filters.customerReplied === 'true')
+    parts.push(sql`customer_replied_at is not null and (assigned_to = ${staffId} or assigned_to is null)`);
   if (filters.slaState) parts.push(slaStateWhere(filters.slaState, dueColumnsOf(), clock));
   return parts.length ? sql.join(parts, sql` and `) : null;
 }
@@ -344,7 +348,11 @@ export async function listFolder(
     return sortedPage(db, where, options.sort ?? 'created_at', dir, offset, limit, clock);
   }
   // Due states move with the clock alone, so lists filtered by one keep no keys.
-  const cache = options.filters.slaState ? undefined : (options.pageKeys ?? pageKeyCaches.get(db));
+  // Nor do lists of unread answers: reading the conversation changes them without a list change.
+  const cache =
+    options.filters.slaState || options.filters.customerReplied
+      ? undefined
+      : (options.pageKeys ?? pageKeyCaches.get(db));
   const generation = cache?.generation ?? 0;
   const list = listSignature(folder, scope, options.filters, limit);
   if (cache && page > 1) {
@@ -400,7 +408,7 @@ export async function listFolder(
 
 /** Which list a page belongs to: the user only counts for My Orders and the assignee `me`. */
 function listSignature(folder: Folder, scope: FolderScope, filters: ListFilters, limit: number): string {
-  const perUser = folder === 'myOrder' || filters.assignee === 'me';
+  const perUser = folder === 'myOrder' || filters.assignee === 'me' || filters.customerReplied === 'true';
   return JSON.stringify([folder, scope.today, scope.month ?? 0, perUser ? scope.staffId : 0, filters, limit]);
 }
 

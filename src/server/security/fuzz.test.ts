@@ -333,7 +333,10 @@ function sample(schema: JsonSchema, op: Operation, name: string, s: Subject): un
       return schema.items ? [sample(schema.items, op, name, s)] : [];
     case 'object':
       return Object.fromEntries(
-        Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sample(v, op, k, s)]),
+        Object.entries(schema.properties ?? {})
+          // A staff reply is a template or a text, not both: the valid request writes a text.
+          .filter(([k]) => !(op.path === '/api/admin/orders/{orderId}/messages' && k === 'templateId'))
+          .map(([k, v]) => [k, sample(v, op, k, s)]),
       );
     default:
       return 'Fuzz text';
@@ -371,8 +374,9 @@ function fillPath(op: Operation, s: Subject, bad?: { name: string; value: string
     if (name === 'documentId') return customer.documentId;
     if (name === 'orderId') return op.path.startsWith('/api/front/') ? customer.orderId : s.orderId;
     if (name === 'id') return op.path.includes('sessions') ? 'no-such-session' : s.memberId || adminId;
-    // Other numeric ids (an inbound message, an attachment): a well-formed id that names nothing.
-    if (name.endsWith('Id')) return 999_999;
+    // Another numeric id (a message, a file): a well-formed one that names nothing (404).
+    const type = op.pathParams.find((p) => p.name === name)?.schema?.type;
+    if (type === 'integer' || type === 'number') return 999_999_999;
     return 'x';
   };
   return op.pathParams.reduce(

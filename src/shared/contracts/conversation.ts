@@ -28,6 +28,8 @@ export const conversationItem = z.discriminatedUnion('direction', [
     provider: z.string(),
     bouncedAt: z.string().nullable(),
     bounceReason: z.string().nullable(),
+    /** What a staff member wrote, for a reply sent as free text. */
+    text: z.string().nullable().optional(),
   }),
   z.object({
     direction: z.literal('in'),
@@ -101,12 +103,19 @@ export type WaitingPolicy = z.infer<typeof waitingPolicy>;
 export const waitingPolicyResponse = envelope(waitingPolicy);
 
 /** A staff reply from the detail page: a template mail, threaded to the customer's last message. */
+export const STAFF_REPLY_MAX = 5000;
 export const staffMessageBody = z
   .object({
-    templateId: templateKeyField,
+    /** A template's key, or `body`: the reply as free text (line breaks allowed). Exactly one of them. */
+    templateId: templateKeyField.optional(),
+    body: multilineText(STAFF_REPLY_MAX).min(1, 'must not be empty').optional(),
     provider: z.enum(MAIL_PROVIDERS).default('AWS'),
     moveTo: z.enum(MOVABLE_STATUSES).optional(),
     expectedVersion: expectedVersionField,
   })
-  .strict();
+  .strict()
+  .refine((b) => (b.templateId === undefined) !== (b.body === undefined), {
+    message: 'must be a templateId or a body (one of them)',
+    path: ['body'],
+  });
 export const staffMessageResponse = envelope(z.object({ mailId: z.number(), processStatus: z.string() }));

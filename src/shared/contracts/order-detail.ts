@@ -395,6 +395,8 @@ export const orderFields = z.object({
   due_paused_at: isoInstant.nullable().optional(),
   /** The end of the arrival day of an order still worked; past it the order is "Trip passed". */
   trip_ends_at: isoInstant.nullable().optional(),
+  /** The customer answered and no one has read the conversation since ("Customer replied" badge). */
+  customer_replied: z.boolean().optional(),
 });
 export type OrderFields = z.infer<typeof orderFields>;
 

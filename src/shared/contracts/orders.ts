@@ -88,6 +88,8 @@ export const listFilterFields = {
   slaState: z.enum(SLA_STATES, { error: `must be one of ${SLA_STATES.join(', ')}` }).optional(),
   /** `true`: only orders with a failing check (a warning or worse) still being worked. */
   needsAttention: z.enum(['true', 'false']).optional(),
+  /** `true`: only orders with an unread answer from the customer, held by the user or unassigned. */
+  customerReplied: z.enum(['true', 'false']).optional(),
 };
 
 export const listFilters = z.object(listFilterFields).strict();
@@ -159,6 +161,8 @@ export const orderListRow = z.object({
   currency: z.string().optional(),
   /** ChargeBack orders: the reason of the payment provider's latest dispute (e.g. fraudulent). */
   dispute_reason: z.string().nullable().optional(),
+  /** The customer answered and no one has read it yet (the row's "Customer replied" badge). */
+  customer_replied: z.boolean().optional(),
 });
 export type OrderListRow = z.infer<typeof orderListRow>;
 

@@ -1,0 +1,110 @@
+import { useState } from 'react';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import { toast } from 'react-toastify';
+import { errorMessage } from '../app/api';
+import { DateTime } from '../components/date-time';
+import { type UnmatchedItem, useAttachUnmatchedMutation, useGetUnmatchedQuery } from './unmatched-api';
+
+const PAGE_SIZE = 25;
+
+function Message({ item }: { item: UnmatchedItem }) {
+  const [orderId, setOrderId] = useState('');
+  const [attach, { isLoading }] = useAttachUnmatchedMutation();
+  const valid = /^[1-9]\d{0,15}$/.test(orderId.trim());
+  return (
+    <li className="list-group-item" data-testid="unmatched-item">
+      <div className="d-flex flex-wrap gap-2 small text-body-secondary">
+        <strong className="text-body">
+          {item.fromName ? `${item.fromName} <${item.from ?? ''}>` : item.from}
+        </strong>
+        <DateTime value={item.at} />
+        {item.attachments > 0 && <span>{item.attachments} file(s)</span>}
+      </div>
+      {item.subject && <div className="fw-semibold">{item.subject}</div>}
+      <p className="mb-2" style={{ whiteSpace: 'pre-wrap' }}>
+        {item.text}
+      </p>
+      <Form
+        className="d-flex flex-wrap gap-2 align-items-end"
+        aria-label={`Attach message ${item.id} to an order`}
+        onSubmit={async (e) => {
+          e.preventDefault();
+          if (!valid) return;
+          const result = await attach({ messageId: item.id, orderId: Number(orderId.trim()) });
+          if ('error' in result) toast.error(errorMessage(result.error));
+          else toast.success(result.data.message);
+        }}
+      >
+        <Form.Group controlId={`attach-order-${item.id}`}>
+          <Form.Label className="small mb-0">Order ID</Form.Label>
+          <Form.Control
+            size="sm"
+            inputMode="numeric"
+            maxLength={16}
+            value={orderId}
+            onChange={(e) => setOrderId(e.target.value)}
+          />
+        </Form.Group>
+        <Button type="submit" size="sm" disabled={!valid || isLoading}>
+          Attach to order
+        </Button>
+      </Form>
+    </li>
+  );
+}
+
+/** /admin/unmatched-mail: mail that matched no order, newest first, each attachable to an order. */
+export function Component() {
+  const [page, setPage] = useState(1);
+  const { data, isLoading, isError, error } = useGetUnmatchedQuery({ page, size: PAGE_SIZE });
+  const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
+  return (
+    <section>
+      <div className="d-flex align-items-center gap-2 mb-3">
+        <h1 className="h5 mb-0 me-auto">Unmatched Mail</h1>
+        {data && (
+          <span className="badge rounded-pill text-bg-secondary" data-testid="unmatched-total">
+            {data.total}
+          </span>
+        )}
+      </div>
+      {isLoading ? (
+        <p className="text-muted">Loading…</p>
+      ) : isError ? (
+        <p className="text-danger">{errorMessage(error)}</p>
+      ) : !data?.items.length ? (
+        <p className="text-muted">No unmatched mail.</p>
+      ) : (
+        <ul className="list-group">
+          {data.items.map((item) => (
+            <Message key={item.id} item={item} />
+          ))}
+        </ul>
+      )}
+      {pages > 1 && (
+        <div className="d-flex gap-2 mt-2 align-items-center">
+          <Button
+            size="sm"
+            variant="outline-secondary"
+            disabled={page <= 1}
+            onClick={() => setPage(page - 1)}
+          >
+            Previous
+          </Button>
+          <span className="small">
+            Page {page} of {pages}
+          </span>
+          <Button
+            size="sm"
+            variant="outline-secondary"
+            disabled={page >= pages}
+            onClick={() => setPage(page + 1)}
+          >
+            Next
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}

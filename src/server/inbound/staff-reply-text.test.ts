@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MailQueue, startMailQueue } from '../mail/queue.js';
+import { createTestApp, type TestApp } from '../test/app.js';
+import { createOrder } from '../test/factories.js';
+import { startSmtp, type TestSmtp } from '../test/smtp.js';
+
+const TOKEN = 'inbound-token-for-tests-0123456789';
+const DOMAIN = 'in.ed-card.test';
+
+/** A staff reply written as free text: through a real SMTP server, threaded, in the conversation. */
+describe('staff reply with free text', () => {
+  let t: TestApp;
+  let smtp: TestSmtp;
+  let queue: MailQueue;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    t = await createTestApp({
+      INBOUND_TOKEN: TOKEN,
+      INBOUND_REPLY_DOMAIN: DOMAIN,
+      MAIL_AWS_SMTP_URL: smtp.url,
+      MAIL_SENDGRID_SMTP_URL: smtp.url,
+    });
+    queue = await startMailQueue(t.app, {
+      retryDelaySeconds: 1,
+      pollingIntervalSeconds: 0.5,
+      dispatchIntervalMs: 300,
+      reminderCron: null,
+    });
+  });
+  afterAll(async () => {
+    await queue?.stop();
+    await t?.close();
+    await smtp?.close();
+  });
+
+  it('mails the text threaded to the customer, records it in Email History and the conversation, moves the order', async () => {
+    const email = 'textreply@example.com';
+    const order = await createOrder(t.database, {
+      email,
+      re_enter_email: email,
+      process_status: 'Contact Customer',
+    });
+    // The customer writes first (by mail, with the order number in the subject).
+    const inbound = await t.app.inject({
+      method: 'POST',
+      url: '/api/inbound/mail',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'message/rfc822' },
+      payload: Buffer.from(
+        `From: Customer <${email}>\r\nTo: help@${DOMAIN}\r\nSubject: Question #${order.orderId}\r\nMessage-ID: <q.${Date.now()}@example.com>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nWhen is my card ready?\r\n`,
+      ),
+    });
+    expect(inbound.json().data.disposition).toBe('attached');
+    const text = 'Hello,\nyour card is being processed today.\n\tThank you';
+    const res = await t.as('Team', {
+      method: 'POST',
+      url: `/api/admin/orders/${order.orderId}/messages`,
+      payload: { body: text, provider: 'Sendgrid', moveTo: 'Awaiting' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.processStatus).toBe('Awaiting');
+    const [sent] = await smtp.waitFor(1);
+    expect(sent!.to).toMatchObject({ value: [{ address: email }] });
+    expect(sent!.subject).toBe(`Re: Question #${order.orderId}`);
+    expect(sent!.text?.trim()).toBe(text);
+    expect(sent!.inReplyTo).toMatch(/^<q\.\d+@example\.com>$/);
+    expect(sent!.replyTo!.value[0]!.address).toMatch(new RegExp(`^reply\\+${order.orderId}-`));
+
+    const conv = (
+      await t.as('Team', { method: 'GET', url: `/api/admin/orders/${order.orderId}/conversation` })
+    ).json().data;
+    const out = conv.items.filter((i: { direction: string }) => i.direction === 'out');
+    expect(out.at(-1)).toMatchObject({ kind: 'macro', text, provider: 'Sendgrid' });
+    const detail = (
+      await t.as('Team', { method: 'GET', url: `/api/admin/get-orders-details/${order.orderId}` })
+    ).json().data;
+    expect(
+      detail.mailHistory.some(
+        (m: { id?: number; mail_id?: number }) => (m.id ?? m.mail_id) === res.json().data.mailId,
+      ),
+    ).toBe(true);
+    const { rows } = await t.database.sql.query<{ to_value: string }>(
+      "select to_value from order_events where order_id = $1 and action = 'mail'",
+      [order.orderId],
+    );
+    expect(rows.map((r) => r.to_value)).toContain(`macro staff reply (text) via Sendgrid to ${email}`);
+  });
+
+  it('refuses hostile or ambiguous bodies with a 400 and sends nothing', async () => {
+    const order = await createOrder(t.database, { process_status: 'Awaiting' });
+    const before = await t.database.sql.query('select count(*)::int as n from mail_log');
+    for (const payload of [
+      { body: 'hello\u0000world' },
+      { body: 'bell\u0007' },
+      { body: 'x'.repeat(5001) },
+      { body: '   ' },
+      { body: 'text', templateId: 'awaiting-customer' },
+      {},
+      { body: 'text', extra: true },
+      { body: 42 },
+    ]) {
+      const res = await t.as('Team', {
+        method: 'POST',
+        url: `/api/admin/orders/${order.orderId}/messages`,
+        payload,
+      });
+      expect(res.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400);
+      expect(res.body).not.toMatch(/at .*\.ts:\d+/);
+    }
+    const after = await t.database.sql.query('select count(*)::int as n from mail_log');
+    expect(after.rows).toEqual(before.rows);
+  });
+});
