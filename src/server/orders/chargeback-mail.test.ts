@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHARGEBACK_NOT_COMPLETED_BY_UPLOAD } from '../documents/routes.js';
-import { storeBuffer } from '../documents/storage.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { addCurrentCard, createOrder } from '../test/factories.js';
 import { samplePdf } from '../test/fixtures.js';
