@@ -36,10 +36,11 @@ const LABELS: Record<string, string> = {
 const label = (field: string) =>
   LABELS[field] ?? field.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 
+/** Badge colours with their readable text colour (WCAG AA contrast: dark text on yellow and cyan). */
 const SEVERITY = {
-  block: { bg: 'danger', text: 'Must fix' },
-  warn: { bg: 'warning', text: 'Check' },
-  info: { bg: 'info', text: 'Note' },
+  block: { bg: 'danger', fg: 'white', text: 'Must fix' },
+  warn: { bg: 'warning', fg: 'dark', text: 'Check' },
+  info: { bg: 'info', fg: 'dark', text: 'Note' },
 } as const;
 
 const DATE_FIELDS = new Set(['date_of_birth', 'passport_expiration', 'arrival_date', 'departure_date']);
@@ -100,7 +101,7 @@ export function OrderChecksSection({ order }: { order: OrderDetails }) {
             <ul className="list-unstyled mb-2">
               {checks.map((c) => (
                 <li key={c.code} data-testid={`check-${c.code}`} className="mb-1">
-                  <Badge bg={SEVERITY[c.severity].bg} className="me-2">
+                  <Badge bg={SEVERITY[c.severity].bg} text={SEVERITY[c.severity].fg} className="me-2">
                     {SEVERITY[c.severity].text}
                   </Badge>
                   {c.message}
