@@ -212,7 +212,7 @@ test('keyboard: ? lists the shortcuts, / searches, j moves through a list, Ctrl+
   await jump.getByLabel('Order number').fill(String(orderId));
   await jump.getByLabel('Order number').press('Enter');
   await expect(b).toHaveURL(new RegExp(`${detail(orderId)}$`));
-  await expect(b.getByText(`Order ${orderId}`)).toBeVisible();
+  await expect(b.getByRole('heading', { level: 1, name: new RegExp(`^Order ${orderId}`) })).toBeVisible();
 
   // g then a letter jumps to a folder.
   await b.locator('body').click();

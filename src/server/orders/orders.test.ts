@@ -174,6 +174,7 @@ describe('folders and counts', () => {
         'dispute_reason',
         'check_level',
         'check_codes',
+        'customer_replied',
       ].sort(),
     );
     expect(row).toMatchObject({
