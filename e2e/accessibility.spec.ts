@@ -1,8 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { encodeOrderId } from '../src/shared/order-id.js';
-import { DEMO_EMAILS, DEMO_PASSWORD, type DemoRole, expect, loginAs, test } from './fixtures.js';
+import { approvedPdf, DEMO_EMAILS, DEMO_PASSWORD, type DemoRole, expect, loginAs, test } from './fixtures.js';
 
 const INTAKE_KEY = 'e2e-intake-key-0123456789';
 const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -17,13 +16,6 @@ async function axeViolations(page: Page): Promise<string[]> {
 
 async function expectNoAxeViolations(page: Page, label: string) {
   expect(await axeViolations(page), label).toEqual([]);
-}
-
-async function approvedPdf(text: string): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  pdf.addPage([595, 842]).drawText(text, { x: 50, y: 780, size: 20, font });
-  return Buffer.from(await pdf.save());
 }
 
 interface Made {

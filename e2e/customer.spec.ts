@@ -2,8 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { DEMO_EMAILS, DEMO_PASSWORD, expect, test } from './fixtures.js';
+import { approvedPdf, DEMO_EMAILS, DEMO_PASSWORD, expect, test } from './fixtures.js';
 
 const INTAKE_KEY = 'e2e-intake-key-0123456789';
 const ALT_HOST = 'aruba-card.example';
@@ -35,13 +34,6 @@ function orderPayload(n: number, landingDomain: string) {
     amount: 59,
     currency: 'USD',
   };
-}
-
-async function approvedPdf(text: string): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  pdf.addPage([595, 842]).drawText(text, { x: 50, y: 780, size: 20, font });
-  return Buffer.from(await pdf.save());
 }
 
 /** A paid order from the intake API, with its approved card uploaded by staff through the real API. */

@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 export type DemoRole = 'Admin' | 'Manager' | 'Team' | 'Telecaller' | 'Night Staff';
 export const DEMO_EMAILS: Record<DemoRole, string> = {
@@ -23,3 +24,11 @@ export async function loginAs(page: Page, role: DemoRole): Promise<string> {
 
 export const test = base;
 export { expect };
+
+/** A one-page PDF with a line of text: an approved card to upload. */
+export async function approvedPdf(text: string): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  pdf.addPage([595, 842]).drawText(text, { x: 50, y: 780, size: 20, font });
+  return Buffer.from(await pdf.save());
+}

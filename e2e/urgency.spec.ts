@@ -124,7 +124,7 @@ test('sort by arrival, filter by nationality, save a shared view, open it from t
   expect(csv).not.toContain("'+688");
 });
 
-test('at 1,280 px the default columns and the Action column fit, and the row opens the order', async ({
+test('at 1,280 px the Action column stays in view, the page never scrolls sideways, and the row opens the order', async ({
   page,
 }) => {
   await loginAs(page, 'Team');
@@ -135,8 +135,8 @@ test('at 1,280 px the default columns and the Action column fit, and the row ope
   await expect(view).toBeVisible();
   const box = (await view.boundingBox())!;
   expect(box.x + box.width).toBeLessThanOrEqual(1280);
-  const scroller = page.locator('[data-testid="order-table"]').locator('xpath=..');
-  const overflow = await scroller.evaluate((el) => el.scrollWidth - el.clientWidth);
+  // Every product column is shown by default: a wide table scrolls inside its own box, not the page.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
 
   await row.getByRole('cell', { name: new RegExp(lastName) }).click();

@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { PDFParse } from 'pdf-parse';
 import { encodeOrderId } from '../src/shared/order-id.js';
-import { expect, loginAs, test } from './fixtures.js';
+import { approvedPdf, expect, loginAs, test } from './fixtures.js';
 
 /** The working day, round 2: chargebacks that can be defended, and a due clock that pauses. */
 
@@ -64,6 +64,24 @@ test('an order in ChargeBack offers both Defence Packs; Pack 2 has facts in word
     headers: { Authorization: token },
     data: { orderId, remark: 'Internal: customer sounded annoyed' },
   });
+  // The card was delivered before the dispute (Completed needs a current document).
+  const detail = await page.request.get(`/api/admin/get-orders-details/${orderId}`, {
+    headers: { Authorization: token },
+  });
+  const upload = await page.request.post('/api/admin/upload-visa-document', {
+    headers: { Authorization: token },
+    multipart: {
+      orderId: String(orderId),
+      email: (await detail.json()).data.email as string,
+      mailServiceProvider: 'AWS',
+      uploadVisaDoc: {
+        name: 'approved.pdf',
+        mimeType: 'application/pdf',
+        buffer: await approvedPdf(`Approved card ${orderId}`),
+      },
+    },
+  });
+  expect(upload.ok(), await upload.text()).toBeTruthy();
   await moveByApi(page, token, orderId, 'ChargeBack');
   const mailsBefore = await mailCount(page, token, orderId);
 

@@ -42,6 +42,10 @@ async function bySections(orderId: number) {
     downloadHistory: await loadDownloads(db, orderId),
     remarks: await loadRemarks(db, orderId),
     events: await loadEvents(db, orderId),
+    // The "Customer replied" mark (docs/product.md, "Customers answer back").
+    customer_replied: (
+      await q('select customer_replied_at is not null as replied from orders where order_id = $1', [orderId])
+    ).rows.map((r) => (r as { replied: boolean }).replied)[0],
   };
 }
 

@@ -82,7 +82,8 @@ export const dueColumnsOf = (alias?: string): DueColumns => {
 
 /**
  * The one definition of the due states (tile, lists, filters, detail and Insights use it): trip passed
- * once the arrival day of a still-worked order is over; paused while it waits on someone else; else
+ * once the arrival day of a still-worked order is over; paused while it waits on someone else (unless that
+ * wait has its own deadline, a dispute's evidence due); else
  * breached from the due time on, at risk while less than the margin is left, on track before. Null when
  * there is no due time (closed orders).
  */
@@ -90,7 +91,7 @@ export function slaStateSql(c: DueColumns, clock: SlaClock): SQL {
   const at = clock.now.toISOString();
   const edge = new Date(clock.now.getTime() + clock.marginHours * 3_600_000).toISOString();
   return sql`case when ${c.tripEndsAt} <= ${at}::timestamptz then 'trip_passed'
-              when ${c.pausedAt} is not null then 'paused'
+              when ${c.pausedAt} is not null and ${c.dueAt} is null then 'paused'
               when ${c.dueAt} is null then null
               when ${c.dueAt} <= ${at}::timestamptz then 'breached'
               when ${c.dueAt} < ${edge}::timestamptz then 'at_risk'
@@ -106,7 +107,7 @@ export function slaStateWhere(state: SlaState, c: DueColumns, clock: SlaClock): 
     case 'trip_passed':
       return sql`${c.tripEndsAt} <= ${at}::timestamptz`;
     case 'paused':
-      return sql`${c.pausedAt} is not null and ${tripAhead}`;
+      return sql`${c.pausedAt} is not null and ${c.dueAt} is null and ${tripAhead}`;
     case 'breached':
       return sql`${c.dueAt} <= ${at}::timestamptz and ${tripAhead}`;
     case 'at_risk':
@@ -123,7 +124,8 @@ export function slaStateOf(
   pause: { pausedAt: Date | null; tripEndsAt: Date | null } = { pausedAt: null, tripEndsAt: null },
 ): SlaState | null {
   if (pause.tripEndsAt && pause.tripEndsAt.getTime() <= clock.now.getTime()) return 'trip_passed';
-  if (pause.pausedAt) return 'paused';
+  // A deadline someone else set while the order waits (a dispute's evidence due) wins over the pause.
+  if (pause.pausedAt && !dueAt) return 'paused';
   if (!dueAt) return null;
   const left = dueAt.getTime() - clock.now.getTime();
   if (left <= 0) return 'breached';
