@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { MailPreview } from '../../shared/contracts/order-detail.js';
+import { completionMailSuppressed } from '../../shared/order-rules.js';
 import { renderForOrder, customerLanguageOf, resolveTemplate } from '../communication/templates.js';
 import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
@@ -30,7 +31,7 @@ export async function previewCustomerMail(
   query: { status?: string | undefined; macroId?: number | undefined },
 ): Promise<MailPreview> {
   const [order] = await db
-    .select({ id: orders.orderId })
+    .select({ id: orders.orderId, status: orders.processStatus })
     .from(orders)
     .where(eq(orders.orderId, orderId))
     .limit(1);
@@ -39,13 +40,19 @@ export async function previewCustomerMail(
   if (query.macroId !== undefined) {
     const [macro] = await db.select().from(macros).where(eq(macros.id, query.macroId)).limit(1);
     if (!macro) throw notFound('No such macro.');
-    key = macro.templateKey ?? (macro.moveTo ? await notificationKey(db, macro.moveTo) : null);
+    key =
+      macro.moveTo && completionMailSuppressed(order.status, macro.moveTo)
+        ? null
+        : (macro.templateKey ?? (macro.moveTo ? await notificationKey(db, macro.moveTo) : null));
   } else if (query.status) {
     // A move that will be refused announces no mail: it says why instead (decision 296).
     if (query.status === 'Completed' && !(await latestDocument(db, orderId))) {
       throw conflict(NO_CARD_MESSAGE, { orders: [{ orderId, message: NO_CARD_MESSAGE }] });
     }
-    key = await notificationKey(db, query.status);
+    // Out of ChargeBack into Completed the customer gets no mail (src/shared/order-rules.ts).
+    key = completionMailSuppressed(order.status, query.status)
+      ? null
+      : await notificationKey(db, query.status);
   }
   if (!key) return null;
   const template = await resolveTemplate(db, key, await customerLanguageOf(db, orderId));
