@@ -13,7 +13,7 @@ describe('logged contacts', () => {
   });
 
   const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
-  const log = (orderId: number, payload: unknown, role: DemoRole = 'Telecaller') =>
+  const log = (orderId: number, payload: Record<string, unknown>, role: DemoRole = 'Telecaller') =>
     t.as(role, { method: 'POST', url: `/api/admin/orders/${orderId}/contacts`, payload });
   const staffId = async (role: string) =>
     (
