@@ -65,8 +65,19 @@ export const ORDER_EVENT_ACTIONS = [
   'bounce',
   'correction',
   'duplicate',
+  /** A call or WhatsApp contact logged with its outcome (order_contacts). */
+  'contact',
 ] as const;
 export type OrderEventAction = (typeof ORDER_EVENT_ACTIONS)[number];
+
+/** How the Telecaller reached out to a customer, and what came of it (order_contacts). */
+export const CONTACT_CHANNELS = ['call', 'whatsapp'] as const;
+export type ContactChannel = (typeof CONTACT_CHANNELS)[number];
+export const CONTACT_OUTCOMES = ['reached', 'no_answer', 'wrong_number', 'call_back'] as const;
+export type ContactOutcome = (typeof CONTACT_OUTCOMES)[number];
+/** A call-back is at most this many days ahead. */
+export const CALL_BACK_MAX_DAYS = 30;
+export const CONTACT_NOTE_MAX = 1000;
 
 export const PROCESSING_MODES = ['Standard', 'Priority'] as const;
 export type ProcessingMode = (typeof PROCESSING_MODES)[number];

@@ -30,6 +30,14 @@ export const conversationApi = api.injectEndpoints({
       query: ({ orderId, ...body }) => ({ url: `admin/orders/${orderId}/messages`, method: 'POST', body }),
       invalidatesTags: (_r, error, { orderId }) => (error ? [] : orderTag(orderId)),
     }),
+    /** A call or WhatsApp contact with its outcome; a call-back assigns the order (counts change). */
+    logContact: build.mutation<
+      Envelope<{ contactId: number; assignedTo: number | null; callBackAt: string | null }>,
+      { orderId: number; channel: string; outcome: string; callBackAt?: string; note?: string }
+    >({
+      query: ({ orderId, ...body }) => ({ url: `admin/orders/${orderId}/contacts`, method: 'POST', body }),
+      invalidatesTags: (_r, error, { orderId }) => (error ? [] : [...orderTag(orderId), 'Counts']),
+    }),
     attachmentAsCard: build.mutation<Envelope<unknown>, { orderId: number; attachmentId: number }>({
       query: ({ orderId, attachmentId }) => ({
         url: `admin/orders/${orderId}/conversation/attachments/${attachmentId}/use-as-card`,
@@ -41,5 +49,9 @@ export const conversationApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetConversationQuery, useAttachmentAsCardMutation, useSendStaffReplyMutation } =
-  conversationApi;
+export const {
+  useGetConversationQuery,
+  useAttachmentAsCardMutation,
+  useLogContactMutation,
+  useSendStaffReplyMutation,
+} = conversationApi;

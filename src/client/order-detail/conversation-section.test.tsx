@@ -76,3 +76,74 @@ describe('conversation section: the reply box', () => {
     expect(await screen.findByText('Too many mails to this order')).toBeInTheDocument();
   });
 });
+
+describe('conversation section: logged calls', () => {
+  it('shows a logged contact, logs a call, asks for the call-back time, and shows a refusal', async () => {
+    const user = userEvent.setup();
+    signInAs('Telecaller');
+    let refuse = false;
+    const callBackAt = '2026-11-26T15:00:00.000Z';
+    const sent = mockApi({
+      'GET /api/admin/orders/100123/conversation': () =>
+        ok({
+          ...conversation,
+          items: [
+            ...conversation.items,
+            {
+              direction: 'contact',
+              id: 3,
+              at: '2026-11-25T11:00:00.000Z',
+              kind: 'whatsapp',
+              outcome: 'call_back',
+              callBackAt,
+              staffName: 'Tara Telecaller',
+              note: 'Asked to be called\nafter lunch',
+            },
+          ],
+        }),
+      'POST /api/admin/orders/100123/contacts': () =>
+        refuse
+          ? refused(400, 'callBackAt: must be in the future')
+          : ok({ contactId: 4, assignedTo: 5, callBackAt: null }, 'The contact has been logged.'),
+    });
+    renderPage('/admin/x', '/admin/x', <ConversationSection order={order} />);
+    const contact = await screen.findByTestId('conversation-contact');
+    expect(contact).toHaveTextContent('WhatsApp');
+    expect(contact).toHaveTextContent('Call back');
+    expect(contact).toHaveTextContent('Tara Telecaller');
+    expect(contact).toHaveTextContent('after lunch');
+
+    const form = screen.getByRole('form', { name: 'Log a call' });
+    const submit = within(form).getByRole('button', { name: 'Log contact' });
+    await user.selectOptions(within(form).getByLabelText('Outcome'), 'no_answer');
+    await user.type(within(form).getByLabelText('Note'), 'Rang twice');
+    expect(within(form).queryByLabelText('Call back at')).not.toBeInTheDocument();
+    await user.click(submit);
+    await waitFor(() =>
+      expect(sent.find((r) => r.method === 'POST')?.body).toEqual({
+        channel: 'call',
+        outcome: 'no_answer',
+        note: 'Rang twice',
+      }),
+    );
+    await waitFor(() => expect(within(form).getByLabelText('Note')).toHaveValue(''));
+
+    // A call-back needs its time before it can be logged.
+    await user.selectOptions(within(form).getByLabelText('Channel'), 'whatsapp');
+    await user.selectOptions(within(form).getByLabelText('Outcome'), 'call_back');
+    expect(submit).toBeDisabled();
+    const when = within(form).getByLabelText('Call back at');
+    await user.type(when, '2026-11-26T10:30');
+    expect(submit).toBeEnabled();
+    refuse = true;
+    await user.click(submit);
+    await waitFor(() =>
+      expect(sent.filter((r) => r.method === 'POST').at(-1)?.body).toEqual({
+        channel: 'whatsapp',
+        outcome: 'call_back',
+        callBackAt: new Date('2026-11-26T10:30').toISOString(),
+      }),
+    );
+    expect(await screen.findByText('callBackAt: must be in the future')).toBeInTheDocument();
+  });
+});

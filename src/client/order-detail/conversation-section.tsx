@@ -3,6 +3,13 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import { useState } from 'react';
 import { STAFF_REPLY_MAX } from '../../shared/contracts/conversation';
+import {
+  CALL_BACK_MAX_DAYS,
+  CONTACT_CHANNELS,
+  CONTACT_NOTE_MAX,
+  CONTACT_OUTCOMES,
+  type ContactOutcome,
+} from '../../shared/constants';
 import { MAIL_PROVIDERS } from '../../shared/constants';
 import { useGetTemplatesQuery } from '../communication/communication-api';
 import { toast } from 'react-toastify';
@@ -14,6 +21,7 @@ import { downloadWithToken } from './authorized-files';
 import {
   useAttachmentAsCardMutation,
   useGetConversationQuery,
+  useLogContactMutation,
   useSendStaffReplyMutation,
 } from './conversation-api';
 import { toastFailure } from './notify';
@@ -26,6 +34,138 @@ const DISPOSITION_LABEL = {
   'auto-reply': 'Auto-reply',
   bounce: 'Bounce',
 } as const;
+
+const CHANNEL_LABEL = { call: 'Call', whatsapp: 'WhatsApp' } as const;
+const OUTCOME_LABEL: Record<ContactOutcome, string> = {
+  reached: 'Reached',
+  no_answer: 'No answer',
+  wrong_number: 'Wrong number',
+  call_back: 'Call back',
+};
+const OUTCOME_BG: Record<ContactOutcome, string> = {
+  reached: 'success',
+  no_answer: 'secondary',
+  wrong_number: 'danger',
+  call_back: 'info',
+};
+
+function Contact({ item }: { item: Extract<ConversationItem, { direction: 'contact' }> }) {
+  return (
+    <li className="list-group-item small" data-testid="conversation-contact">
+      <div className="d-flex flex-wrap gap-2 align-items-center text-body-secondary">
+        <strong className="text-body">{CHANNEL_LABEL[item.kind]}</strong>
+        <Badge bg={OUTCOME_BG[item.outcome]}>{OUTCOME_LABEL[item.outcome]}</Badge>
+        {item.callBackAt && (
+          <span>
+            at <DateTime value={item.callBackAt} />
+          </span>
+        )}
+        <span>{item.staffName ?? 'Staff'}</span>
+        <DateTime value={item.at} />
+      </div>
+      {item.note && (
+        <p className="mb-0 mt-1" style={{ whiteSpace: 'pre-wrap' }}>
+          {item.note}
+        </p>
+      )}
+    </li>
+  );
+}
+
+/** A date-time input value (local time, minutes) for a moment. */
+const localInput = (ms: number) => {
+  const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
+  return d.toISOString().slice(0, 16);
+};
+
+/** Log a call or WhatsApp contact with its outcome; a call-back needs its time (within 30 days). */
+function ContactForm({ orderId }: { orderId: number }) {
+  const [channel, setChannel] = useState<string>(CONTACT_CHANNELS[0]);
+  const [outcome, setOutcome] = useState<ContactOutcome>('reached');
+  const [callBackAt, setCallBackAt] = useState('');
+  const [note, setNote] = useState('');
+  const [log, { isLoading }] = useLogContactMutation();
+  const callBack = outcome === 'call_back';
+  const ready = !callBack || callBackAt !== '';
+  return (
+    <Form
+      className="mt-3"
+      aria-label="Log a call"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        if (!ready) return;
+        const result = await log({
+          orderId,
+          channel,
+          outcome,
+          ...(callBack ? { callBackAt: new Date(callBackAt).toISOString() } : {}),
+          ...(note.trim() ? { note } : {}),
+        });
+        if ('error' in result) toast.error(errorMessage(result.error));
+        else {
+          toast.success(result.data.message);
+          setNote('');
+          setCallBackAt('');
+        }
+      }}
+    >
+      <div className="fw-semibold small mb-1">Log a call</div>
+      <div className="d-flex flex-wrap gap-2 align-items-end mb-2">
+        <Form.Group controlId={`contact-channel-${orderId}`}>
+          <Form.Label className="small mb-0">Channel</Form.Label>
+          <Form.Select size="sm" value={channel} onChange={(e) => setChannel(e.target.value)}>
+            {CONTACT_CHANNELS.map((c) => (
+              <option key={c} value={c}>
+                {CHANNEL_LABEL[c]}
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+        <Form.Group controlId={`contact-outcome-${orderId}`}>
+          <Form.Label className="small mb-0">Outcome</Form.Label>
+          <Form.Select
+            size="sm"
+            value={outcome}
+            onChange={(e) => setOutcome(e.target.value as ContactOutcome)}
+          >
+            {CONTACT_OUTCOMES.map((o) => (
+              <option key={o} value={o}>
+                {OUTCOME_LABEL[o]}
+              </option>
+            ))}
+          </Form.Select>
+        </Form.Group>
+        {callBack && (
+          <Form.Group controlId={`contact-call-back-${orderId}`}>
+            <Form.Label className="small mb-0">Call back at</Form.Label>
+            <Form.Control
+              size="sm"
+              type="datetime-local"
+              required
+              min={localInput(Date.now())}
+              max={localInput(Date.now() + CALL_BACK_MAX_DAYS * 86_400_000)}
+              value={callBackAt}
+              onChange={(e) => setCallBackAt(e.target.value)}
+            />
+          </Form.Group>
+        )}
+      </div>
+      <Form.Group controlId={`contact-note-${orderId}`} className="mb-2">
+        <Form.Label className="small">Note</Form.Label>
+        <Form.Control
+          as="textarea"
+          rows={2}
+          maxLength={CONTACT_NOTE_MAX}
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+        />
+      </Form.Group>
+      <Button type="submit" size="sm" variant="outline-primary" disabled={!ready || isLoading}>
+        Log contact
+      </Button>
+    </Form>
+  );
+}
 
 function Incoming({
   orderId,
@@ -188,7 +328,10 @@ function ReplyBox({ orderId }: { orderId: number }) {
   );
 }
 
-/** Every mail we sent and every answer that came in, oldest first (docs/product.md, "Customers answer back"). */
+/**
+ * Every mail we sent, every answer that came in and every call or WhatsApp contact logged, oldest first
+ * (docs/product.md, "Customers answer back").
+ */
 export function ConversationSection({ order }: { order: OrderDetails }) {
   const { data, isLoading } = useGetConversationQuery(order.order_id);
   return (
@@ -207,6 +350,8 @@ export function ConversationSection({ order }: { order: OrderDetails }) {
           {data.items.map((item) =>
             item.direction === 'in' ? (
               <Incoming key={`in-${item.id}`} orderId={order.order_id} item={item} />
+            ) : item.direction === 'contact' ? (
+              <Contact key={`contact-${item.id}`} item={item} />
             ) : (
               <li
                 key={`out-${item.id}`}
@@ -231,6 +376,7 @@ export function ConversationSection({ order }: { order: OrderDetails }) {
         </ul>
       )}
       <ReplyBox orderId={order.order_id} />
+      <ContactForm orderId={order.order_id} />
     </Section>
   );
 }

@@ -20,6 +20,7 @@ export function DashboardTiles({
         breachedCount?: number;
         needsAttentionCount?: number;
         tripPassedCount?: number;
+        callBackDueCount?: number;
       })
     | undefined;
   // The figures are open orders of the whole system, which only Order History lists: a role that cannot
@@ -38,6 +39,15 @@ export function DashboardTiles({
           ) : null}
         </Link>
       ))}
+      {/* The user's call-backs whose time has come (decision 331): they are in My Orders. */}
+      {sla?.callBackDueCount ? (
+        <Link to="/admin/my-order" className="staff-tile" title="Logged call-backs whose time has come">
+          <span className="staff-tile-label">Call-backs due</span>
+          <span className="staff-tile-count text-warning" data-testid="tile-count-callBackDue">
+            {sla.callBackDueCount}
+          </span>
+        </Link>
+      ) : null}
       {/* Open orders near or past their due time, whole system: each opens the matching list. */}
       {showSla ? (
         <>

@@ -85,6 +85,16 @@ describe('staff layout', () => {
     expect(within(nav).getByRole('link', { name: 'Manage Invoices' })).toBeInTheDocument();
   });
 
+  it('shows the call-backs whose time has come as a tile that opens My Orders', async () => {
+    storeSession('Tara Telecaller', 'Telecaller');
+    answerCounts(200, { callBackDueCount: 2 });
+    renderLayout();
+    const tile = await screen.findByTestId('tile-count-callBackDue');
+    expect(tile).toHaveTextContent('2');
+    expect(tile.closest('a')).toHaveAttribute('href', '/admin/my-order');
+    expect(tile.closest('a')).toHaveTextContent(/^Call-backs due/);
+  });
+
   it.each([
     [
       'Telecaller',

@@ -26,6 +26,8 @@ import {
   MAIL_STATUSES,
   type MailKind,
   type MailStatus,
+  CONTACT_CHANNELS,
+  CONTACT_OUTCOMES,
   ORDER_EVENT_ACTIONS,
   ORDER_STATUSES,
   type OrderEventAction,
@@ -353,6 +355,29 @@ export const orderRemarks = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('order_remarks_order_idx').on(t.orderId, t.createdAt)],
+);
+
+/** A call or WhatsApp contact with the customer, with its outcome; a call-back time brings the order back. */
+export const orderContacts = pgTable(
+  'order_contacts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    staffId: integer('staff_id').references(() => staffUsers.id),
+    channel: text('channel').$type<(typeof CONTACT_CHANNELS)[number]>().notNull(),
+    outcome: text('outcome').$type<(typeof CONTACT_OUTCOMES)[number]>().notNull(),
+    callBackAt: timestamp('call_back_at', { withTimezone: true, mode: 'date' }),
+    note: text('note').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('order_contacts_channel_ck', oneOf(t.channel, CONTACT_CHANNELS)),
+    check('order_contacts_outcome_ck', oneOf(t.outcome, CONTACT_OUTCOMES)),
+    check('order_contacts_note_len_ck', sql`char_length(${t.note}) <= 1000`),
+    index('order_contacts_order_idx').on(t.orderId, t.createdAt),
+  ],
 );
 
 /** Uploaded approved documents; files live outside any public folder under `storage_key`. */

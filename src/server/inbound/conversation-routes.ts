@@ -7,6 +7,8 @@ import { orderIdField } from '../../shared/contracts/common.js';
 import {
   attachInboundBody,
   attachInboundResponse,
+  contactBody,
+  contactResponse,
   CUSTOMER_REPLY_MAX_FILES,
   conversationResponse,
   customerReplyMessage,
@@ -38,6 +40,7 @@ import {
 import { nudgeMailQueue } from '../mail/queue.js';
 import { contentDisposition } from '../order-detail/routes.js';
 import { attachDocument } from '../orders/commands.js';
+import { logContact } from '../orders/contacts.js';
 import { sendStaffReply } from '../orders/customer-answers.js';
 import { loadOrder } from '../orders/repository.js';
 import { attachmentOf, listUnmatched, loadConversation } from './conversation.js';
@@ -325,6 +328,29 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!result) throw notFound('Template not found');
       nudgeMailQueue(app);
       return ok(result, `The reply to the customer is on its way (${provider}).`);
+    },
+  );
+
+  app.post(
+    '/admin/orders/:orderId/contacts',
+    {
+      config: { permission: 'orders.remark' },
+      schema: {
+        tags: ['conversation'],
+        summary:
+          'Log a call or WhatsApp contact with its outcome (reached, no_answer, wrong_number, call_back); a call-back (`callBackAt`, within 30 days) assigns the order to the caller',
+        security,
+        params: orderParams,
+        body: contactBody,
+        response: { 200: contactResponse },
+      },
+    },
+    async (request) => {
+      const result = await logContact(db, staffOf(request), {
+        orderId: request.params.orderId,
+        ...request.body,
+      });
+      return ok(result, 'The contact has been logged.');
     },
   );
 };

@@ -1,12 +1,13 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { ConversationItem } from '../../shared/contracts/conversation.js';
 import type { DbOrTx } from '../db/client.js';
+import { contactsOf } from '../orders/contacts.js';
 import { clearRepliedFlag } from '../orders/customer-answers.js';
 import { failingAddresses, inboundAttachments, inboundMessages, mailLog, orders } from '../db/schema.js';
 
 /**
  * An order's conversation, oldest first: every mail we sent and every message that came in, with
- * their files. Reading it marks the customer's answers read (the "Customer replied" flag goes).
+ * their files, and the calls and WhatsApp contacts staff logged. Reading it marks the customer's answers read (the "Customer replied" flag goes).
  */
 export async function loadConversation(
   db: DbOrTx,
@@ -19,7 +20,7 @@ export async function loadConversation(
     .where(eq(orders.orderId, orderId))
     .limit(1);
   if (!order) return null;
-  const [sent, received, failing] = await Promise.all([
+  const [sent, received, failing, contacts] = await Promise.all([
     db
       .select()
       .from(mailLog)
@@ -35,6 +36,7 @@ export async function loadConversation(
       .from(failingAddresses)
       .where(eq(failingAddresses.email, order.email.toLowerCase()))
       .limit(1),
+    contactsOf(db, orderId),
   ]);
   const files = received.length
     ? await db
@@ -80,6 +82,18 @@ export async function loadConversation(
           .filter((f) => f.inboundId === r.id)
           .map((f) => ({ id: f.id, name: f.originalName, mimeType: f.mimeType, sizeBytes: f.sizeBytes })),
         refused: r.refusedAttachments,
+      }),
+    ),
+    ...contacts.map(
+      (c): ConversationItem => ({
+        direction: 'contact',
+        id: c.id,
+        at: c.at.toISOString(),
+        kind: c.channel,
+        outcome: c.outcome,
+        callBackAt: c.callBackAt?.toISOString() ?? null,
+        staffName: c.staffName,
+        note: c.note,
       }),
     ),
   ].sort((a, b) => a.at.localeCompare(b.at) || a.id - b.id);

@@ -74,7 +74,7 @@ describe('folder counts in memory', () => {
     expect(afterClose.completedOrdersCount).toBe(afterCreate.completedOrdersCount + 1);
     // Over the HTTP route too.
     const res = await t.as('Admin', { method: 'GET', url: '/api/admin/get-folder-count' });
-    expect(res.json().data).toEqual({ ...afterClose, repliedCount: 0 });
+    expect(res.json().data).toEqual({ ...afterClose, repliedCount: 0, callBackDueCount: 0 });
   });
 
   it('moves the date-dependent folders with the service day, exactly as the database query', async () => {

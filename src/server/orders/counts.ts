@@ -3,6 +3,7 @@ import { FOLDER_COUNT_KEYS, FOLDERS, type Folder, type FolderCounts } from '../.
 import { serviceToday } from '../../shared/dates.js';
 import type { Database, DbOrTx } from '../db/client.js';
 import { repliedCount } from '../inbound/conversation.js';
+import { callBackDueCount } from './contacts.js';
 import { onCacheEvent } from '../live/cache-events.js';
 import { dueNow, getSlaPolicy, type SlaClock, slaClock } from '../sla/policy.js';
 import { CLOSED_STATUSES, STATUS_FOLDERS } from './folders.js';
@@ -473,13 +474,14 @@ export function countsMemoryOf(database: Database): CountsMemory | undefined {
 export async function countsFor(
   database: Database,
   staffId: number,
-): Promise<CountsAnswer & { repliedCount: number }> {
+): Promise<CountsAnswer & { repliedCount: number; callBackDueCount: number }> {
   const memory = memories.get(database);
-  const [counts, replied] = await Promise.all([
+  const [counts, replied, callBacks] = await Promise.all([
     memory ? memory.countsFor(staffId) : countsFromDatabase(database.db, staffId),
     repliedCount(database.db, staffId),
+    callBackDueCount(database.db, staffId),
   ]);
-  return { ...counts, repliedCount: replied };
+  return { ...counts, repliedCount: replied, callBackDueCount: callBacks };
 }
 
 /** The due-time clock for lists: the policy from memory when the counts run there. */

@@ -159,6 +159,9 @@ export async function eraseOrder(
       where order_id = ${orderId}`);
     // Free text written by staff about the customer: the text goes, when and by whom stay.
     await tx.execute(sql`update order_remarks set remark = ${ERASED} where order_id = ${orderId}`);
+    await tx.execute(
+      sql`update order_contacts set note = ${ERASED} where order_id = ${orderId} and note <> ''`,
+    );
     // The history: file names, withdrawal reasons and transaction values go; mail lines lose the address.
     await tx.execute(sql`
       update order_events set

@@ -234,6 +234,12 @@ function example(op: Operation, name: string, s: Subject): unknown {
   }
   // A correction takes the intake's field values (its own example id and version come from below).
   if (op.path === '/api/admin/orders/{orderId}' && name in buildOrder()) return buildOrder()[name];
+  // A logged contact: a call-back an hour ahead (the field is only for a call-back).
+  if (op.path === '/api/admin/orders/{orderId}/contacts') {
+    if (name === 'outcome') return 'call_back';
+    if (name === 'callBackAt') return new Date(Date.now() + 3_600_000).toISOString();
+    if (name === 'note') return 'Rang twice.\nCall back after lunch.';
+  }
   switch (name) {
     case 'orderId':
       if (op.path.endsWith('/send-invoice')) return String(s.orderId);

@@ -1,9 +1,16 @@
 import { z } from 'zod';
-import { MAIL_PROVIDERS, MOVABLE_STATUSES } from '../constants.js';
+import {
+  CALL_BACK_MAX_DAYS,
+  CONTACT_CHANNELS,
+  CONTACT_NOTE_MAX,
+  CONTACT_OUTCOMES,
+  MAIL_PROVIDERS,
+  MOVABLE_STATUSES,
+} from '../constants.js';
 import { templateKeyField } from './communication.js';
 
 export { CUSTOMER_REPLY_MAX_FILES } from '../constants.js';
-import { envelope, expectedVersionField, multilineText, orderIdField } from './common.js';
+import { envelope, expectedVersionField, multilineText, orderIdField, takeOverField } from './common.js';
 
 /** One file that came with a customer's message. */
 export const conversationAttachment = z.object({
@@ -45,6 +52,17 @@ export const conversationItem = z.discriminatedUnion('direction', [
     unread: z.boolean(),
     attachments: z.array(conversationAttachment),
     refused: z.array(refusedAttachment),
+  }),
+  z.object({
+    /** A call or WhatsApp contact the Telecaller logged, with its outcome. */
+    direction: z.literal('contact'),
+    id: z.number(),
+    at: z.string(),
+    kind: z.enum(CONTACT_CHANNELS),
+    outcome: z.enum(CONTACT_OUTCOMES),
+    callBackAt: z.string().nullable(),
+    staffName: z.string().nullable(),
+    note: z.string(),
   }),
 ]);
 export type ConversationItem = z.infer<typeof conversationItem>;
@@ -119,3 +137,42 @@ export const staffMessageBody = z
     path: ['body'],
   });
 export const staffMessageResponse = envelope(z.object({ mailId: z.number(), processStatus: z.string() }));
+
+/**
+ * A call or WhatsApp contact with its outcome. `callBackAt` (ISO date-time with offset) is required for
+ * a call-back, and only then: in the future, at most 30 days ahead.
+ */
+export const contactBody = z
+  .object({
+    channel: z.enum(CONTACT_CHANNELS),
+    outcome: z.enum(CONTACT_OUTCOMES),
+    callBackAt: z.iso.datetime({ offset: true, error: 'must be a date and time' }).optional(),
+    note: multilineText(CONTACT_NOTE_MAX).optional(),
+    takeOver: takeOverField,
+    expectedVersion: expectedVersionField,
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    if (b.outcome !== 'call_back') {
+      if (b.callBackAt !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['callBackAt'], message: 'is only for a call-back' });
+      return;
+    }
+    if (b.callBackAt === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['callBackAt'], message: 'is required for a call-back' });
+      return;
+    }
+    const at = Date.parse(b.callBackAt);
+    if (!(at > Date.now()))
+      ctx.addIssue({ code: 'custom', path: ['callBackAt'], message: 'must be in the future' });
+    else if (at > Date.now() + CALL_BACK_MAX_DAYS * 86_400_000)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['callBackAt'],
+        message: `must be at most ${CALL_BACK_MAX_DAYS} days ahead`,
+      });
+  });
+export type ContactBody = z.infer<typeof contactBody>;
+export const contactResponse = envelope(
+  z.object({ contactId: z.number(), assignedTo: z.number().nullable(), callBackAt: z.string().nullable() }),
+);

@@ -40,6 +40,11 @@ export const folderCounts = z
       .number()
       .int()
       .describe('Orders with an unread answer from the customer, held by the user or unassigned'),
+    callBackDueCount: z
+      .number()
+      .int()
+      .optional()
+      .describe('Open orders the user holds whose logged call-back time has come'),
   });
 export type FolderCountsAnswer = z.infer<typeof folderCounts>;
 

@@ -1,0 +1,124 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { ContactChannel, ContactOutcome } from '../../shared/constants.js';
+import type { DbOrTx } from '../db/client.js';
+import { orderContacts, orders, staffUsers } from '../db/schema.js';
+import type { StaffIdentity } from '../context.js';
+import { conflict } from '../http/errors.js';
+import { inTransaction } from './commands.js';
+import { recordEvents } from './events.js';
+import { CLOSED_STATUSES } from './folders.js';
+import { lockOrders } from './repository.js';
+import { applyHolderRule, assertVersion } from './rules.js';
+
+/**
+ * Calls and WhatsApp contacts with the customer, logged with their outcome in the order's conversation
+ * (decision 331). A call-back puts the order in the caller's My Orders; from its time on it counts as a
+ * call-back due.
+ */
+
+export interface LogContactInput {
+  orderId: number;
+  channel: ContactChannel;
+  outcome: ContactOutcome;
+  callBackAt?: string | undefined;
+  note?: string | undefined;
+  takeOver?: boolean | undefined;
+  expectedVersion?: number | undefined;
+}
+
+/** Logs one contact in one transaction with its order event; a call-back assigns the order to the caller. */
+export async function logContact(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  input: LogContactInput,
+): Promise<{ contactId: number; assignedTo: number | null; callBackAt: string | null }> {
+  return inTransaction(db, async (tx) => {
+    const [order] = await lockOrders(tx, [input.orderId], 'Order not found');
+    if (order!.processStatus === 'Deleted') {
+      throw conflict('The order is deleted: restore it before logging a contact.');
+    }
+    await assertVersion(tx, order!, input.expectedVersion);
+    const callBack = input.outcome === 'call_back' && input.callBackAt ? new Date(input.callBackAt) : null;
+    let assignedTo = order!.assignedTo;
+    if (callBack) {
+      if (assignedTo === null) {
+        await tx
+          .update(orders)
+          .set({ assignedTo: actor.id, updatedAt: sql`now()` })
+          .where(eq(orders.orderId, input.orderId));
+        await recordEvents(tx, [
+          { orderId: input.orderId, actorId: actor.id, action: 'assign', toValue: String(actor.id) },
+        ]);
+      } else {
+        // Someone else holds it: the holder rule of every change (Admin and Manager may take over).
+        await applyHolderRule(tx, order!, actor, input.takeOver ?? false);
+      }
+      assignedTo = actor.id;
+    }
+    const [row] = await tx
+      .insert(orderContacts)
+      .values({
+        orderId: input.orderId,
+        staffId: actor.id,
+        channel: input.channel,
+        outcome: input.outcome,
+        callBackAt: callBack,
+        note: input.note ?? '',
+      })
+      .returning({ id: orderContacts.id });
+    await recordEvents(tx, [
+      {
+        orderId: input.orderId,
+        actorId: actor.id,
+        action: 'contact',
+        toValue: `${input.channel} ${input.outcome}${callBack ? ` ${callBack.toISOString()}` : ''}`,
+      },
+    ]);
+    return { contactId: row!.id, assignedTo, callBackAt: callBack?.toISOString() ?? null };
+  });
+}
+
+/** The contacts of one order, oldest first, with the name of who logged each. */
+export async function contactsOf(db: DbOrTx, orderId: number) {
+  return db
+    .select({
+      id: orderContacts.id,
+      at: orderContacts.createdAt,
+      channel: orderContacts.channel,
+      outcome: orderContacts.outcome,
+      callBackAt: orderContacts.callBackAt,
+      note: orderContacts.note,
+      staffName: staffUsers.name,
+    })
+    .from(orderContacts)
+    .leftJoin(staffUsers, eq(staffUsers.id, orderContacts.staffId))
+    .where(eq(orderContacts.orderId, orderId))
+    .orderBy(asc(orderContacts.createdAt), asc(orderContacts.id));
+}
+
+const CLOSED_LIST = sql.raw(CLOSED_STATUSES.map((s) => `'${s.replace(/'/g, "''")}'`).join(', '));
+
+/**
+ * Call-backs due for one staff member: open orders they hold whose last logged contact is a call-back
+ * whose time has come.
+ */
+export async function callBackDueCount(db: DbOrTx, staffId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.assignedTo, staffId),
+        sql`${orders.processStatus} not in (${CLOSED_LIST})`,
+        sql`exists (
+          select 1 from (
+            select c.outcome, c.call_back_at from order_contacts c
+            where c.order_id = ${orders.orderId}
+            order by c.created_at desc, c.id desc limit 1
+          ) last
+          where last.outcome = 'call_back' and last.call_back_at <= now()
+        )`,
+      ),
+    );
+  return row?.n ?? 0;
+}
