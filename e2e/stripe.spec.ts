@@ -47,9 +47,12 @@ test('a dispute arrives while the Chargeback list is open; evidence is submitted
   ).toBe(true);
 
   await loginAs(page, 'Manager');
+  // The event must arrive while the list listens: wait for its live stream to be open.
+  const streamOpen = page.waitForResponse((r) => r.url().includes('/api/admin/events'));
   await page.goto('/admin/chargeback');
   await expect(page.getByRole('heading', { name: 'New Orders' })).toBeVisible();
   await expect(page.getByTestId('order-table')).toBeVisible();
+  await streamOpen;
 
   const dueBy = Math.floor(Date.now() / 1000) + 6 * 86_400 + 3600;
   const payload = JSON.stringify({
