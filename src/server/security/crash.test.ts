@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MAIL_HOLD_SECONDS } from '../../shared/constants.js';
 import { openDatabase } from '../db/client.js';
 
 /**
@@ -101,6 +102,7 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('SIGKILL during uploads and sta
     const load = [mover(0), mover(1), mover(2), uploader(0), uploader(1)];
     await new Promise((r) => setTimeout(r, 2500));
     process.kill(-server.pid!, 'SIGKILL');
+    const killedAt = Date.now();
     stop = true;
     await Promise.all(load);
     expect(moves + uploads).toBeGreaterThan(0);
@@ -108,8 +110,10 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('SIGKILL during uploads and sta
     // Restart on the same folder: the dead owner's lock is taken over, the database recovers.
     server = start();
     await waitHealthy();
-    // Let the mail worker deliver what was queued before the crash.
-    await new Promise((r) => setTimeout(r, 8000));
+    // Let the mail worker deliver what was queued before the crash: a status mail queued just before
+    // the kill is held for the undo window, then waits for the next dispatch round (every 2 s).
+    const drainedAt = Math.max(Date.now() + 8000, killedAt + (MAIL_HOLD_SECONDS + 8) * 1000);
+    await new Promise((r) => setTimeout(r, drainedAt - Date.now()));
     await stopGracefully(server);
 
     const database = await openDatabase({ dataDir });
