@@ -15,20 +15,55 @@ export interface PageArgs {
   query: ListQuery;
 }
 
+export interface SearchArgs {
+  folderName: Folder;
+  searchVal: string;
+  start: number;
+  end: number;
+  month?: string | undefined;
+}
+
+/** One page of a list, whichever read answered it (the total is the server's, under the filters). */
+export interface ListPage {
+  rows: OrderListRow[];
+  total: number;
+  /** A search stopped counting at its cap. */
+  totalCapped: boolean;
+}
+
+const toPage = (rows: OrderListRow[] | undefined, meta: ApiMeta | undefined): ListPage => ({
+  rows: rows ?? [],
+  total: meta?.total ?? 0,
+  totalCapped: meta?.totalCapped ?? false,
+});
+
+/** The request of one list page (the folder list, its sort and filters, a saved view); 'All' streams it. */
+export const listPageRequest = ({ folder, page, limit, month, query }: PageArgs) => ({
+  url: `admin/get-orders-list/${folder}`,
+  params: { page, limit, delay: 1, ...(month ? { month } : {}), ...query },
+});
+
 export type SlaPolicyAnswer = SlaPolicy & { updatedAt: string | null; updatedBy: string | null };
 
-/** Sorted and filtered list pages (with their total), saved views and the due-time policy. */
+/**
+ * The list reads, one endpoint per purpose (a folder page with its sort, filters or saved view; a
+ * search), both answering a `ListPage`; 'All' streams through `useAllRows`. Then saved views and the
+ * due-time policy. The queue screen reads them all through `useQueueRows`.
+ */
 export const listApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getOrdersPage: build.query<{ rows: OrderListRow[]; total: number }, PageArgs>({
-      query: ({ folder, page, limit, month, query }) => ({
-        url: `admin/get-orders-list/${folder}`,
-        params: { page, limit, delay: 1, ...(month ? { month } : {}), ...query },
+    getListPage: build.query<ListPage, PageArgs>({
+      query: listPageRequest,
+      transformResponse: toPage,
+      providesTags: ['Orders'],
+    }),
+    searchList: build.query<ListPage, SearchArgs & { query: ListQuery }>({
+      query: ({ query, ...args }) => ({
+        url: 'admin/search-order',
+        method: 'POST',
+        body: { ...args, ...query },
       }),
-      transformResponse: (rows: OrderListRow[] | undefined, meta: ApiMeta | undefined) => ({
-        rows: rows ?? [],
-        total: meta?.total ?? 0,
-      }),
+      transformResponse: toPage,
       providesTags: ['Orders'],
     }),
     getViews: build.query<SavedView[], void>({
@@ -59,7 +94,8 @@ export const listApi = api.injectEndpoints({
 });
 
 export const {
-  useGetOrdersPageQuery,
+  useGetListPageQuery,
+  useSearchListQuery,
   useGetViewsQuery,
   useSaveViewMutation,
   useDeleteViewMutation,

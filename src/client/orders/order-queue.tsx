@@ -22,19 +22,16 @@ import { NewOrdersBar } from '../live/new-orders-bar';
 import type { ListSortKey, SortDirection } from '../../shared/contracts/orders';
 import { downloadBlob } from '../components/download';
 import { type Column, type ColumnKey, DEFAULT_FOLDER_COLUMN_KEYS, VIEW_COLUMN } from './columns';
-import { useGetOrdersPageQuery } from './list-api';
 import { BulkExtras } from './bulk-extras';
 import { ColumnChooser, FilterBar, LIST_PARAMS, SaveViewButton, useListPrefs } from './list-controls';
 import { OrderTable } from './order-table';
-import { useAllRows } from './use-all-rows';
 import {
   useAssignOrdersMutation,
   useCompleteRefundMutation,
   useDeleteOrdersMutation,
-  useGetOrdersListQuery,
   useRestoreOrdersMutation,
-  useSearchOrdersQuery,
 } from './orders-api';
+import { useQueueRows } from './use-queue-rows';
 
 type Action = BulkAction;
 
@@ -98,7 +95,6 @@ export function OrderQueue({
   // page and its total.
   const { params, page, size, search, typed, setTyped, query, update, setPage, setSize } =
     useListState(LIST_PARAMS);
-  const filtered = Object.keys(query).length > 0;
   const prefs = useListPrefs(sessionUser()?.id, prefsScope);
   const fromView = params
     .get('columns')
@@ -111,78 +107,16 @@ export function OrderQueue({
   const [pending, setPending] = useState<{ action: Action; ids: number[] } | null>(null);
 
   const searching = search !== '';
-  // 'All' streams in chunks: the first rows at once, the rest appended as they arrive.
-  const streamAll = size === 'All' && !searching;
-  const [reloadAll, setReloadAll] = useState(0);
-  const allLimit = Math.min(Math.max(folderTotal ?? 0, 1), MAX_PAGE_SIZE);
-  const limit = size === 'All' ? (searching ? MAX_PAGE_SIZE : allLimit) : size;
   // A list the role may not read (a link typed or shared) is not asked for: the screen says why.
   const allowed = can(role, readPermissionFor(folder));
-  const list = useGetOrdersListQuery(
-    { folder, page, limit, month },
-    {
-      skip: !allowed || searching || filtered || streamAll,
-      refetchOnMountOrArgChange: true,
-    },
-  );
-  const sorted = useGetOrdersPageQuery(
-    { folder, page, limit, month, query },
-    {
-      skip: !allowed || searching || !filtered || streamAll,
-      refetchOnMountOrArgChange: true,
-    },
-  );
-  const searchArgs = {
-    folderName: folder,
-    searchVal: search,
-    start: (page - 1) * limit,
-    end: page * limit,
-    month,
-    ...query,
-  };
-  const found = useSearchOrdersQuery(searchArgs, {
-    skip: !allowed || !searching,
-    refetchOnMountOrArgChange: true,
-  });
-  const all = useAllRows(allowed && streamAll, { folder, month, query }, reloadAll);
-  const rows: OrderListRow[] =
-    (streamAll
-      ? all.rows
-      : searching
-        ? found.currentData?.rows
-        : filtered
-          ? sorted.currentData?.rows
-          : list.currentData) ?? [];
-  const total = allowed
-    ? searching
-      ? (found.currentData?.total ?? 0)
-      : filtered || streamAll
-        ? ((streamAll ? all.total : sorted.currentData?.total) ?? (filtered ? 0 : (folderTotal ?? 0)))
-        : (folderTotal ?? 0)
-    : 0;
-  const loading = streamAll
-    ? all.loading
-    : searching
-      ? found.isFetching
-      : filtered
-        ? sorted.isFetching
-        : list.isFetching;
-  const failed = (streamAll ? all.error : searching ? found.error : filtered ? sorted.error : list.error) as
-    | typeof list.error
-    | undefined;
-  const retry = streamAll
-    ? () => setReloadAll((n) => n + 1)
-    : searching
-      ? found.refetch
-      : filtered
-        ? sorted.refetch
-        : list.refetch;
+  const read = useQueueRows({ folder, month, page, size, search, query, folderTotal, allowed });
+  const { rows, total, loading, error: failed, retry, limit } = read;
   const emptyContent = !allowed ? (
     <div role="alert">{NO_ACCESS}</div>
   ) : failed ? (
     <LoadError
       message={errorMessage(failed)}
-      onRetry={(failed as { status?: unknown }).status === 403 ? undefined : () => void retry()}
+      onRetry={(failed as { status?: unknown }).status === 403 ? undefined : retry}
     />
   ) : total > 0 ? (
     // The folder has orders but none on this page (some moved away since): never "No records found".
@@ -193,23 +127,16 @@ export function OrderQueue({
           Go to the first page
         </Button>
       ) : (
-        <Button size="sm" variant="outline-primary" onClick={() => retry()}>
+        <Button size="sm" variant="outline-primary" onClick={retry}>
           Retry
         </Button>
       )}
     </div>
   ) : undefined;
   // A new page, size, search or data set starts with nothing selected.
-  const source = streamAll
-    ? all.total
-    : searching
-      ? found.currentData
-      : filtered
-        ? sorted.currentData
-        : list.currentData;
-  const [selectionFor, setSelectionFor] = useState(source);
-  if (selectionFor !== source) {
-    setSelectionFor(source);
+  const [selectionFor, setSelectionFor] = useState(read.dataKey);
+  if (selectionFor !== read.dataKey) {
+    setSelectionFor(read.dataKey);
     setSelected(new Set());
   }
 
@@ -358,8 +285,7 @@ export function OrderQueue({
   // Refresh asks again for the list on screen and the counts (nothing else on the page reloads).
   const dispatch = useAppDispatch();
   const refresh = () => {
-    if (streamAll) setReloadAll((n) => n + 1);
-    else void retry();
+    retry();
     dispatch(api.util.invalidateTags(['Counts']));
   };
 
@@ -434,8 +360,8 @@ export function OrderQueue({
       <NewOrdersBar
         folder={folder}
         // The plain folder list only: a search, a filter or 'All' is not what the folder count counts.
-        loadedAt={searching || filtered || streamAll ? undefined : list.fulfilledTimeStamp}
-        onShow={() => void list.refetch()}
+        loadedAt={read.loadedAt}
+        onShow={retry}
       />
       <OrderTable
         rows={rows}
@@ -460,7 +386,7 @@ export function OrderQueue({
         onSort={(key, dir) => update({ sort: key, dir, page: null })}
         compact={prefs.compact}
       />
-      {searching && found.currentData?.totalCapped ? (
+      {read.totalCapped ? (
         <p className="small text-muted mt-2 mb-0" role="status">
           More than 1,000 orders match: showing the first 1,000. Type more of the name, e-mail or phone to
           narrow the search.

@@ -1,44 +1,13 @@
 import type { Folder } from '../../shared/constants';
-import type { FutureMonthCounts, OrderListRow } from '../../shared/contracts/orders';
-import { type ApiMeta, type Envelope, api } from '../app/api';
+import type { FutureMonthCounts } from '../../shared/contracts/orders';
+import { type Envelope, api } from '../app/api';
 import { openVersion } from '../live/live-bus';
-
-export interface ListArgs {
-  folder: Folder;
-  page: number;
-  limit: number;
-  month?: string | undefined;
-}
-
-export interface SearchArgs {
-  folderName: Folder;
-  searchVal: string;
-  start: number;
-  end: number;
-  month?: string | undefined;
-}
 
 type Changed = Envelope<{ orderId: number[] }>;
 
-/** Folder lists, search and the bulk actions; every action refreshes counts and lists. */
+/** The future month counts and the bulk actions; every action refreshes counts and lists. */
 export const ordersApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getOrdersList: build.query<OrderListRow[], ListArgs>({
-      query: ({ folder, page, limit, month }) => ({
-        url: `admin/get-orders-list/${folder}`,
-        params: { page, limit, delay: 1, ...(month ? { month } : {}) },
-      }),
-      providesTags: ['Orders'],
-    }),
-    searchOrders: build.query<{ rows: OrderListRow[]; total: number; totalCapped: boolean }, SearchArgs>({
-      query: (body) => ({ url: 'admin/search-order', method: 'POST', body }),
-      transformResponse: (rows: OrderListRow[] | undefined, meta: ApiMeta | undefined) => ({
-        rows: rows ?? [],
-        total: meta?.total ?? 0,
-        totalCapped: meta?.totalCapped ?? false,
-      }),
-      providesTags: ['Orders'],
-    }),
     getFutureMonthCount: build.query<FutureMonthCounts, void>({
       query: () => ({ url: 'admin/get-future-month-count' }),
       providesTags: ['Counts'],
@@ -75,8 +44,6 @@ export const ordersApi = api.injectEndpoints({
 });
 
 export const {
-  useGetOrdersListQuery,
-  useSearchOrdersQuery,
   useGetFutureMonthCountQuery,
   useDeleteOrdersMutation,
   useAssignOrdersMutation,

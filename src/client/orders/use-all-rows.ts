@@ -2,7 +2,7 @@ import { startTransition, useEffect, useState } from 'react';
 import type { Folder } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { requestJson } from '../app/api-client';
-import type { ListQuery } from './list-api';
+import { type ListQuery, listPageRequest } from './list-api';
 
 /** Rows of the first request: they show at once. */
 export const ALL_FIRST = 500;
@@ -46,12 +46,10 @@ export function useAllRows(
     const { folder, month, query } = JSON.parse(key) as typeof args;
     let cancelled = false;
     const abort = new AbortController();
-    // The same request (and answer) as the list endpoint of list-api's getOrdersPage.
+    // The same request (and answer) as list-api's getListPage.
     const get = async (page: number, limit: number) => {
-      const res = await requestJson<OrderListRow[]>(`admin/get-orders-list/${folder}`, {
-        params: { page, limit, delay: 1, ...(month ? { month } : {}), ...query },
-        signal: abort.signal,
-      });
+      const { url, params } = listPageRequest({ folder, month, query, page, limit });
+      const res = await requestJson<OrderListRow[]>(url, { params, signal: abort.signal });
       if (!res.ok) throw res.error;
       return { rows: res.body.data ?? [], total: res.body.total ?? 0 };
     };
