@@ -1,5 +1,4 @@
 import { type ReactNode, useEffect, useState } from 'react';
-import { toast } from 'react-toastify';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -10,12 +9,11 @@ import { useSearchParams } from 'react-router';
 import { AUDIT_ACTIONS, type AuditEntry, auditLogQuery } from '../../shared/contracts/audit';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
-import { requestBlob } from '../app/api-client';
 import { useSessionUser } from '../auth/use-session-user';
 import { useGetAuditLogQuery } from './audit-api';
 import { DateTime } from '../components/date-time';
 import { DayFirstDateInput } from '../components/day-first-date';
-import { downloadBlob } from '../components/download';
+import { useServerExport } from '../components/use-audited-export';
 
 const FILTERS = ['actor', 'action', 'from', 'to'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
@@ -53,16 +51,13 @@ export function Component() {
   >[0];
   const { currentData, isFetching, error: loadError } = useGetAuditLogQuery(args, { skip: !allowed });
   // The whole filtered log (every page), streamed by the server, which records the export first.
-  const [exporting, setExporting] = useState(false);
-  const exportCsv = async () => {
-    setExporting(true);
-    const params = Object.fromEntries(Object.entries(applied).filter(([, v]) => v));
-    const res = await requestBlob('admin/audit-log/export', { params });
-    setExporting(false);
-    // A 401 has signed out in the transport, with its own toast.
-    if (res.ok) downloadBlob(res.fileName ?? 'audit-log.csv', res.blob);
-    else if (res.error.status !== 401) toast.error(res.error.data.message);
-  };
+  const { exportFile, exporting } = useServerExport();
+  const exportCsv = () =>
+    exportFile(
+      'admin/audit-log/export',
+      Object.fromEntries(Object.entries(applied).filter(([, v]) => v)),
+      'audit-log.csv',
+    );
 
   if (!allowed) return <Alert variant="warning">You do not have permission to view the audit log.</Alert>;
 

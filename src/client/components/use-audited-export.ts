@@ -1,9 +1,10 @@
-import { useCallback } from 'react';
+import { useCallback, useState } from 'react';
 import { toast } from 'react-toastify';
 import type { ExportEventBody } from '../../shared/contracts/audit';
 import { toCsv } from '../../shared/csv';
 import { type Envelope, api, errorMessage } from '../app/api';
-import { downloadText } from './download';
+import { requestBlob } from '../app/api-client';
+import { downloadBlob, downloadText } from './download';
 
 const exportRecordApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -35,4 +36,24 @@ export function useAuditedExport(screen: ExportEventBody['screen']) {
     [record, screen],
   );
   return { exportCsv, exporting: isLoading };
+}
+
+/**
+ * A CSV export the server builds: the whole filtered view (every page), streamed, recorded in the audit
+ * log by the server before the first byte. The order lists and the audit log export through it.
+ */
+export function useServerExport() {
+  const [exporting, setExporting] = useState(false);
+  const exportFile = useCallback(
+    async (path: string, params: Record<string, string>, fallbackName: string) => {
+      setExporting(true);
+      const res = await requestBlob(path, { params });
+      setExporting(false);
+      // A 401 has signed out in the transport, with its own toast.
+      if (res.ok) downloadBlob(res.fileName ?? fallbackName, res.blob);
+      else if (res.error.status !== 401) toast.error(res.error.data.message);
+    },
+    [],
+  );
+  return { exportFile, exporting };
 }

@@ -11,7 +11,6 @@ import { type BulkAction, folderActions } from '../../shared/folder-actions';
 import { can, readPermissionFor } from '../../shared/permissions';
 import { api, errorMessage } from '../app/api';
 import { useAppDispatch } from '../app/store';
-import { requestBlob } from '../app/api-client';
 import { sessionUser } from '../app/session';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { LoadError } from '../components/load-error';
@@ -20,7 +19,7 @@ import { ListToolbar } from '../components/list-kit/list-toolbar';
 import { useListState } from '../components/list-kit/use-list-state';
 import { NewOrdersBar } from '../live/new-orders-bar';
 import type { ListSortKey, SortDirection } from '../../shared/contracts/orders';
-import { downloadBlob } from '../components/download';
+import { useServerExport } from '../components/use-audited-export';
 import { type Column, type ColumnKey, DEFAULT_FOLDER_COLUMN_KEYS, VIEW_COLUMN } from './columns';
 import { BulkExtras } from './bulk-extras';
 import { ColumnChooser, FilterBar, LIST_PARAMS, SaveViewButton, useListPrefs } from './list-controls';
@@ -204,20 +203,13 @@ export function OrderQueue({
 
   // The whole filtered view (every page), streamed by the server, which records the export in the
   // audit log before the first byte (personal data).
-  const [exporting, setExporting] = useState(false);
-  const exportCsv = async () => {
-    const qs = new URLSearchParams({
-      ...query,
-      ...(month ? { month } : {}),
-      ...(searching ? { search } : {}),
-    });
-    setExporting(true);
-    const res = await requestBlob(`admin/export-orders/${folder}?${qs}`);
-    setExporting(false);
-    // A 401 has signed out in the transport, with its own toast.
-    if (res.ok) downloadBlob(res.fileName ?? `orders-${folder}.csv`, res.blob);
-    else if (res.error.status !== 401) toast.error(res.error.data.message);
-  };
+  const { exportFile, exporting } = useServerExport();
+  const exportCsv = () =>
+    exportFile(
+      `admin/export-orders/${folder}`,
+      { ...query, ...(month ? { month } : {}), ...(searching ? { search } : {}) },
+      `orders-${folder}.csv`,
+    );
 
   const showRowDelete = policy.row.includes('delete');
   const showRefund = policy.row.includes('refund');
