@@ -1,11 +1,9 @@
-import { type ReactNode, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
-import Table from 'react-bootstrap/Table';
-import { useSearchParams } from 'react-router';
 import { AUDIT_ACTIONS, type AuditEntry, auditLogQuery } from '../../shared/contracts/audit';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
@@ -14,37 +12,39 @@ import { useGetAuditLogQuery } from './audit-api';
 import { DateTime } from '../components/date-time';
 import { DayFirstDateInput } from '../components/day-first-date';
 import { useServerExport } from '../components/use-audited-export';
+import { column, DataTable } from '../components/list-kit/data-table';
+import { textParam, useListState } from '../components/list-kit/use-list-state';
 
-const FILTERS = ['actor', 'action', 'from', 'to'] as const;
-type Filters = Record<(typeof FILTERS)[number], string>;
+const FILTERS = { actor: textParam, action: textParam, from: textParam, to: textParam };
+type Filters = Record<keyof typeof FILTERS, string>;
+const NO_FILTERS: Filters = { actor: '', action: '', from: '', to: '' };
 
 const actionLabel = (a: string) => (AUDIT_ACTIONS as Record<string, string>)[a] ?? a;
 const short = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
 
-const COLUMNS: { label: string; value: (e: AuditEntry) => ReactNode }[] = [
+const cell = { meta: { className: 'text-break', cellStyle: { maxWidth: 260 } } };
+const COLUMNS = [
   // Eastern time with its zone; the full ISO instant on hover.
-  { label: 'When', value: (e) => <DateTime value={e.createdAt} /> },
-  { label: 'Actor', value: (e) => [e.actorName, e.actorEmail].filter(Boolean).join(' · ') },
-  { label: 'Action', value: (e) => actionLabel(e.action) },
-  { label: 'Target', value: (e) => e.target ?? '' },
-  { label: 'From', value: (e) => short(e.from) },
-  { label: 'To', value: (e) => short(e.to) },
-  { label: 'IP', value: (e) => e.ip ?? '' },
+  column<AuditEntry>('When', (e) => <DateTime value={e.createdAt} />, cell),
+  column<AuditEntry>('Actor', (e) => [e.actorName, e.actorEmail].filter(Boolean).join(' · '), cell),
+  column<AuditEntry>('Action', (e) => actionLabel(e.action), cell),
+  column<AuditEntry>('Target', (e) => e.target ?? '', cell),
+  column<AuditEntry>('From', (e) => short(e.from), cell),
+  column<AuditEntry>('To', (e) => short(e.to), cell),
+  column<AuditEntry>('IP', (e) => e.ip ?? '', cell),
 ];
+const entryId = (e: AuditEntry) => String(e.id);
+const entryRow = () => ({ 'data-testid': 'audit-row' });
 
 /** /admin/audit-log: the audit trail with filters in the URL, paging and CSV export (Admin, Manager). */
 export function Component() {
   const role = useSessionUser()?.type ?? null;
   const allowed = can(role, 'audit.read');
-  const [params, setParams] = useSearchParams();
-  const applied: Filters = { actor: '', action: '', from: '', to: '' };
-  for (const k of FILTERS) applied[k] = params.get(k) ?? '';
-  const page = Math.max(1, Number(params.get('page')) || 1);
+  const { filters: applied, query, setFilters, page, setPage } = useListState(FILTERS);
   const [draft, setDraft] = useState<Filters>(applied);
   const [error, setError] = useState<string | null>(null);
-  const key = params.toString();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the URL is the source of the filters
-  useEffect(() => setDraft(applied), [key]);
+  // The URL is the source of the filters: Back, a link or Reset shows them in the form.
+  useEffect(() => setDraft(applied), [applied]);
 
   const args = { ...applied, action: applied.action || undefined, page } as Parameters<
     typeof useGetAuditLogQuery
@@ -52,12 +52,7 @@ export function Component() {
   const { currentData, isFetching, error: loadError } = useGetAuditLogQuery(args, { skip: !allowed });
   // The whole filtered log (every page), streamed by the server, which records the export first.
   const { exportFile, exporting } = useServerExport();
-  const exportCsv = () =>
-    exportFile(
-      'admin/audit-log/export',
-      Object.fromEntries(Object.entries(applied).filter(([, v]) => v)),
-      'audit-log.csv',
-    );
+  const exportCsv = () => exportFile('admin/audit-log/export', query, 'audit-log.csv');
 
   if (!allowed) return <Alert variant="warning">You do not have permission to view the audit log.</Alert>;
 
@@ -69,9 +64,9 @@ export function Component() {
       return;
     }
     setError(null);
-    setParams(Object.fromEntries(Object.entries(draft).filter(([, v]) => v)));
+    setFilters(draft);
   };
-  const goTo = (p: number) => setParams({ ...Object.fromEntries(params), page: String(p) });
+  const goTo = setPage;
   const pages = currentData ? Math.max(1, Math.ceil(currentData.total / currentData.pageSize)) : 1;
   const entries = currentData?.entries ?? [];
 
@@ -126,7 +121,7 @@ export function Component() {
           </Form.Group>
           <div className="col-12 col-md-2 d-flex gap-2">
             <Button type="submit">Filter</Button>
-            <Button variant="outline-secondary" onClick={() => setParams({})}>
+            <Button variant="outline-secondary" onClick={() => setFilters(NO_FILTERS)}>
               Reset
             </Button>
           </div>
@@ -136,38 +131,16 @@ export function Component() {
         {isFetching && !currentData ? (
           <Spinner animation="border" role="status" aria-label="Loading" />
         ) : null}
-        <div className="table-responsive">
-          <Table size="sm" striped hover aria-label="Audit entries">
-            <thead>
-              <tr>
-                {COLUMNS.map((c) => (
-                  <th key={c.label} scope="col">
-                    {c.label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {entries.length === 0 && !isFetching ? (
-                <tr>
-                  <td colSpan={COLUMNS.length} className="text-center text-body-secondary">
-                    No records found
-                  </td>
-                </tr>
-              ) : (
-                entries.map((e) => (
-                  <tr key={e.id} data-testid="audit-row">
-                    {COLUMNS.map((c) => (
-                      <td key={c.label} className="text-break" style={{ maxWidth: 260 }}>
-                        {c.value(e)}
-                      </td>
-                    ))}
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </Table>
-        </div>
+        <DataTable
+          rows={entries}
+          columns={COLUMNS}
+          rowId={entryId}
+          rowProps={entryRow}
+          label="Audit entries"
+          className="table table-sm table-striped table-hover"
+          wrapClassName="table-responsive"
+          empty={isFetching ? null : 'No records found'}
+        />
         <div className="d-flex align-items-center gap-2">
           <Button size="sm" variant="outline-primary" disabled={page <= 1} onClick={() => goTo(page - 1)}>
             Previous

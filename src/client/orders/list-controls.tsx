@@ -6,7 +6,7 @@ import Modal from 'react-bootstrap/Modal';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import { type Folder, PROCESSING_MODES } from '../../shared/constants';
-import type { OrderListRow } from '../../shared/contracts/orders';
+import { listFilterFields, type OrderListRow } from '../../shared/contracts/orders';
 import { SLA_STATES } from '../../shared/contracts/sla';
 import type { ListColumn, ViewQuery } from '../../shared/contracts/views';
 import { allCountries } from '../../shared/countries';
@@ -14,24 +14,29 @@ import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { SLA_LABEL } from '../components/due-badge';
 import { DayFirstDateInput } from '../components/day-first-date';
+import { schemaParam } from '../components/list-kit/use-list-state';
 import { useSessionUser } from '../auth/use-session-user';
 import { useGetTeamMembersQuery } from '../team/team-api';
 import { type Column, type ColumnKey, VIEW_COLUMN } from './columns';
 import { type ListQuery, useSaveViewMutation } from './list-api';
 
-/** URL parameters that sort and filter a list (the same names the server takes). */
-export const LIST_PARAMS = [
-  'sort',
-  'dir',
-  'nationality',
-  'processingMode',
-  'assignee',
-  'arrivalFrom',
-  'arrivalTo',
-  'slaState',
-  'needsAttention',
-  'customerReplied',
-] as const;
+/**
+ * URL parameters that sort and filter a list (the same names the server takes), each read as a value
+ * the shared list contract accepts (a link with an unknown value shows the list without it).
+ */
+export const LIST_FILTERS = {
+  sort: schemaParam(listFilterFields.sort),
+  dir: schemaParam(listFilterFields.dir),
+  nationality: schemaParam(listFilterFields.nationality),
+  processingMode: schemaParam(listFilterFields.processingMode),
+  assignee: schemaParam(listFilterFields.assignee),
+  arrivalFrom: schemaParam(listFilterFields.arrivalFrom),
+  arrivalTo: schemaParam(listFilterFields.arrivalTo),
+  slaState: schemaParam(listFilterFields.slaState),
+  needsAttention: schemaParam(listFilterFields.needsAttention),
+  customerReplied: schemaParam(listFilterFields.customerReplied),
+};
+export const LIST_PARAMS = Object.keys(LIST_FILTERS) as (keyof typeof LIST_FILTERS)[];
 
 export { DueBadge } from '../components/due-badge';
 

@@ -18,11 +18,17 @@ import { PaginationBar } from '../components/pagination-bar';
 import { ListToolbar } from '../components/list-kit/list-toolbar';
 import { useListState } from '../components/list-kit/use-list-state';
 import { NewOrdersBar } from '../live/new-orders-bar';
-import type { ListSortKey, SortDirection } from '../../shared/contracts/orders';
 import { useServerExport } from '../components/use-audited-export';
 import { type Column, type ColumnKey, DEFAULT_FOLDER_COLUMN_KEYS, VIEW_COLUMN } from './columns';
 import { BulkExtras } from './bulk-extras';
-import { ColumnChooser, FilterBar, LIST_PARAMS, SaveViewButton, useListPrefs } from './list-controls';
+import {
+  ColumnChooser,
+  FilterBar,
+  LIST_FILTERS,
+  LIST_PARAMS,
+  SaveViewButton,
+  useListPrefs,
+} from './list-controls';
 import { OrderTable } from './order-table';
 import {
   useAssignOrdersMutation,
@@ -92,8 +98,20 @@ export function OrderQueue({
   const userName = sessionUser()?.name ?? '';
   // Page, size, search, sort and filters live in the URL; with sort or filters the server answers the
   // page and its total.
-  const { params, page, size, search, typed, setTyped, query, update, setPage, setSize } =
-    useListState(LIST_PARAMS);
+  const {
+    params,
+    page,
+    size,
+    search,
+    typed,
+    setTyped,
+    filters,
+    setFilters,
+    query,
+    update,
+    setPage,
+    setSize,
+  } = useListState(LIST_FILTERS);
   const prefs = useListPrefs(sessionUser()?.id, prefsScope);
   const fromView = params
     .get('columns')
@@ -372,10 +390,10 @@ export function OrderQueue({
         rowActions={rowActions}
         emptyContent={emptyContent}
         sort={{
-          key: query.sort as ListSortKey | undefined,
-          dir: (query.dir as SortDirection | undefined) ?? 'asc',
+          key: filters.sort,
+          dir: filters.dir ?? 'asc',
         }}
-        onSort={(key, dir) => update({ sort: key, dir, page: null })}
+        onSort={(sort, dir) => setFilters({ sort, dir })}
         compact={prefs.compact}
       />
       {read.totalCapped ? (

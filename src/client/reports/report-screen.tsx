@@ -19,7 +19,7 @@ import { DayFirstDateInput } from '../components/day-first-date';
 import type { ColumnDef } from '@tanstack/react-table';
 import { DataTable } from '../components/list-kit/data-table';
 import { ListToolbar } from '../components/list-kit/list-toolbar';
-import { useListState } from '../components/list-kit/use-list-state';
+import { textParam, useListState } from '../components/list-kit/use-list-state';
 import type { ChartSpec } from './report-chart';
 import './reports.css';
 
@@ -55,11 +55,12 @@ interface Props<R> {
   chart: (rows: R[]) => ChartSpec;
 }
 
+const RANGE_PARAMS = { from: textParam, to: textParam };
+
 /** Range, search, page and size live in the URL, so a report link is shareable and Back works. */
 function useReportParams() {
-  const list = useListState();
-  const from = list.params.get('from') ?? '';
-  const to = list.params.get('to') ?? '';
+  const list = useListState(RANGE_PARAMS);
+  const { from, to } = list.filters;
   const parsed = reportRangeBody.safeParse({ fromDate: from, toDate: to });
   const range = parsed.success ? parsed.data : null;
   return { ...list, from, to, range };
@@ -75,7 +76,7 @@ export function ReportScreen<R>({
   csvName,
   chart,
 }: Props<R>) {
-  const { from, to, range, page, size, search, typed, setTyped, update, setPage, setSize } =
+  const { from, to, range, page, size, search, typed, setTyped, setFilters, setPage, setSize } =
     useReportParams();
   const today = serviceToday();
   const {
@@ -118,7 +119,7 @@ export function ReportScreen<R>({
 
   const onSubmit = handleSubmit((values) => {
     if (range && values.fromDate === range.fromDate && values.toDate === range.toDate) result.refetch();
-    else update({ from: values.fromDate, to: values.toDate, page: null });
+    else setFilters({ from: values.fromDate, to: values.toDate });
   });
 
   const allRows = (envelope?.data ?? []) as R[];

@@ -33,11 +33,23 @@ declare module '@tanstack/react-table' {
 
 export type SortDir = 'asc' | 'desc';
 
+/** A column shown as it is: its header text and what a row shows in it (the id is the header's). */
+export function column<R>(
+  header: string,
+  cell: (row: R) => ReactNode,
+  options: { id?: string; meta?: ColumnDef<R, unknown>['meta'] } = {},
+): ColumnDef<R, unknown> {
+  const { id = header, meta } = options;
+  return { id, header, cell: ({ row }) => cell(row.original), ...(meta ? { meta } : {}) };
+}
+
 export interface DataTableProps<R> {
   rows: R[];
   /** TanStack Table column definitions; `meta` carries the sort key, classes and styles. */
   columns: ColumnDef<R, unknown>[];
   rowId: (row: R, index: number) => string;
+  /** The table's accessible name. */
+  label?: string;
   /** What the body shows when there are no rows (a spinner, an error, "No records found"). */
   empty: ReactNode;
   /** A checkbox column: the selected row ids and what a click asks for. */
@@ -80,6 +92,7 @@ class LazyRows<R> {
 
   constructor(
     private readonly table: Table<R>,
+    private readonly rowId: (row: R, index: number) => string,
     readonly data: R[],
     prev: LazyRows<R> | undefined,
   ) {
@@ -99,8 +112,8 @@ class LazyRows<R> {
     let row = this.made[index];
     if (!row) {
       const original = this.data[index]!;
-      const table = this.table;
-      row = createRow(table, table._getRowId(original, index), original, index, 0, undefined, undefined);
+      // The id from the table's own `getRowId` option (the same function), never TanStack's internals.
+      row = createRow(this.table, this.rowId(original, index), original, index, 0, undefined, undefined);
       this.made[index] = row;
     }
     return row;
@@ -109,7 +122,8 @@ class LazyRows<R> {
 
 /**
  * The one list table: headless TanStack Table for the columns, the selection and the sort headers,
- * a fixed-height row window for long lists, Bootstrap markup. The order lists and the reports use it.
+ * a fixed-height row window for long lists, Bootstrap markup. Every list and table of the staff area
+ * uses it.
  */
 export function DataTable<R>(props: DataTableProps<R>) {
   const { rows, columns, rowId, selection, empty } = props;
@@ -133,7 +147,7 @@ export function DataTable<R>(props: DataTableProps<R>) {
     state: { rowSelection },
   });
   const prevRows = useRef<LazyRows<R>>(undefined);
-  const modelRows = useMemo(() => new LazyRows(table, rows, prevRows.current), [table, rows]);
+  const modelRows = useMemo(() => new LazyRows(table, rowId, rows, prevRows.current), [table, rowId, rows]);
   prevRows.current = modelRows;
   // TanStack's getIsAllRowsSelected over the rows (every row may be selected), without its row model.
   const allSelected = useMemo(() => {
@@ -155,7 +169,12 @@ export function DataTable<R>(props: DataTableProps<R>) {
           : props.wrapStyle
       }
     >
-      <table className={props.className} data-testid={props.testId} aria-busy={props.busy}>
+      <table
+        className={props.className}
+        aria-label={props.label}
+        data-testid={props.testId}
+        aria-busy={props.busy}
+      >
         <thead className={props.headClassName} style={props.headStyle}>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
