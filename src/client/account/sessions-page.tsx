@@ -1,14 +1,16 @@
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Table from 'react-bootstrap/Table';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
+import type { StaffSessionView } from '../../shared/contracts/account';
 import { errorMessage } from '../app/api';
 import { signOut } from '../auth/sign-out';
 import { DateTime } from '../components/date-time';
+import { column, DataTable } from '../components/list-kit/data-table';
 import { useEndSessionMutation, useGetSessionsQuery } from './account-api';
 
 const when = (iso: string) => <DateTime value={iso} />;
+const sessionId = (s: StaffSessionView) => s.id;
 
 /** /admin/account/sessions: "Your sessions" — where and when one is signed in; end any of them. */
 export function Component() {
@@ -28,6 +30,32 @@ export function Component() {
     }
   };
 
+  const columns = [
+    column<StaffSessionView>('Device', (s) => (
+      <>
+        {s.device ?? 'Unknown device'}
+        {s.current ? <span className="badge text-bg-success ms-2">This session</span> : null}
+      </>
+    )),
+    column<StaffSessionView>('IP address', (s) => s.ip ?? '–'),
+    column<StaffSessionView>('Signed in (EST/EDT)', (s) => when(s.createdAt)),
+    column<StaffSessionView>('Last active', (s) => when(s.lastSeenAt)),
+    column<StaffSessionView>(
+      '',
+      (s) => (
+        <Button
+          size="sm"
+          variant={s.current ? 'outline-secondary' : 'outline-danger'}
+          disabled={ending.isLoading}
+          onClick={() => end(s.id, s.current)}
+        >
+          {s.current ? 'Sign out' : 'End session'}
+        </Button>
+      ),
+      { id: 'action', meta: { className: 'text-end' } },
+    ),
+  ];
+
   return (
     <Card className="shadow-sm">
       <Card.Header as="h1" className="h5 mb-0">
@@ -46,46 +74,15 @@ export function Component() {
             </Button>
           </div>
         ) : (
-          <Table responsive hover size="sm" aria-label="Your sessions">
-            <thead>
-              <tr>
-                <th>Device</th>
-                <th>IP address</th>
-                <th>Signed in (EST/EDT)</th>
-                <th>Last active</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {isLoading ? (
-                <tr>
-                  <td colSpan={5}>Loading…</td>
-                </tr>
-              ) : (
-                sessions.map((s) => (
-                  <tr key={s.id}>
-                    <td>
-                      {s.device ?? 'Unknown device'}
-                      {s.current ? <span className="badge text-bg-success ms-2">This session</span> : null}
-                    </td>
-                    <td>{s.ip ?? '–'}</td>
-                    <td>{when(s.createdAt)}</td>
-                    <td>{when(s.lastSeenAt)}</td>
-                    <td className="text-end">
-                      <Button
-                        size="sm"
-                        variant={s.current ? 'outline-secondary' : 'outline-danger'}
-                        disabled={ending.isLoading}
-                        onClick={() => end(s.id, s.current)}
-                      >
-                        {s.current ? 'Sign out' : 'End session'}
-                      </Button>
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </Table>
+          <DataTable
+            rows={sessions}
+            columns={columns}
+            rowId={sessionId}
+            label="Your sessions"
+            className="table table-sm table-hover"
+            wrapClassName="table-responsive"
+            empty={isLoading ? 'Loading…' : null}
+          />
         )}
       </Card.Body>
     </Card>

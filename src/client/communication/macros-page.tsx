@@ -2,13 +2,13 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
-import Table from 'react-bootstrap/Table';
 import { toast } from 'react-toastify';
 import { MACRO_STATUSES, type Macro, type MacroBody, macroBody } from '../../shared/contracts/communication';
 import { statusName } from '../../shared/order-rules';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { sessionUser } from '../app/session';
+import { column, DataTable } from '../components/list-kit/data-table';
 import { LoadError } from '../components/load-error';
 import {
   useDeleteMacroMutation,
@@ -27,6 +27,35 @@ const EMPTY: MacroBody = {
 };
 
 const orNull = (v: string) => (v.trim() ? v : null);
+
+const macroId = (m: Macro) => String(m.id);
+
+/** The macro list's columns; Edit and Delete with macros.write. */
+function macroColumns(editable: boolean, edit: (m: Macro) => void, del: (m: Macro) => Promise<void>) {
+  const columns = [
+    column<Macro>('Name', (m) => m.name),
+    column<Macro>('Remark', (m) => m.remark ?? '–', { meta: { className: 'small' } }),
+    column<Macro>('Moves to', (m) => (m.moveTo ? statusName(m.moveTo) : '–')),
+    column<Macro>('Mail', (m) => m.templateKey ?? '–'),
+    column<Macro>('Needs the card', (m) => (m.requiresDocument ? 'Yes' : 'No')),
+  ];
+  if (!editable) return columns;
+  const actions = column<Macro>(
+    '',
+    (m) => (
+      <>
+        <Button size="sm" variant="outline-primary" onClick={() => edit(m)}>
+          Edit
+        </Button>{' '}
+        <Button size="sm" variant="outline-danger" onClick={() => void del(m)}>
+          Delete
+        </Button>
+      </>
+    ),
+    { id: 'action', meta: { className: 'text-nowrap' } },
+  );
+  return [...columns, actions];
+}
 
 /** /admin/macros: named steps (remark, status move, template mail, WhatsApp text) applied to orders. */
 export function Component() {
@@ -100,39 +129,15 @@ export function Component() {
         A macro does its steps on each order it is applied to, all or nothing per order, under the same rules
         as doing them by hand. Apply one from an order's page or from a list's selection.
       </p>
-      <Table size="sm" responsive aria-label="Macros">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Remark</th>
-            <th>Moves to</th>
-            <th>Mail</th>
-            <th>Needs the card</th>
-            {editable ? <th /> : null}
-          </tr>
-        </thead>
-        <tbody>
-          {(macros.data ?? []).map((m) => (
-            <tr key={m.id}>
-              <td>{m.name}</td>
-              <td className="small">{m.remark ?? '–'}</td>
-              <td>{m.moveTo ? statusName(m.moveTo) : '–'}</td>
-              <td>{m.templateKey ?? '–'}</td>
-              <td>{m.requiresDocument ? 'Yes' : 'No'}</td>
-              {editable ? (
-                <td className="text-nowrap">
-                  <Button size="sm" variant="outline-primary" onClick={() => open(m)}>
-                    Edit
-                  </Button>{' '}
-                  <Button size="sm" variant="outline-danger" onClick={() => void del(m)}>
-                    Delete
-                  </Button>
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </Table>
+      <DataTable
+        rows={macros.data ?? []}
+        columns={macroColumns(editable, open, del)}
+        rowId={macroId}
+        label="Macros"
+        className="table table-sm"
+        wrapClassName="table-responsive"
+        empty={null}
+      />
       {editable && editing === null ? <Button onClick={() => open(null)}>New macro</Button> : null}
       {editing !== null ? (
         <Card className="mt-3">

@@ -5,13 +5,13 @@ import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
-import Table from 'react-bootstrap/Table';
 import { useSearchParams } from 'react-router';
 import { BACKLOG_BUCKETS, type InsightsData } from '../../shared/contracts/insights';
 import { formatStaffDate, formatStaffDateTime, serviceToday } from '../../shared/dates';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { DayFirstDateInput } from '../components/day-first-date';
+import { column, DataTable } from '../components/list-kit/data-table';
 import { useAuditedExport } from '../components/use-audited-export';
 import { useSessionUser } from '../auth/use-session-user';
 import type { InsightsChartSpec } from './insights-chart';
@@ -23,6 +23,7 @@ import { PaymentsCard } from './payments-card';
 const InsightsChart = lazy(() => import('./insights-chart'));
 
 type Cell = string | number | null;
+const rowIndex = (_: unknown, i: number) => String(i);
 interface Column<R> {
   label: string;
   value: (row: R) => Cell;
@@ -104,34 +105,14 @@ function Section<R>({
         {/* A scrollable region takes keyboard focus so it can be scrolled without a mouse (axe). */}
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: see above */}
         <div style={{ maxHeight: 320, overflowY: 'auto' }} tabIndex={0}>
-          <Table size="sm" striped hover className="mb-0" aria-label={title}>
-            <thead>
-              <tr>
-                {columns.map((c) => (
-                  <th key={c.label} scope="col">
-                    {c.label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.length === 0 ? (
-                <tr>
-                  <td colSpan={columns.length} className="text-center text-body-secondary">
-                    No records found
-                  </td>
-                </tr>
-              ) : (
-                rows.map((r, i) => (
-                  <tr key={i}>
-                    {columns.map((c) => (
-                      <td key={c.label}>{c.value(r) ?? ''}</td>
-                    ))}
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </Table>
+          <DataTable
+            rows={rows}
+            columns={columns.map((c) => column<R>(c.label, (r) => c.value(r) ?? ''))}
+            rowId={rowIndex}
+            label={title}
+            className="table table-sm table-striped table-hover mb-0"
+            empty="No records found"
+          />
         </div>
       </Card.Body>
     </Card>

@@ -1,6 +1,21 @@
 import Card from 'react-bootstrap/Card';
-import Table from 'react-bootstrap/Table';
 import type { PaymentInsights } from '../../shared/contracts/payments';
+import { column, DataTable } from '../components/list-kit/data-table';
+
+type Amounts = PaymentInsights['disputes']['amounts'][number];
+type RefundAmounts = PaymentInsights['refunds']['amounts'][number];
+interface CurrencyRow {
+  currency: string;
+  d: Amounts | undefined;
+  r: RefundAmounts | undefined;
+}
+
+const AMOUNT_COLUMNS = [
+  column<CurrencyRow>('Currency', (a) => a.currency),
+  column<CurrencyRow>('Disputed', (a) => a.d?.disputed ?? '-'),
+  column<CurrencyRow>('Lost', (a) => a.d?.lost ?? '-'),
+  column<CurrencyRow>('Refunded', (a) => a.r?.refunded ?? '-'),
+];
 
 /**
  * Disputes at the payment providers in the period (opened; won and lost by closing day; amounts per
@@ -42,32 +57,20 @@ export function PaymentsCard({ payments }: { payments: PaymentInsights }) {
           </div>
         </div>
         {disputes.amounts.length || refunds.amounts.length ? (
-          <Table size="sm" responsive className="mb-0 small">
-            <thead>
-              <tr>
-                <th>Currency</th>
-                <th>Disputed</th>
-                <th>Lost</th>
-                <th>Refunded</th>
-              </tr>
-            </thead>
-            <tbody>
-              {[...new Set([...disputes.amounts, ...refunds.amounts].map((a) => a.currency))]
-                .sort()
-                .map((c) => {
-                  const d = disputes.amounts.find((a) => a.currency === c);
-                  const r = refunds.amounts.find((a) => a.currency === c);
-                  return (
-                    <tr key={c}>
-                      <td>{c}</td>
-                      <td>{d?.disputed ?? '-'}</td>
-                      <td>{d?.lost ?? '-'}</td>
-                      <td>{r?.refunded ?? '-'}</td>
-                    </tr>
-                  );
-                })}
-            </tbody>
-          </Table>
+          <DataTable
+            rows={[...new Set([...disputes.amounts, ...refunds.amounts].map((a) => a.currency))]
+              .sort()
+              .map((currency) => ({
+                currency,
+                d: disputes.amounts.find((a) => a.currency === currency),
+                r: refunds.amounts.find((a) => a.currency === currency),
+              }))}
+            columns={AMOUNT_COLUMNS}
+            rowId={(a) => a.currency}
+            className="table table-sm mb-0 small"
+            wrapClassName="table-responsive"
+            empty={null}
+          />
         ) : null}
       </Card.Body>
     </Card>

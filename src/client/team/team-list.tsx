@@ -2,12 +2,12 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Spinner from 'react-bootstrap/Spinner';
-import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import type { TeamMember } from '../../shared/contracts/team';
 import { MSG } from '../../shared/messages';
 import { errorMessage } from '../app/api';
+import { column, DataTable } from '../components/list-kit/data-table';
 import { ResetTwoFactorDialog } from './reset-two-factor-dialog';
 import { type DeleteChoice, DeleteMemberDialog } from './delete-member-dialog';
 import { useDeleteTeamMemberMutation, useResetTwoFactorMutation } from './team-api';
@@ -19,6 +19,8 @@ interface Props {
   canWrite: boolean;
   actor: { id: number; type: string };
 }
+
+const memberId = (m: TeamMember) => String(m.id);
 
 /** Team Member List: type shown as memberRole; Edit and Delete with a confirmation. */
 export function TeamList({ members, loading, canWrite, actor }: Props) {
@@ -51,74 +53,68 @@ export function TeamList({ members, loading, canWrite, actor }: Props) {
     }
   };
 
+  const columns = [
+    column<TeamMember>('#', (_, i) => i + 1),
+    column<TeamMember>('Name', (m) => m.name),
+    column<TeamMember>('Email', (m) => m.email),
+    column<TeamMember>('Type', (m) => m.memberRole),
+    ...(canWrite
+      ? [
+          column<TeamMember>(
+            'Action',
+            (m) => (
+              <>
+                {mayTouch(m) ? (
+                  <Link to={`/admin/manage-team/${m.id}`} className="btn btn-sm btn-outline-primary me-2">
+                    Edit
+                  </Link>
+                ) : null}
+                {mayTouch(m) && m.id !== actor.id ? (
+                  <Button size="sm" variant="outline-danger" onClick={() => setPending(m)}>
+                    Delete
+                  </Button>
+                ) : null}
+                {actor.type === 'Admin' && m.id !== actor.id ? (
+                  <Button
+                    size="sm"
+                    variant="outline-secondary"
+                    className="ms-2"
+                    onClick={() => setResetting(m)}
+                  >
+                    Reset 2FA
+                  </Button>
+                ) : null}
+              </>
+            ),
+            { meta: { className: 'text-nowrap' } },
+          ),
+        ]
+      : []),
+  ];
+
   return (
     <Card className="shadow-sm">
       <Card.Header as="h2" className="h6 mb-0">
         Team Member List
       </Card.Header>
       <Card.Body className="p-0">
-        <Table striped hover responsive className="mb-0 align-middle" aria-label="Team Member List">
-          <thead>
-            <tr>
-              <th>#</th>
-              <th>Name</th>
-              <th>Email</th>
-              <th>Type</th>
-              {canWrite ? <th>Action</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {loading ? (
-              <tr>
-                <td colSpan={5} className="text-center py-4">
-                  <Spinner size="sm" animation="border" /> Loading…
-                </td>
-              </tr>
-            ) : !members || members.length === 0 ? (
-              <tr>
-                <td colSpan={5} className="text-center py-4">
-                  {MSG.noData}
-                </td>
-              </tr>
+        <DataTable
+          rows={loading ? [] : (members ?? [])}
+          columns={columns}
+          rowId={memberId}
+          label="Team Member List"
+          className="table table-striped table-hover mb-0 align-middle"
+          wrapClassName="table-responsive"
+          empty={
+            loading ? (
+              <>
+                <Spinner size="sm" animation="border" /> Loading…
+              </>
             ) : (
-              members.map((m, i) => (
-                <tr key={m.id}>
-                  <td>{i + 1}</td>
-                  <td>{m.name}</td>
-                  <td>{m.email}</td>
-                  <td>{m.memberRole}</td>
-                  {canWrite ? (
-                    <td className="text-nowrap">
-                      {mayTouch(m) ? (
-                        <Link
-                          to={`/admin/manage-team/${m.id}`}
-                          className="btn btn-sm btn-outline-primary me-2"
-                        >
-                          Edit
-                        </Link>
-                      ) : null}
-                      {mayTouch(m) && m.id !== actor.id ? (
-                        <Button size="sm" variant="outline-danger" onClick={() => setPending(m)}>
-                          Delete
-                        </Button>
-                      ) : null}
-                      {actor.type === 'Admin' && m.id !== actor.id ? (
-                        <Button
-                          size="sm"
-                          variant="outline-secondary"
-                          className="ms-2"
-                          onClick={() => setResetting(m)}
-                        >
-                          Reset 2FA
-                        </Button>
-                      ) : null}
-                    </td>
-                  ) : null}
-                </tr>
-              ))
-            )}
-          </tbody>
-        </Table>
+              MSG.noData
+            )
+          }
+        />
       </Card.Body>
       <DeleteMemberDialog
         key={pending?.id ?? 0}

@@ -36,11 +36,11 @@ export type SortDir = 'asc' | 'desc';
 /** A column shown as it is: its header text and what a row shows in it (the id is the header's). */
 export function column<R>(
   header: string,
-  cell: (row: R) => ReactNode,
+  cell: (row: R, index: number) => ReactNode,
   options: { id?: string; meta?: ColumnDef<R, unknown>['meta'] } = {},
 ): ColumnDef<R, unknown> {
   const { id = header, meta } = options;
-  return { id, header, cell: ({ row }) => cell(row.original), ...(meta ? { meta } : {}) };
+  return { id, header, cell: ({ row }) => cell(row.original, row.index), ...(meta ? { meta } : {}) };
 }
 
 export interface DataTableProps<R> {
