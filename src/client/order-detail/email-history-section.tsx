@@ -1,8 +1,8 @@
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import Table from 'react-bootstrap/Table';
 import type { MailHistoryItem, OrderDetails } from '../../shared/contracts/order-detail';
 import { DateTime } from '../components/date-time';
+import { column, DataTable } from '../components/list-kit/data-table';
 import { downloadWithToken } from './authorized-files';
 import { MailResendForm } from './mail-resend-form';
 import { toastFailure } from './notify';
@@ -24,53 +24,50 @@ function MailedDocument({ mail }: { mail: MailHistoryItem }) {
   );
 }
 
+type Mail = OrderDetails['mailHistory'][number];
+const MAIL_COLUMNS = [
+  column<Mail>('#', (_, i) => i + 1),
+  column<Mail>('Order ID', (mail) => mail.order_id),
+  column<Mail>('Download', (mail) => <MailedDocument mail={mail} />),
+  column<Mail>('Date & Time', (mail) => <DateTime value={mail.create_ts} />),
+  column<Mail>('Mail Provider', (mail) => mail.mail_service_provider),
+  column<Mail>('Remainder Mail', (mail) => (mail.remainder_mail === 1 ? 'Yes' : 'No')),
+  column<Mail>(
+    'Sent To',
+    (mail) => (
+      <>
+        {mail.to_email}
+        {mail.other_recipient ? (
+          <Badge bg="warning" text="dark" className="ms-1">
+            not the order e-mail
+          </Badge>
+        ) : null}
+      </>
+    ),
+    { meta: { className: 'text-break' } },
+  ),
+  column<Mail>('Result', (mail) => (
+    <span title={mail.error ?? mail.message_id ?? undefined}>
+      {mail.status}
+      {mail.attempts > 1 ? ` (${mail.attempts} attempts)` : ''}
+    </span>
+  )),
+];
+const byId = (row: { id: number }) => String(row.id);
+
 /** Mail history with Resend Mail (AWS) / (Sendgrid); the whole section shows only once a mail exists. */
 export function EmailHistorySection({ order }: { order: OrderDetails }) {
   if (order.mailHistory.length === 0) return null;
   return (
     <Section title="Email History">
-      <Table responsive bordered size="sm" className="align-middle">
-        <thead>
-          <tr>
-            <th>#</th>
-            <th>Order ID</th>
-            <th>Download</th>
-            <th>Date &amp; Time</th>
-            <th>Mail Provider</th>
-            <th>Remainder Mail</th>
-            <th>Sent To</th>
-            <th>Result</th>
-          </tr>
-        </thead>
-        <tbody>
-          {order.mailHistory.map((mail, i) => (
-            <tr key={mail.id}>
-              <td>{i + 1}</td>
-              <td>{mail.order_id}</td>
-              <td>
-                <MailedDocument mail={mail} />
-              </td>
-              <td>
-                <DateTime value={mail.create_ts} />
-              </td>
-              <td>{mail.mail_service_provider}</td>
-              <td>{mail.remainder_mail === 1 ? 'Yes' : 'No'}</td>
-              <td className="text-break">
-                {mail.to_email}
-                {mail.other_recipient ? (
-                  <Badge bg="warning" text="dark" className="ms-1">
-                    not the order e-mail
-                  </Badge>
-                ) : null}
-              </td>
-              <td title={mail.error ?? mail.message_id ?? undefined}>
-                {mail.status}
-                {mail.attempts > 1 ? ` (${mail.attempts} attempts)` : ''}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
+      <DataTable
+        rows={order.mailHistory}
+        columns={MAIL_COLUMNS}
+        rowId={byId}
+        className="table table-sm table-bordered align-middle"
+        wrapClassName="table-responsive"
+        empty={null}
+      />
       <MailResendForm
         order={order}
         inputId="resend-email"

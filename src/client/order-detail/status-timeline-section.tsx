@@ -1,6 +1,6 @@
-import Table from 'react-bootstrap/Table';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { DateTime } from '../components/date-time';
+import { column, DataTable } from '../components/list-kit/data-table';
 import { MSG } from '../../shared/messages';
 import { Section } from './section';
 
@@ -39,46 +39,28 @@ function EventValue({ action, value }: { action: string; value: string | null })
   }
 }
 
+type TimelineEvent = OrderDetails['events'][number];
+const EVENT_COLUMNS = [
+  column<TimelineEvent>('Date & Time', (event) => <DateTime value={event.create_ts} />),
+  column<TimelineEvent>('By', (event) => event.actor_name ?? 'System'),
+  column<TimelineEvent>('Action', (event) => ACTIONS[event.action] ?? event.action),
+  column<TimelineEvent>('From', (event) => <EventValue action={event.action} value={event.from_value} />),
+  column<TimelineEvent>('To', (event) => <EventValue action={event.action} value={event.to_value} />),
+];
+const byId = (event: TimelineEvent) => String(event.id);
+
 /** The audit trail of the order: who did what, when (US Eastern time), from → to. */
 export function StatusTimelineSection({ order }: { order: OrderDetails }) {
   return (
     <Section title="Status Timeline">
-      <Table responsive bordered size="sm" className="align-middle mb-0">
-        <thead>
-          <tr>
-            <th>Date &amp; Time</th>
-            <th>By</th>
-            <th>Action</th>
-            <th>From</th>
-            <th>To</th>
-          </tr>
-        </thead>
-        <tbody>
-          {order.events.length === 0 ? (
-            <tr>
-              <td colSpan={5} className="text-center text-muted">
-                {MSG.noRecord}
-              </td>
-            </tr>
-          ) : (
-            order.events.map((event) => (
-              <tr key={event.id}>
-                <td>
-                  <DateTime value={event.create_ts} />
-                </td>
-                <td>{event.actor_name ?? 'System'}</td>
-                <td>{ACTIONS[event.action] ?? event.action}</td>
-                <td>
-                  <EventValue action={event.action} value={event.from_value} />
-                </td>
-                <td>
-                  <EventValue action={event.action} value={event.to_value} />
-                </td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </Table>
+      <DataTable
+        rows={order.events}
+        columns={EVENT_COLUMNS}
+        rowId={byId}
+        className="table table-sm table-bordered align-middle mb-0"
+        wrapClassName="table-responsive"
+        empty={MSG.noRecord}
+      />
     </Section>
   );
 }
