@@ -188,7 +188,7 @@ export function SelectField({
   );
 }
 
-/** A checkbox (or, with `type="radio"`, a radio button) with its label after it. */
+/** A checkbox (a switch with `asSwitch`, a radio button with `type="radio"`) with its label after it. */
 export function CheckboxField({
   label,
   help,
@@ -199,14 +199,20 @@ export function CheckboxField({
   labelClassName,
   after,
   inline,
+  asSwitch,
   type = 'checkbox',
   ...input
-}: FieldFrameProps & { inline?: boolean; type?: 'checkbox' | 'radio' } & Omit<
+}: FieldFrameProps & { inline?: boolean; asSwitch?: boolean; type?: 'checkbox' | 'radio' } & Omit<
     ComponentPropsWithRef<'input'>,
     Own | 'type'
   >) {
   const { controlId, helpId, errorId, describedBy } = useFieldIds(id, help, error);
-  const wrapper = ['form-check', inline ? 'form-check-inline' : '', className ?? '']
+  const wrapper = [
+    'form-check',
+    inline ? 'form-check-inline' : '',
+    asSwitch ? 'form-switch' : '',
+    className ?? '',
+  ]
     .filter(Boolean)
     .join(' ');
   return (
@@ -214,6 +220,7 @@ export function CheckboxField({
       <input
         {...input}
         type={type}
+        role={asSwitch ? 'switch' : undefined}
         id={controlId}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
