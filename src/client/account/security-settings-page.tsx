@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import { toast } from 'react-toastify';
 import { ROLES, type Role } from '../../shared/constants';
 import { errorMessage } from '../app/api';
 import { useGetSecuritySettingsQuery, useSaveSecuritySettingsMutation } from './account-api';
+import { CheckboxField } from '../components/form-kit/form-field';
 
 /** /admin/account/security-settings (Admin): two-factor sign-in per role; password change after a reset. */
 export function Component() {
@@ -40,22 +40,24 @@ export function Component() {
         <fieldset className="mb-3">
           <legend className="h6">Require two-factor sign-in for</legend>
           {ROLES.map((role) => (
-            <Form.Check
+            <CheckboxField
               key={role}
               id={`tf-role-${role}`}
               label={role}
               checked={roles.includes(role)}
-              onChange={(e) =>
-                setRoles((r) => (e.currentTarget.checked ? [...r, role] : r.filter((x) => x !== role)))
-              }
+              onChange={(e) => {
+                // Read now: the event's target is gone when React runs the updater later.
+                const on = e.currentTarget.checked;
+                setRoles((r) => (on ? [...r, role] : r.filter((x) => x !== role)));
+              }}
             />
           ))}
-          <Form.Text muted>
+          <div className="form-text">
             Such users are sent to set it up at their next sign-in, before anything else.
-          </Form.Text>
+          </div>
         </fieldset>
-        <Form.Check
-          type="switch"
+        <CheckboxField
+          asSwitch
           id="must-change"
           className="mb-3"
           label="A password set by someone else must be changed at its first sign-in"

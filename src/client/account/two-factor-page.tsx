@@ -1,7 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../app/api';
@@ -11,6 +10,7 @@ import {
   useGetTwoFactorQuery,
   useSetupTwoFactorMutation,
 } from './account-api';
+import { TextField } from '../components/form-kit/form-field';
 
 /**
  * /admin/account/two-factor: turn two-factor sign-in (an authenticator app, 6-digit codes) on or off.
@@ -85,38 +85,38 @@ export function Component() {
             </Button>
           </section>
         ) : state.enabled ? (
-          <Form onSubmit={turnOff} aria-label="Turn two-factor sign-in off">
+          <form onSubmit={turnOff} aria-label="Turn two-factor sign-in off">
             <p>
               Two-factor sign-in is <strong>on</strong>. {state.recoveryCodesLeft} recovery codes left.
               {state.required ? ' It is required for your role.' : ''}
             </p>
             {state.required ? null : (
               <>
-                <Form.Group controlId="tf-off-password" className="mb-2">
-                  <Form.Label>Current Password</Form.Label>
-                  <Form.Control
-                    type="password"
-                    autoComplete="current-password"
-                    value={password}
-                    onChange={(e) => setPassword(e.currentTarget.value)}
-                  />
-                </Form.Group>
-                <Form.Group controlId="tf-off-code" className="mb-3">
-                  <Form.Label>Code from your authenticator app (or a recovery code)</Form.Label>
-                  <Form.Control
-                    autoComplete="one-time-code"
-                    value={code}
-                    onChange={(e) => setCode(e.currentTarget.value)}
-                  />
-                </Form.Group>
+                <TextField
+                  id="tf-off-password"
+                  className="mb-2"
+                  label="Current Password"
+                  type="password"
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.currentTarget.value)}
+                />
+                <TextField
+                  id="tf-off-code"
+                  className="mb-3"
+                  label="Code from your authenticator app (or a recovery code)"
+                  autoComplete="one-time-code"
+                  value={code}
+                  onChange={(e) => setCode(e.currentTarget.value)}
+                />
                 <Button type="submit" variant="outline-danger" disabled={disabling.isLoading}>
                   Turn off
                 </Button>
               </>
             )}
-          </Form>
+          </form>
         ) : pending ? (
-          <Form onSubmit={confirm} aria-label="Confirm two-factor sign-in">
+          <form onSubmit={confirm} aria-label="Confirm two-factor sign-in">
             <p>
               Scan this QR code with your authenticator app, or type the key, then enter the 6-digit code.
             </p>
@@ -129,19 +129,20 @@ export function Component() {
             <p className="small mt-2">
               Key: <code data-testid="totp-secret">{pending.secret}</code>
             </p>
-            <Form.Group controlId="tf-code" className="mb-3" style={{ maxWidth: 240 }}>
-              <Form.Label>6-digit code</Form.Label>
-              <Form.Control
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                value={code}
-                onChange={(e) => setCode(e.currentTarget.value)}
-              />
-            </Form.Group>
+            <TextField
+              id="tf-code"
+              className="mb-3"
+              style={{ maxWidth: 240 }}
+              label="6-digit code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              value={code}
+              onChange={(e) => setCode(e.currentTarget.value)}
+            />
             <Button type="submit" disabled={enabling.isLoading}>
               Turn on
             </Button>
-          </Form>
+          </form>
         ) : (
           <div>
             {state.required ? (

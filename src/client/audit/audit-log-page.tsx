@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { AUDIT_ACTIONS, type AuditEntry, auditLogQuery } from '../../shared/contracts/audit';
 import { can } from '../../shared/permissions';
@@ -10,10 +9,11 @@ import { errorMessage } from '../app/api';
 import { useSessionUser } from '../auth/use-session-user';
 import { useGetAuditLogQuery } from './audit-api';
 import { DateTime } from '../components/date-time';
-import { DayFirstDateInput } from '../components/day-first-date';
 import { useServerExport } from '../components/use-audited-export';
 import { column, DataTable } from '../components/list-kit/data-table';
 import { textParam, useListState } from '../components/list-kit/use-list-state';
+import { DateField } from '../components/form-kit/date-field';
+import { SelectField, TextField } from '../components/form-kit/form-field';
 
 const FILTERS = { actor: textParam, action: textParam, from: textParam, to: textParam };
 type Filters = Record<keyof typeof FILTERS, string>;
@@ -89,43 +89,53 @@ export function Component() {
         </Button>
       </Card.Header>
       <Card.Body>
-        <Form className="row g-2 align-items-end mb-3" onSubmit={apply} aria-label="Audit filters" noValidate>
-          <Form.Group className="col-12 col-md-3" controlId="audit-actor">
-            <Form.Label className="small mb-0">Actor (e-mail or staff id)</Form.Label>
-            <Form.Control
-              value={draft.actor}
-              onChange={(e) => setDraft({ ...draft, actor: e.target.value })}
-            />
-          </Form.Group>
-          <Form.Group className="col-12 col-md-3" controlId="audit-action">
-            <Form.Label className="small mb-0">Action</Form.Label>
-            <Form.Select
-              value={draft.action}
-              onChange={(e) => setDraft({ ...draft, action: e.target.value })}
-            >
-              <option value="">All actions</option>
-              {Object.entries(AUDIT_ACTIONS).map(([name, label]) => (
-                <option key={name} value={name}>
-                  {label}
-                </option>
-              ))}
-            </Form.Select>
-          </Form.Group>
-          <Form.Group className="col-6 col-md-2" controlId="audit-from">
-            <Form.Label className="small mb-0">From</Form.Label>
-            <DayFirstDateInput value={draft.from} onChange={(v) => setDraft((d) => ({ ...d, from: v }))} />
-          </Form.Group>
-          <Form.Group className="col-6 col-md-2" controlId="audit-to">
-            <Form.Label className="small mb-0">To</Form.Label>
-            <DayFirstDateInput value={draft.to} onChange={(v) => setDraft((d) => ({ ...d, to: v }))} />
-          </Form.Group>
+        <form className="row g-2 align-items-end mb-3" onSubmit={apply} aria-label="Audit filters" noValidate>
+          <TextField
+            className="col-12 col-md-3"
+            id="audit-actor"
+            label="Actor (e-mail or staff id)"
+            labelClassName="small mb-0"
+            value={draft.actor}
+            onChange={(e) => setDraft({ ...draft, actor: e.target.value })}
+          />
+          <SelectField
+            className="col-12 col-md-3"
+            id="audit-action"
+            label="Action"
+            labelClassName="small mb-0"
+            value={draft.action}
+            onChange={(e) => setDraft({ ...draft, action: e.target.value })}
+          >
+            <option value="">All actions</option>
+            {Object.entries(AUDIT_ACTIONS).map(([name, label]) => (
+              <option key={name} value={name}>
+                {label}
+              </option>
+            ))}
+          </SelectField>
+          <DateField
+            className="col-6 col-md-2"
+            id="audit-from"
+            label="From"
+            labelClassName="small mb-0"
+            value={draft.from}
+            onChange={(v) => setDraft((d) => ({ ...d, from: v }))}
+          />
+          <DateField
+            className="col-6 col-md-2"
+            id="audit-to"
+            label="To"
+            labelClassName="small mb-0"
+            value={draft.to}
+            onChange={(v) => setDraft((d) => ({ ...d, to: v }))}
+          />
           <div className="col-12 col-md-2 d-flex gap-2">
             <Button type="submit">Filter</Button>
             <Button variant="outline-secondary" onClick={() => setFilters(NO_FILTERS)}>
               Reset
             </Button>
           </div>
-        </Form>
+        </form>
         {error ? <Alert variant="danger">{error}</Alert> : null}
         {loadError ? <Alert variant="danger">{errorMessage(loadError)}</Alert> : null}
         {isFetching && !currentData ? (

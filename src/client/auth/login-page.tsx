@@ -1,11 +1,11 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
-import { type LoginBody, loginBody } from '../../shared/contracts/auth';
+import { loginBody } from '../../shared/contracts/auth';
 import { errorMessage } from '../app/api';
 import { preloadScreensAfterSignIn } from '../app/lazy';
+import { CheckboxField, TextField } from '../components/form-kit/form-field';
+import { useZodForm } from '../components/form-kit/use-zod-form';
 import { saveSession } from '../app/session';
 import { useAppDispatch, useAppSelector } from '../app/store';
 import { useLoginMutation } from './auth-api';
@@ -38,10 +38,7 @@ export function LoginPage() {
     handleSubmit,
     setValue,
     formState: { errors },
-  } = useForm<LoginBody>({
-    resolver: zodResolver(loginBody),
-    defaultValues: { email: rememberedEmail(), password: '', otp: '' },
-  });
+  } = useZodForm(loginBody, { defaultValues: { email: rememberedEmail(), password: '', otp: '' } });
 
   const onSubmit = handleSubmit(async (values) => {
     dispatch(loginPending());
@@ -85,74 +82,50 @@ export function LoginPage() {
         </div>
         <h1>ED-Card</h1>
         <p className="login-subtitle">Sign in to your account</p>
-        {/* Plain Bootstrap markup (the CSS is loaded by the staff root): the login screen is part of the
-            first load, so it skips the react-bootstrap components. */}
+        {/* The form kit's fields are plain Bootstrap markup (the CSS is loaded by the staff root): the login
+            screen is part of the first load, so it skips the react-bootstrap components. */}
         <form noValidate onSubmit={onSubmit} aria-label="Sign in">
           {otpStep ? (
-            <div className="mb-3">
-              <label htmlFor="login-otp" className="form-label">
-                Authentication code
-              </label>
-              <input
-                id="login-otp"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                placeholder="6-digit code or a recovery code"
-                className={`form-control${errors.otp ? ' is-invalid' : ''}`}
-                aria-invalid={!!errors.otp}
-                aria-describedby="login-otp-help"
-                autoFocus
-                {...register('otp')}
-              />
-              <div id="login-otp-help" className="form-text">
-                Enter the code from your authenticator app.
-              </div>
-              <div className="invalid-feedback">{errors.otp?.message}</div>
-            </div>
+            <TextField
+              className="mb-3"
+              id="login-otp"
+              label="Authentication code"
+              help="Enter the code from your authenticator app."
+              error={errors.otp?.message}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              placeholder="6-digit code or a recovery code"
+              autoFocus
+              {...register('otp')}
+            />
           ) : null}
-          <div className={otpStep ? 'd-none' : 'mb-3'}>
-            <label htmlFor="login-email" className="form-label">
-              Email ID
-            </label>
-            <input
-              id="login-email"
-              type="email"
-              placeholder="Your Email Address"
-              autoComplete="username"
-              className={`form-control${errors.email ? ' is-invalid' : ''}`}
-              aria-invalid={!!errors.email}
-              {...register('email')}
-            />
-            <div className="invalid-feedback">{errors.email?.message}</div>
-          </div>
-          <div className={otpStep ? 'd-none' : 'mb-3'}>
-            <label htmlFor="login-password" className="form-label">
-              Password
-            </label>
-            <input
-              id="login-password"
-              type="password"
-              placeholder="Password"
-              autoComplete="current-password"
-              className={`form-control${errors.password ? ' is-invalid' : ''}`}
-              aria-invalid={!!errors.password}
-              {...register('password')}
-            />
-            <div className="invalid-feedback">{errors.password?.message}</div>
-          </div>
+          <TextField
+            className={otpStep ? 'd-none' : 'mb-3'}
+            id="login-email"
+            label="Email ID"
+            error={errors.email?.message}
+            type="email"
+            placeholder="Your Email Address"
+            autoComplete="username"
+            {...register('email')}
+          />
+          <TextField
+            className={otpStep ? 'd-none' : 'mb-3'}
+            id="login-password"
+            label="Password"
+            error={errors.password?.message}
+            type="password"
+            placeholder="Password"
+            autoComplete="current-password"
+            {...register('password')}
+          />
           <div className={otpStep ? 'd-none' : 'login-options'}>
-            <div className="form-check">
-              <input
-                id="login-remember"
-                type="checkbox"
-                className="form-check-input"
-                checked={remember}
-                onChange={(e) => setRemember(e.currentTarget.checked)}
-              />
-              <label htmlFor="login-remember" className="form-check-label">
-                Remember me
-              </label>
-            </div>
+            <CheckboxField
+              id="login-remember"
+              label="Remember me"
+              checked={remember}
+              onChange={(e) => setRemember(e.currentTarget.checked)}
+            />
             <button
               type="button"
               className="btn btn-link login-forgot"

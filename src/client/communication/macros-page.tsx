@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import { toast } from 'react-toastify';
 import { MACRO_STATUSES, type Macro, type MacroBody, macroBody } from '../../shared/contracts/communication';
 import { statusName } from '../../shared/order-rules';
@@ -9,6 +8,7 @@ import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { sessionUser } from '../app/session';
 import { column, DataTable } from '../components/list-kit/data-table';
+import { CheckboxField, SelectField, TextareaField, TextField } from '../components/form-kit/form-field';
 import { LoadError } from '../components/load-error';
 import {
   useDeleteMacroMutation,
@@ -142,65 +142,61 @@ export function Component() {
       {editing !== null ? (
         <Card className="mt-3">
           <Card.Body>
-            <Form
+            <form
               onSubmit={(e) => {
                 e.preventDefault();
                 void submit();
               }}
             >
               <fieldset disabled={saving.isLoading}>
-                <Form.Group controlId="macro-name" className="mb-2">
-                  <Form.Label>Name</Form.Label>
-                  <Form.Control
-                    value={draft.name}
-                    maxLength={120}
-                    onChange={(e) => setDraft({ ...draft, name: e.target.value })}
-                  />
-                </Form.Group>
-                <Form.Group controlId="macro-remark" className="mb-2">
-                  <Form.Label>Remark (optional)</Form.Label>
-                  <Form.Control
-                    as="textarea"
-                    rows={2}
-                    value={draft.remark ?? ''}
-                    onChange={(e) => setDraft({ ...draft, remark: orNull(e.target.value) })}
-                  />
-                </Form.Group>
+                <TextField
+                  id="macro-name"
+                  className="mb-2"
+                  label="Name"
+                  value={draft.name}
+                  maxLength={120}
+                  onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+                />
+                <TextareaField
+                  id="macro-remark"
+                  className="mb-2"
+                  label="Remark (optional)"
+                  rows={2}
+                  value={draft.remark ?? ''}
+                  onChange={(e) => setDraft({ ...draft, remark: orNull(e.target.value) })}
+                />
                 <div className="d-flex flex-wrap gap-3">
-                  <Form.Group controlId="macro-move" className="mb-2">
-                    <Form.Label>Move to (optional)</Form.Label>
-                    <Form.Select
-                      value={draft.moveTo ?? ''}
-                      onChange={(e) =>
-                        setDraft({
-                          ...draft,
-                          moveTo: (orNull(e.target.value) as MacroBody['moveTo']) ?? null,
-                        })
-                      }
-                    >
-                      <option value="">No move</option>
-                      {MACRO_STATUSES.map((s) => (
-                        <option key={s} value={s}>
-                          {statusName(s)}
-                        </option>
-                      ))}
-                    </Form.Select>
-                  </Form.Group>
-                  <Form.Group controlId="macro-template" className="mb-2">
-                    <Form.Label>Mail (optional)</Form.Label>
-                    <Form.Select
-                      value={draft.templateKey ?? ''}
-                      onChange={(e) => setDraft({ ...draft, templateKey: orNull(e.target.value) })}
-                    >
-                      <option value="">No mail</option>
-                      {keys.map(([key, name]) => (
-                        <option key={key} value={key}>
-                          {name} ({key})
-                        </option>
-                      ))}
-                    </Form.Select>
-                  </Form.Group>
-                  <Form.Check
+                  <SelectField
+                    id="macro-move"
+                    className="mb-2"
+                    label="Move to (optional)"
+                    value={draft.moveTo ?? ''}
+                    onChange={(e) =>
+                      setDraft({ ...draft, moveTo: (orNull(e.target.value) as MacroBody['moveTo']) ?? null })
+                    }
+                  >
+                    <option value="">No move</option>
+                    {MACRO_STATUSES.map((s) => (
+                      <option key={s} value={s}>
+                        {statusName(s)}
+                      </option>
+                    ))}
+                  </SelectField>
+                  <SelectField
+                    id="macro-template"
+                    className="mb-2"
+                    label="Mail (optional)"
+                    value={draft.templateKey ?? ''}
+                    onChange={(e) => setDraft({ ...draft, templateKey: orNull(e.target.value) })}
+                  >
+                    <option value="">No mail</option>
+                    {keys.map(([key, name]) => (
+                      <option key={key} value={key}>
+                        {name} ({key})
+                      </option>
+                    ))}
+                  </SelectField>
+                  <CheckboxField
                     className="align-self-center"
                     id="macro-requires-document"
                     label="Only when the approved card is uploaded"
@@ -208,15 +204,14 @@ export function Component() {
                     onChange={(e) => setDraft({ ...draft, requiresDocument: e.target.checked })}
                   />
                 </div>
-                <Form.Group controlId="macro-whatsapp" className="mb-3">
-                  <Form.Label>WhatsApp text (optional, variables allowed)</Form.Label>
-                  <Form.Control
-                    as="textarea"
-                    rows={2}
-                    value={draft.whatsappText ?? ''}
-                    onChange={(e) => setDraft({ ...draft, whatsappText: orNull(e.target.value) })}
-                  />
-                </Form.Group>
+                <TextareaField
+                  id="macro-whatsapp"
+                  className="mb-3"
+                  label="WhatsApp text (optional, variables allowed)"
+                  rows={2}
+                  value={draft.whatsappText ?? ''}
+                  onChange={(e) => setDraft({ ...draft, whatsappText: orNull(e.target.value) })}
+                />
                 <div className="d-flex gap-2">
                   <Button type="submit">Save macro</Button>
                   <Button variant="outline-secondary" onClick={() => setEditing(null)}>
@@ -224,7 +219,7 @@ export function Component() {
                   </Button>
                 </div>
               </fieldset>
-            </Form>
+            </form>
           </Card.Body>
         </Card>
       ) : null}

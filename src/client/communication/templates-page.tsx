@@ -2,7 +2,6 @@ import { useEffect, useMemo, useState } from 'react';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import ListGroup from 'react-bootstrap/ListGroup';
 import { toast } from 'react-toastify';
 import {
@@ -18,6 +17,7 @@ import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { sessionUser } from '../app/session';
 import { DateTime } from '../components/date-time';
+import { SelectField, TextareaField, TextField } from '../components/form-kit/form-field';
 import { LoadError } from '../components/load-error';
 import {
   useDeleteTemplateMutation,
@@ -170,7 +170,7 @@ export function Component() {
 
         <Card style={{ flex: '1 1 420px', minWidth: 320 }}>
           <Card.Body>
-            <Form
+            <form
               onSubmit={(e) => {
                 e.preventDefault();
                 void submit();
@@ -178,74 +178,73 @@ export function Component() {
             >
               <fieldset disabled={!editable || saving.isLoading}>
                 <div className="d-flex flex-wrap gap-2">
-                  <Form.Group controlId="tpl-name" className="mb-2 flex-grow-1">
-                    <Form.Label>Name</Form.Label>
-                    <Form.Control
-                      value={draft.name}
-                      maxLength={120}
-                      onChange={(e) => setDraft({ ...draft, name: e.target.value })}
-                    />
-                  </Form.Group>
-                  <Form.Group controlId="tpl-key" className="mb-2">
-                    <Form.Label>Key</Form.Label>
-                    <Form.Control
-                      value={draft.key ?? ''}
-                      maxLength={60}
-                      disabled={builtIn}
-                      onChange={(e) => setDraft({ ...draft, key: e.target.value })}
-                    />
-                  </Form.Group>
-                  <Form.Group controlId="tpl-language" className="mb-2">
-                    <Form.Label>Language</Form.Label>
-                    <Form.Select
-                      value={draft.language}
-                      disabled={builtIn}
-                      onChange={(e) =>
-                        setDraft({ ...draft, language: e.target.value as MailTemplateBody['language'] })
-                      }
-                    >
-                      {TEMPLATE_LANGUAGES.map((l) => (
-                        <option key={l} value={l}>
-                          {TEMPLATE_LANGUAGE_NAMES[l]}
-                        </option>
-                      ))}
-                    </Form.Select>
-                  </Form.Group>
-                  <Form.Group controlId="tpl-purpose" className="mb-2">
-                    <Form.Label>Purpose</Form.Label>
-                    <Form.Select
-                      value={draft.purpose}
-                      disabled={builtIn}
-                      onChange={(e) =>
-                        setDraft({ ...draft, purpose: e.target.value as MailTemplateBody['purpose'] })
-                      }
-                    >
-                      {TEMPLATE_PURPOSES.map((p) => (
-                        <option key={p} value={p}>
-                          {p}
-                        </option>
-                      ))}
-                    </Form.Select>
-                  </Form.Group>
+                  <TextField
+                    id="tpl-name"
+                    className="mb-2 flex-grow-1"
+                    label="Name"
+                    value={draft.name}
+                    maxLength={120}
+                    onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+                  />
+                  <TextField
+                    id="tpl-key"
+                    className="mb-2"
+                    label="Key"
+                    value={draft.key ?? ''}
+                    maxLength={60}
+                    disabled={builtIn}
+                    onChange={(e) => setDraft({ ...draft, key: e.target.value })}
+                  />
+                  <SelectField
+                    id="tpl-language"
+                    className="mb-2"
+                    label="Language"
+                    value={draft.language}
+                    disabled={builtIn}
+                    onChange={(e) =>
+                      setDraft({ ...draft, language: e.target.value as MailTemplateBody['language'] })
+                    }
+                  >
+                    {TEMPLATE_LANGUAGES.map((l) => (
+                      <option key={l} value={l}>
+                        {TEMPLATE_LANGUAGE_NAMES[l]}
+                      </option>
+                    ))}
+                  </SelectField>
+                  <SelectField
+                    id="tpl-purpose"
+                    className="mb-2"
+                    label="Purpose"
+                    value={draft.purpose}
+                    disabled={builtIn}
+                    onChange={(e) =>
+                      setDraft({ ...draft, purpose: e.target.value as MailTemplateBody['purpose'] })
+                    }
+                  >
+                    {TEMPLATE_PURPOSES.map((p) => (
+                      <option key={p} value={p}>
+                        {p}
+                      </option>
+                    ))}
+                  </SelectField>
                 </div>
-                <Form.Group controlId="tpl-subject" className="mb-2">
-                  <Form.Label>Subject</Form.Label>
-                  <Form.Control
-                    value={draft.subject}
-                    maxLength={200}
-                    onChange={(e) => setDraft({ ...draft, subject: e.target.value })}
-                  />
-                </Form.Group>
-                <Form.Group controlId="tpl-body" className="mb-2">
-                  <Form.Label>Body</Form.Label>
-                  <Form.Control
-                    as="textarea"
-                    rows={14}
-                    value={draft.body}
-                    className="font-monospace small"
-                    onChange={(e) => setDraft({ ...draft, body: e.target.value })}
-                  />
-                </Form.Group>
+                <TextField
+                  id="tpl-subject"
+                  className="mb-2"
+                  label="Subject"
+                  value={draft.subject}
+                  maxLength={200}
+                  onChange={(e) => setDraft({ ...draft, subject: e.target.value })}
+                />
+                <TextareaField
+                  id="tpl-body"
+                  className="mb-2"
+                  label="Body"
+                  rows={14}
+                  value={draft.body}
+                  controlClassName="font-monospace small"
+                  onChange={(e) => setDraft({ ...draft, body: e.target.value })}
+                />
                 <fieldset className="d-flex flex-wrap gap-1 mb-3">
                   <legend className="visually-hidden">Variables</legend>
                   {TEMPLATE_VARIABLE_NAMES.map((v) => (
@@ -273,22 +272,23 @@ export function Component() {
                   <p className="small mb-0">Only an Admin or a Manager can change templates.</p>
                 )}
               </fieldset>
-            </Form>
+            </form>
           </Card.Body>
         </Card>
 
         <Card style={{ flex: '1 1 380px', minWidth: 320 }}>
           <Card.Header>Preview</Card.Header>
           <Card.Body>
-            <Form.Group controlId="tpl-preview-order" className="mb-2" style={{ maxWidth: 220 }}>
-              <Form.Label>On order</Form.Label>
-              <Form.Control
-                inputMode="numeric"
-                placeholder="Order id"
-                value={orderId}
-                onChange={(e) => setOrderId(e.target.value.replace(/\D/g, ''))}
-              />
-            </Form.Group>
+            <TextField
+              id="tpl-preview-order"
+              className="mb-2"
+              style={{ maxWidth: 220 }}
+              label="On order"
+              inputMode="numeric"
+              placeholder="Order id"
+              value={orderId}
+              onChange={(e) => setOrderId(e.target.value.replace(/\D/g, ''))}
+            />
             {previewState.error ? (
               <p className="text-danger small">{errorMessage(previewState.error)}</p>
             ) : null}

@@ -2,9 +2,9 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import axe from 'axe-core';
 import { useState } from 'react';
-import Form from 'react-bootstrap/Form';
 import { describe, expect, it } from 'vitest';
-import { DayFirstDateInput, parseDayFirstDate, showDayFirstDate } from './day-first-date';
+import { parseDayFirstDate, showDayFirstDate } from './day-first-date';
+import { DateField } from './form-kit/date-field';
 
 describe('parseDayFirstDate / showDayFirstDate', () => {
   it('reads dates day first, with the month named or numbered, and ISO dates', () => {
@@ -28,15 +28,12 @@ describe('parseDayFirstDate / showDayFirstDate', () => {
   });
 });
 
-/** The field as the screens use it: labelled by its Form.Group, the value kept as YYYY-MM-DD. */
+/** The field as the screens use it: the form kit's DateField, the value kept as YYYY-MM-DD. */
 function Harness({ initial = '', validOnly = false }: { initial?: string; validOnly?: boolean }) {
   const [value, setValue] = useState(initial);
   return (
-    <Form>
-      <Form.Group controlId="when">
-        <Form.Label>Arrival from</Form.Label>
-        <DayFirstDateInput value={value} onChange={setValue} validOnly={validOnly} />
-      </Form.Group>
+    <form>
+      <DateField id="when" label="Arrival from" value={value} onChange={setValue} validOnly={validOnly} />
       <output data-testid="value">{value}</output>
       <button type="button" onClick={() => setValue('2026-01-05')}>
         Set from outside
@@ -44,7 +41,7 @@ function Harness({ initial = '', validOnly = false }: { initial?: string; validO
       <button type="button" onClick={() => setValue('')}>
         Clear
       </button>
-    </Form>
+    </form>
   );
 }
 

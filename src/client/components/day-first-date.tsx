@@ -57,14 +57,28 @@ interface Props {
   size?: 'sm' | 'lg';
   className?: string;
   style?: CSSProperties;
+  /** The input's id, for its label (the form kit's DateField gives it). */
+  id?: string;
+  /** Ids of the field's help and error, read after the format hint. */
+  describedBy?: string;
 }
 
 /**
  * A date typed day first and shown as "18 Nov 2026", the order of every date on the staff screens (a
  * browser's own date input follows its locale, month first in the US). Values in and out are YYYY-MM-DD,
- * so URLs and API queries keep ISO dates. Its label comes from the surrounding Form.Group (controlId).
+ * so URLs and API queries keep ISO dates. Screens use it through the form kit's DateField, which labels it.
  */
-export function DayFirstDateInput({ value, onChange, invalid, validOnly, size, className, style }: Props) {
+export function DayFirstDateInput({
+  value,
+  onChange,
+  invalid,
+  validOnly,
+  size,
+  className,
+  style,
+  id,
+  describedBy,
+}: Props) {
   const hintId = useId();
   const [text, setText] = useState(() => showDayFirstDate(value));
   const [shownFor, setShownFor] = useState(value);
@@ -78,6 +92,7 @@ export function DayFirstDateInput({ value, onChange, invalid, validOnly, size, c
   return (
     <>
       <Form.Control
+        id={id}
         type="text"
         inputMode="text"
         size={size}
@@ -85,7 +100,7 @@ export function DayFirstDateInput({ value, onChange, invalid, validOnly, size, c
         style={style}
         placeholder="e.g. 18 Nov 2026"
         autoComplete="off"
-        aria-describedby={hintId}
+        aria-describedby={describedBy ? `${hintId} ${describedBy}` : hintId}
         isInvalid={invalid || wrong}
         aria-invalid={invalid || wrong || undefined}
         value={text}

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import type { MailPreview } from '../../shared/contracts/order-detail';
 import { sessionUser } from '../app/session';
+import { CheckboxField, TextareaField } from './form-kit/form-field';
 
 const skipKey = () => `edcard.skipMailPreview.${sessionUser()?.id ?? 0}`;
 
@@ -73,7 +73,7 @@ export function MailBeforeMove({
             style={{ height: 360 }}
           />
         ) : null}
-        <Form.Check
+        <CheckboxField
           className="mt-3"
           id="skip-mail-preview"
           label="Don't show the mail before moves again"
@@ -122,16 +122,14 @@ export function ForceCompleteDialog({
       </Modal.Header>
       <Modal.Body>
         <p>{message}</p>
-        <Form.Group controlId="force-reason">
-          <Form.Label>Reason (kept in the audit log; no mail goes to the customer)</Form.Label>
-          <Form.Control
-            as="textarea"
-            rows={2}
-            maxLength={500}
-            value={reason}
-            onChange={(e) => setReason(e.currentTarget.value)}
-          />
-        </Form.Group>
+        <TextareaField
+          id="force-reason"
+          label="Reason (kept in the audit log; no mail goes to the customer)"
+          rows={2}
+          maxLength={500}
+          value={reason}
+          onChange={(e) => setReason(e.currentTarget.value)}
+        />
       </Modal.Body>
       <Modal.Footer>
         <Button

@@ -1,12 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
-import { useForm } from 'react-hook-form';
 import { toast } from 'react-toastify';
-import type { z } from 'zod';
 import { gatewaySettingBody } from '../../shared/contracts/gateways';
 import { can } from '../../shared/permissions';
 import { DateTime } from '../components/date-time';
@@ -14,13 +10,12 @@ import { errorMessage } from '../app/api';
 import { useGetGatewayChangesQuery } from '../audit/audit-api';
 import { useSessionUser } from '../auth/use-session-user';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { SelectField } from '../components/form-kit/form-field';
+import { useZodForm } from '../components/form-kit/use-zod-form';
 import { useGetPaymentGatewaysQuery, useSetActiveGatewayMutation } from './gateways-api';
 
 export const GATEWAY_READ_ONLY_NOTICE = 'Only an Admin or a Manager can change the active payment gateway.';
 export const GATEWAY_NO_ACCESS_NOTICE = 'You do not have permission to view the payment gateways.';
-
-type FormInput = z.input<typeof gatewaySettingBody>;
-type FormOutput = z.output<typeof gatewaySettingBody>;
 
 /** The confirmation before a switch: every new payment goes through the gateway chosen. */
 export const switchQuestion = (from: string, to: string) =>
@@ -41,10 +36,7 @@ export function Component() {
     handleSubmit,
     reset,
     formState: { errors },
-  } = useForm<FormInput, unknown, FormOutput>({
-    resolver: zodResolver(gatewaySettingBody),
-    defaultValues: { gatewayId: '' },
-  });
+  } = useZodForm(gatewaySettingBody, { defaultValues: { gatewayId: '' } });
 
   // The select starts on the gateway that is active now.
   useEffect(() => {
@@ -84,25 +76,28 @@ export function Component() {
           Active gateway:{' '}
           <strong data-testid="active-gateway">{active?.gateway_name ?? (isLoading ? '…' : 'none')}</strong>
         </p>
-        <Form noValidate onSubmit={onSubmit} aria-label="Change gateway">
-          <Form.Group controlId="gatewayId" className="mb-3">
-            <Form.Label>Payment Gateway</Form.Label>
-            <Form.Select {...register('gatewayId')} isInvalid={!!errors.gatewayId} disabled={!canWrite}>
-              <option value="">Select gateway</option>
-              {(gateways ?? []).map((g) => (
-                <option key={g.id} value={String(g.id)}>
-                  {g.gateway_name}
-                </option>
-              ))}
-            </Form.Select>
-            <Form.Control.Feedback type="invalid">{errors.gatewayId?.message}</Form.Control.Feedback>
-          </Form.Group>
+        <form noValidate onSubmit={onSubmit} aria-label="Change gateway">
+          <SelectField
+            id="gatewayId"
+            className="mb-3"
+            label="Payment Gateway"
+            error={errors.gatewayId?.message}
+            {...register('gatewayId')}
+            disabled={!canWrite}
+          >
+            <option value="">Select gateway</option>
+            {(gateways ?? []).map((g) => (
+              <option key={g.id} value={String(g.id)}>
+                {g.gateway_name}
+              </option>
+            ))}
+          </SelectField>
           {canWrite ? (
             <Button type="submit" disabled={saving}>
               Active Gateway
             </Button>
           ) : null}
-        </Form>
+        </form>
         <h2 className="h6 mt-4">Last changes</h2>
         {changes && changes.length > 0 ? (
           <ul className="list-unstyled small mb-0" data-testid="gateway-changes">

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import { toast } from 'react-toastify';
 import { errorMessage } from '../app/api';
 import { DateTime } from '../components/date-time';
 import { type UnmatchedItem, useAttachUnmatchedMutation, useGetUnmatchedQuery } from './unmatched-api';
+import { TextField } from '../components/form-kit/form-field';
 
 const PAGE_SIZE = 25;
 
@@ -25,7 +25,7 @@ function Message({ item }: { item: UnmatchedItem }) {
       <p className="mb-2" style={{ whiteSpace: 'pre-wrap' }}>
         {item.text}
       </p>
-      <Form
+      <form
         className="d-flex flex-wrap gap-2 align-items-end"
         aria-label={`Attach message ${item.id} to an order`}
         onSubmit={async (e) => {
@@ -36,20 +36,20 @@ function Message({ item }: { item: UnmatchedItem }) {
           else toast.success(result.data.message);
         }}
       >
-        <Form.Group controlId={`attach-order-${item.id}`}>
-          <Form.Label className="small mb-0">Order ID</Form.Label>
-          <Form.Control
-            size="sm"
-            inputMode="numeric"
-            maxLength={16}
-            value={orderId}
-            onChange={(e) => setOrderId(e.target.value)}
-          />
-        </Form.Group>
+        <TextField
+          id={`attach-order-${item.id}`}
+          label="Order ID"
+          labelClassName="small mb-0"
+          size="sm"
+          inputMode="numeric"
+          maxLength={16}
+          value={orderId}
+          onChange={(e) => setOrderId(e.target.value)}
+        />
         <Button type="submit" size="sm" disabled={!valid || isLoading}>
           Attach to order
         </Button>
-      </Form>
+      </form>
     </li>
   );
 }

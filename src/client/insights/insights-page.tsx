@@ -3,15 +3,14 @@ import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import ButtonGroup from 'react-bootstrap/ButtonGroup';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { useSearchParams } from 'react-router';
 import { BACKLOG_BUCKETS, type InsightsData } from '../../shared/contracts/insights';
 import { formatStaffDate, formatStaffDateTime, serviceToday } from '../../shared/dates';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
-import { DayFirstDateInput } from '../components/day-first-date';
 import { column, DataTable } from '../components/list-kit/data-table';
+import { DateField } from '../components/form-kit/date-field';
 import { useAuditedExport } from '../components/use-audited-export';
 import { useSessionUser } from '../auth/use-session-user';
 import type { InsightsChartSpec } from './insights-chart';
@@ -464,7 +463,7 @@ export function Component() {
         </ButtonGroup>
       </div>
       {preset === 'custom' ? (
-        <Form
+        <form
           className="d-flex flex-wrap align-items-end gap-2 mb-3"
           aria-label="Custom period"
           onSubmit={(e) => {
@@ -472,19 +471,25 @@ export function Component() {
             choose('custom', draft);
           }}
         >
-          <Form.Group controlId="insights-from">
-            <Form.Label className="small mb-0">From</Form.Label>
-            <DayFirstDateInput value={draft.from} onChange={(v) => setDraft((d) => ({ ...d, from: v }))} />
-          </Form.Group>
-          <Form.Group controlId="insights-to">
-            <Form.Label className="small mb-0">To</Form.Label>
-            <DayFirstDateInput value={draft.to} onChange={(v) => setDraft((d) => ({ ...d, to: v }))} />
-          </Form.Group>
+          <DateField
+            id="insights-from"
+            label="From"
+            labelClassName="small mb-0"
+            value={draft.from}
+            onChange={(v) => setDraft((d) => ({ ...d, from: v }))}
+          />
+          <DateField
+            id="insights-to"
+            label="To"
+            labelClassName="small mb-0"
+            value={draft.to}
+            onChange={(v) => setDraft((d) => ({ ...d, to: v }))}
+          />
           <Button type="submit">Apply</Button>
           {!period ? (
             <span className="text-danger small">Choose a From and a To date, at most 366 days apart.</span>
           ) : null}
-        </Form>
+        </form>
       ) : null}
       {period ? (
         <p className="small text-body-secondary" data-testid="insights-period">

@@ -1,11 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import { toast } from 'react-toastify';
-import { type SendInvoiceForm, sendInvoiceForm } from '../../shared/contracts/order-detail';
+import { sendInvoiceForm } from '../../shared/contracts/order-detail';
 import { errorMessage } from '../app/api';
+import { TextField } from '../components/form-kit/form-field';
+import { useZodForm } from '../components/form-kit/use-zod-form';
 import { useSendInvoiceMutation } from './invoices-api';
 
 /** /admin/send-invoice: one Order ID field; status 1 success toast, anything else an error toast. */
@@ -16,10 +15,7 @@ export function Component() {
     handleSubmit,
     reset,
     formState: { errors },
-  } = useForm<SendInvoiceForm>({
-    resolver: zodResolver(sendInvoiceForm),
-    defaultValues: { invoiceOrderId: '' },
-  });
+  } = useZodForm(sendInvoiceForm, { defaultValues: { invoiceOrderId: '' } });
 
   const onSubmit = handleSubmit(async ({ invoiceOrderId }) => {
     try {
@@ -42,21 +38,20 @@ export function Component() {
           Send Invoice
         </Card.Header>
         <Card.Body>
-          <Form noValidate onSubmit={onSubmit}>
-            <Form.Group controlId="invoiceOrderId" className="mb-3">
-              <Form.Label>Order ID</Form.Label>
-              <Form.Control
-                inputMode="numeric"
-                autoComplete="off"
-                {...register('invoiceOrderId')}
-                isInvalid={!!errors.invoiceOrderId}
-              />
-              <Form.Control.Feedback type="invalid">{errors.invoiceOrderId?.message}</Form.Control.Feedback>
-            </Form.Group>
+          <form noValidate onSubmit={onSubmit}>
+            <TextField
+              id="invoiceOrderId"
+              className="mb-3"
+              label="Order ID"
+              error={errors.invoiceOrderId?.message}
+              inputMode="numeric"
+              autoComplete="off"
+              {...register('invoiceOrderId')}
+            />
             <Button type="submit" disabled={isLoading}>
               Send Invoice
             </Button>
-          </Form>
+          </form>
         </Card.Body>
       </Card>
     </div>

@@ -1,14 +1,13 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import { toast } from 'react-toastify';
 import { type AddRemarkForm, addRemarkForm, type OrderDetails } from '../../shared/contracts/order-detail';
 import { serviceToday } from '../../shared/dates';
 import { orderStateOf, remarkMove, statusName } from '../../shared/order-rules';
 import { errorMessage } from '../app/api';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { CheckboxField, TextareaField } from '../components/form-kit/form-field';
+import { useZodForm } from '../components/form-kit/use-zod-form';
 import { sessionUser } from '../app/session';
 import { useAddNewRemarkMutation } from './order-detail-api';
 import { Section } from './section';
@@ -53,7 +52,7 @@ export function AddCommentSection({ order }: { order: OrderDetails }) {
     reset,
     watch,
     formState: { errors },
-  } = useForm<AddRemarkForm>({ resolver: zodResolver(addRemarkForm), defaultValues: EMPTY });
+  } = useZodForm(addRemarkForm, { defaultValues: EMPTY });
 
   const state = orderStateOf(order);
   const moveOf = (values: Pick<AddRemarkForm, 'statusRefund' | 'chargeBack'>) =>
@@ -90,21 +89,20 @@ export function AddCommentSection({ order }: { order: OrderDetails }) {
 
   return (
     <Section title="Add Comment Below">
-      <Form noValidate onSubmit={onSubmit}>
-        <Form.Group controlId="remark" className="mb-2">
-          <Form.Label visuallyHidden>Remark</Form.Label>
-          <Form.Control
-            as="textarea"
-            rows={3}
-            placeholder="Enter your remark"
-            {...register('remark')}
-            isInvalid={!!errors.remark}
-          />
-          <Form.Control.Feedback type="invalid">{errors.remark?.message}</Form.Control.Feedback>
-        </Form.Group>
+      <form noValidate onSubmit={onSubmit}>
+        <TextareaField
+          id="remark"
+          className="mb-2"
+          label="Remark"
+          labelClassName="visually-hidden"
+          error={errors.remark?.message}
+          rows={3}
+          placeholder="Enter your remark"
+          {...register('remark')}
+        />
         <div className="mb-2">
           {FLAGS.map(([label, name]) => (
-            <Form.Check
+            <CheckboxField
               inline
               key={name}
               id={`remark-flag-${name}`}
@@ -126,7 +124,7 @@ export function AddCommentSection({ order }: { order: OrderDetails }) {
         <Button type="submit" disabled={isLoading || (move !== null && !move.decision.allowed)}>
           Submit
         </Button>
-      </Form>
+      </form>
       <ConfirmDialog
         show={confirming !== null}
         message={

@@ -1,6 +1,5 @@
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import { useState } from 'react';
 import { STAFF_REPLY_MAX } from '../../shared/contracts/conversation';
 import {
@@ -26,6 +25,7 @@ import {
 } from './conversation-api';
 import { toastFailure } from './notify';
 import { Section } from './section';
+import { CheckboxField, SelectField, TextareaField, TextField } from '../components/form-kit/form-field';
 
 const SOURCE_LABEL = { mail: 'E-mail', track: 'Track page' } as const;
 const DISPOSITION_LABEL = {
@@ -88,7 +88,7 @@ function ContactForm({ orderId }: { orderId: number }) {
   const callBack = outcome === 'call_back';
   const ready = !callBack || callBackAt !== '';
   return (
-    <Form
+    <form
       className="mt-3"
       aria-label="Log a call"
       onSubmit={async (e) => {
@@ -111,59 +111,63 @@ function ContactForm({ orderId }: { orderId: number }) {
     >
       <div className="fw-semibold small mb-1">Log a call</div>
       <div className="d-flex flex-wrap gap-2 align-items-end mb-2">
-        <Form.Group controlId={`contact-channel-${orderId}`}>
-          <Form.Label className="small mb-0">Channel</Form.Label>
-          <Form.Select size="sm" value={channel} onChange={(e) => setChannel(e.target.value)}>
-            {CONTACT_CHANNELS.map((c) => (
-              <option key={c} value={c}>
-                {CHANNEL_LABEL[c]}
-              </option>
-            ))}
-          </Form.Select>
-        </Form.Group>
-        <Form.Group controlId={`contact-outcome-${orderId}`}>
-          <Form.Label className="small mb-0">Outcome</Form.Label>
-          <Form.Select
-            size="sm"
-            value={outcome}
-            onChange={(e) => setOutcome(e.target.value as ContactOutcome)}
-          >
-            {CONTACT_OUTCOMES.map((o) => (
-              <option key={o} value={o}>
-                {OUTCOME_LABEL[o]}
-              </option>
-            ))}
-          </Form.Select>
-        </Form.Group>
+        <SelectField
+          id={`contact-channel-${orderId}`}
+          label="Channel"
+          labelClassName="small mb-0"
+          size="sm"
+          value={channel}
+          onChange={(e) => setChannel(e.target.value)}
+        >
+          {CONTACT_CHANNELS.map((c) => (
+            <option key={c} value={c}>
+              {CHANNEL_LABEL[c]}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          id={`contact-outcome-${orderId}`}
+          label="Outcome"
+          labelClassName="small mb-0"
+          size="sm"
+          value={outcome}
+          onChange={(e) => setOutcome(e.target.value as ContactOutcome)}
+        >
+          {CONTACT_OUTCOMES.map((o) => (
+            <option key={o} value={o}>
+              {OUTCOME_LABEL[o]}
+            </option>
+          ))}
+        </SelectField>
         {callBack && (
-          <Form.Group controlId={`contact-call-back-${orderId}`}>
-            <Form.Label className="small mb-0">Call back at</Form.Label>
-            <Form.Control
-              size="sm"
-              type="datetime-local"
-              required
-              min={localInput(Date.now())}
-              max={localInput(Date.now() + CALL_BACK_MAX_DAYS * 86_400_000)}
-              value={callBackAt}
-              onChange={(e) => setCallBackAt(e.target.value)}
-            />
-          </Form.Group>
+          <TextField
+            id={`contact-call-back-${orderId}`}
+            label="Call back at"
+            labelClassName="small mb-0"
+            size="sm"
+            type="datetime-local"
+            required
+            min={localInput(Date.now())}
+            max={localInput(Date.now() + CALL_BACK_MAX_DAYS * 86_400_000)}
+            value={callBackAt}
+            onChange={(e) => setCallBackAt(e.target.value)}
+          />
         )}
       </div>
-      <Form.Group controlId={`contact-note-${orderId}`} className="mb-2">
-        <Form.Label className="small">Note</Form.Label>
-        <Form.Control
-          as="textarea"
-          rows={2}
-          maxLength={CONTACT_NOTE_MAX}
-          value={note}
-          onChange={(e) => setNote(e.target.value)}
-        />
-      </Form.Group>
+      <TextareaField
+        id={`contact-note-${orderId}`}
+        className="mb-2"
+        label="Note"
+        labelClassName="small"
+        rows={2}
+        maxLength={CONTACT_NOTE_MAX}
+        value={note}
+        onChange={(e) => setNote(e.target.value)}
+      />
       <Button type="submit" size="sm" variant="outline-primary" disabled={!ready || isLoading}>
         Log contact
       </Button>
-    </Form>
+    </form>
   );
 }
 
@@ -251,7 +255,7 @@ function ReplyBox({ orderId }: { orderId: number }) {
   const keys = [...new Map((templates ?? []).map((t) => [t.key, t.name])).entries()];
   const ready = mode === 'text' ? body.trim().length > 0 : templateId !== '';
   return (
-    <Form
+    <form
       className="mt-3"
       aria-label="Reply to the customer"
       onSubmit={async (e) => {
@@ -268,7 +272,7 @@ function ReplyBox({ orderId }: { orderId: number }) {
       }}
     >
       <div className="d-flex flex-wrap gap-3 mb-2 small">
-        <Form.Check
+        <CheckboxField
           type="radio"
           id={`reply-text-${orderId}`}
           name={`reply-mode-${orderId}`}
@@ -276,7 +280,7 @@ function ReplyBox({ orderId }: { orderId: number }) {
           checked={mode === 'text'}
           onChange={() => setMode('text')}
         />
-        <Form.Check
+        <CheckboxField
           type="radio"
           id={`reply-template-${orderId}`}
           name={`reply-mode-${orderId}`}
@@ -286,45 +290,53 @@ function ReplyBox({ orderId }: { orderId: number }) {
         />
       </div>
       {mode === 'text' ? (
-        <Form.Group controlId={`reply-body-${orderId}`} className="mb-2">
-          <Form.Label className="small">Reply</Form.Label>
-          <Form.Control
-            as="textarea"
-            rows={4}
-            maxLength={STAFF_REPLY_MAX}
-            value={body}
-            onChange={(e) => setBody(e.target.value)}
-          />
-        </Form.Group>
+        <TextareaField
+          id={`reply-body-${orderId}`}
+          className="mb-2"
+          label="Reply"
+          labelClassName="small"
+          rows={4}
+          maxLength={STAFF_REPLY_MAX}
+          value={body}
+          onChange={(e) => setBody(e.target.value)}
+        />
       ) : (
-        <Form.Group controlId={`reply-template-select-${orderId}`} className="mb-2">
-          <Form.Label className="small">Template</Form.Label>
-          <Form.Select value={templateId} onChange={(e) => setTemplateId(e.target.value)}>
-            <option value="">Choose a template</option>
-            {keys.map(([key, name]) => (
-              <option key={key} value={key}>
-                {name}
-              </option>
-            ))}
-          </Form.Select>
-        </Form.Group>
+        <SelectField
+          id={`reply-template-select-${orderId}`}
+          className="mb-2"
+          label="Template"
+          labelClassName="small"
+          value={templateId}
+          onChange={(e) => setTemplateId(e.target.value)}
+        >
+          <option value="">Choose a template</option>
+          {keys.map(([key, name]) => (
+            <option key={key} value={key}>
+              {name}
+            </option>
+          ))}
+        </SelectField>
       )}
       <div className="d-flex flex-wrap gap-2 align-items-end">
-        <Form.Group controlId={`reply-provider-${orderId}`}>
-          <Form.Label className="small mb-0">Send via</Form.Label>
-          <Form.Select size="sm" value={provider} onChange={(e) => setProvider(e.target.value)}>
-            {MAIL_PROVIDERS.map((p) => (
-              <option key={p} value={p}>
-                {p}
-              </option>
-            ))}
-          </Form.Select>
-        </Form.Group>
+        <SelectField
+          id={`reply-provider-${orderId}`}
+          label="Send via"
+          labelClassName="small mb-0"
+          size="sm"
+          value={provider}
+          onChange={(e) => setProvider(e.target.value)}
+        >
+          {MAIL_PROVIDERS.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
+        </SelectField>
         <Button type="submit" size="sm" disabled={!ready || isLoading}>
           Send reply
         </Button>
       </div>
-    </Form>
+    </form>
   );
 }
 

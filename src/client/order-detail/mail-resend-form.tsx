@@ -1,11 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import { toast } from 'react-toastify';
 import type { MailProvider } from '../../shared/constants';
 import { type OrderDetails, resendMailBody } from '../../shared/contracts/order-detail';
 import { errorMessage } from '../app/api';
+import { TextField } from '../components/form-kit/form-field';
+import { useZodForm } from '../components/form-kit/use-zod-form';
 import { useResendMailMutation } from './order-detail-api';
 
 const emailForm = resendMailBody.pick({ email: true });
@@ -25,7 +24,7 @@ export function MailResendForm({ order, inputId, buttons }: Props) {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm({ resolver: zodResolver(emailForm), defaultValues: { email: order.email } });
+  } = useZodForm(emailForm, { defaultValues: { email: order.email } });
 
   const send = (provider: MailProvider) =>
     handleSubmit(async ({ email }) => {
@@ -42,12 +41,16 @@ export function MailResendForm({ order, inputId, buttons }: Props) {
     });
 
   return (
-    <Form noValidate className="row g-2 align-items-start" onSubmit={(e) => e.preventDefault()}>
-      <Form.Group className="col-md-5" controlId={inputId}>
-        <Form.Label visuallyHidden>Email</Form.Label>
-        <Form.Control type="email" {...register('email')} isInvalid={!!errors.email} />
-        <Form.Control.Feedback type="invalid">{errors.email?.message}</Form.Control.Feedback>
-      </Form.Group>
+    <form noValidate className="row g-2 align-items-start" onSubmit={(e) => e.preventDefault()}>
+      <TextField
+        className="col-md-5"
+        id={inputId}
+        label="Email"
+        labelClassName="visually-hidden"
+        error={errors.email?.message}
+        type="email"
+        {...register('email')}
+      />
       <div className="col-md-7 d-flex gap-2 flex-wrap">
         {buttons.map((b) => (
           <Button
@@ -61,6 +64,6 @@ export function MailResendForm({ order, inputId, buttons }: Props) {
           </Button>
         ))}
       </div>
-    </Form>
+    </form>
   );
 }

@@ -3,7 +3,6 @@ import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { toast } from 'react-toastify';
 import type { CorrectableField, DuplicateCandidate } from '../../shared/contracts/checks';
@@ -13,6 +12,7 @@ import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { sessionUser } from '../app/session';
 import { useCorrectOrderMutation, useDecideDuplicateMutation } from './order-checks-api';
+import { TextField } from '../components/form-kit/form-field';
 
 /** Labels of the order fields, as the detail sections name them. */
 const LABELS: Record<string, string> = {
@@ -152,7 +152,7 @@ function CorrectionForm({
   };
 
   return (
-    <Form onSubmit={submit} className="border rounded p-2 mb-2" aria-label="Correct order data">
+    <form onSubmit={submit} className="border rounded p-2 mb-2" aria-label="Correct order data">
       {error && (
         <Alert variant="danger" className="py-2">
           {errorMessage(error)}
@@ -160,15 +160,17 @@ function CorrectionForm({
       )}
       <div className="row g-2">
         {fields.map((f) => (
-          <Form.Group key={f} className="col-md-4" controlId={`correct-${f}`}>
-            <Form.Label className="small mb-0">{label(f)}</Form.Label>
-            <Form.Control
-              size="sm"
-              type={DATE_FIELDS.has(f) ? 'date' : 'text'}
-              value={values[f] ?? ''}
-              onChange={(e) => setValues((v) => ({ ...v, [f]: e.target.value }))}
-            />
-          </Form.Group>
+          <TextField
+            id={`correct-${f}`}
+            key={f}
+            className="col-md-4"
+            label={label(f)}
+            labelClassName="small mb-0"
+            size="sm"
+            type={DATE_FIELDS.has(f) ? 'date' : 'text'}
+            value={values[f] ?? ''}
+            onChange={(e) => setValues((v) => ({ ...v, [f]: e.target.value }))}
+          />
         ))}
       </div>
       <div className="d-flex gap-2 mt-2">
@@ -179,7 +181,7 @@ function CorrectionForm({
           Cancel
         </Button>
       </div>
-    </Form>
+    </form>
   );
 }
 

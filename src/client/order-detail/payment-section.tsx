@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { toast } from 'react-toastify';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
@@ -17,6 +16,7 @@ import {
   useSubmitEvidenceMutation,
 } from './payment-api';
 import { FieldGrid, Section } from './section';
+import { TextField } from '../components/form-kit/form-field';
 
 const words = (s: string | null) => (s ? s.replaceAll('_', ' ') : '');
 
@@ -114,28 +114,28 @@ export function PaymentSection({ order }: { order: OrderDetails }) {
         </div>
       ))}
       {data.integrated && order.process_status === 'Refunds' ? (
-        <Form
+        <form
           className="d-flex flex-wrap align-items-end gap-2 mt-3"
           onSubmit={(e) => {
             e.preventDefault();
             void refundPart();
           }}
         >
-          <Form.Group controlId="refund-amount">
-            <Form.Label className="small mb-0">Amount to refund (empty: all that is left)</Form.Label>
-            <Form.Control
-              size="sm"
-              inputMode="decimal"
-              placeholder={order.amount}
-              value={amount}
-              maxLength={12}
-              onChange={(e) => setAmount(e.target.value)}
-            />
-          </Form.Group>
+          <TextField
+            id="refund-amount"
+            label="Amount to refund (empty: all that is left)"
+            labelClassName="small mb-0"
+            size="sm"
+            inputMode="decimal"
+            placeholder={order.amount}
+            value={amount}
+            maxLength={12}
+            onChange={(e) => setAmount(e.target.value)}
+          />
           <Button size="sm" type="submit" variant="success" disabled={refunding.isLoading}>
             Refund through {data.gateway}
           </Button>
-        </Form>
+        </form>
       ) : null}
       {data.refunds.length ? (
         <Table size="sm" responsive className="mt-3 mb-0 small">

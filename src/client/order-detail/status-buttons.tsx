@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import { toast } from 'react-toastify';
 import { MOVABLE_STATUSES, STATUS_BUTTON_LABELS } from '../../shared/constants';
 import type { MailPreview, OrderDetails } from '../../shared/contracts/order-detail';
@@ -21,6 +20,7 @@ import {
   skipsMailPreview,
 } from '../components/mail-before-move';
 import { useLazyGetMailPreviewQuery, useMoveOrderStatusMutation } from './order-detail-api';
+import { CheckboxField } from '../components/form-kit/form-field';
 
 type Movable = (typeof MOVABLE_STATUSES)[number];
 
@@ -125,8 +125,8 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
           {STATUS_BUTTON_LABELS[status]}
         </Button>
       ))}
-      <Form.Check
-        type="switch"
+      <CheckboxField
+        asSwitch
         id={`mail-first-${order.order_id}`}
         className="ms-auto small align-self-center"
         label="Show the customer's mail first"

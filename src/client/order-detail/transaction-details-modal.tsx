@@ -1,15 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { toast } from 'react-toastify';
-import {
-  type OrderDetails,
-  type SaveTransactionForm,
-  saveTransactionForm,
-} from '../../shared/contracts/order-detail';
+import { type OrderDetails, saveTransactionForm } from '../../shared/contracts/order-detail';
 import { errorMessage } from '../app/api';
+import { TextField } from '../components/form-kit/form-field';
+import { useZodForm } from '../components/form-kit/use-zod-form';
 import { useSaveTransactionDetailsMutation } from './order-detail-api';
 
 /** Enter Transaction Details: status 1 closes the modal and reloads the order. */
@@ -27,8 +22,7 @@ export function TransactionDetailsModal({
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<SaveTransactionForm>({
-    resolver: zodResolver(saveTransactionForm),
+  } = useZodForm(saveTransactionForm, {
     values: { transactionId: order.transaction_id ?? '', merchantName: order.merchant_name ?? '' },
   });
 
@@ -44,21 +38,24 @@ export function TransactionDetailsModal({
 
   return (
     <Modal show={show} onHide={onHide} centered>
-      <Form noValidate onSubmit={onSubmit}>
+      <form noValidate onSubmit={onSubmit}>
         <Modal.Header closeButton>
           <Modal.Title>Enter Transaction Details</Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          <Form.Group controlId="transactionId" className="mb-3">
-            <Form.Label>Transaction Id</Form.Label>
-            <Form.Control {...register('transactionId')} isInvalid={!!errors.transactionId} />
-            <Form.Control.Feedback type="invalid">{errors.transactionId?.message}</Form.Control.Feedback>
-          </Form.Group>
-          <Form.Group controlId="merchantName">
-            <Form.Label>Merchant Name</Form.Label>
-            <Form.Control {...register('merchantName')} isInvalid={!!errors.merchantName} />
-            <Form.Control.Feedback type="invalid">{errors.merchantName?.message}</Form.Control.Feedback>
-          </Form.Group>
+          <TextField
+            id="transactionId"
+            className="mb-3"
+            label="Transaction Id"
+            error={errors.transactionId?.message}
+            {...register('transactionId')}
+          />
+          <TextField
+            id="merchantName"
+            label="Merchant Name"
+            error={errors.merchantName?.message}
+            {...register('merchantName')}
+          />
         </Modal.Body>
         <Modal.Footer>
           <Button variant="secondary" onClick={onHide}>
@@ -68,7 +65,7 @@ export function TransactionDetailsModal({
             Submit
           </Button>
         </Modal.Footer>
-      </Form>
+      </form>
     </Modal>
   );
 }

@@ -1,9 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import Button from 'react-bootstrap/Button';
 import { completionMailSuppressed } from '../../shared/order-rules';
-import Form from 'react-bootstrap/Form';
 import ProgressBar from 'react-bootstrap/ProgressBar';
 import { toast } from 'react-toastify';
 import { MAX_UPLOAD_BYTES, type MailProvider } from '../../shared/constants';
@@ -15,6 +12,8 @@ import {
 } from '../../shared/contracts/order-detail';
 import { can } from '../../shared/permissions';
 import { sessionUser } from '../app/session';
+import { TextField } from '../components/form-kit/form-field';
+import { useZodForm } from '../components/form-kit/use-zod-form';
 import { currentDocument } from './current-document';
 import { EarlierDocuments, WithdrawDialog } from './withdraw-document';
 import { api } from '../app/api';
@@ -38,8 +37,7 @@ export function UploadDocumentSection({ order }: { order: OrderDetails }) {
     setError,
     resetField,
     formState: { errors },
-  } = useForm({
-    resolver: zodResolver(uploadDocumentForm),
+  } = useZodForm(uploadDocumentForm, {
     defaultValues: { email: order.email, fileUpload: undefined },
   });
   const latest = currentDocument(order);
@@ -84,33 +82,40 @@ export function UploadDocumentSection({ order }: { order: OrderDetails }) {
 
   return (
     <Section title="Upload Document">
-      <Form noValidate onSubmit={(e) => e.preventDefault()}>
+      <form noValidate onSubmit={(e) => e.preventDefault()}>
         <div className="row g-2">
-          <Form.Group className="col-md-4" controlId="upload-order-id">
-            <Form.Label>Order ID</Form.Label>
-            <Form.Control value={order.order_id} disabled readOnly />
-          </Form.Group>
-          <Form.Group className="col-md-4" controlId="upload-email">
-            <Form.Label>Email</Form.Label>
-            <Form.Control type="email" {...register('email')} isInvalid={!!errors.email} disabled={busy} />
-            <Form.Control.Feedback type="invalid">{errors.email?.message}</Form.Control.Feedback>
-          </Form.Group>
-          <Form.Group className="col-md-4" controlId="upload-file">
-            <Form.Label>PDF or image</Form.Label>
-            <Form.Control
-              ref={fileInput}
-              type="file"
-              accept={UPLOAD_ACCEPT}
-              disabled={busy}
-              isInvalid={!!errors.fileUpload}
-              onChange={(e) => {
-                const file = (e.target as HTMLInputElement).files?.[0];
-                setValue('fileUpload', file as File, { shouldValidate: true });
-                if (file && file.size > MAX_UPLOAD_BYTES) setError('fileUpload', { message: TOO_LARGE });
-              }}
-            />
-            <Form.Control.Feedback type="invalid">{errors.fileUpload?.message}</Form.Control.Feedback>
-          </Form.Group>
+          <TextField
+            className="col-md-4"
+            id="upload-order-id"
+            label="Order ID"
+            value={order.order_id}
+            disabled
+            readOnly
+          />
+          <TextField
+            className="col-md-4"
+            id="upload-email"
+            label="Email"
+            error={errors.email?.message}
+            type="email"
+            {...register('email')}
+            disabled={busy}
+          />
+          <TextField
+            className="col-md-4"
+            id="upload-file"
+            label="PDF or image"
+            error={errors.fileUpload?.message}
+            ref={fileInput}
+            type="file"
+            accept={UPLOAD_ACCEPT}
+            disabled={busy}
+            onChange={(e) => {
+              const file = e.currentTarget.files?.[0];
+              setValue('fileUpload', file as File, { shouldValidate: true });
+              if (file && file.size > MAX_UPLOAD_BYTES) setError('fileUpload', { message: TOO_LARGE });
+            }}
+          />
         </div>
         {busy && (
           <ProgressBar
@@ -159,7 +164,7 @@ export function UploadDocumentSection({ order }: { order: OrderDetails }) {
             </Button>
           )}
         </div>
-      </Form>
+      </form>
       <EarlierDocuments order={order} />
       <WithdrawDialog order={order} doc={withdrawing} onClose={() => setWithdrawing(null)} />
     </Section>

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { toast } from 'react-toastify';
 import type { OrderDetails, UploadDocItem } from '../../shared/contracts/order-detail';
 import { DateTime } from '../components/date-time';
 import { errorMessage } from '../app/api';
 import { useWithdrawDocumentMutation } from './order-detail-api';
+import { TextareaField } from '../components/form-kit/form-field';
 
 /** Asks why a wrongly uploaded document is withdrawn (Admin, Manager); the previous upload becomes current. */
 export function WithdrawDialog({
@@ -48,16 +48,14 @@ export function WithdrawDialog({
           The document stays on record but is never served or mailed again. The customer gets the previous
           upload, if there is one.
         </p>
-        <Form.Group controlId="withdraw-reason">
-          <Form.Label>Reason</Form.Label>
-          <Form.Control
-            as="textarea"
-            rows={2}
-            maxLength={500}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-          />
-        </Form.Group>
+        <TextareaField
+          id="withdraw-reason"
+          label="Reason"
+          rows={2}
+          maxLength={500}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+        />
       </Modal.Body>
       <Modal.Footer>
         <Button variant="secondary" onClick={onClose} disabled={isLoading}>

@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Dropdown from 'react-bootstrap/Dropdown';
-import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
@@ -13,12 +12,13 @@ import { allCountries } from '../../shared/countries';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { SLA_LABEL } from '../components/due-badge';
-import { DayFirstDateInput } from '../components/day-first-date';
 import { schemaParam } from '../components/list-kit/use-list-state';
+import { DateField } from '../components/form-kit/date-field';
 import { useSessionUser } from '../auth/use-session-user';
 import { useGetTeamMembersQuery } from '../team/team-api';
 import { type Column, type ColumnKey, VIEW_COLUMN } from './columns';
 import { type ListQuery, useSaveViewMutation } from './list-api';
+import { CheckboxField, SelectField, TextField } from '../components/form-kit/form-field';
 
 /**
  * URL parameters that sort and filter a list (the same names the server takes), each read as a value
@@ -97,85 +97,97 @@ export function FilterBar({ query, onChange }: FilterBarProps) {
   const { data: staff } = useGetTeamMembersQuery(undefined, { skip: !can(role, 'team.read') });
   return (
     <fieldset className="d-flex flex-wrap align-items-end gap-2 mb-2" aria-label="Filters">
-      <Form.Group controlId="filter-nationality">
-        <Form.Label className="small mb-0">Nationality</Form.Label>
-        <Form.Select
-          size="sm"
-          value={query.nationality ?? ''}
-          onChange={set('nationality')}
-          style={{ maxWidth: 200 }}
-        >
-          <option value="">Any</option>
-          {countries.map((c) => (
-            <option key={c.alpha3} value={c.alpha3}>
-              {c.name}
-            </option>
-          ))}
-        </Form.Select>
-      </Form.Group>
-      <Form.Group controlId="filter-mode">
-        <Form.Label className="small mb-0">Mode</Form.Label>
-        <Form.Select size="sm" value={query.processingMode ?? ''} onChange={set('processingMode')}>
-          <option value="">Any</option>
-          {PROCESSING_MODES.map((m) => (
-            <option key={m} value={m}>
-              {m}
-            </option>
-          ))}
-        </Form.Select>
-      </Form.Group>
-      <Form.Group controlId="filter-assignee">
-        <Form.Label className="small mb-0">Assignee</Form.Label>
-        <Form.Select size="sm" value={query.assignee ?? ''} onChange={set('assignee')}>
-          <option value="">Anyone</option>
-          <option value="me">Me</option>
-          <option value="none">Unassigned</option>
-          {staff?.map((m) => (
-            <option key={m.id} value={String(m.id)}>
-              {m.name}
-            </option>
-          ))}
-        </Form.Select>
-      </Form.Group>
-      <Form.Group controlId="filter-arrival-from">
-        <Form.Label className="small mb-0">Arrival from</Form.Label>
-        <DayFirstDateInput
-          validOnly
-          size="sm"
-          style={{ maxWidth: 140 }}
-          value={query.arrivalFrom ?? ''}
-          onChange={(v) => onChange({ arrivalFrom: v || null, page: null })}
-        />
-      </Form.Group>
-      <Form.Group controlId="filter-arrival-to">
-        <Form.Label className="small mb-0">Arrival to</Form.Label>
-        <DayFirstDateInput
-          validOnly
-          size="sm"
-          style={{ maxWidth: 140 }}
-          value={query.arrivalTo ?? ''}
-          onChange={(v) => onChange({ arrivalTo: v || null, page: null })}
-        />
-      </Form.Group>
-      <Form.Group controlId="filter-due">
-        <Form.Label className="small mb-0">Due</Form.Label>
-        <Form.Select size="sm" value={query.slaState ?? ''} onChange={set('slaState')}>
-          <option value="">Any</option>
-          {SLA_STATES.map((s) => (
-            <option key={s} value={s}>
-              {SLA_LABEL[s]}
-            </option>
-          ))}
-        </Form.Select>
-      </Form.Group>
-      <Form.Check
+      <SelectField
+        id="filter-nationality"
+        label="Nationality"
+        labelClassName="small mb-0"
+        size="sm"
+        value={query.nationality ?? ''}
+        onChange={set('nationality')}
+        style={{ maxWidth: 200 }}
+      >
+        <option value="">Any</option>
+        {countries.map((c) => (
+          <option key={c.alpha3} value={c.alpha3}>
+            {c.name}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        id="filter-mode"
+        label="Mode"
+        labelClassName="small mb-0"
+        size="sm"
+        value={query.processingMode ?? ''}
+        onChange={set('processingMode')}
+      >
+        <option value="">Any</option>
+        {PROCESSING_MODES.map((m) => (
+          <option key={m} value={m}>
+            {m}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        id="filter-assignee"
+        label="Assignee"
+        labelClassName="small mb-0"
+        size="sm"
+        value={query.assignee ?? ''}
+        onChange={set('assignee')}
+      >
+        <option value="">Anyone</option>
+        <option value="me">Me</option>
+        <option value="none">Unassigned</option>
+        {staff?.map((m) => (
+          <option key={m.id} value={String(m.id)}>
+            {m.name}
+          </option>
+        ))}
+      </SelectField>
+      <DateField
+        id="filter-arrival-from"
+        label="Arrival from"
+        labelClassName="small mb-0"
+        validOnly
+        size="sm"
+        style={{ maxWidth: 140 }}
+        value={query.arrivalFrom ?? ''}
+        onChange={(v) => onChange({ arrivalFrom: v || null, page: null })}
+      />
+      <DateField
+        id="filter-arrival-to"
+        label="Arrival to"
+        labelClassName="small mb-0"
+        validOnly
+        size="sm"
+        style={{ maxWidth: 140 }}
+        value={query.arrivalTo ?? ''}
+        onChange={(v) => onChange({ arrivalTo: v || null, page: null })}
+      />
+      <SelectField
+        id="filter-due"
+        label="Due"
+        labelClassName="small mb-0"
+        size="sm"
+        value={query.slaState ?? ''}
+        onChange={set('slaState')}
+      >
+        <option value="">Any</option>
+        {SLA_STATES.map((s) => (
+          <option key={s} value={s}>
+            {SLA_LABEL[s]}
+          </option>
+        ))}
+      </SelectField>
+      <CheckboxField
         id="filter-needs-attention"
         className="align-self-end small"
         label="Needs attention"
         checked={query.needsAttention === 'true'}
         onChange={(e) => onChange({ needsAttention: e.target.checked ? 'true' : null, page: null })}
       />
-      <Form.Check
+      <CheckboxField
         id="filter-customer-replied"
         className="align-self-end small"
         label="Customer replied"
@@ -221,7 +233,7 @@ export function ColumnChooser({ all, visible, onVisible, compact, onCompact }: C
       </Dropdown.Toggle>
       <Dropdown.Menu className="p-2" style={{ minWidth: 220 }}>
         {all.map((c) => (
-          <Form.Check
+          <CheckboxField
             key={c.key}
             id={`column-${c.key}`}
             label={c.label}
@@ -237,8 +249,8 @@ export function ColumnChooser({ all, visible, onVisible, compact, onCompact }: C
           />
         ))}
         <Dropdown.Divider />
-        <Form.Check
-          type="switch"
+        <CheckboxField
+          asSwitch
           id="density-compact"
           label="Compact rows"
           checked={compact}
@@ -310,7 +322,7 @@ export function SaveViewButton({ folder, query, month, limit, columns, role }: S
         Save view
       </Button>
       <Modal show={open} onHide={() => setOpen(false)}>
-        <Form
+        <form
           onSubmit={(e) => {
             e.preventDefault();
             void submit();
@@ -320,12 +332,17 @@ export function SaveViewButton({ folder, query, month, limit, columns, role }: S
             <Modal.Title className="h5">Save this view</Modal.Title>
           </Modal.Header>
           <Modal.Body>
-            <Form.Group controlId="view-name" className="mb-2">
-              <Form.Label>Name</Form.Label>
-              <Form.Control value={name} maxLength={80} required onChange={(e) => setName(e.target.value)} />
-            </Form.Group>
+            <TextField
+              id="view-name"
+              className="mb-2"
+              label="Name"
+              value={name}
+              maxLength={80}
+              required
+              onChange={(e) => setName(e.target.value)}
+            />
             {can(role, 'views.share') ? (
-              <Form.Check
+              <CheckboxField
                 id="view-shared"
                 label="Share with everyone"
                 checked={shared}
@@ -341,7 +358,7 @@ export function SaveViewButton({ folder, query, month, limit, columns, role }: S
               Save
             </Button>
           </Modal.Footer>
-        </Form>
+        </form>
       </Modal>
     </>
   );

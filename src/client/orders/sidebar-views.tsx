@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { NavLink } from 'react-router';
 import { toast } from 'react-toastify';
@@ -9,6 +8,7 @@ import type { SavedView } from '../../shared/contracts/views';
 import { FOLDER_ROUTES } from '../app/nav';
 import { errorMessage } from '../app/api';
 import { useDeleteViewMutation, useGetViewsQuery, useSaveViewMutation } from './list-api';
+import { TextField } from '../components/form-kit/form-field';
 
 /** The list URL a view stands for: its folder's route and its query (page size and columns included). */
 export function viewHref(view: SavedView): string | null {
@@ -113,7 +113,7 @@ function RenameViewDialog({ view, onClose }: { view: SavedView; onClose: () => v
   };
   return (
     <Modal show onHide={onClose} aria-labelledby="rename-view-title">
-      <Form
+      <form
         onSubmit={(e) => {
           e.preventDefault();
           void submit();
@@ -125,16 +125,15 @@ function RenameViewDialog({ view, onClose }: { view: SavedView; onClose: () => v
           </Modal.Title>
         </Modal.Header>
         <Modal.Body>
-          <Form.Group controlId="rename-view-name">
-            <Form.Label>Name</Form.Label>
-            <Form.Control
-              value={name}
-              maxLength={80}
-              required
-              autoFocus
-              onChange={(e) => setName(e.target.value)}
-            />
-          </Form.Group>
+          <TextField
+            id="rename-view-name"
+            label="Name"
+            value={name}
+            maxLength={80}
+            required
+            autoFocus
+            onChange={(e) => setName(e.target.value)}
+          />
         </Modal.Body>
         <Modal.Footer>
           <Button variant="secondary" onClick={onClose}>
@@ -144,7 +143,7 @@ function RenameViewDialog({ view, onClose }: { view: SavedView; onClose: () => v
             Rename
           </Button>
         </Modal.Footer>
-      </Form>
+      </form>
     </Modal>
   );
 }

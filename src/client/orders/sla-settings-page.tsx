@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import { toast } from 'react-toastify';
 import { PROCESSING_MODES } from '../../shared/constants';
 import { type SlaPolicy, slaPolicy } from '../../shared/contracts/sla';
@@ -9,6 +8,7 @@ import { DateTime } from '../components/date-time';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { sessionUser } from '../app/session';
+import { TextField } from '../components/form-kit/form-field';
 import { LoadError } from '../components/load-error';
 import { useGetSlaPolicyQuery, useSaveSlaPolicyMutation } from './list-api';
 
@@ -60,7 +60,7 @@ export function Component() {
         An open order is due at the earlier of: payment (or its processing day, when later) plus the hours
         from payment, and the start of the arrival day minus the hours before arrival.
       </p>
-      <Form
+      <form
         onSubmit={(e) => {
           e.preventDefault();
           void submit();
@@ -71,42 +71,41 @@ export function Component() {
             <Card key={mode} className="mb-3">
               <Card.Body className="d-flex flex-wrap gap-3">
                 <h2 className="h6 w-100 mb-0">{mode}</h2>
-                <Form.Group controlId={`sla-${mode}-payment`}>
-                  <Form.Label>Hours from payment</Form.Label>
-                  <Form.Control
-                    type="number"
-                    min={1}
-                    max={8760}
-                    value={draft.modes[mode].fromPaymentHours}
-                    onChange={(e) => setMode(mode, 'fromPaymentHours', e.target.value)}
-                  />
-                </Form.Group>
-                <Form.Group controlId={`sla-${mode}-arrival`}>
-                  <Form.Label>Hours before arrival</Form.Label>
-                  <Form.Control
-                    type="number"
-                    min={0}
-                    max={8760}
-                    value={draft.modes[mode].beforeArrivalHours}
-                    onChange={(e) => setMode(mode, 'beforeArrivalHours', e.target.value)}
-                  />
-                </Form.Group>
+                <TextField
+                  id={`sla-${mode}-payment`}
+                  label="Hours from payment"
+                  type="number"
+                  min={1}
+                  max={8760}
+                  value={draft.modes[mode].fromPaymentHours}
+                  onChange={(e) => setMode(mode, 'fromPaymentHours', e.target.value)}
+                />
+                <TextField
+                  id={`sla-${mode}-arrival`}
+                  label="Hours before arrival"
+                  type="number"
+                  min={0}
+                  max={8760}
+                  value={draft.modes[mode].beforeArrivalHours}
+                  onChange={(e) => setMode(mode, 'beforeArrivalHours', e.target.value)}
+                />
               </Card.Body>
             </Card>
           ))}
-          <Form.Group controlId="sla-margin" className="mb-3" style={{ maxWidth: 240 }}>
-            <Form.Label>At risk when less than (hours) left</Form.Label>
-            <Form.Control
-              type="number"
-              min={1}
-              max={8760}
-              value={draft.atRiskMarginHours}
-              onChange={(e) => setDraft({ ...draft, atRiskMarginHours: Number(e.target.value) })}
-            />
-          </Form.Group>
+          <TextField
+            id="sla-margin"
+            className="mb-3"
+            style={{ maxWidth: 240 }}
+            label="At risk when less than (hours) left"
+            type="number"
+            min={1}
+            max={8760}
+            value={draft.atRiskMarginHours}
+            onChange={(e) => setDraft({ ...draft, atRiskMarginHours: Number(e.target.value) })}
+          />
           {editable ? <Button type="submit">Save</Button> : null}
         </fieldset>
-      </Form>
+      </form>
       {!editable ? <p className="mt-2 small">Only an Admin or a Manager can change the policy.</p> : null}
       {policy.data?.updatedAt ? (
         <p className="mt-3 small text-muted">

@@ -1,13 +1,12 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
-import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
-import { type ChangePasswordBody, changePasswordBody } from '../../shared/contracts/auth';
+import { changePasswordBody } from '../../shared/contracts/auth';
 import { errorMessage } from '../app/api';
 import { useChangePasswordMutation } from '../auth/auth-api';
+import { TextField } from '../components/form-kit/form-field';
+import { useZodForm } from '../components/form-kit/use-zod-form';
 import { PasswordStrength } from '../components/password-strength';
 import { signOut } from '../auth/sign-out';
 import { useSessionUser } from '../auth/use-session-user';
@@ -25,10 +24,7 @@ export function Component() {
     handleSubmit,
     watch,
     formState: { errors },
-  } = useForm<ChangePasswordBody>({
-    resolver: zodResolver(changePasswordBody),
-    defaultValues: { currentPassword: '', newPassword: '' },
-  });
+  } = useZodForm(changePasswordBody, { defaultValues: { currentPassword: '', newPassword: '' } });
 
   const onSubmit = handleSubmit(async (values) => {
     try {
@@ -46,32 +42,30 @@ export function Component() {
         Update Password
       </Card.Header>
       <Card.Body>
-        <Form noValidate onSubmit={onSubmit} aria-label="Update password">
-          <Form.Group controlId="currentPassword" className="mb-3">
-            <Form.Label>Current Password</Form.Label>
-            <Form.Control
-              type="password"
-              autoComplete="current-password"
-              {...register('currentPassword')}
-              isInvalid={!!errors.currentPassword}
-            />
-            <Form.Control.Feedback type="invalid">{errors.currentPassword?.message}</Form.Control.Feedback>
-          </Form.Group>
-          <Form.Group controlId="newPassword" className="mb-3">
-            <Form.Label>New Password</Form.Label>
-            <Form.Control
-              type="password"
-              autoComplete="new-password"
-              {...register('newPassword')}
-              isInvalid={!!errors.newPassword}
-            />
-            <Form.Control.Feedback type="invalid">{errors.newPassword?.message}</Form.Control.Feedback>
-            <PasswordStrength password={watch('newPassword')} userInputs={user ? [user.name] : []} />
-          </Form.Group>
+        <form noValidate onSubmit={onSubmit} aria-label="Update password">
+          <TextField
+            id="currentPassword"
+            className="mb-3"
+            label="Current Password"
+            error={errors.currentPassword?.message}
+            type="password"
+            autoComplete="current-password"
+            {...register('currentPassword')}
+          />
+          <TextField
+            id="newPassword"
+            className="mb-3"
+            label="New Password"
+            error={errors.newPassword?.message}
+            type="password"
+            autoComplete="new-password"
+            {...register('newPassword')}
+            after={<PasswordStrength password={watch('newPassword')} userInputs={user ? [user.name] : []} />}
+          />
           <Button type="submit" disabled={isLoading}>
             Update Password
           </Button>
-        </Form>
+        </form>
       </Card.Body>
     </Card>
   );

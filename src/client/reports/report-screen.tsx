@@ -1,10 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { skipToken } from '@reduxjs/toolkit/query';
 import dayjs from 'dayjs';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { type Id, toast } from 'react-toastify';
 import { type ReportRange, reportRangeBody } from '../../shared/contracts/reports';
@@ -15,7 +13,8 @@ import type { Envelope } from '../app/api';
 import { errorMessage } from '../app/api';
 import { downloadText } from '../components/download';
 import { PaginationBar } from '../components/pagination-bar';
-import { DayFirstDateInput } from '../components/day-first-date';
+import { DateField } from '../components/form-kit/date-field';
+import { useZodForm } from '../components/form-kit/use-zod-form';
 import type { ColumnDef } from '@tanstack/react-table';
 import { DataTable } from '../components/list-kit/data-table';
 import { ListToolbar } from '../components/list-kit/list-toolbar';
@@ -84,8 +83,7 @@ export function ReportScreen<R>({
     handleSubmit,
     reset,
     formState: { errors },
-  } = useForm<ReportRange>({
-    resolver: zodResolver(reportRangeBody),
+  } = useZodForm(reportRangeBody, {
     defaultValues: {
       fromDate: from || dayjs(today).startOf('month').format('YYYY-MM-DD'),
       toDate: to || today,
@@ -166,46 +164,44 @@ export function ReportScreen<R>({
       <h1 id="report-title" className="h4 mb-3">
         {title}
       </h1>
-      <Form noValidate onSubmit={onSubmit} className="d-flex flex-wrap align-items-start gap-2 mb-3">
-        <Form.Group controlId="report-from">
-          <Form.Label className="small mb-1">From</Form.Label>
-          <Controller
-            control={control}
-            name="fromDate"
-            render={({ field }) => (
-              <DayFirstDateInput
-                size="sm"
-                value={field.value}
-                onChange={field.onChange}
-                invalid={!!errors.fromDate}
-              />
-            )}
-          />
-          <Form.Control.Feedback type="invalid">{errors.fromDate?.message}</Form.Control.Feedback>
-        </Form.Group>
-        <Form.Group controlId="report-to">
-          <Form.Label className="small mb-1">To</Form.Label>
-          <Controller
-            control={control}
-            name="toDate"
-            render={({ field }) => (
-              <DayFirstDateInput
-                size="sm"
-                value={field.value}
-                onChange={field.onChange}
-                invalid={!!errors.toDate}
-              />
-            )}
-          />
-          <Form.Control.Feedback type="invalid">{errors.toDate?.message}</Form.Control.Feedback>
-        </Form.Group>
+      <form noValidate onSubmit={onSubmit} className="d-flex flex-wrap align-items-start gap-2 mb-3">
+        <Controller
+          control={control}
+          name="fromDate"
+          render={({ field }) => (
+            <DateField
+              id="report-from"
+              label="From"
+              labelClassName="small mb-1"
+              size="sm"
+              error={errors.fromDate?.message}
+              value={field.value}
+              onChange={field.onChange}
+            />
+          )}
+        />
+        <Controller
+          control={control}
+          name="toDate"
+          render={({ field }) => (
+            <DateField
+              id="report-to"
+              label="To"
+              labelClassName="small mb-1"
+              size="sm"
+              error={errors.toDate?.message}
+              value={field.value}
+              onChange={field.onChange}
+            />
+          )}
+        />
         <div className="align-self-end">
           <Button type="submit" size="sm" disabled={result.isFetching}>
             {result.isFetching ? <Spinner size="sm" animation="border" className="me-1" /> : null}
             Submit
           </Button>
         </div>
-      </Form>
+      </form>
       <ListToolbar
         search={{ value: typed, onChange: setTyped, placeholder: `Search by ${searchLabel}` }}
         onExport={exportCsv}

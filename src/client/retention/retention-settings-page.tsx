@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import Spinner from 'react-bootstrap/Spinner';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
@@ -10,6 +9,7 @@ import { DEFAULT_RETENTION_DAYS, ERASED_FIELDS, retentionSettings } from '../../
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { useSessionUser } from '../auth/use-session-user';
+import { TextField } from '../components/form-kit/form-field';
 import { LoadError } from '../components/load-error';
 import { useGetRetentionSettingsQuery, useSaveRetentionSettingsMutation } from './retention-api';
 
@@ -80,35 +80,36 @@ export function Component() {
             ))}
           </ul>
         </details>
-        <Form
+        <form
           noValidate
           onSubmit={(e) => {
             e.preventDefault();
             void submit();
           }}
         >
-          <Form.Group controlId="retention-days" className="mb-3" style={{ maxWidth: 320 }}>
-            <Form.Label>Days after the end of travel</Form.Label>
-            <Form.Control
-              type="number"
-              inputMode="numeric"
-              min={30}
-              max={3650}
-              step={1}
-              value={days}
-              isInvalid={!!problem}
-              aria-describedby="retention-days-help"
-              onChange={(e) => {
-                setDays(e.target.value);
-                setProblem(null);
-              }}
-            />
-            <Form.Control.Feedback type="invalid">{problem}</Form.Control.Feedback>
-            <Form.Text id="retention-days-help" muted>
-              From 30 to 3650 days; the default is {DEFAULT_RETENTION_DAYS}. The end of travel is the
-              departure date, or the arrival date when there is none.
-            </Form.Text>
-          </Form.Group>
+          <TextField
+            id="retention-days"
+            className="mb-3"
+            style={{ maxWidth: 320 }}
+            label="Days after the end of travel"
+            help={
+              <>
+                From 30 to 3650 days; the default is {DEFAULT_RETENTION_DAYS}. The end of travel is the
+                departure date, or the arrival date when there is none.
+              </>
+            }
+            error={problem}
+            type="number"
+            inputMode="numeric"
+            min={30}
+            max={3650}
+            step={1}
+            value={days}
+            onChange={(e) => {
+              setDays(e.target.value);
+              setProblem(null);
+            }}
+          />
           <div className="d-flex flex-wrap align-items-center gap-3">
             <Button type="submit" disabled={saving || !changed}>
               {saving ? <Spinner size="sm" animation="border" className="me-1" aria-hidden /> : null}
@@ -121,7 +122,7 @@ export function Component() {
               Erasures in the audit log
             </Link>
           </div>
-        </Form>
+        </form>
       </Card.Body>
     </Card>
   );

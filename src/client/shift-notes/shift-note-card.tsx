@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Form from 'react-bootstrap/Form';
 import { toast } from 'react-toastify';
 import { SHIFT_NOTE_MAX } from '../../shared/contracts/shift-notes';
 import { formatStaffDateTime } from '../../shared/dates';
 import { errorMessage } from '../app/api';
 import { useGetShiftNoteQuery, useWriteShiftNoteMutation } from './shift-notes-api';
+import { TextareaField } from '../components/form-kit/form-field';
 
 /** The hand-over between shifts on the dashboard: the newest note, who wrote it and when (decision 318). */
 export function ShiftNoteCard() {
@@ -50,23 +50,22 @@ export function ShiftNoteCard() {
           <p className="mb-0 mt-1 small text-body-secondary">No note from the last shift.</p>
         )}
         {editing ? (
-          <Form
+          <form
             className="mt-2"
             onSubmit={(e) => {
               e.preventDefault();
               void save();
             }}
           >
-            <Form.Group controlId="shift-note-text">
-              <Form.Label className="small mb-1">Note for the next shift</Form.Label>
-              <Form.Control
-                as="textarea"
-                rows={3}
-                maxLength={SHIFT_NOTE_MAX}
-                value={text}
-                onChange={(e) => setText(e.target.value)}
-              />
-            </Form.Group>
+            <TextareaField
+              id="shift-note-text"
+              label="Note for the next shift"
+              labelClassName="small mb-1"
+              rows={3}
+              maxLength={SHIFT_NOTE_MAX}
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+            />
             <div className="d-flex gap-2 mt-2">
               <Button type="submit" size="sm" disabled={saving || !text.trim()}>
                 Save note
@@ -75,7 +74,7 @@ export function ShiftNoteCard() {
                 Cancel
               </Button>
             </div>
-          </Form>
+          </form>
         ) : null}
       </Card.Body>
     </Card>

@@ -5,6 +5,7 @@ import Modal from 'react-bootstrap/Modal';
 import { openOrdersText, type TeamMember } from '../../shared/contracts/team';
 import { MSG } from '../../shared/messages';
 import { useGetMemberOpenOrdersQuery } from './team-api';
+import { CheckboxField } from '../components/form-kit/form-field';
 
 export interface DeleteChoice {
   openOrders?: 'release' | 'reassign';
@@ -46,7 +47,7 @@ export function DeleteMemberDialog({ member, members, busy, onYes, onNo }: Props
         {held > 0 && member ? (
           <fieldset className="mt-3" data-testid="open-orders-choice">
             <legend className="fs-6">{openOrdersText(member.name, held)}</legend>
-            <Form.Check
+            <CheckboxField
               type="radio"
               id="open-orders-release"
               name="open-orders"
@@ -54,7 +55,7 @@ export function DeleteMemberDialog({ member, members, busy, onYes, onNo }: Props
               checked={choice === 'release'}
               onChange={() => setChoice('release')}
             />
-            <Form.Check
+            <CheckboxField
               type="radio"
               id="open-orders-reassign"
               name="open-orders"

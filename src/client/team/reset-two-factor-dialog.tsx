@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { twoFactorResetBody } from '../../shared/contracts/account';
+import { TextField } from '../components/form-kit/form-field';
 
 interface Props {
   /** The member whose two-factor sign-in is reset; null: closed. */
@@ -34,22 +34,20 @@ export function ResetTwoFactorDialog({ member, busy, onConfirm, onCancel }: Prop
   };
   return (
     <Modal show={!!member} onHide={close} centered>
-      <Form onSubmit={submit} noValidate aria-label="Reset two-factor sign-in">
+      <form onSubmit={submit} noValidate aria-label="Reset two-factor sign-in">
         <Modal.Body className="py-4">
           <p className="fs-5">
             {`Reset the two-factor sign-in of ${member?.name ?? ''}? Their sessions end and they set it up again.`}
           </p>
-          <Form.Group controlId="reset-2fa-password">
-            <Form.Label>Your Current Password</Form.Label>
-            <Form.Control
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              isInvalid={!!error}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-            <Form.Control.Feedback type="invalid">{error}</Form.Control.Feedback>
-          </Form.Group>
+          <TextField
+            id="reset-2fa-password"
+            label="Your Current Password"
+            error={error}
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </Modal.Body>
         <Modal.Footer className="justify-content-center">
           <Button variant="primary" type="submit" disabled={busy}>
@@ -59,7 +57,7 @@ export function ResetTwoFactorDialog({ member, busy, onConfirm, onCancel }: Prop
             No
           </Button>
         </Modal.Footer>
-      </Form>
+      </form>
     </Modal>
   );
 }

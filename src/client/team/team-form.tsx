@@ -2,7 +2,6 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Col from 'react-bootstrap/Col';
-import Form from 'react-bootstrap/Form';
 import Row from 'react-bootstrap/Row';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
@@ -19,6 +18,7 @@ import {
 
 type TeamFormValues = z.infer<typeof editTeamMemberFormWithReauth>;
 import { PasswordStrength } from '../components/password-strength';
+import { SelectField, TextField } from '../components/form-kit/form-field';
 import { errorMessage } from '../app/api';
 import {
   useAddTeamMemberMutation,
@@ -104,82 +104,67 @@ export function TeamForm({ member, actorType, actorId }: Props) {
         {editing ? 'Edit Team Member' : 'Add Team Member'}
       </Card.Header>
       <Card.Body>
-        <Form noValidate onSubmit={onSubmit} aria-label={editing ? 'Edit team member' : 'Add team member'}>
+        <form noValidate onSubmit={onSubmit} aria-label={editing ? 'Edit team member' : 'Add team member'}>
           <Row className="g-3">
             <Col md={6}>
-              <Form.Group controlId="team-name">
-                <Form.Label>Name</Form.Label>
-                <Form.Control autoComplete="off" {...register('name')} isInvalid={!!errors.name} />
-                <Form.Control.Feedback type="invalid">{errors.name?.message}</Form.Control.Feedback>
-              </Form.Group>
+              <TextField
+                id="team-name"
+                label="Name"
+                error={errors.name?.message}
+                autoComplete="off"
+                {...register('name')}
+              />
             </Col>
             <Col md={6}>
-              <Form.Group controlId="team-email">
-                <Form.Label>Email</Form.Label>
-                <Form.Control
-                  type="email"
-                  autoComplete="off"
-                  {...register('email')}
-                  isInvalid={!!errors.email}
-                />
-                <Form.Control.Feedback type="invalid">{errors.email?.message}</Form.Control.Feedback>
-              </Form.Group>
+              <TextField
+                id="team-email"
+                label="Email"
+                error={errors.email?.message}
+                type="email"
+                autoComplete="off"
+                {...register('email')}
+              />
             </Col>
             <Col md={6}>
-              <Form.Group controlId="team-password">
-                <Form.Label>Password</Form.Label>
-                <Form.Control
-                  type="password"
-                  autoComplete="new-password"
-                  placeholder={
-                    self
-                      ? TEAM_MSG.ownPasswordHere
-                      : editing
-                        ? 'Leave empty to keep the current password'
-                        : ''
-                  }
-                  disabled={self}
-                  {...register('password')}
-                  isInvalid={!!errors.password}
-                />
-                <Form.Control.Feedback type="invalid">{errors.password?.message}</Form.Control.Feedback>
-                {self ? null : (
-                  <PasswordStrength password={passwordValue ?? ''} userInputs={[emailValue ?? '']} />
-                )}
-              </Form.Group>
+              <TextField
+                id="team-password"
+                label="Password"
+                error={errors.password?.message}
+                type="password"
+                autoComplete="new-password"
+                placeholder={
+                  self ? TEAM_MSG.ownPasswordHere : editing ? 'Leave empty to keep the current password' : ''
+                }
+                disabled={self}
+                {...register('password')}
+                after={
+                  self ? null : (
+                    <PasswordStrength password={passwordValue ?? ''} userInputs={[emailValue ?? '']} />
+                  )
+                }
+              />
             </Col>
             <Col md={6}>
-              <Form.Group controlId="team-type">
-                <Form.Label>Type</Form.Label>
-                <Form.Select {...register('type')} isInvalid={!!errors.type}>
-                  <option value="">Select type</option>
-                  {options.map((o) => (
-                    <option key={o.type} value={o.type} disabled={o.disabled}>
-                      {o.type}
-                    </option>
-                  ))}
-                </Form.Select>
-                <Form.Control.Feedback type="invalid">{errors.type?.message}</Form.Control.Feedback>
-              </Form.Group>
+              <SelectField id="team-type" label="Type" error={errors.type?.message} {...register('type')}>
+                <option value="">Select type</option>
+                {options.map((o) => (
+                  <option key={o.type} value={o.type} disabled={o.disabled}>
+                    {o.type}
+                  </option>
+                ))}
+              </SelectField>
             </Col>
             {askCurrent ? (
               <Col md={6}>
-                <Form.Group controlId="team-current-password">
-                  <Form.Label>Your current password</Form.Label>
-                  <Form.Control
-                    type="password"
-                    autoComplete="current-password"
-                    {...register('currentPassword')}
-                    isInvalid={!!errors.currentPassword}
-                    aria-describedby="team-current-password-help"
-                  />
-                  <Form.Text id="team-current-password-help" muted>
-                    Needed to change the password or e-mail of an Admin or Manager account.
-                  </Form.Text>
-                  <Form.Control.Feedback type="invalid">
-                    {errors.currentPassword?.message}
-                  </Form.Control.Feedback>
-                </Form.Group>
+                <TextField
+                  id="team-current-password"
+                  label="Your current password"
+                  help="Needed to change the password or e-mail of an Admin or Manager account."
+                  error={errors.currentPassword?.message}
+                  type="password"
+                  autoComplete="current-password"
+                  {...register('currentPassword')}
+                />
               </Col>
             ) : null}
           </Row>
@@ -193,7 +178,7 @@ export function TeamForm({ member, actorType, actorId }: Props) {
               </Button>
             ) : null}
           </div>
-        </Form>
+        </form>
       </Card.Body>
     </Card>
   );
