@@ -1,9 +1,11 @@
 // The repository's comments and docs stand alone: they state a rule or point at docs/product.md or
 // docs/decisions/, never at a document outside the repository (a numbered section of a spec or design
-// note, an issue number, notes kept elsewhere), and every decision record has its Date and Status lines.
+// note, an issue number, notes kept elsewhere); every decision record has its Date and Status lines and
+// is listed in docs/decisions/README.md.
 // `npm run docs:check`, part of `npm run validate`.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { decisionsIndex, INDEX_FILE } from './decisions-index.mjs';
 
 const ROOTS = ['src', 'e2e', 'bench', 'scripts', 'docs', 'drizzle', '.ci', 'README.md', 'package.json'];
 const SELF = 'scripts/check-standalone-docs.mjs';
@@ -69,17 +71,15 @@ for (const file of files) {
   }
 }
 
-// Every decision record says when it was taken and whether it still holds.
-for (const file of files.filter((f) => /^docs\/decisions\/\d+-.*\.md$/.test(f))) {
-  let text;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    continue;
-  }
-  if (!/^Date: \d{4}-\d{2}-\d{2}\b/m.test(text)) problems.push(`${file}: no "Date: YYYY-MM-DD" line`);
-  if (!/^Status: \S/m.test(text)) problems.push(`${file}: no "Status:" line`);
-}
+// Every decision record has its heading, Date and Status lines, and docs/decisions/README.md lists them
+// all as `npm run decisions:index` writes it.
+const index = decisionsIndex();
+problems.push(...index.problems);
+let written = '';
+try {
+  written = readFileSync(INDEX_FILE, 'utf8');
+} catch {}
+if (written !== index.text) problems.push(`${INDEX_FILE}: out of date; run \`npm run decisions:index\``);
 
 if (problems.length > 0) {
   console.error(
