@@ -47,7 +47,7 @@ export function decisionsIndex(dir = DECISIONS_DIR) {
     ...records.map((r) => `| ${r.number} | [${cell(r.title)}](${r.file}) | ${cell(r.status)} |`),
     '',
   ];
-  return { text: lines.join('\n'), problems: records.flatMap((r) => r.problems) };
+  return { text: lines.join('\n'), problems: records.flatMap((r) => r.problems.map((p) => `${dir}/${p}`)) };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
