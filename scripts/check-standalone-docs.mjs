@@ -1,10 +1,10 @@
 // The repository's comments and docs stand alone: they state a rule or point at docs/product.md or
 // docs/decisions/, never at a document outside the repository (a numbered section of a spec or design
-// note, an issue number, notes kept elsewhere); every decision record has its Date and Status lines and
-// is listed in docs/decisions/README.md.
+// note, an issue number, notes kept elsewhere); the paths they name exist; every setting is described;
+// every decision record has its Date and Status lines and is listed in docs/decisions/README.md.
 // `npm run docs:check`, part of `npm run validate`.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { decisionsIndex, INDEX_FILE } from './decisions-index.mjs';
 
 const ROOTS = ['src', 'e2e', 'bench', 'scripts', 'docs', 'drizzle', '.ci', 'README.md', 'package.json'];
@@ -71,6 +71,47 @@ for (const file of files) {
   }
 }
 
+// A path that docs or a comment names exists: `src/…`, `e2e/…` and the like as written (or with .ts,
+// .tsx, .mjs added), `docs/decisions/NNN` and `drizzle/NNNN` by their number. Code files are read in
+// their comment lines only (tests build paths of files that do not exist on purpose).
+const decisionFiles = readdirSync('docs/decisions');
+const migrationFiles = readdirSync('drizzle');
+const PATH = /(?<![\w./@*-])((?:src|e2e|bench|scripts|drizzle|deploy|docs)\/[\w./-]*\w)(?![\w*])/g;
+const COMMENT = /^\s*(\/\/|\/?\*|--|#)/;
+const pathExists = (p) =>
+  p.includes('/.data') ||
+  (p.startsWith('docs/decisions/') && decisionFiles.some((f) => f.startsWith(p.slice(15)))) ||
+  (p.startsWith('drizzle/') && migrationFiles.some((f) => f.startsWith(p.slice(8)))) ||
+  ['', '.ts', '.tsx', '.mjs'].some((ext) => existsSync(p + ext));
+for (const file of files) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    continue;
+  }
+  const prose = /\.md$/.test(file);
+  if (!prose && !/\.(ts|tsx|mjs|sql|sh|ya?ml)$/.test(file)) continue;
+  text.split('\n').forEach((line, i) => {
+    if (!prose && !COMMENT.test(line)) return;
+    for (const [, p] of line.matchAll(PATH)) {
+      if (!pathExists(p)) problems.push(`${file}:${i + 1}: names ${p}, which does not exist`);
+    }
+  });
+}
+
+// Every setting src/server/config.ts reads is described in .env.example and in the README's table.
+const settings = [...readFileSync('src/server/config.ts', 'utf8').matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map(
+  (m) => m[1],
+);
+for (const doc of ['.env.example', 'README.md']) {
+  const text = readFileSync(doc, 'utf8');
+  for (const name of settings) {
+    if (!new RegExp(`\\b${name}\\b`).test(text))
+      problems.push(`${doc}: the setting ${name} is not described`);
+  }
+}
+
 // Every decision record has its heading, Date and Status lines, and docs/decisions/README.md lists them
 // all as `npm run decisions:index` writes it.
 const index = decisionsIndex();
@@ -83,8 +124,8 @@ if (written !== index.text) problems.push(`${INDEX_FILE}: out of date; run \`npm
 
 if (problems.length > 0) {
   console.error(
-    'Comments and docs must stand alone: state the rule, or point at docs/product.md (a heading) or\n' +
-      'docs/decisions/NNN-title.md. Found:\n',
+    'Comments and docs must stand alone and name what exists: state the rule, or point at docs/product.md\n' +
+      '(a heading) or docs/decisions/NNN-title.md. Found:\n',
   );
   for (const p of problems) console.error(`  ${p}`);
   process.exit(1);
