@@ -1,5 +1,5 @@
 import { PDFParse } from 'pdf-parse';
-import Stripe from 'stripe';
+import { signedStripeEvent, stripeDispute, stripeEvent } from '../src/server/test/stripe-events.js';
 import { expect, loginAs, test } from './fixtures';
 
 /**
@@ -54,29 +54,18 @@ test('a dispute arrives while the Chargeback list is open; evidence is submitted
   await expect(page.getByTestId('order-table')).toBeVisible();
   await streamOpen;
 
-  const dueBy = Math.floor(Date.now() / 1000) + 6 * 86_400 + 3600;
-  const payload = JSON.stringify({
-    id: `evt_e2e${stamp}`,
-    object: 'event',
-    type: 'charge.dispute.created',
-    data: {
-      object: {
-        id: disputeId,
-        object: 'dispute',
-        amount: 5900,
-        currency: 'usd',
-        charge,
-        payment_intent: null,
-        reason: 'fraudulent',
-        status: 'needs_response',
-        evidence_details: { due_by: dueBy },
-      },
-    },
-  });
+  const { payload, signature } = signedStripeEvent(
+    stripeEvent(
+      'charge.dispute.created',
+      stripeDispute(charge, { id: disputeId, dueInSeconds: 6 * 86_400 + 3600 }),
+      { id: `evt_e2e${stamp}` },
+    ),
+    WEBHOOK_SECRET,
+  );
   const hook = await page.request.post('/api/webhooks/stripe', {
     headers: {
       'content-type': 'application/json',
-      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+      'stripe-signature': signature,
     },
     data: payload,
   });
