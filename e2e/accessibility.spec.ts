@@ -1,6 +1,7 @@
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
 import { encodeOrderId } from '../src/shared/order-id.js';
 import {
+  addRemark,
   axeViolations,
   type DemoRole,
   expect,
@@ -22,20 +23,7 @@ async function newOrder(api: APIRequestContext, approved: boolean): Promise<Made
   });
   if (approved) {
     const token = await staffToken(api, 'Team');
-    const remark = await api.post('/api/admin/add-new-remark', {
-      headers: { authorization: token },
-      data: {
-        orderId: order.orderId,
-        remark: 'Checked the passport scan.',
-        whatsapp: 'N',
-        telephone: 'Y',
-        statusRefund: 'N',
-        voided: 'N',
-        chargeBack: 'N',
-        reportError: 'N',
-      },
-    });
-    expect(remark.ok(), await remark.text()).toBeTruthy();
+    await addRemark(api, token, order.orderId, 'Checked the passport scan.', { telephone: 'Y' });
     await uploadApprovedCard(api, token, order);
   }
   return order;

@@ -1,5 +1,6 @@
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
 import {
+  addRemark,
   expect,
   expectNoHorizontalScroll,
   makeOrder,
@@ -39,11 +40,7 @@ test.beforeAll(async ({ baseURL }) => {
   refunded = await spanishOrder(api, 1);
   // A refund flag on a remark moves the order to Refunds; Completed Refunds (Refunded) follows from there.
   const admin = await staffToken(api, 'Admin');
-  const remark = await api.post('/api/admin/add-new-remark', {
-    headers: { authorization: admin },
-    data: { orderId: refunded.orderId, remark: 'Customer asked for a refund', statusRefund: 'Y' },
-  });
-  expect(remark.ok(), await remark.text()).toBeTruthy();
+  await addRemark(api, admin, refunded.orderId, 'Customer asked for a refund', { statusRefund: 'Y' });
   await moveOrder(api, admin, refunded.orderId, 'Refunded');
   approved = await spanishOrder(api, 2);
   await uploadApprovedCard(api, admin, approved);

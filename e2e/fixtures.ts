@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, test as base, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, test as base, expect, type Locator, type Page } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { passportOfFormat } from '../src/shared/order-checks.js';
 
@@ -107,6 +107,21 @@ export async function moveOrder(api: APIRequestContext, token: string, orderId: 
   expect(res.ok(), await res.text()).toBeTruthy();
 }
 
+/** Adds a remark through the API, as staff with `token`; `flags` set its remark flags (`'Y'`), e.g. telephone. */
+export async function addRemark(
+  api: APIRequestContext,
+  token: string,
+  orderId: number,
+  remark: string,
+  flags: Record<string, 'Y' | 'N'> = {},
+) {
+  const res = await api.post('/api/admin/add-new-remark', {
+    headers: { authorization: token },
+    data: { orderId, remark, ...flags },
+  });
+  expect(res.ok(), await res.text()).toBeTruthy();
+}
+
 /** Uploads an approved card for the order through the API (it is mailed to `email`), as staff with `token`. */
 export async function uploadApprovedCard(
   api: APIRequestContext,
@@ -150,4 +165,19 @@ export async function expectNoHorizontalScroll(page: Page) {
     width: window.innerWidth,
   }));
   expect(scroll).toBeLessThanOrEqual(width);
+}
+
+/** Waits until a chart's canvas is visible and holds more than `minPixels` drawn (non-transparent) pixels. */
+export async function expectCanvasDrawn(canvas: Locator, minPixels: number) {
+  await expect(canvas).toBeVisible();
+  await expect
+    .poll(() =>
+      canvas.evaluate((c: HTMLCanvasElement) => {
+        const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        let painted = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) painted++;
+        return painted;
+      }),
+    )
+    .toBeGreaterThan(minPixels);
 }

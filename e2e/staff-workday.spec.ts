@@ -1,6 +1,7 @@
 import { type Page, request as playwrightRequest } from '@playwright/test';
 import { encodeOrderId } from '../src/shared/order-id.js';
 import {
+  addRemark,
   DEMO_EMAILS,
   DEMO_PASSWORD,
   expect,
@@ -22,20 +23,9 @@ test.beforeAll(async ({ baseURL }) => {
   await expect.poll(async () => (await api.get('/api/health/ready')).status(), { timeout: 60_000 }).toBe(200);
   order = await makeOrder(api, { passport_number: 'WORK123456', last_name: 'Workday', first_name: 'Wanda' });
   const token = await staffToken(api);
-  const remark = await api.post('/api/admin/add-new-remark', {
-    headers: { authorization: token },
-    data: {
-      orderId: order.orderId,
-      remark: 'Called the customer about the flight number.',
-      whatsapp: 'N',
-      telephone: 'Y',
-      statusRefund: 'N',
-      voided: 'N',
-      chargeBack: 'N',
-      reportError: 'N',
-    },
+  await addRemark(api, token, order.orderId, 'Called the customer about the flight number.', {
+    telephone: 'Y',
   });
-  expect(remark.ok(), await remark.text()).toBeTruthy();
   await api.dispose();
 });
 

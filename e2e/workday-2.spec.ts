@@ -1,7 +1,16 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { PDFParse } from 'pdf-parse';
 import { encodeOrderId } from '../src/shared/order-id.js';
-import { expect, loginAs, makeOrder, moveOrder, test, todayIso, uploadApprovedCard } from './fixtures.js';
+import {
+  addRemark,
+  expect,
+  loginAs,
+  makeOrder,
+  moveOrder,
+  test,
+  todayIso,
+  uploadApprovedCard,
+} from './fixtures.js';
 
 /** The working day: chargebacks that can be defended, and a due clock that pauses. */
 
@@ -35,10 +44,7 @@ test('an order in ChargeBack offers both Defence Packs; Pack 2 has facts in word
 }) => {
   const token = await loginAs(page, 'Manager');
   const { orderId, email } = await newOrder(page.request);
-  await page.request.post('/api/admin/add-new-remark', {
-    headers: { Authorization: token },
-    data: { orderId, remark: 'Internal: customer sounded annoyed' },
-  });
+  await addRemark(page.request, token, orderId, 'Internal: customer sounded annoyed');
   // The card was delivered before the dispute (Completed needs a current document).
   await uploadApprovedCard(page.request, token, { orderId, email });
   await moveOrder(page.request, token, orderId, 'ChargeBack');

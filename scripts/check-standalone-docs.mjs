@@ -38,14 +38,16 @@ const files = execFileSync(
   .split('\n')
   .filter((f) => f && f !== SELF && !/\.(png|jpe?g|webp|gif|ico|pdf|woff2?|mmdb|gz|zip)$/i.test(f));
 
-const problems = [];
-for (const file of new Set(files)) {
-  let text;
+/** Each file's text; a file listed but deleted in the working tree has none. */
+const texts = new Map();
+for (const file of files) {
   try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    continue; // listed but deleted in the working tree
-  }
+    texts.set(file, readFileSync(file, 'utf8'));
+  } catch {}
+}
+
+const problems = [];
+for (const [file, text] of texts) {
   text.split('\n').forEach((line, i) => {
     const hit = RULES.find(([re]) => re.test(line));
     if (hit) problems.push(`${file}:${i + 1}: ${hit[1]}: ${line.trim().slice(0, 140)}`);
@@ -57,13 +59,7 @@ const headings = readFileSync('docs/product.md', 'utf8')
   .split('\n')
   .filter((l) => l.startsWith('#'))
   .map((l) => l.replace(/^#+\s*/, ''));
-for (const file of files) {
-  let text;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    continue;
-  }
+for (const [file, text] of texts) {
   for (const m of text.matchAll(/docs\/product\.md, "([^"]+)"/g)) {
     if (!headings.some((h) => h.startsWith(m[1]))) {
       problems.push(`${file}: docs/product.md has no heading "${m[1]}"`);
@@ -83,13 +79,7 @@ const pathExists = (p) =>
   (p.startsWith('docs/decisions/') && decisionFiles.some((f) => f.startsWith(p.slice(15)))) ||
   (p.startsWith('drizzle/') && migrationFiles.some((f) => f.startsWith(p.slice(8)))) ||
   ['', '.ts', '.tsx', '.mjs'].some((ext) => existsSync(p + ext));
-for (const file of files) {
-  let text;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    continue;
-  }
+for (const [file, text] of texts) {
   const prose = /\.md$/.test(file);
   if (!prose && !/\.(ts|tsx|mjs|sql|sh|ya?ml)$/.test(file)) continue;
   text.split('\n').forEach((line, i) => {
@@ -130,4 +120,4 @@ if (problems.length > 0) {
   for (const p of problems) console.error(`  ${p}`);
   process.exit(1);
 }
-console.log(`docs:check: ${new Set(files).size} files stand alone`);
+console.log(`docs:check: ${texts.size} files stand alone`);

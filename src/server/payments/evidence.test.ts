@@ -1,27 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type DemoRole, type TestApp } from '../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { DemoRole, TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { samplePdf } from '../test/fixtures.js';
 import { multipart, pdfText } from '../test/smtp.js';
 import { signedStripeEvent, stripeDispute, stripeEvent } from '../test/stripe-events.js';
-import { type StripeDouble, startStripeDouble } from '../test/stripe-server.js';
+import { stripeTestApp } from '../test/stripe-app.js';
+import type { StripeDouble } from '../test/stripe-server.js';
 
 const SECRET = 'whsec_evidence_tests_secret';
 let t: TestApp;
 let stripe: StripeDouble;
 let seq = 0;
 
-beforeAll(async () => {
-  stripe = await startStripeDouble();
-  t = await createTestApp({
-    STRIPE_API_BASE: stripe.url,
-    STRIPE_SECRET_KEY: 'sk_test_evidence_tests',
-    STRIPE_WEBHOOK_SECRET: SECRET,
-  });
+const app = stripeTestApp({
+  STRIPE_SECRET_KEY: 'sk_test_evidence_tests',
+  STRIPE_WEBHOOK_SECRET: SECRET,
 });
-afterAll(async () => {
-  await t.close();
-  await stripe.close();
+beforeAll(() => {
+  ({ t, stripe } = app);
 });
 
 const q = async <T>(text: string, params: unknown[] = []) =>

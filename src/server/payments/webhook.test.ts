@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceToday } from '../../shared/dates.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
-import { stripeDispute, stripeEvent, stripeSignature } from '../test/stripe-events.js';
+import { stripeDispute, stripeEvent, stripeRefundedCharge, stripeSignature } from '../test/stripe-events.js';
 
 const SECRET = 'whsec_test_secret_for_the_webhook_tests';
 let t: TestApp;
@@ -175,15 +175,7 @@ describe('POST /api/webhooks/stripe', () => {
       'charge.dispute.created': (charge) => dispute(charge),
       'charge.dispute.updated': (charge) => dispute(charge, { status: 'under_review' }),
       'charge.dispute.closed': (charge) => dispute(charge, { status: 'won' }),
-      'charge.refunded': (charge) => ({
-        id: charge,
-        object: 'charge',
-        amount: 5900,
-        amount_refunded: 5900,
-        refunded: true,
-        currency: 'usd',
-        payment_intent: null,
-      }),
+      'charge.refunded': (charge) => stripeRefundedCharge(charge),
       'radar.early_fraud_warning.created': (charge) => ({
         id: uid('issfr'),
         object: 'radar.early_fraud_warning',
@@ -314,16 +306,12 @@ describe('POST /api/webhooks/stripe', () => {
 
   it('charge.refunded outside the product moves the order as Refunded it, mailing once', async () => {
     const { order, charge } = await paidOrder({ process_status: 'Completed' });
-    const body = event('charge.refunded', {
-      id: charge,
-      object: 'charge',
-      amount: 5900,
-      amount_refunded: 5900,
-      refunded: true,
-      currency: 'usd',
-      payment_intent: null,
-      refunds: { object: 'list', data: [{ id: 're_outside1', object: 'refund' }] },
-    });
+    const body = event(
+      'charge.refunded',
+      stripeRefundedCharge(charge, {
+        refunds: { object: 'list', data: [{ id: 're_outside1', object: 'refund' }] },
+      }),
+    );
     expect((await post(body)).statusCode).toBe(200);
     expect(await post(body).then((r) => r.json().duplicate)).toBe(true);
     const now = await q<{ process_status: string; refunded: boolean }>(

@@ -49,6 +49,20 @@ export function stripeDispute(
   };
 }
 
+/** A charge refunded in full at Stripe (the object of `charge.refunded`). */
+export function stripeRefundedCharge(charge: string, over: Record<string, unknown> = {}) {
+  return {
+    id: charge,
+    object: 'charge',
+    amount: 5900,
+    amount_refunded: 5900,
+    refunded: true,
+    currency: 'usd',
+    payment_intent: null,
+    ...over,
+  };
+}
+
 /** The `Stripe-Signature` header of `payload` under the endpoint's signing secret. */
 export function stripeSignature(payload: string, secret: string, timestamp?: number): string {
   return Stripe.webhooks.generateTestHeaderString({
