@@ -1,12 +1,14 @@
-import { createHmac } from 'node:crypto';
 import type { Database } from '../src/server/db/client.js';
 import { refreshChecks } from '../src/server/orders/order-checks.js';
+import { buildOrder } from '../src/server/test/factories.js';
+import { signedStripeEvent, stripeDispute, stripeEvent } from '../src/server/test/stripe-events.js';
 import { serviceToday } from '../src/shared/dates.js';
 
 /**
- * The fourth round's rows (customer mail coming in, order checks at intake, Stripe webhooks): the data
- * they need on top of the seed, the samples they send, and the requests themselves. The data step is
- * idempotent and also runs on a reused database, so a dataset seeded before these features gets it once.
+ * The benchmark rows of customer mail coming in, order checks at intake and Stripe webhooks (decision
+ * 320): the data they need on top of the seed, the samples they send, and the requests themselves. The
+ * data step is idempotent and also runs on a reused database, so a dataset seeded before these features
+ * gets it once.
  */
 
 /** Open statuses that put an order with a failing check in Needs attention (migration 0047). */
@@ -175,37 +177,11 @@ export function disputeEvent(
   i: number,
   secret: string,
 ): { payload: string; signature: string } {
-  const created = Math.floor(Date.now() / 1000);
-  const payload = JSON.stringify({
-    id: `evt_bench${RUN}${i}`,
-    object: 'event',
-    api_version: '2025-10-29.clover',
-    created,
-    livemode: false,
-    pending_webhooks: 1,
-    type: 'charge.dispute.created',
-    data: {
-      object: {
-        id: `dp_bench${RUN}${i}`,
-        object: 'dispute',
-        amount: 5900,
-        currency: 'usd',
-        charge: charge.chargeId,
-        payment_intent: null,
-        reason: 'fraudulent',
-        status: 'needs_response',
-        created,
-        evidence_details: { due_by: created + 7 * 86_400, has_evidence: false, submission_count: 0 },
-        livemode: false,
-      },
-    },
-  });
-  return { payload, signature: stripeSignature(payload, secret, created) };
-}
-
-/** Stripe's signature scheme: `t=<unix time>,v1=<hex HMAC-SHA256 of "t.payload" with the endpoint secret>`. */
-export function stripeSignature(payload: string, secret: string, t: number): string {
-  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${payload}`, 'utf8').digest('hex')}`;
+  const dispute = stripeDispute(charge.chargeId, { id: `dp_bench${RUN}${i}` });
+  return signedStripeEvent(
+    stripeEvent('charge.dispute.created', dispute, { id: `evt_bench${RUN}${i}` }),
+    secret,
+  );
 }
 
 /**
@@ -217,51 +193,19 @@ export function intakeOrder(travellers: NewFeatureSamples['travellers'], i: numb
   const known = i % 5 === 0 ? travellers[(i / 5) % Math.max(1, travellers.length)] : undefined;
   const n = `${RUN}${i}`;
   const arrival = known?.arrival ?? addDays(today, 10 + (i % 20));
-  return {
+  return buildOrder({
     client_reference: `bench-${n}`,
     transaction_id: `ch_bench${n}`,
-    merchant_name: 'Stripe',
     email: `traveller.${n}@example.com`,
     re_enter_email: `traveller.${n}@example.com`,
-    processing_mode: 'Standard',
-    landing_domain: 'arubaedcard.example',
     arrival_date: arrival,
-    resident_check: 'No',
     passport_number: known?.passport ?? `B${String(10_000_000 + (i % 89_999_999))}`,
-    passport_expiration: '2031-05-01',
     last_name: 'Traveller',
     first_name: `Bench${i % 1000}`,
     nationality: known?.nationality ?? 'United States of America',
-    date_of_birth: '1985-04-12',
-    sex: 'Female',
-    country_of_birth: 'United States of America',
-    country_of_departure: 'United States of America',
-    travel_mode: 'Air',
-    airline: 'JetBlue',
-    flight_number: 'B6 1234',
     departure_date: known?.departure ?? addDays(arrival, 7),
-    vessel_name: null,
-    country_of_residence: 'USA',
-    zip_code: '10001',
-    state: 'New York',
-    city: 'New York',
-    address: '1 Main Street',
-    residence_number: '12',
-    occupation: 'Engineer',
-    purpose_of_visit: 'Vacation',
-    dual_citizenship: 'No',
-    phone_code: '1',
-    telephone_number: '2125550100',
-    prior_visits: 'No',
-    place_of_stay: 'Hotel',
-    name_of_place_of_stay: 'Hyatt Regency Aruba',
-    other_hotel_name: null,
-    local_address: 'J.E. Irausquin Blvd 85',
-    house_number: '85',
     processing_date: today,
-    amount: 59,
-    currency: 'USD',
-  };
+  });
 }
 
 function addDays(isoDay: string, days: number): string {

@@ -1,100 +1,43 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
 import { encodeOrderId } from '../src/shared/order-id.js';
-import { approvedPdf, DEMO_EMAILS, DEMO_PASSWORD, type DemoRole, expect, loginAs, test } from './fixtures.js';
-
-const INTAKE_KEY = 'e2e-intake-key-0123456789';
-const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-/** Every violation of WCAG 2.1 A and AA on the page, whatever its impact, as readable lines. */
-async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
-  return results.violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
-  );
-}
-
-async function expectNoAxeViolations(page: Page, label: string) {
-  expect(await axeViolations(page), label).toEqual([]);
-}
-
-interface Made {
-  orderId: number;
-  email: string;
-}
+import {
+  addRemark,
+  axeViolations,
+  type DemoRole,
+  expect,
+  expectNoAxeViolations,
+  loginAs,
+  type MadeOrder,
+  makeOrder,
+  staffToken,
+  test,
+  uploadApprovedCard,
+} from './fixtures.js';
 
 /** A paid order from the intake API; with `approved` its card is uploaded by staff through the API. */
-async function makeOrder(api: APIRequestContext, approved: boolean): Promise<Made> {
-  const stamp = `${Date.now()}-${Math.round(Math.random() * 1e6)}`;
-  const email = `a11y.${stamp}@example.com`;
-  const created = await api.post('/api/intake/orders', {
-    headers: { 'x-intake-key': INTAKE_KEY },
-    data: {
-      client_reference: `e2e-a11y-${stamp}`,
-      email,
-      re_enter_email: email,
-      processing_mode: 'Standard',
-      arrival_date: '2030-01-15',
-      passport_number: 'A11Y123456',
-      last_name: 'Access',
-      first_name: 'Ada',
-      nationality: 'Netherlands',
-      country_of_residence: 'NLD',
-      phone_code: '31',
-      telephone_number: '612345678',
-      processing_date: '2020-01-01',
-      amount: 59,
-      currency: 'USD',
-    },
+async function newOrder(api: APIRequestContext, approved: boolean): Promise<MadeOrder> {
+  const order = await makeOrder(api, {
+    passport_number: 'A11Y123456',
+    last_name: 'Access',
+    first_name: 'Ada',
   });
-  expect(created.ok(), await created.text()).toBeTruthy();
-  const orderId = (await created.json()).data.order_id as number;
   if (approved) {
-    const login = await api.post('/api/admin/admin-login', {
-      data: { email: DEMO_EMAILS.Team, password: DEMO_PASSWORD },
-    });
-    const token = (await login.json()).jwtToken as string;
-    const remark = await api.post('/api/admin/add-new-remark', {
-      headers: { authorization: token },
-      data: {
-        orderId,
-        remark: 'Checked the passport scan.',
-        whatsapp: 'N',
-        telephone: 'Y',
-        statusRefund: 'N',
-        voided: 'N',
-        chargeBack: 'N',
-        reportError: 'N',
-      },
-    });
-    expect(remark.ok(), await remark.text()).toBeTruthy();
-    const upload = await api.post('/api/admin/upload-visa-document', {
-      headers: { authorization: token },
-      multipart: {
-        orderId: String(orderId),
-        email,
-        mailServiceProvider: 'AWS',
-        uploadVisaDoc: {
-          name: 'approved.pdf',
-          mimeType: 'application/pdf',
-          buffer: await approvedPdf(`Approved card ${orderId}`),
-        },
-      },
-    });
-    expect(upload.ok(), await upload.text()).toBeTruthy();
+    const token = await staffToken(api, 'Team');
+    await addRemark(api, token, order.orderId, 'Checked the passport scan.', { telephone: 'Y' });
+    await uploadApprovedCard(api, token, order);
   }
-  return { orderId, email };
+  return order;
 }
 
-let worked: Made;
-let fresh: Made;
+let worked: MadeOrder;
+let fresh: MadeOrder;
 
 test.beforeAll(async ({ baseURL }) => {
   const api = await playwrightRequest.newContext({ baseURL });
   // The server answers health while it still migrates: wait until it is ready for work.
   await expect.poll(async () => (await api.get('/api/health/ready')).status(), { timeout: 60_000 }).toBe(200);
-  worked = await makeOrder(api, true);
-  fresh = await makeOrder(api, false);
+  worked = await newOrder(api, true);
+  fresh = await newOrder(api, false);
   await api.dispose();
 });
 

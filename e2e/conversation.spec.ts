@@ -1,54 +1,34 @@
 import { type APIRequestContext, type Browser, request as playwrightRequest } from '@playwright/test';
 import { encodeOrderId } from '../src/shared/order-id.js';
-import { DEMO_EMAILS, DEMO_PASSWORD, expect, loginAs, test } from './fixtures.js';
+import { expect, loginAs, makeOrder, moveOrder, staffToken, test } from './fixtures.js';
 
-const INTAKE_KEY = 'e2e-intake-key-0123456789';
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 );
 
-async function tokenOf(api: APIRequestContext, email: string): Promise<string> {
-  const login = await api.post('/api/admin/admin-login', { data: { email, password: DEMO_PASSWORD } });
-  return (await login.json()).jwtToken as string;
-}
-
 /** A Spanish-speaking traveller's order, held by the Team member and waiting on the customer. */
 async function awaitingOrder(api: APIRequestContext): Promise<{ orderId: number; email: string }> {
-  const stamp = `${Date.now()}`;
-  const email = `respuesta.${stamp}@example.com`;
-  const created = await api.post('/api/intake/orders?lang=es', {
-    headers: { 'x-intake-key': INTAKE_KEY },
-    data: {
-      client_reference: `e2e-conversation-${stamp}`,
-      email,
-      re_enter_email: email,
-      processing_mode: 'Standard',
-      arrival_date: '2030-01-15',
+  const order = await makeOrder(
+    api,
+    {
+      email: `respuesta.${Date.now()}@example.com`,
       passport_number: 'R12345678',
       last_name: 'Respuesta',
       first_name: 'Lucía',
       nationality: 'Spain',
       country_of_residence: 'ESP',
-      processing_date: '2020-01-01',
-      amount: 59,
-      currency: 'USD',
     },
-  });
-  expect(created.ok(), await created.text()).toBeTruthy();
-  const orderId = (await created.json()).data.order_id as number;
-  const team = await tokenOf(api, DEMO_EMAILS.Team);
+    { lang: 'es' },
+  );
+  const team = await staffToken(api, 'Team');
   const assigned = await api.put('/api/admin/assign-order-status', {
     headers: { authorization: team },
-    data: { orderId: [orderId], assignto: 'me' },
+    data: { orderId: [order.orderId], assignto: 'me' },
   });
   expect(assigned.ok(), await assigned.text()).toBeTruthy();
-  const moved = await api.put('/api/admin/move-order-status', {
-    headers: { authorization: team },
-    data: { orderId, updatingStatus: 'Awaiting' },
-  });
-  expect(moved.ok(), await moved.text()).toBeTruthy();
-  return { orderId, email };
+  await moveOrder(api, team, order.orderId, 'Awaiting');
+  return order;
 }
 
 async function customerPage(browser: Browser, baseURL: string | undefined) {

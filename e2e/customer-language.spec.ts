@@ -1,9 +1,13 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
-import { DEMO_EMAILS, DEMO_PASSWORD, expect, test } from './fixtures.js';
-
-const INTAKE_KEY = 'e2e-intake-key-0123456789';
-const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+import {
+  expect,
+  expectNoAxeViolations,
+  expectNoHorizontalScroll,
+  makeOrder,
+  moveOrder,
+  staffToken,
+  test,
+} from './fixtures.js';
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'en-US' });
 
@@ -12,43 +16,22 @@ interface Tracked {
   email: string;
 }
 
-async function staffToken(api: APIRequestContext): Promise<string> {
-  const login = await api.post('/api/admin/admin-login', {
-    data: { email: DEMO_EMAILS.Admin, password: DEMO_PASSWORD },
-  });
-  return (await login.json()).jwtToken as string;
-}
-
 /** A paid order from the intake API (the application site says the traveller reads Spanish), moved by staff. */
 async function orderIn(api: APIRequestContext, n: number, status: string): Promise<Tracked> {
-  const stamp = `${Date.now()}-${n}`;
-  const email = `Viajero.${stamp}@Example.com`;
-  const created = await api.post('/api/intake/orders?lang=es', {
-    headers: { 'x-intake-key': INTAKE_KEY },
-    data: {
-      client_reference: `e2e-language-${stamp}`,
-      email,
-      re_enter_email: email,
-      processing_mode: 'Standard',
-      arrival_date: '2030-01-15',
+  const order = await makeOrder(
+    api,
+    {
+      email: `Viajero.${Date.now()}-${n}@Example.com`,
       passport_number: `L${String(n).padStart(8, '0')}`,
       last_name: `Viaje${n}`,
       first_name: 'Lucía',
       nationality: 'Spain',
       country_of_residence: 'ESP',
-      processing_date: '2020-01-01',
-      amount: 59,
-      currency: 'USD',
     },
-  });
-  expect(created.ok(), await created.text()).toBeTruthy();
-  const orderId = (await created.json()).data.order_id as number;
-  const moved = await api.put('/api/admin/move-order-status', {
-    headers: { authorization: await staffToken(api) },
-    data: { orderId, updatingStatus: status },
-  });
-  expect(moved.ok(), await moved.text()).toBeTruthy();
-  return { orderId, email };
+    { lang: 'es' },
+  );
+  await moveOrder(api, await staffToken(api, 'Admin'), order.orderId, status);
+  return order;
 }
 
 let withGovernment: Tracked;
@@ -60,22 +43,6 @@ test.beforeAll(async ({ baseURL }) => {
   cancelled = await orderIn(api, 2, 'Deleted');
   await api.dispose();
 });
-
-async function expectNoAxeViolations(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
-  const found = results.violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
-  );
-  expect(found, label).toEqual([]);
-}
-
-async function expectNoHorizontalScroll(page: Page) {
-  const { scroll, width } = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    width: window.innerWidth,
-  }));
-  expect(scroll).toBeLessThanOrEqual(width);
-}
 
 async function track(page: Page, order: Tracked) {
   await page.getByLabel('Número de pedido').fill(String(order.orderId));

@@ -1,8 +1,14 @@
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { DEMO_EMAILS, DEMO_PASSWORD, expect, test } from './fixtures.js';
-
-const INTAKE_KEY = 'e2e-intake-key-0123456789';
+import {
+  addRemark,
+  expect,
+  expectNoHorizontalScroll,
+  makeOrder,
+  moveOrder,
+  staffToken,
+  test,
+  uploadApprovedCard,
+} from './fixtures.js';
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'en-US' });
 
@@ -11,66 +17,20 @@ interface Tracked {
   email: string;
 }
 
-async function staffToken(api: APIRequestContext): Promise<string> {
-  const login = await api.post('/api/admin/admin-login', {
-    data: { email: DEMO_EMAILS.Admin, password: DEMO_PASSWORD },
-  });
-  return (await login.json()).jwtToken as string;
-}
-
 /** A paid order of a traveller who reads Spanish, from the intake API. */
-async function spanishOrder(api: APIRequestContext, n: number): Promise<Tracked> {
-  const stamp = `${Date.now()}-${n}`;
-  const email = `Cliente.${stamp}@Example.com`;
-  const created = await api.post('/api/intake/orders?lang=es', {
-    headers: { 'x-intake-key': INTAKE_KEY },
-    data: {
-      client_reference: `e2e-customer-page-2-${stamp}`,
-      email,
-      re_enter_email: email,
-      processing_mode: 'Standard',
-      arrival_date: '2030-01-15',
+const spanishOrder = (api: APIRequestContext, n: number): Promise<Tracked> =>
+  makeOrder(
+    api,
+    {
+      email: `Cliente.${Date.now()}-${n}@Example.com`,
       passport_number: `Q${String(n).padStart(8, '0')}`,
       last_name: `Viaje${n}`,
       first_name: 'Lucía',
       nationality: 'Spain',
       country_of_residence: 'ESP',
-      processing_date: '2020-01-01',
-      amount: 59,
-      currency: 'USD',
     },
-  });
-  expect(created.ok(), await created.text()).toBeTruthy();
-  return { orderId: (await created.json()).data.order_id as number, email };
-}
-
-async function move(api: APIRequestContext, orderId: number, status: string) {
-  const moved = await api.put('/api/admin/move-order-status', {
-    headers: { authorization: await staffToken(api) },
-    data: { orderId, updatingStatus: status },
-  });
-  expect(moved.ok(), await moved.text()).toBeTruthy();
-}
-
-async function upload(api: APIRequestContext, order: Tracked) {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  pdf.addPage([595, 842]).drawText(`Approved card ${order.orderId}`, { x: 50, y: 780, size: 20, font });
-  const res = await api.post('/api/admin/upload-visa-document', {
-    headers: { authorization: await staffToken(api) },
-    multipart: {
-      orderId: String(order.orderId),
-      email: order.email,
-      mailServiceProvider: 'AWS',
-      uploadVisaDoc: {
-        name: 'approved.pdf',
-        mimeType: 'application/pdf',
-        buffer: Buffer.from(await pdf.save()),
-      },
-    },
-  });
-  expect(res.ok(), await res.text()).toBeTruthy();
-}
+    { lang: 'es' },
+  );
 
 let refunded: Tracked;
 let approved: Tracked;
@@ -79,14 +39,11 @@ test.beforeAll(async ({ baseURL }) => {
   const api = await playwrightRequest.newContext({ baseURL });
   refunded = await spanishOrder(api, 1);
   // A refund flag on a remark moves the order to Refunds; Completed Refunds (Refunded) follows from there.
-  const remark = await api.post('/api/admin/add-new-remark', {
-    headers: { authorization: await staffToken(api) },
-    data: { orderId: refunded.orderId, remark: 'Customer asked for a refund', statusRefund: 'Y' },
-  });
-  expect(remark.ok(), await remark.text()).toBeTruthy();
-  await move(api, refunded.orderId, 'Refunded');
+  const admin = await staffToken(api, 'Admin');
+  await addRemark(api, admin, refunded.orderId, 'Customer asked for a refund', { statusRefund: 'Y' });
+  await moveOrder(api, admin, refunded.orderId, 'Refunded');
   approved = await spanishOrder(api, 2);
-  await upload(api, approved);
+  await uploadApprovedCard(api, admin, approved);
   await api.dispose();
 });
 
@@ -96,14 +53,6 @@ async function track(page: Page, order: Tracked) {
   await page.getByLabel('Correo electrónico').fill(order.email);
   await page.getByRole('button', { name: 'BUSCAR PEDIDO' }).click();
   await expect(page).toHaveURL(new RegExp(`/get-new-order-details/${order.orderId}$`));
-}
-
-async function expectNoHorizontalScroll(page: Page) {
-  const { scroll, width } = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    width: window.innerWidth,
-  }));
-  expect(scroll).toBeLessThanOrEqual(width);
 }
 
 /** The element's box lies inside the 390 px viewport. */

@@ -2,9 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
-import { approvedPdf, DEMO_EMAILS, DEMO_PASSWORD, expect, test } from './fixtures.js';
+import { expect, makeOrder, staffToken, test, uploadApprovedCard } from './fixtures.js';
 
-const INTAKE_KEY = 'e2e-intake-key-0123456789';
 const ALT_HOST = 'aruba-card.example';
 const TITLE = 'Download your Aruba Embarkation Disembarkation Card';
 const BUDGET_BYTES = 60 * 1024;
@@ -16,54 +15,19 @@ interface Tracked {
   lastName: string;
 }
 
-function orderPayload(n: number, landingDomain: string) {
-  const stamp = `${Date.now()}-${n}`;
-  return {
-    client_reference: `e2e-customer-${stamp}`,
-    email: `Traveller.${stamp}@Example.com`,
-    re_enter_email: `Traveller.${stamp}@Example.com`,
-    processing_mode: 'Standard',
-    landing_domain: landingDomain,
-    arrival_date: '2030-01-15',
-    passport_number: `P${String(n).padStart(8, '0')}`,
-    last_name: `Journey${n}`,
-    first_name: 'Casey',
-    nationality: 'Netherlands',
-    country_of_residence: 'NLD',
-    processing_date: '2020-01-01',
-    amount: 59,
-    currency: 'USD',
-  };
-}
-
 /** A paid order from the intake API, with its approved card uploaded by staff through the real API. */
 async function approvedOrder(api: APIRequestContext, n: number, landingDomain: string): Promise<Tracked> {
-  const body = orderPayload(n, landingDomain);
-  const created = await api.post('/api/intake/orders', {
-    headers: { 'x-intake-key': INTAKE_KEY },
-    data: body,
+  const firstName = 'Casey';
+  const lastName = `Journey${n}`;
+  const order = await makeOrder(api, {
+    email: `Traveller.${Date.now()}-${n}@Example.com`,
+    landing_domain: landingDomain,
+    passport_number: `P${String(n).padStart(8, '0')}`,
+    last_name: lastName,
+    first_name: firstName,
   });
-  expect(created.ok()).toBeTruthy();
-  const orderId = (await created.json()).data.order_id as number;
-  const login = await api.post('/api/admin/admin-login', {
-    data: { email: DEMO_EMAILS.Team, password: DEMO_PASSWORD },
-  });
-  const staffToken = (await login.json()).jwtToken as string;
-  const upload = await api.post('/api/admin/upload-visa-document', {
-    headers: { authorization: staffToken },
-    multipart: {
-      orderId: String(orderId),
-      email: body.email,
-      mailServiceProvider: 'AWS',
-      uploadVisaDoc: {
-        name: 'approved.pdf',
-        mimeType: 'application/pdf',
-        buffer: await approvedPdf(`Approved card ${orderId}`),
-      },
-    },
-  });
-  expect(upload.ok(), await upload.text()).toBeTruthy();
-  return { orderId, email: body.email, firstName: body.first_name, lastName: body.last_name };
+  await uploadApprovedCard(api, await staffToken(api, 'Team'), order);
+  return { orderId: order.orderId, email: order.email, firstName, lastName };
 }
 
 let mainOrder: Tracked;

@@ -1,22 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, loginAs, test } from './fixtures.js';
+import { expect, expectCanvasDrawn, loginAs, test } from './fixtures.js';
 
 /** True once a chart's canvas holds drawn (non-transparent) pixels. */
 async function drawn(page: Page, index: number) {
   const canvas = page.locator('[data-testid=insights-chart] canvas').nth(index);
   await canvas.scrollIntoViewIfNeeded();
-  await expect(canvas).toBeVisible();
-  await expect
-    .poll(() =>
-      canvas.evaluate((c: HTMLCanvasElement) => {
-        const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-        let painted = 0;
-        for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) painted++;
-        return painted;
-      }),
-    )
-    .toBeGreaterThan(300);
+  await expectCanvasDrawn(canvas, 300);
 }
 
 // The server listens (and /api/health answers) while it still migrates; wait until it serves requests.

@@ -5,44 +5,13 @@ import {
   request as playwrightRequest,
 } from '@playwright/test';
 import { encodeOrderId } from '../src/shared/order-id.js';
-import { DEMO_EMAILS, DEMO_PASSWORD, expect, loginAs, test } from './fixtures.js';
+import { expect, loginAs, makeOrder, staffToken, test } from './fixtures.js';
 
 /** Two staff side by side, each in their own browser context: the queues are one live, shared workspace. */
 
-const INTAKE_KEY = 'e2e-intake-key-0123456789';
-
-async function makeOrder(api: APIRequestContext): Promise<number> {
-  const stamp = `${Date.now()}-${Math.round(Math.random() * 1e6)}`;
-  const email = `live.${stamp}@example.com`;
-  const created = await api.post('/api/intake/orders', {
-    headers: { 'x-intake-key': INTAKE_KEY },
-    data: {
-      client_reference: `e2e-live-${stamp}`,
-      email,
-      re_enter_email: email,
-      processing_mode: 'Standard',
-      arrival_date: '2030-01-15',
-      passport_number: 'LIVE123456',
-      last_name: 'Live',
-      first_name: 'Lena',
-      nationality: 'Netherlands',
-      country_of_residence: 'NLD',
-      phone_code: '31',
-      telephone_number: '612345678',
-      processing_date: '2020-01-01',
-      amount: 59,
-      currency: 'USD',
-    },
-  });
-  expect(created.ok(), await created.text()).toBeTruthy();
-  return (await created.json()).data.order_id as number;
-}
-
-async function staffToken(api: APIRequestContext, email: string): Promise<string> {
-  const res = await api.post('/api/admin/admin-login', { data: { email, password: DEMO_PASSWORD } });
-  expect(res.ok()).toBeTruthy();
-  return (await res.json()).jwtToken as string;
-}
+/** An order of our own in New. */
+const newOrder = async () =>
+  (await makeOrder(api, { passport_number: 'LIVE123456', last_name: 'Live', first_name: 'Lena' })).orderId;
 
 /** A page of its own browser context, signed in as the role. */
 async function staffPage(browser: Browser, role: 'Team' | 'Manager'): Promise<Page> {
@@ -65,7 +34,7 @@ test.afterAll(async () => {
 });
 
 test('presence shows on both screens, and B sees A’s move without reloading', async ({ browser }) => {
-  const orderId = await makeOrder(api);
+  const orderId = await newOrder();
   const a = await staffPage(browser, 'Team');
   const b = await staffPage(browser, 'Manager');
   await a.goto(detail(orderId));
@@ -97,7 +66,7 @@ test('presence shows on both screens, and B sees A’s move without reloading', 
 });
 
 test('B’s stale move is refused with A’s name, and Reload shows the change', async ({ browser }) => {
-  const orderId = await makeOrder(api);
+  const orderId = await newOrder();
   const a = await staffPage(browser, 'Team');
   const b = await staffPage(browser, 'Manager');
   // B's live stream is cut: B's page stays as it was opened, and says it is offline.
@@ -117,7 +86,7 @@ test('B’s stale move is refused with A’s name, and Reload shows the change',
   await expect(conflict).toContainText(
     /This order changed since you opened it: Demo Team moved it to Awaiting Govt at \d\d:\d\d/,
   );
-  const token = await staffToken(api, DEMO_EMAILS.Admin);
+  const token = await staffToken(api, 'Admin');
   const now = await api.get(`/api/admin/get-orders-details/${orderId}`, {
     headers: { authorization: token },
   });
@@ -133,7 +102,7 @@ test('B’s stale move is refused with A’s name, and Reload shows the change',
 test('an order someone holds: a Manager is told who holds it, takes it over and moves it', async ({
   browser,
 }) => {
-  const orderId = await makeOrder(api);
+  const orderId = await newOrder();
   const a = await staffPage(browser, 'Team');
   const b = await staffPage(browser, 'Manager');
   await a.goto(detail(orderId));
@@ -169,8 +138,8 @@ test('counts tick on their own, and the open list offers new orders instead of j
   const rowsBefore = await b.locator('tbody tr[data-order-id]').count();
 
   // Another staff member (through the API) moves an order into Awaiting Govt.
-  const orderId = await makeOrder(api);
-  const token = await staffToken(api, DEMO_EMAILS.Team);
+  const orderId = await newOrder();
+  const token = await staffToken(api, 'Team');
   const moved = await api.put('/api/admin/move-order-status', {
     headers: { authorization: token },
     data: { orderId, updatingStatus: 'AwaitingGovt' },
@@ -189,7 +158,7 @@ test('counts tick on their own, and the open list offers new orders instead of j
 test('keyboard: ? lists the shortcuts, / searches, j moves through a list, Ctrl+K opens an order, g m, n claims the next', async ({
   browser,
 }) => {
-  const orderId = await makeOrder(api);
+  const orderId = await newOrder();
   const b = await staffPage(browser, 'Manager');
   await b.goto('/admin/recent-order');
   await expect(b.locator('tbody tr[data-order-id]').first()).toBeVisible();

@@ -1,34 +1,19 @@
 import type { Page } from '@playwright/test';
 import { encodeOrderId } from '../src/shared/order-id.js';
-import { expect, loginAs, test } from './fixtures.js';
-
-const INTAKE_KEY = 'e2e-intake-key-0123456789';
+import { expect, loginAs, makeOrder, test, todayIso } from './fixtures.js';
 
 /** A fresh order of our own, so that a test does not depend on the demo set's state. */
-async function newOrder(page: Page, tag: string): Promise<number> {
-  const intake = await page.request.post('/api/intake/orders', {
-    headers: { 'X-Intake-Key': INTAKE_KEY },
-    data: {
-      client_reference: `e2e-mail-${tag}-${Date.now()}`,
+const newOrder = async (page: Page, tag: string) =>
+  (
+    await makeOrder(page.request, {
       email: `e2e.${tag}@example.com`,
-      re_enter_email: `e2e.${tag}@example.com`,
-      processing_mode: 'Standard',
-      arrival_date: '2030-01-15',
       passport_number: 'E2E7654321',
       last_name: 'Mailer',
       first_name: 'Mia',
-      nationality: 'Netherlands',
-      country_of_residence: 'NLD',
-      phone_code: '31',
       telephone_number: '612345670',
-      processing_date: new Date().toISOString().slice(0, 10),
-      amount: 59,
-      currency: 'USD',
-    },
-  });
-  expect(intake.ok()).toBeTruthy();
-  return (await intake.json()).data.order_id as number;
-}
+      processing_date: todayIso(),
+    })
+  ).orderId;
 
 test('a move says which mail goes out, and Undo cancels the pending mail', async ({ page }) => {
   // Awaiting mails the customer by default (Mail settings).

@@ -2,9 +2,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { PDFParse } from 'pdf-parse';
 import { encodeOrderId } from '../src/shared/order-id.js';
 import type { Page } from '@playwright/test';
-import { expect, loginAs, test } from './fixtures.js';
-
-const INTAKE_KEY = 'e2e-intake-key-0123456789';
+import { expect, loginAs, makeOrder, test, todayIso } from './fixtures.js';
 
 const SECTIONS = [
   'Upload Document',
@@ -29,30 +27,16 @@ async function approvedCardPdf(orderId: number): Promise<Buffer> {
 }
 
 /** A fresh order of our own, so that a test does not depend on the demo set's state. */
-async function newOrder(page: Page): Promise<number> {
-  const intake = await page.request.post('/api/intake/orders', {
-    headers: { 'X-Intake-Key': INTAKE_KEY },
-    data: {
-      client_reference: `e2e-order-detail-${Date.now()}`,
+const newOrder = async (page: Page) =>
+  (
+    await makeOrder(page.request, {
       email: 'e2e.detail@example.com',
-      re_enter_email: 'e2e.detail@example.com',
-      processing_mode: 'Standard',
-      arrival_date: '2030-01-15',
       passport_number: 'E2E1234567',
       last_name: 'Detail',
       first_name: 'Edith',
-      nationality: 'Netherlands',
-      country_of_residence: 'NLD',
-      phone_code: '31',
-      telephone_number: '612345678',
-      processing_date: new Date().toISOString().slice(0, 10),
-      amount: 59,
-      currency: 'USD',
-    },
-  });
-  expect(intake.ok()).toBeTruthy();
-  return (await intake.json()).data.order_id as number;
-}
+      processing_date: todayIso(),
+    })
+  ).orderId;
 
 test('staff open an order from a list and work it: remark, move, upload, both Defence Packs', async ({
   page,

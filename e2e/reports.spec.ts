@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import dayjs from 'dayjs';
-import { expect, loginAs, test } from './fixtures.js';
+import { expect, expectCanvasDrawn, loginAs, test } from './fixtures.js';
 
 const rows = (page: Page) => page.locator('.report-table-wrap tbody tr');
 const FROM = dayjs().subtract(500, 'day').format('YYYY-MM-DD');
@@ -14,20 +14,7 @@ async function submitRange(page: Page, from = FROM, to = TO) {
 }
 
 /** True once the chart's canvas holds drawn (non-transparent) pixels. */
-async function chartDrawn(page: Page) {
-  const canvas = page.locator('canvas[data-testid=report-chart]');
-  await expect(canvas).toBeVisible();
-  await expect
-    .poll(() =>
-      canvas.evaluate((c: HTMLCanvasElement) => {
-        const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-        let painted = 0;
-        for (let i = 3; i < data.length; i += 4) if (data[i]! > 0) painted++;
-        return painted;
-      }),
-    )
-    .toBeGreaterThan(500);
-}
+const chartDrawn = (page: Page) => expectCanvasDrawn(page.locator('canvas[data-testid=report-chart]'), 500);
 
 async function downloadCsv(page: Page) {
   const [download] = await Promise.all([

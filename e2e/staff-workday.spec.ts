@@ -1,71 +1,31 @@
-import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
+import { type Page, request as playwrightRequest } from '@playwright/test';
 import { encodeOrderId } from '../src/shared/order-id.js';
-import { DEMO_EMAILS, DEMO_PASSWORD, expect, loginAs, test } from './fixtures.js';
+import {
+  addRemark,
+  DEMO_EMAILS,
+  DEMO_PASSWORD,
+  expect,
+  loginAs,
+  type MadeOrder,
+  makeOrder,
+  staffToken,
+  test,
+} from './fixtures.js';
 
-const INTAKE_KEY = 'e2e-intake-key-0123456789';
 const SESSION_ENDED = 'Your session has ended — please sign in again';
 const STAFF_DATE_TIME = /^\d{1,2} [A-Z][a-z]{2} \d{4} \d\d:\d\d E[SD]T$/;
 
-interface Made {
-  orderId: number;
-  email: string;
-}
-
-async function makeOrder(api: APIRequestContext): Promise<Made> {
-  const stamp = `${Date.now()}-${Math.round(Math.random() * 1e6)}`;
-  const email = `workday.${stamp}@example.com`;
-  const created = await api.post('/api/intake/orders', {
-    headers: { 'x-intake-key': INTAKE_KEY },
-    data: {
-      client_reference: `e2e-workday-${stamp}`,
-      email,
-      re_enter_email: email,
-      processing_mode: 'Standard',
-      arrival_date: '2030-01-15',
-      passport_number: 'WORK123456',
-      last_name: 'Workday',
-      first_name: 'Wanda',
-      nationality: 'Netherlands',
-      country_of_residence: 'NLD',
-      phone_code: '31',
-      telephone_number: '612345678',
-      processing_date: '2020-01-01',
-      amount: 59,
-      currency: 'USD',
-    },
-  });
-  expect(created.ok(), await created.text()).toBeTruthy();
-  return { orderId: (await created.json()).data.order_id as number, email };
-}
-
-async function staffToken(api: APIRequestContext, email = DEMO_EMAILS.Team): Promise<string> {
-  const res = await api.post('/api/admin/admin-login', { data: { email, password: DEMO_PASSWORD } });
-  expect(res.ok()).toBeTruthy();
-  return (await res.json()).jwtToken as string;
-}
-
-let order: Made;
+let order: MadeOrder;
 
 test.beforeAll(async ({ baseURL }) => {
   const api = await playwrightRequest.newContext({ baseURL });
   // The server answers health while it still migrates: wait until it is ready for work.
   await expect.poll(async () => (await api.get('/api/health/ready')).status(), { timeout: 60_000 }).toBe(200);
-  order = await makeOrder(api);
+  order = await makeOrder(api, { passport_number: 'WORK123456', last_name: 'Workday', first_name: 'Wanda' });
   const token = await staffToken(api);
-  const remark = await api.post('/api/admin/add-new-remark', {
-    headers: { authorization: token },
-    data: {
-      orderId: order.orderId,
-      remark: 'Called the customer about the flight number.',
-      whatsapp: 'N',
-      telephone: 'Y',
-      statusRefund: 'N',
-      voided: 'N',
-      chargeBack: 'N',
-      reportError: 'N',
-    },
+  await addRemark(api, token, order.orderId, 'Called the customer about the flight number.', {
+    telephone: 'Y',
   });
-  expect(remark.ok(), await remark.text()).toBeTruthy();
   await api.dispose();
 });
 
@@ -185,7 +145,7 @@ test.describe('signing in', () => {
 
   test('an expired token shows the session message at the page that asked', async ({ page, baseURL }) => {
     const api = await playwrightRequest.newContext({ baseURL });
-    const live = await staffToken(api, DEMO_EMAILS.Manager);
+    const live = await staffToken(api, 'Manager');
     await api.dispose();
     // The same token with its expiry moved into the past (the SPA reads the payload; the server would refuse it).
     const [head, body, sig] = live.split('.') as [string, string, string];

@@ -1,6 +1,6 @@
 import { PDFParse } from 'pdf-parse';
-import Stripe from 'stripe';
-import { expect, loginAs, test } from './fixtures';
+import { signedStripeEvent, stripeDispute, stripeEvent } from '../src/server/test/stripe-events.js';
+import { expect, loginAs, makeOrder, test } from './fixtures';
 
 /**
  * Stripe end to end: a dispute event arrives (signed as Stripe signs it) while the Chargeback list is
@@ -8,7 +8,6 @@ import { expect, loginAs, test } from './fixtures';
  * page to the local server that speaks Stripe's API (playwright.config.ts), where the Defence Pack is
  * read back.
  */
-const INTAKE_KEY = 'e2e-intake-key-0123456789';
 /** As playwright.config.ts gives the app. */
 const WEBHOOK_SECRET = 'whsec_e2e_webhook_signing_secret';
 const stripeBase = () => `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3105) + 1000}`;
@@ -18,29 +17,13 @@ test('a dispute arrives while the Chargeback list is open; evidence is submitted
 }) => {
   const stamp = `${Date.now()}${Math.round(Math.random() * 1e6)}`;
   const charge = `ch_e2e${stamp}`;
-  const email = `dispute.${stamp}@example.com`;
-  const created = await page.request.post('/api/intake/orders', {
-    headers: { 'x-intake-key': INTAKE_KEY },
-    data: {
-      client_reference: `e2e-stripe-${stamp}`,
-      transaction_id: charge,
-      merchant_name: 'Stripe',
-      email,
-      re_enter_email: email,
-      processing_mode: 'Standard',
-      arrival_date: '2030-01-15',
-      passport_number: 'STR123456',
-      last_name: 'Dispute',
-      first_name: 'Dana',
-      nationality: 'Netherlands',
-      country_of_residence: 'NLD',
-      processing_date: '2020-01-01',
-      amount: 59,
-      currency: 'USD',
-    },
+  const { orderId, email } = await makeOrder(page.request, {
+    transaction_id: charge,
+    merchant_name: 'Stripe',
+    passport_number: 'STR123456',
+    last_name: 'Dispute',
+    first_name: 'Dana',
   });
-  expect(created.ok(), await created.text()).toBeTruthy();
-  const orderId = (await created.json()).data.order_id as number;
   const disputeId = `dp_e2e${stamp}`;
   expect(
     (await page.request.post(`${stripeBase()}/__double/disputes`, { data: { id: disputeId } })).ok(),
@@ -54,29 +37,18 @@ test('a dispute arrives while the Chargeback list is open; evidence is submitted
   await expect(page.getByTestId('order-table')).toBeVisible();
   await streamOpen;
 
-  const dueBy = Math.floor(Date.now() / 1000) + 6 * 86_400 + 3600;
-  const payload = JSON.stringify({
-    id: `evt_e2e${stamp}`,
-    object: 'event',
-    type: 'charge.dispute.created',
-    data: {
-      object: {
-        id: disputeId,
-        object: 'dispute',
-        amount: 5900,
-        currency: 'usd',
-        charge,
-        payment_intent: null,
-        reason: 'fraudulent',
-        status: 'needs_response',
-        evidence_details: { due_by: dueBy },
-      },
-    },
-  });
+  const { payload, signature } = signedStripeEvent(
+    stripeEvent(
+      'charge.dispute.created',
+      stripeDispute(charge, { id: disputeId, dueInSeconds: 6 * 86_400 + 3600 }),
+      { id: `evt_e2e${stamp}` },
+    ),
+    WEBHOOK_SECRET,
+  );
   const hook = await page.request.post('/api/webhooks/stripe', {
     headers: {
       'content-type': 'application/json',
-      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+      'stripe-signature': signature,
     },
     data: payload,
   });

@@ -1,22 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
-import { expect, loginAs, test } from './fixtures.js';
+import { expect, loginAs, makeOrder, test } from './fixtures.js';
 
 /** Work by urgency: sort by arrival, filter by nationality, save a view, open it, export it; at 1,280 px. */
 
-const INTAKE_KEY = 'e2e-intake-key-0123456789';
 const stamp = `${Date.now()}`;
 const lastName = `Urgency${stamp}`;
 
-async function makeOrder(api: APIRequestContext, arrival: string, i: number): Promise<number> {
-  const email = `urgency.${stamp}.${i}@example.com`;
-  const created = await api.post('/api/intake/orders', {
-    headers: { 'x-intake-key': INTAKE_KEY },
-    data: {
-      client_reference: `e2e-urgency-${stamp}-${i}`,
-      email,
-      re_enter_email: email,
-      processing_mode: 'Standard',
+/** One of our orders, arriving on `arrival`, of a nationality of its own (the filter finds only ours). */
+const newOrder = async (api: APIRequestContext, arrival: string, i: number) =>
+  (
+    await makeOrder(api, {
       arrival_date: arrival,
       passport_number: `URG${stamp.slice(-6)}${i}`,
       last_name: lastName,
@@ -25,14 +19,8 @@ async function makeOrder(api: APIRequestContext, arrival: string, i: number): Pr
       country_of_residence: 'TUV',
       phone_code: '688',
       telephone_number: `90${i}123`,
-      processing_date: '2020-01-01',
-      amount: 59,
-      currency: 'USD',
-    },
-  });
-  expect(created.ok(), await created.text()).toBeTruthy();
-  return (await created.json()).data.order_id as number;
-}
+    })
+  ).orderId;
 
 /** The order ids of the table rows, in screen order, restricted to ours. */
 async function shownIds(page: Page, ours: number[]): Promise<number[]> {
@@ -50,9 +38,9 @@ test.beforeAll(async ({ baseURL }) => {
   await expect.poll(async () => (await api.get('/api/health/ready')).status(), { timeout: 90_000 }).toBe(200);
   // Created out of arrival order: newest first is not arrival order.
   ids = [
-    await makeOrder(api, '2031-05-20', 1),
-    await makeOrder(api, '2031-05-02', 2),
-    await makeOrder(api, '2031-05-11', 3),
+    await newOrder(api, '2031-05-20', 1),
+    await newOrder(api, '2031-05-02', 2),
+    await newOrder(api, '2031-05-11', 3),
   ];
   await api.dispose();
 });

@@ -1,22 +1,16 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
 import { encodeOrderId } from '../src/shared/order-id.js';
-import { expect, loginAs, test } from './fixtures.js';
+import { expect, loginAs, makeOrder, test } from './fixtures.js';
 
 /** Day-first dates on a month-first (en-US) browser, view rename, the detail due badge, tiles per role. */
 
-const INTAKE_KEY = 'e2e-intake-key-0123456789';
 const stamp = `${Date.now()}`;
 
-async function makeOrder(api: APIRequestContext, arrival: string, i: number): Promise<number> {
-  const email = `details.${stamp}.${i}@example.com`;
-  const created = await api.post('/api/intake/orders', {
-    headers: { 'x-intake-key': INTAKE_KEY },
-    data: {
-      client_reference: `e2e-details-${stamp}-${i}`,
-      email,
-      re_enter_email: email,
-      processing_mode: 'Standard',
+/** One of our orders, arriving on `arrival`. */
+const newOrder = async (api: APIRequestContext, arrival: string, i: number) =>
+  (
+    await makeOrder(api, {
       arrival_date: arrival,
       passport_number: `DET${stamp.slice(-6)}${i}`,
       last_name: `Details${stamp}`,
@@ -25,14 +19,8 @@ async function makeOrder(api: APIRequestContext, arrival: string, i: number): Pr
       country_of_residence: 'KIR',
       phone_code: '686',
       telephone_number: `70${i}123`,
-      processing_date: '2020-01-01',
-      amount: 59,
-      currency: 'USD',
-    },
-  });
-  expect(created.ok(), await created.text()).toBeTruthy();
-  return (await created.json()).data.order_id as number;
-}
+    })
+  ).orderId;
 
 const shownIds = (page: Page, ours: number[]) =>
   page
@@ -45,7 +33,7 @@ test.beforeAll(async ({ baseURL }) => {
   test.setTimeout(120_000);
   const api = await playwrightRequest.newContext({ baseURL });
   await expect.poll(async () => (await api.get('/api/health/ready')).status(), { timeout: 90_000 }).toBe(200);
-  ids = [await makeOrder(api, '2032-01-03', 1), await makeOrder(api, '2032-02-01', 2)];
+  ids = [await newOrder(api, '2032-01-03', 1), await newOrder(api, '2032-02-01', 2)];
   await api.dispose();
 });
 

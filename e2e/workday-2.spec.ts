@@ -1,48 +1,32 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { PDFParse } from 'pdf-parse';
 import { encodeOrderId } from '../src/shared/order-id.js';
-import { approvedPdf, expect, loginAs, test } from './fixtures.js';
+import {
+  addRemark,
+  expect,
+  loginAs,
+  makeOrder,
+  moveOrder,
+  test,
+  todayIso,
+  uploadApprovedCard,
+} from './fixtures.js';
 
-/** The working day, round 2: chargebacks that can be defended, and a due clock that pauses. */
+/** The working day: chargebacks that can be defended, and a due clock that pauses. */
 
-const INTAKE_KEY = 'e2e-intake-key-0123456789';
 const stamp = `${Date.now()}`;
 let counter = 0;
 
 /** A fresh order of our own, arriving well ahead. */
-async function newOrder(api: APIRequestContext): Promise<number> {
+function newOrder(api: APIRequestContext) {
   counter += 1;
-  const email = `workday2.${stamp}.${counter}@example.com`;
-  const res = await api.post('/api/intake/orders', {
-    headers: { 'X-Intake-Key': INTAKE_KEY },
-    data: {
-      client_reference: `e2e-workday-2-${stamp}-${counter}`,
-      email,
-      re_enter_email: email,
-      processing_mode: 'Standard',
-      arrival_date: '2031-03-15',
-      passport_number: `WD2${stamp.slice(-6)}${counter}`,
-      last_name: 'Dispute',
-      first_name: `Dana${counter}`,
-      nationality: 'Netherlands',
-      country_of_residence: 'NLD',
-      phone_code: '31',
-      telephone_number: '612345678',
-      processing_date: new Date().toISOString().slice(0, 10),
-      amount: 59,
-      currency: 'USD',
-    },
+  return makeOrder(api, {
+    arrival_date: '2031-03-15',
+    passport_number: `WD2${stamp.slice(-6)}${counter}`,
+    last_name: 'Dispute',
+    first_name: `Dana${counter}`,
+    processing_date: todayIso(),
   });
-  expect(res.ok(), await res.text()).toBeTruthy();
-  return (await res.json()).data.order_id as number;
-}
-
-async function moveByApi(page: Page, token: string, orderId: number, updatingStatus: string) {
-  const res = await page.request.put('/api/admin/move-order-status', {
-    headers: { Authorization: token },
-    data: { orderId, updatingStatus },
-  });
-  expect(res.ok(), await res.text()).toBeTruthy();
 }
 
 async function mailCount(page: Page, token: string, orderId: number): Promise<number> {
@@ -59,30 +43,11 @@ test('an order in ChargeBack offers both Defence Packs; Pack 2 has facts in word
   page,
 }) => {
   const token = await loginAs(page, 'Manager');
-  const orderId = await newOrder(page.request);
-  await page.request.post('/api/admin/add-new-remark', {
-    headers: { Authorization: token },
-    data: { orderId, remark: 'Internal: customer sounded annoyed' },
-  });
+  const { orderId, email } = await newOrder(page.request);
+  await addRemark(page.request, token, orderId, 'Internal: customer sounded annoyed');
   // The card was delivered before the dispute (Completed needs a current document).
-  const detail = await page.request.get(`/api/admin/get-orders-details/${orderId}`, {
-    headers: { Authorization: token },
-  });
-  const upload = await page.request.post('/api/admin/upload-visa-document', {
-    headers: { Authorization: token },
-    multipart: {
-      orderId: String(orderId),
-      email: (await detail.json()).data.email as string,
-      mailServiceProvider: 'AWS',
-      uploadVisaDoc: {
-        name: 'approved.pdf',
-        mimeType: 'application/pdf',
-        buffer: await approvedPdf(`Approved card ${orderId}`),
-      },
-    },
-  });
-  expect(upload.ok(), await upload.text()).toBeTruthy();
-  await moveByApi(page, token, orderId, 'ChargeBack');
+  await uploadApprovedCard(page.request, token, { orderId, email });
+  await moveOrder(page.request, token, orderId, 'ChargeBack');
   const mailsBefore = await mailCount(page, token, orderId);
 
   await page.goto(`/admin/view-order/${encodeOrderId(orderId)}`);
@@ -124,18 +89,18 @@ test('the due clock shows Paused while the order waits on the customer, and runs
   page,
 }) => {
   const token = await loginAs(page, 'Team');
-  const orderId = await newOrder(page.request);
+  const { orderId } = await newOrder(page.request);
   await page.goto(`/admin/view-order/${encodeOrderId(orderId)}`);
   const due = page.getByTestId('detail-due');
   await expect(due.getByTestId('due-badge')).not.toHaveText('Paused');
 
-  await moveByApi(page, token, orderId, 'Awaiting');
+  await moveOrder(page.request, token, orderId, 'Awaiting');
   await page.reload();
   await expect(page.getByTestId('process-status')).toHaveText('Awaiting');
   await expect(due.getByTestId('due-badge')).toHaveText('Paused');
   await expect(due).toContainText('the due clock stands still');
 
-  await moveByApi(page, token, orderId, 'Customer Called');
+  await moveOrder(page.request, token, orderId, 'Customer Called');
   await page.reload();
   await expect(page.getByTestId('process-status')).toHaveText('Customer Called');
   await expect(due.getByTestId('due-badge')).not.toHaveText('Paused');
@@ -144,7 +109,7 @@ test('the due clock shows Paused while the order waits on the customer, and runs
 
 test('"Live updates are offline" sits in the page flow and covers no button or link', async ({ page }) => {
   const token = await loginAs(page, 'Team');
-  const orderId = await newOrder(page.request);
+  const { orderId } = await newOrder(page.request);
   expect(token).toBeTruthy();
   await page.route('**/api/admin/events', (route) => route.abort());
   await page.goto(`/admin/view-order/${encodeOrderId(orderId)}`);
@@ -215,7 +180,7 @@ test.describe('at 1,280 x 900', () => {
 
 test('at 1,440 px every status button of the action bar is whole, none clipped', async ({ page }) => {
   await loginAs(page, 'Manager');
-  const orderId = await newOrder(page.request);
+  const { orderId } = await newOrder(page.request);
   await page.goto(`/admin/view-order/${encodeOrderId(orderId)}`);
   const moves = page.getByRole('navigation', { name: 'Move order' });
   const chargeBack = moves.getByRole('button', { name: 'Move to ChargeBack' });

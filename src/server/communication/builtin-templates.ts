@@ -1,9 +1,10 @@
 import type { TemplateLanguage, TemplatePurpose } from '../../shared/contracts/communication.js';
 
 /**
- * The templates the service starts with (migration 0027 inserts them; a test keeps the two equal).
- * The English texts of the built-in mails are today's texts, character for character, so the text part
- * and the subject of an English mail are what they were before templates existed (docs/decisions/202).
+ * The templates the service starts with (drizzle/0028_builtin_mail_templates.sql inserts them; a test
+ * keeps the two equal). The English texts of the built-in mails are today's texts, character for
+ * character, so the text part and the subject of an English mail are what they were before templates
+ * existed (docs/decisions/202).
  * One template serves both brands: the brand's name, site, links and support address are variables.
  */
 export interface BuiltinTemplate {

@@ -1,77 +1,40 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { signCustomerToken } from '../customer/tokens.js';
-import { type MailQueue, startMailQueue } from '../mail/queue.js';
-import { createTestApp, type TestApp } from '../test/app.js';
+import type { TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { samplePdf, TINY_PNG } from '../test/fixtures.js';
-import { multipart, startSmtp, type TestSmtp } from '../test/smtp.js';
+import { INBOUND_DOMAIN, inboundMailApp, postInbound } from '../test/inbound.js';
+import { multipart, type TestSmtp } from '../test/smtp.js';
 
-const TOKEN = 'inbound-token-for-tests-0123456789';
-const DOMAIN = 'in.ed-card.test';
 let n = 0;
 
-function form(
+/** The customer's answer form of the track page: fields and files, with the customer token. */
+const form = (
   fields: Record<string, string>,
   files: { name: string; type: string; content: Buffer }[],
   authorization?: string,
-) {
-  const boundary = `----conv${Math.random().toString(16).slice(2)}`;
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields))
-    parts.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
-    );
-  for (const f of files)
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`,
-      ),
-      f.content,
-      Buffer.from('\r\n'),
-    );
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  const headers: Record<string, string> = { 'content-type': `multipart/form-data; boundary=${boundary}` };
-  if (authorization) headers.authorization = authorization;
-  return { payload: Buffer.concat(parts), headers };
-}
+) => {
+  const body = multipart(
+    fields,
+    files.map((f) => ({ ...f, field: 'files' })),
+  );
+  return { payload: body.payload, headers: { ...body.headers, ...(authorization ? { authorization } : {}) } };
+};
 
 describe('the conversation: the loop through a real SMTP server, staff routes, the track-page answer', () => {
+  const app = inboundMailApp();
   let t: TestApp;
   let smtp: TestSmtp;
-  let queue: MailQueue;
   let teamId: number;
   beforeAll(async () => {
-    smtp = await startSmtp();
-    t = await createTestApp({
-      INBOUND_TOKEN: TOKEN,
-      INBOUND_REPLY_DOMAIN: DOMAIN,
-      MAIL_AWS_SMTP_URL: smtp.url,
-      MAIL_SENDGRID_SMTP_URL: smtp.url,
-    });
-    queue = await startMailQueue(t.app, {
-      retryDelaySeconds: 1,
-      pollingIntervalSeconds: 0.5,
-      dispatchIntervalMs: 300,
-      reminderCron: null,
-    });
+    ({ t, smtp } = app);
     const { rows } = await t.database.sql.query<{ id: number }>(
       "select id from staff_users where role = 'Team' and deleted_at is null order by id limit 1",
     );
     teamId = rows[0]!.id;
   });
-  afterAll(async () => {
-    await queue?.stop();
-    await t?.close();
-    await smtp?.close();
-  });
 
-  const inbound = (raw: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/inbound/mail',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'message/rfc822' },
-      payload: Buffer.from(raw.replace(/\r?\n/g, '\r\n')),
-    });
+  const inbound = (raw: string) => postInbound(t, raw);
   const counts = async () =>
     (await t.as('Team', { method: 'GET', url: '/api/admin/get-folder-count' })).json().data;
 
@@ -92,7 +55,7 @@ describe('the conversation: the loop through a real SMTP server, staff routes, t
     const [sent] = await smtp.waitFor(1);
     const replyTo = sent!.replyTo!.value[0]!.address!;
     expect(replyTo).toMatch(
-      new RegExp(`^reply\\+${order.orderId}-[0-9a-f]+@${DOMAIN.replace(/\./g, '\\.')}$`),
+      new RegExp(`^reply\\+${order.orderId}-[0-9a-f]+@${INBOUND_DOMAIN.replace(/\./g, '\\.')}$`),
     );
     expect(sent!.messageId).toMatch(/^<edc\.\d+\.[0-9a-f]+@/);
     expect(sent!.headers.get('x-ed-card-message-id')).toBe(sent!.messageId);

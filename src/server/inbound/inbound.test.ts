@@ -5,11 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrder } from '../test/factories.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { TINY_PNG } from '../test/fixtures.js';
+import { INBOUND_DOMAIN, INBOUND_TOKEN, postInbound } from '../test/inbound.js';
 import { ourMessageId, replyAddress } from './tokens.js';
 
 const CORPUS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'corpus');
-const TOKEN = 'inbound-token-for-tests-0123456789';
-const DOMAIN = 'in.ed-card.test';
 let uniq = 0;
 
 interface Sent {
@@ -46,22 +45,16 @@ function corpus(name: string, sent: Partial<Sent>, t: TestApp): Buffer {
     EMAIL: sent.email ?? 'nobody@example.com',
     SENT_ID: sent.sentId ?? '<none@example.com>',
     PROVIDER_ID: sent.providerId ?? 'none',
-    REPLY_TO: sent.orderId ? replyAddress(t.config.JWT_SECRET, DOMAIN, sent.orderId) : 'none@example.com',
-    REPLY_DOMAIN: DOMAIN,
+    REPLY_TO: sent.orderId
+      ? replyAddress(t.config.JWT_SECRET, INBOUND_DOMAIN, sent.orderId)
+      : 'none@example.com',
+    REPLY_DOMAIN: INBOUND_DOMAIN,
     UNIQ: `${Date.now()}${++uniq}`,
     PNG_BASE64: TINY_PNG.toString('base64').replace(/(.{76})/g, '$1\n'),
   };
   text = text.replace(/\{\{(\w+)\}\}/g, (_m, k: string) => values[k] ?? '');
   return Buffer.from(text.replace(/\r?\n/g, '\r\n'));
 }
-
-const post = (t: TestApp, raw: Buffer, headers: Record<string, string> = {}) =>
-  t.app.inject({
-    method: 'POST',
-    url: '/api/inbound/mail',
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'message/rfc822', ...headers },
-    payload: raw,
-  });
 
 async function order(t: TestApp, orderId: number) {
   const { rows } = await t.database.sql.query<{ process_status: string; customer_replied_at: Date | null }>(
@@ -87,7 +80,7 @@ async function inbound(t: TestApp, orderId: number) {
 describe('inbound mail: the webhook and the corpus of real-shaped messages', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ INBOUND_TOKEN: TOKEN, INBOUND_REPLY_DOMAIN: DOMAIN });
+    t = await createTestApp({ INBOUND_TOKEN, INBOUND_REPLY_DOMAIN: INBOUND_DOMAIN });
   });
   afterAll(async () => {
     await t?.close();
@@ -99,28 +92,29 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
       const res = await off.app.inject({
         method: 'POST',
         url: '/api/inbound/mail',
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'message/rfc822' },
+        headers: { authorization: `Bearer ${INBOUND_TOKEN}`, 'content-type': 'message/rfc822' },
         payload: 'Subject: x\r\n\r\nhello',
       });
       expect(res.statusCode).toBe(404);
     } finally {
       await off.close();
     }
-    const wrong = await post(t, Buffer.from('Subject: x\r\n\r\nhello'), {
+    const wrong = await postInbound(t, Buffer.from('Subject: x\r\n\r\nhello'), {
       authorization: 'Bearer nope-nope-nope-nope',
     });
     expect(wrong.statusCode).toBe(401);
-    const none = await post(t, Buffer.from('Subject: x\r\n\r\nhello'), { authorization: '' });
+    const none = await postInbound(t, Buffer.from('Subject: x\r\n\r\nhello'), { authorization: '' });
     expect(none.statusCode).toBe(401);
     const basic = (password: string) => `Basic ${Buffer.from(`inbound:${password}`).toString('base64')}`;
     expect(
-      (await post(t, Buffer.from('Subject: x\r\n\r\nhello'), { authorization: basic('wrong') })).statusCode,
+      (await postInbound(t, Buffer.from('Subject: x\r\n\r\nhello'), { authorization: basic('wrong') }))
+        .statusCode,
     ).toBe(401);
-    const viaUrl = await post(
+    const viaUrl = await postInbound(
       t,
       Buffer.from('Subject: basic\r\nMessage-ID: <basic.1@example.com>\r\n\r\nhello'),
       {
-        authorization: basic(TOKEN),
+        authorization: basic(INBOUND_TOKEN),
       },
     );
     expect(viaUrl.json().data).toEqual({ orderId: null, disposition: 'unmatched' });
@@ -128,7 +122,7 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
 
   it('a Gmail reply threads by In-Reply-To: attached, quoted history folded, Awaiting back to New, flagged', async () => {
     const sent = await sentMail(t, { process_status: 'Awaiting' });
-    const res = await post(t, corpus('gmail-reply.eml', sent, t));
+    const res = await postInbound(t, corpus('gmail-reply.eml', sent, t));
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual({ orderId: sent.orderId, disposition: 'attached' });
     const [msg] = await inbound(t, sent.orderId);
@@ -154,15 +148,15 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
   it('the same Message-ID twice is one message (duplicate)', async () => {
     const sent = await sentMail(t, { process_status: 'Awaiting' });
     const raw = corpus('gmail-reply.eml', sent, t);
-    expect((await post(t, raw)).json().data.disposition).toBe('attached');
-    const again = await post(t, raw);
+    expect((await postInbound(t, raw)).json().data.disposition).toBe('attached');
+    const again = await postInbound(t, raw);
     expect(again.json().data.disposition).toBe('duplicate');
     expect(await inbound(t, sent.orderId)).toHaveLength(1);
   });
 
   it('an Outlook reply to the signed reply address matches by token, history folded', async () => {
     const sent = await sentMail(t, { process_status: 'Contact Customer' });
-    const res = await post(t, corpus('outlook-reply.eml', sent, t));
+    const res = await postInbound(t, corpus('outlook-reply.eml', sent, t));
     expect(res.json().data).toEqual({ orderId: sent.orderId, disposition: 'attached' });
     const [msg] = await inbound(t, sent.orderId);
     expect(msg!.matched_by).toBe('token');
@@ -174,7 +168,7 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
     const sent = await sentMail(t, { process_status: 'Customer Called' });
     // A second open order of the same address: the sender rule alone would not decide.
     await createOrder(t.database, { email: sent.email, re_enter_email: sent.email });
-    const res = await post(t, corpus('apple-mail-reply.eml', sent, t));
+    const res = await postInbound(t, corpus('apple-mail-reply.eml', sent, t));
     expect(res.json().data).toEqual({ orderId: sent.orderId, disposition: 'attached' });
     const [msg] = await inbound(t, sent.orderId);
     expect(msg!.matched_by).toBe('subject');
@@ -191,7 +185,7 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
 
   it('an out-of-office is recorded as auto-reply and moves nothing', async () => {
     const sent = await sentMail(t, { process_status: 'Awaiting' });
-    const res = await post(t, corpus('out-of-office.eml', sent, t));
+    const res = await postInbound(t, corpus('out-of-office.eml', sent, t));
     expect(res.json().data).toEqual({ orderId: sent.orderId, disposition: 'auto-reply' });
     const o = await order(t, sent.orderId);
     expect(o.process_status).toBe('Awaiting');
@@ -200,7 +194,7 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
 
   it('a 5.1.1 report marks the mail bounced, flags the address and moves the order to Contact Customer with a remark', async () => {
     const sent = await sentMail(t, { process_status: 'Awaiting' });
-    const res = await post(t, corpus('dsn-5.1.1.eml', sent, t));
+    const res = await postInbound(t, corpus('dsn-5.1.1.eml', sent, t));
     expect(res.json().data).toEqual({ orderId: sent.orderId, disposition: 'bounce' });
     const { rows: mail } = await t.database.sql.query<{ bounced_at: Date | null; bounce_reason: string }>(
       'select bounced_at, bounce_reason from mail_log where id = $1',
@@ -223,7 +217,7 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
 
   it('a 4.x delay is recorded as a bounce on the order without flagging or moving anything', async () => {
     const sent = await sentMail(t, { process_status: 'Awaiting' });
-    const res = await post(t, corpus('dsn-4.4.7.eml', sent, t));
+    const res = await postInbound(t, corpus('dsn-4.4.7.eml', sent, t));
     expect(res.json().data).toEqual({ orderId: sent.orderId, disposition: 'bounce' });
     expect((await order(t, sent.orderId)).process_status).toBe('Awaiting');
     const { rows } = await t.database.sql.query('select 1 from failing_addresses where email = $1', [
@@ -234,25 +228,25 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
 
   it('a reply to the id the provider gave our mail (rewritten Message-ID) still threads', async () => {
     const sent = await sentMail(t, { process_status: 'Awaiting' });
-    const res = await post(t, corpus('rewritten-message-id.eml', sent, t));
+    const res = await postInbound(t, corpus('rewritten-message-id.eml', sent, t));
     expect(res.json().data).toEqual({ orderId: sent.orderId, disposition: 'attached' });
     expect((await inbound(t, sent.orderId))[0]!.body_text).toContain('dirección');
   });
 
   it('a forwarded mail from an unknown address is unmatched and listed for staff', async () => {
-    const res = await post(t, corpus('forwarded.eml', {}, t));
+    const res = await postInbound(t, corpus('forwarded.eml', {}, t));
     expect(res.json().data).toEqual({ orderId: null, disposition: 'unmatched' });
   });
 
   it('a reply from another address threads by In-Reply-To', async () => {
     const sent = await sentMail(t, { process_status: 'Awaiting' });
-    const res = await post(t, corpus('other-address.eml', sent, t));
+    const res = await postInbound(t, corpus('other-address.eml', sent, t));
     expect(res.json().data).toEqual({ orderId: sent.orderId, disposition: 'attached' });
   });
 
   it('an HTML-only mail is kept as text: no script, no style, no remote image address', async () => {
     const sent = await sentMail(t, { process_status: 'Awaiting' });
-    const res = await post(t, corpus('html-script.eml', sent, t));
+    const res = await postInbound(t, corpus('html-script.eml', sent, t));
     expect(res.json().data).toEqual({ orderId: sent.orderId, disposition: 'attached' });
     const [msg] = await inbound(t, sent.orderId);
     expect(msg!.matched_by).toBe('sender');
@@ -262,7 +256,7 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
 
   it('a forged reply token never matches', async () => {
     const sent = await sentMail(t, { process_status: 'Awaiting' });
-    const res = await post(t, corpus('forged-token.eml', sent, t));
+    const res = await postInbound(t, corpus('forged-token.eml', sent, t));
     expect(res.json().data).toEqual({ orderId: null, disposition: 'unmatched' });
     expect((await order(t, sent.orderId)).process_status).toBe('Awaiting');
   });
@@ -272,7 +266,7 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
     const raw = Buffer.from(
       `From: ED-Card <no-reply@ed-card.test>\r\nTo: ${sent.email}\r\nMessage-ID: ${sent.sentId}\r\nX-ED-Card-Order: ${sent.orderId}\r\nSubject: Your ED-Card application\r\n\r\nDear customer\r\n`,
     );
-    const res = await post(t, raw);
+    const res = await postInbound(t, raw);
     expect(res.json().data).toEqual({ orderId: null, disposition: 'auto-reply' });
     expect(await inbound(t, sent.orderId)).toHaveLength(0);
   });
@@ -283,14 +277,14 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
       nested = `Content-Type: multipart/mixed; boundary="b${i}"\r\n\r\n--b${i}\r\n${nested}\r\n--b${i}--\r\n`;
     const deep = Buffer.from(`From: a@example.com\r\nSubject: deep\r\nMIME-Version: 1.0\r\n${nested}`);
     const started = Date.now();
-    const res = await post(t, deep);
+    const res = await postInbound(t, deep);
     expect(res.statusCode).toBe(422);
     expect(res.json().message).toBe('The message has too many parts or nests them too deeply.');
     const parts = Array.from({ length: 5000 }, () => '--w\r\nContent-Type: text/plain\r\n\r\nx\r\n').join('');
     const wide = Buffer.from(
       `From: a@example.com\r\nSubject: wide\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="w"\r\n\r\n${parts}--w--\r\n`,
     );
-    const res2 = await post(t, wide);
+    const res2 = await postInbound(t, wide);
     expect(res2.statusCode).toBe(422);
     expect(Date.now() - started).toBeLessThan(5000);
   });
@@ -303,7 +297,7 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
       Buffer.from('From: big@example.com\r\nSubject: big\r\n\r\n'),
       Buffer.alloc(30 * 1024 * 1024, 'a'),
     ]);
-    const res = await post(t, big);
+    const res = await postInbound(t, big);
     expect(res.statusCode).toBe(413);
     expect(res.json().status).toBe(0);
     const after = await t.database.sql.query<{ n: string }>(
@@ -321,7 +315,7 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
       field('envelope', JSON.stringify({ to: ['support@ed-card.test'], from: sent.email })) +
       field('email', corpus('gmail-reply.eml', sent, t).toString('utf8')) +
       `--${boundary}--\r\n`;
-    const res = await post(t, Buffer.from(body), {
+    const res = await postInbound(t, Buffer.from(body), {
       'content-type': `multipart/form-data; boundary=${boundary}`,
     });
     expect(res.statusCode).toBe(200);
@@ -332,10 +326,10 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
     const before = await t.database.sql.query<{ n: string }>(
       'select count(*)::text as n from inbound_messages',
     );
-    expect((await post(t, Buffer.alloc(0))).statusCode).toBeGreaterThanOrEqual(400);
-    const json = await post(t, Buffer.from('{"a":1}'), { 'content-type': 'application/json' });
+    expect((await postInbound(t, Buffer.alloc(0))).statusCode).toBeGreaterThanOrEqual(400);
+    const json = await postInbound(t, Buffer.from('{"a":1}'), { 'content-type': 'application/json' });
     expect(json.statusCode).toBe(415);
-    const nul = await post(
+    const nul = await postInbound(
       t,
       Buffer.from('From: x\u0000@example.com\r\nSubject: \u0000\u0001\r\n\r\n\u0000body'),
     );

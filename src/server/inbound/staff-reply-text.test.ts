@@ -1,36 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MailQueue, startMailQueue } from '../mail/queue.js';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
-import { startSmtp, type TestSmtp } from '../test/smtp.js';
-
-const TOKEN = 'inbound-token-for-tests-0123456789';
-const DOMAIN = 'in.ed-card.test';
+import { INBOUND_DOMAIN, inboundMailApp, postInbound } from '../test/inbound.js';
+import type { TestSmtp } from '../test/smtp.js';
 
 /** A staff reply written as free text: through a real SMTP server, threaded, in the conversation. */
 describe('staff reply with free text', () => {
+  const app = inboundMailApp();
   let t: TestApp;
   let smtp: TestSmtp;
-  let queue: MailQueue;
-  beforeAll(async () => {
-    smtp = await startSmtp();
-    t = await createTestApp({
-      INBOUND_TOKEN: TOKEN,
-      INBOUND_REPLY_DOMAIN: DOMAIN,
-      MAIL_AWS_SMTP_URL: smtp.url,
-      MAIL_SENDGRID_SMTP_URL: smtp.url,
-    });
-    queue = await startMailQueue(t.app, {
-      retryDelaySeconds: 1,
-      pollingIntervalSeconds: 0.5,
-      dispatchIntervalMs: 300,
-      reminderCron: null,
-    });
-  });
-  afterAll(async () => {
-    await queue?.stop();
-    await t?.close();
-    await smtp?.close();
+  beforeAll(() => {
+    ({ t, smtp } = app);
   });
 
   it('mails the text threaded to the customer, records it in Email History and the conversation, moves the order', async () => {
@@ -41,14 +21,10 @@ describe('staff reply with free text', () => {
       process_status: 'Contact Customer',
     });
     // The customer writes first (by mail, with the order number in the subject).
-    const inbound = await t.app.inject({
-      method: 'POST',
-      url: '/api/inbound/mail',
-      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'message/rfc822' },
-      payload: Buffer.from(
-        `From: Customer <${email}>\r\nTo: help@${DOMAIN}\r\nSubject: Question #${order.orderId}\r\nMessage-ID: <q.${Date.now()}@example.com>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nWhen is my card ready?\r\n`,
-      ),
-    });
+    const inbound = await postInbound(
+      t,
+      `From: Customer <${email}>\r\nTo: help@${INBOUND_DOMAIN}\r\nSubject: Question #${order.orderId}\r\nMessage-ID: <q.${Date.now()}@example.com>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nWhen is my card ready?\r\n`,
+    );
     expect(inbound.json().data.disposition).toBe('attached');
     const text = 'Hello,\nyour card is being processed today.\n\tThank you';
     const res = await t.as('Team', {

@@ -3,17 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type DemoRole, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
+import { readSse, type SseEvent } from '../test/sse.js';
 
 /**
  * The live queues over real HTTP: an event stream opened on a listening server, changes made through
  * the API, the events read back as the browser would read them.
  */
-
-interface SseEvent {
-  event: string;
-  data: Record<string, unknown>;
-  at: number;
-}
 
 interface Stream {
   events: SseEvent[];
@@ -28,20 +23,7 @@ function openStream(port: number, token: string): Promise<Stream> {
     const req = http.get(
       { host: '127.0.0.1', port, path: '/api/admin/events', headers: { authorization: token } },
       (res) => {
-        let buffer = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buffer += chunk;
-          let cut = buffer.indexOf('\n\n');
-          while (cut >= 0) {
-            const block = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            const event = /^event: (.+)$/m.exec(block)?.[1];
-            const data = /^data: (.+)$/m.exec(block)?.[1];
-            if (event && data) events.push({ event, data: JSON.parse(data), at: Date.now() });
-            cut = buffer.indexOf('\n\n');
-          }
-        });
+        readSse(res, (e) => events.push(e));
         res.on('error', () => {});
         resolve({
           events,

@@ -6,6 +6,7 @@ import { setClockForTests } from '../auth/clock.js';
 import { hashPassword } from '../auth/passwords.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
+import { readSse } from '../test/sse.js';
 
 /**
  * An open event stream lives no longer than its session: it ends on logout, an end by an Admin, a
@@ -34,7 +35,6 @@ function openStream(token: string): Promise<Stream> {
     const req = http.get(
       { host: '127.0.0.1', port, path: '/api/admin/events', headers: { authorization: token } },
       (res) => {
-        let buffer = '';
         let finish: () => void = () => {};
         const stream: Stream = {
           events: [],
@@ -44,19 +44,7 @@ function openStream(token: string): Promise<Stream> {
           }),
           close: () => req.destroy(),
         };
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          buffer += chunk;
-          let cut = buffer.indexOf('\n\n');
-          while (cut >= 0) {
-            const block = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            const event = /^event: (.+)$/m.exec(block)?.[1];
-            const data = /^data: (.+)$/m.exec(block)?.[1];
-            if (event && data) stream.events.push({ event, data: JSON.parse(data) });
-            cut = buffer.indexOf('\n\n');
-          }
-        });
+        readSse(res, (e) => stream.events.push(e));
         const end = () => {
           stream.ended = true;
           finish();

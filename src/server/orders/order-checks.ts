@@ -63,7 +63,8 @@ export function checkedOrderOf(o: OrderRow): CheckedOrder {
   };
 }
 
-function subjectOf(o: OrderRow): DuplicateSubject {
+/** What the duplicate rules compare of an order. */
+export function subjectOf(o: OrderRow): DuplicateSubject {
   return {
     order_id: o.orderId,
     email: o.email,

@@ -1,27 +1,23 @@
-import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type DemoRole, type TestApp } from '../test/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { DemoRole, TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { samplePdf } from '../test/fixtures.js';
 import { multipart, pdfText } from '../test/smtp.js';
-import { type StripeDouble, startStripeDouble } from '../test/stripe-server.js';
+import { signedStripeEvent, stripeDispute, stripeEvent } from '../test/stripe-events.js';
+import { stripeTestApp } from '../test/stripe-app.js';
+import type { StripeDouble } from '../test/stripe-server.js';
 
 const SECRET = 'whsec_evidence_tests_secret';
 let t: TestApp;
 let stripe: StripeDouble;
 let seq = 0;
 
-beforeAll(async () => {
-  stripe = await startStripeDouble();
-  t = await createTestApp({
-    STRIPE_API_BASE: stripe.url,
-    STRIPE_SECRET_KEY: 'sk_test_evidence_tests',
-    STRIPE_WEBHOOK_SECRET: SECRET,
-  });
+const app = stripeTestApp({
+  STRIPE_SECRET_KEY: 'sk_test_evidence_tests',
+  STRIPE_WEBHOOK_SECRET: SECRET,
 });
-afterAll(async () => {
-  await t.close();
-  await stripe.close();
+beforeAll(() => {
+  ({ t, stripe } = app);
 });
 
 const q = async <T>(text: string, params: unknown[] = []) =>
@@ -47,31 +43,18 @@ async function disputedOrder(opts: { card?: boolean } = {}) {
   }
   const disputeId = `dp_evidence${Date.now().toString(36)}${seq}`;
   stripe.disputes.set(disputeId, { status: 'needs_response', evidence: {} });
-  const payload = JSON.stringify({
-    id: `evt_evidence${Date.now().toString(36)}${seq}`,
-    object: 'event',
-    type: 'charge.dispute.created',
-    data: {
-      object: {
-        id: disputeId,
-        object: 'dispute',
-        amount: 5900,
-        currency: 'usd',
-        charge,
-        payment_intent: null,
-        reason: 'product_not_received',
-        status: 'needs_response',
-        evidence_details: { due_by: Math.floor(Date.now() / 1000) + 5 * 86400 },
-      },
-    },
-  });
+  const { payload, signature } = signedStripeEvent(
+    stripeEvent(
+      'charge.dispute.created',
+      stripeDispute(charge, { id: disputeId, dueInSeconds: 5 * 86400 }, { reason: 'product_not_received' }),
+      { id: `evt_evidence${Date.now().toString(36)}${seq}` },
+    ),
+    SECRET,
+  );
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/webhooks/stripe',
-    headers: {
-      'content-type': 'application/json',
-      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET }),
-    },
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
     payload,
   });
   expect(res.statusCode).toBe(200);

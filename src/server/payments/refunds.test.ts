@@ -1,23 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type DemoRole, type TestApp } from '../test/app.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { DemoRole, TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
-import { type StripeDouble, startStripeDouble } from '../test/stripe-server.js';
+import { stripeTestApp } from '../test/stripe-app.js';
+import type { StripeDouble } from '../test/stripe-server.js';
 
 let t: TestApp;
 let stripe: StripeDouble;
 let seq = 0;
 
-beforeAll(async () => {
-  stripe = await startStripeDouble();
-  t = await createTestApp({
-    STRIPE_API_BASE: stripe.url,
-    STRIPE_SECRET_KEY: 'sk_test_refund_tests',
-    STRIPE_TIMEOUT_MS: '400',
-  });
+const app = stripeTestApp({
+  STRIPE_SECRET_KEY: 'sk_test_refund_tests',
+  STRIPE_TIMEOUT_MS: '400',
 });
-afterAll(async () => {
-  await t.close();
-  await stripe.close();
+beforeAll(() => {
+  ({ t, stripe } = app);
 });
 beforeEach(() => {
   stripe.requests.length = 0;

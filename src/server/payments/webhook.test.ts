@@ -1,8 +1,8 @@
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceToday } from '../../shared/dates.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
+import { stripeDispute, stripeEvent, stripeRefundedCharge, stripeSignature } from '../test/stripe-events.js';
 
 const SECRET = 'whsec_test_secret_for_the_webhook_tests';
 let t: TestApp;
@@ -15,40 +15,11 @@ afterAll(() => t.close());
 
 const uid = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(++seq).toString(36)}`;
 
-/** Stripe's own signature of a payload: `t=…,v1=HMAC-SHA256(t.payload)`. */
-function signature(payload: string, opts: { secret?: string; timestamp?: number } = {}) {
-  return Stripe.webhooks.generateTestHeaderString({
-    payload,
-    secret: opts.secret ?? SECRET,
-    ...(opts.timestamp ? { timestamp: opts.timestamp } : {}),
-  });
-}
-
-function event(type: string, object: object, id = uid('evt')) {
-  return {
-    id,
-    object: 'event',
-    api_version: '2025-01-01',
-    created: Math.floor(Date.now() / 1000),
-    type,
-    data: { object },
-  };
-}
-
-function dispute(charge: string, over: Record<string, unknown> = {}) {
-  return {
-    id: uid('dp'),
-    object: 'dispute',
-    amount: 5900,
-    currency: 'usd',
-    charge,
-    payment_intent: null,
-    reason: 'fraudulent',
-    status: 'needs_response',
-    evidence_details: { due_by: Math.floor(Date.now() / 1000) + 7 * 86400, has_evidence: false },
-    ...over,
-  };
-}
+const signature = (payload: string, opts: { secret?: string; timestamp?: number } = {}) =>
+  stripeSignature(payload, opts.secret ?? SECRET, opts.timestamp);
+const event = (type: string, object: object, id = uid('evt')) => stripeEvent(type, object, { id });
+const dispute = (charge: string, over: Record<string, unknown> = {}) =>
+  stripeDispute(charge, { id: uid('dp') }, over);
 
 async function post(
   body: object | string,
@@ -204,15 +175,7 @@ describe('POST /api/webhooks/stripe', () => {
       'charge.dispute.created': (charge) => dispute(charge),
       'charge.dispute.updated': (charge) => dispute(charge, { status: 'under_review' }),
       'charge.dispute.closed': (charge) => dispute(charge, { status: 'won' }),
-      'charge.refunded': (charge) => ({
-        id: charge,
-        object: 'charge',
-        amount: 5900,
-        amount_refunded: 5900,
-        refunded: true,
-        currency: 'usd',
-        payment_intent: null,
-      }),
+      'charge.refunded': (charge) => stripeRefundedCharge(charge),
       'radar.early_fraud_warning.created': (charge) => ({
         id: uid('issfr'),
         object: 'radar.early_fraud_warning',
@@ -343,16 +306,12 @@ describe('POST /api/webhooks/stripe', () => {
 
   it('charge.refunded outside the product moves the order as Refunded it, mailing once', async () => {
     const { order, charge } = await paidOrder({ process_status: 'Completed' });
-    const body = event('charge.refunded', {
-      id: charge,
-      object: 'charge',
-      amount: 5900,
-      amount_refunded: 5900,
-      refunded: true,
-      currency: 'usd',
-      payment_intent: null,
-      refunds: { object: 'list', data: [{ id: 're_outside1', object: 'refund' }] },
-    });
+    const body = event(
+      'charge.refunded',
+      stripeRefundedCharge(charge, {
+        refunds: { object: 'list', data: [{ id: 're_outside1', object: 'refund' }] },
+      }),
+    );
     expect((await post(body)).statusCode).toBe(200);
     expect(await post(body).then((r) => r.json().duplicate)).toBe(true);
     const now = await q<{ process_status: string; refunded: boolean }>(

@@ -58,10 +58,18 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** A multipart/form-data body for app.inject. */
+/** A file part of a multipart body; `field` is the form field (`uploadVisaDoc` unless given). */
+interface FilePart {
+  field?: string;
+  name: string;
+  type?: string;
+  content: Buffer;
+}
+
+/** A multipart/form-data body for app.inject, with one file or several. */
 export function multipart(
   fields: Record<string, string>,
-  file?: { field?: string; name: string; type?: string; content: Buffer },
+  files?: FilePart | FilePart[],
 ): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----edcard${Math.random().toString(16).slice(2)}`;
   const parts: Buffer[] = [];
@@ -70,7 +78,7 @@ export function multipart(
       Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
     );
   }
-  if (file) {
+  for (const file of files === undefined ? [] : Array.isArray(files) ? files : [files]) {
     parts.push(
       Buffer.from(
         `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'uploadVisaDoc'}"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,

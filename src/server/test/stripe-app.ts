@@ -1,0 +1,26 @@
+import { afterAll, beforeAll } from 'vitest';
+import { createTestApp, type TestApp } from './app.js';
+import { type StripeDouble, startStripeDouble } from './stripe-server.js';
+
+export interface StripeTestApp {
+  t: TestApp;
+  /** The local server speaking Stripe's API that the app calls. */
+  stripe: StripeDouble;
+}
+
+/**
+ * Within a test file or `describe`: a Stripe double and an app whose Stripe calls go to it, with `env`
+ * beside (the secret key, the webhook secret, a timeout). The fields are filled before the first test.
+ */
+export function stripeTestApp(env: Record<string, string>): StripeTestApp {
+  const ctx = {} as StripeTestApp;
+  beforeAll(async () => {
+    ctx.stripe = await startStripeDouble();
+    ctx.t = await createTestApp({ STRIPE_API_BASE: ctx.stripe.url, ...env });
+  });
+  afterAll(async () => {
+    await ctx.t?.close();
+    await ctx.stripe?.close();
+  });
+  return ctx;
+}
