@@ -54,6 +54,8 @@ const { values: args } = parseArgs({
     'no-scale': { type: 'boolean', default: false },
     // Every indexed row at each of these sizes, one after the other: bench/growth.md (decision 342).
     growth: { type: 'string' },
+    // How many times each size is measured (alternating sizes); the growth table takes the medians.
+    repeat: { type: 'string', default: '1' },
   },
 });
 if (args.streams) {
@@ -977,9 +979,11 @@ if (args.growth) {
   const startedAt = new Date().toISOString();
   const loadAvg = os.loadavg();
   const growthRuns: Run[] = [];
-  for (const size of sizes) {
-    const run = await benchEngine(engine, size);
-    if (run) growthRuns.push(run);
+  for (let i = 0; i < Math.max(1, Number(args.repeat) || 1); i++) {
+    for (const size of sizes) {
+      const run = await benchEngine(engine, size);
+      if (run) growthRuns.push(run);
+    }
   }
   const table = growthMarkdown(growthRuns, startedAt, loadAvg);
   console.log(`\n${table}`);
