@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { FOLDER_COUNT_KEYS, FOLDERS, MAX_PAGE_SIZE } from '../src/shared/constants.js';
 import { type Dataset, prepareDataset } from './dataset.js';
 import { customerReply, disputeEvent, intakeOrder } from './new-features.js';
+import { growthMarkdown } from './growth.js';
 import { runLighthouse } from './lighthouse.js';
 import { profileMarkdown } from './profile.js';
 import { bodyText, type LoadResult, runLoad, type Scenario } from './load.js';
@@ -51,6 +52,10 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     // Skips the two-instances rows (PostgreSQL only).
     'no-scale': { type: 'boolean', default: false },
+    // Every indexed row at each of these sizes, one after the other: bench/growth.md (decision 342).
+    growth: { type: 'string' },
+    // How many times each size is measured (alternating sizes); the growth table takes the medians.
+    repeat: { type: 'string', default: '1' },
   },
 });
 if (args.streams) {
@@ -197,8 +202,8 @@ function isoDay(d: Date) {
   return d.toISOString().slice(0, 10);
 }
 
-async function benchEngine(engine: string): Promise<Run | null> {
-  const orders = Number(args.orders ?? (engine === 'postgres' ? 1_000_000 : 100_000));
+async function benchEngine(engine: string, size?: number): Promise<Run | null> {
+  const orders = size ?? Number(args.orders ?? (engine === 'postgres' ? 1_000_000 : 100_000));
   if (!Number.isInteger(orders) || orders < 100) throw new Error('--orders must be a whole number ≥ 100');
   const loadAvg = os.loadavg();
   const dataset = await prepareDataset({
@@ -959,8 +964,32 @@ function writeResults(runs: Run[]) {
   const streams = existsSync(streamsFile) ? `\n${readFileSync(streamsFile, 'utf8').trim()}\n` : '';
   const profilesFile = path.join(HERE, 'profiles.md');
   const profiles = existsSync(profilesFile) ? `\n${readFileSync(profilesFile, 'utf8').trim()}\n` : '';
-  writeFileSync(mdFile, `${resultsMarkdown(file, notes)}\n${streams}${profiles}`);
+  const growthFile = path.join(outDir, 'growth.md');
+  const growth = existsSync(growthFile) ? `\n${readFileSync(growthFile, 'utf8').trim()}\n` : '';
+  writeFileSync(mdFile, `${resultsMarkdown(file, notes)}\n${streams}${growth}${profiles}`);
   log(`\nWritten: ${path.relative(ROOT, jsonFile)}, ${path.relative(ROOT, mdFile)}`);
+}
+
+if (args.growth) {
+  // Each size its own dataset (seeded once, then --reuse) and server; the runs themselves are not kept
+  // as the sizes' recorded runs, only their growth table.
+  const sizes = args.growth.split(',').map((v) => Number(v.trim()));
+  if (sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error('--growth takes sizes ≥ 100');
+  const engine = engines[0] ?? 'postgres';
+  const startedAt = new Date().toISOString();
+  const loadAvg = os.loadavg();
+  const growthRuns: Run[] = [];
+  for (let i = 0; i < Math.max(1, Number(args.repeat) || 1); i++) {
+    for (const size of sizes) {
+      const run = await benchEngine(engine, size);
+      if (run) growthRuns.push(run);
+    }
+  }
+  const table = growthMarkdown(growthRuns, startedAt, loadAvg);
+  console.log(`\n${table}`);
+  if (!quick) writeFileSync(path.join(outDir, 'growth.md'), table);
+  writeResults([]);
+  process.exit(0);
 }
 
 const runs: Run[] = [];

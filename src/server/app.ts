@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -21,6 +20,7 @@ import { metricsPlugin } from './metrics/metrics.js';
 import { responseSerializerCompiler } from './http/compiled-serializer.js';
 import { registerErrorHandler } from './http/error-handler.js';
 import { loggerOptions } from './http/log-redaction.js';
+import { securityHeaders } from './http/security-headers.js';
 import { strictJsonSchemaTransform, strictValidatorCompiler } from './http/strict-bodies.js';
 import { areaRoutes } from './routes.js';
 
@@ -71,27 +71,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
     return payload;
   });
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    // HSTS only makes sense behind TLS; the proxy in front terminates it.
-    hsts: config.TRUST_PROXY !== false ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    crossOriginEmbedderPolicy: false,
-  });
+  await securityHeaders(app, config);
 
   await app.register(rateLimit, {
     global: false,

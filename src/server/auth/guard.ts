@@ -58,9 +58,10 @@ function staffCacheOf(app: FastifyInstance): StaffCache {
 export async function authenticate(app: FastifyInstance, request: FastifyRequest) {
   const token = tokenFromHeader(request.headers.authorization);
   if (!token) throw unauthorized('Unauthorized: please sign in.');
-  const claims = await verifyStaffToken(app.ctx.config.JWT_SECRET, token);
+  const cache = staffCacheOf(app);
+  const claims = await cache.verify(token, () => verifyStaffToken(app.ctx.config.JWT_SECRET, token));
   if (!claims) throw unauthorized(SESSION_GONE);
-  const row = await staffCacheOf(app).get(claims.sid, claims.user.id, () => lookupStaff(app, claims));
+  const row = await cache.get(claims.sid, claims.user.id, () => lookupStaff(app, claims));
   if (!row || row.tokenVersion !== claims.tv) throw unauthorized(SESSION_GONE);
   if (sessionProblem(row.session, app.ctx.config.SESSION_IDLE_HOURS)) throw unauthorized(SESSION_GONE);
   await touchSession(app.ctx.db, row.session);

@@ -1,5 +1,6 @@
 import type { Role } from '../../shared/constants.js';
 import type { SessionState } from './sessions.js';
+import type { VerifiedStaffToken } from './tokens.js';
 
 /** What the guard reads for a token: the staff member and the token's server-side session. */
 export interface StaffRow {
@@ -14,6 +15,8 @@ export interface StaffRow {
 /** How long a looked-up staff row answers for its session without a database read. */
 export const STAFF_CACHE_TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
+/** Verified tokens kept per process: the least recently used goes first (decision 341). */
+export const MAX_VERIFIED_TOKENS = 10_000;
 
 interface Entry {
   userId: number;
@@ -33,6 +36,8 @@ const allCaches = new Set<StaffCache>();
  */
 export class StaffCache {
   private readonly entries = new Map<string, Entry>();
+  /** Verified tokens by their text, least recently used first (a Map keeps insertion order). */
+  private readonly tokens = new Map<string, VerifiedStaffToken>();
   /** Bumped by every forget: a lookup that started before it is not kept. */
   private epoch = 0;
 
@@ -43,10 +48,47 @@ export class StaffCache {
   close(): void {
     allCaches.delete(this);
     this.entries.clear();
+    this.tokens.clear();
   }
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** How many verified tokens are kept. */
+  get tokenCount(): number {
+    return this.tokens.size;
+  }
+
+  /**
+   * A token's verified claims, checked once per token until it expires (decision 341): the signature
+   * and audience of a given text never change, so only its expiry is checked again. A token of a user
+   * or session forgotten since is verified again; an invalid token is never kept. Whether the session
+   * and the user still hold is the staff lookup's question, asked on every request all the same.
+   */
+  async verify(
+    token: string,
+    verify: () => Promise<VerifiedStaffToken | null>,
+  ): Promise<VerifiedStaffToken | null> {
+    if (this.ttlMs <= 0) return verify();
+    const hit = this.tokens.get(token);
+    if (hit) {
+      this.tokens.delete(token);
+      if (hit.exp * 1000 > Date.now()) {
+        this.tokens.set(token, hit);
+        return hit;
+      }
+    }
+    const epoch = this.epoch;
+    const claims = await verify();
+    if (claims && epoch === this.epoch) {
+      if (this.tokens.size >= MAX_VERIFIED_TOKENS) {
+        const oldest = this.tokens.keys().next().value;
+        if (oldest !== undefined) this.tokens.delete(oldest);
+      }
+      this.tokens.set(token, claims);
+    }
+    return claims;
   }
 
   async get(
@@ -71,11 +113,13 @@ export class StaffCache {
   forgetUser(userId: number): void {
     this.epoch++;
     for (const [sid, e] of this.entries) if (e.userId === userId) this.entries.delete(sid);
+    for (const [token, c] of this.tokens) if (c.user.id === userId) this.tokens.delete(token);
   }
 
   forgetSession(sessionId: string): void {
     this.epoch++;
     this.entries.delete(sessionId);
+    for (const [token, c] of this.tokens) if (c.sid === sessionId) this.tokens.delete(token);
   }
 
   private sweep(now: number): void {

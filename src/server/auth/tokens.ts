@@ -38,14 +38,20 @@ export async function signStaffToken(secret: string, claims: StaffTokenClaims, t
     .sign(hmacKey(secret));
 }
 
+/** The claims of a verified token and when it expires (seconds since the epoch, the `exp` claim). */
+export interface VerifiedStaffToken extends StaffTokenClaims {
+  exp: number;
+}
+
 /** Verifies signature, algorithm (HS256 only), audience and expiry; returns null for any bad token. */
-export async function verifyStaffToken(secret: string, token: string): Promise<StaffTokenClaims | null> {
+export async function verifyStaffToken(secret: string, token: string): Promise<VerifiedStaffToken | null> {
   try {
     const { payload } = await jwtVerify(token, hmacKey(secret), { algorithms: ['HS256'], audience: 'staff' });
     const user = payload.user as StaffTokenClaims['user'] | undefined;
     if (!user || typeof user.id !== 'number' || typeof payload.tv !== 'number') return null;
     if (typeof payload.sid !== 'string' || payload.sid.length === 0 || payload.sid.length > 64) return null;
-    return { user, tv: payload.tv, sid: payload.sid };
+    if (typeof payload.exp !== 'number') return null;
+    return { user, tv: payload.tv, sid: payload.sid, exp: payload.exp };
   } catch {
     return null;
   }

@@ -68,6 +68,14 @@ interface Lane {
   running: boolean;
 }
 
+/**
+ * A claim's own transaction commits without waiting for its WAL flush
+ * (docs/decisions/340-claims-commit-asynchronously.md): a claim lost in a crash only returns its order to
+ * the queue, unassigned, with its assign event gone with it. Nothing else the transaction could hold:
+ * a claim chained in a macro's transaction (the caller's) stays as durable as that transaction.
+ */
+const ASYNC_COMMIT = sql`set local synchronous_commit = off`;
+
 /** Per database handle (tests open several), per folder condition: the claims waiting to be written. */
 const lanesByDb = new WeakMap<object, Map<string, Lane>>();
 
@@ -85,14 +93,15 @@ async function drain(
     while (lane.waiting.length) {
       const batch = lane.waiting.splice(0, MAX_CLAIM_BATCH);
       try {
-        const ids = await inTransaction(db, (tx) =>
-          claimBatch(
+        const ids = await inTransaction(db, async (tx) => {
+          await tx.execute(ASYNC_COMMIT);
+          return claimBatch(
             tx,
             batch.map((w) => w.staffId),
             folder,
             scope,
-          ),
-        );
+          );
+        });
         batch.forEach((w, i) => {
           w.resolve(ids[i] ?? null);
         });
