@@ -20,6 +20,7 @@ import { ListToolbar } from '../components/list-kit/list-toolbar';
 import { useListState } from '../components/list-kit/use-list-state';
 import { NewOrdersBar } from '../live/new-orders-bar';
 import type { ListSortKey, SortDirection } from '../../shared/contracts/orders';
+import { DEFAULT_LIST_SORT } from '../../shared/list-sort';
 import { downloadBlob } from '../components/download';
 import { type Column, type ColumnKey, DEFAULT_FOLDER_COLUMN_KEYS, VIEW_COLUMN } from './columns';
 import { useGetOrdersPageQuery } from './list-api';
@@ -453,10 +454,12 @@ export function OrderQueue({
         onToggleAll={(checked) => setSelected(checked ? new Set(rows.map((r) => r.order_id)) : new Set())}
         rowActions={rowActions}
         emptyContent={emptyContent}
-        sort={{
-          key: query.sort as ListSortKey | undefined,
-          dir: (query.dir as SortDirection | undefined) ?? 'asc',
-        }}
+        // Without a sort the server reads the folder's default (due time in the working queues).
+        sort={
+          query.sort
+            ? { key: query.sort as ListSortKey, dir: (query.dir as SortDirection | undefined) ?? 'asc' }
+            : { key: DEFAULT_LIST_SORT[folder]?.sort, dir: DEFAULT_LIST_SORT[folder]?.dir ?? 'asc' }
+        }
         onSort={(key, dir) => update({ sort: key, dir, page: null })}
         compact={prefs.compact}
       />

@@ -96,7 +96,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['orders'],
         summary:
-          'One page of a folder, newest first unless sorted; filters narrow it (month narrows futureOrder to one process month)',
+          'One page of a folder in its default order (due time in the working queues, else newest first) unless sorted; filters narrow it (month narrows futureOrder to one process month)',
         security,
         params: ordersListParams,
         querystring: ordersListQuery,
