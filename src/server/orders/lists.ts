@@ -204,14 +204,6 @@ export class PageKeyCache {
   }
 }
 
-const pageKeyCaches = new WeakMap<object, PageKeyCache>();
-
-/** Page keys are kept only for a database whose changes are heard (the in-memory counts run). */
-export function attachPageKeys(db: DbOrTx, cache: PageKeyCache | null): void {
-  if (cache) pageKeyCaches.set(db, cache);
-  else pageKeyCaches.delete(db);
-}
-
 /**
  * Sort expressions over the unaliased orders table. Text keys compare byte-wise (collation "C") so
  * the order is the same on every server; names compare without case.
@@ -295,7 +287,7 @@ export interface ListOptions {
   dir?: SortDirection | undefined;
   filters: ListFilters;
   clock: SlaClock;
-  /** The keys of pages read (decision 223); a read inside a transaction passes them here. */
+  /** The keys of pages read (decision 223), kept by the app's ListState (read-list.ts). */
   pageKeys?: PageKeyCache | undefined;
 }
 
@@ -359,10 +351,7 @@ export async function listFolder(
   if (order) return sortedPage(db, where, order.sort, order.dir, offset, limit, clock);
   // Due states move with the clock alone, so lists filtered by one keep no keys.
   // Nor do lists of unread answers: reading the conversation changes them without a list change.
-  const cache =
-    options.filters.slaState || options.filters.customerReplied
-      ? undefined
-      : (options.pageKeys ?? pageKeyCaches.get(db));
+  const cache = options.filters.slaState || options.filters.customerReplied ? undefined : options.pageKeys;
   const generation = cache?.generation ?? 0;
   const list = listSignature(folder, scope, options.filters, limit);
   if (cache && page > 1) {
@@ -532,13 +521,6 @@ export async function searchFolder(
   return { rows, total, totalCapped: n > SEARCH_TOTAL_CAP };
 }
 
-/** A list read may take at most this long on PostgreSQL (decision 223); tests may shorten it. */
-let listTimeoutMs = 3_000;
-
-export function setListTimeoutForTests(ms: number | null): void {
-  listTimeoutMs = ms ?? 3_000;
-}
-
 /**
  * Pages this deep (or sorted, or filtered beyond the counters) may scan many rows; a newest-first page
  * that seeks from a remembered key near it does not.
@@ -568,20 +550,21 @@ export function isStatementTimeout(err: unknown): boolean {
 }
 
 /**
- * Runs a list read whose statements may take at most listTimeoutMs, so a deep page can never hold
+ * Runs a list read whose statements may take at most timeoutMs, so a deep page can never hold
  * pool connections for long: on PostgreSQL through the pool whose connections carry that limit (no
  * transaction round trips), else in a read-only transaction that sets it. PGlite runs on one
  * connection of its own: no limit there.
  */
 export async function withListTimeout<T>(
   database: { kind: 'pglite' | 'postgres'; db: Db; timedDb?: ((timeoutMs: number) => Db) | undefined },
+  timeoutMs: number,
   read: (db: DbOrTx) => Promise<T>,
 ): Promise<T> {
   if (database.kind !== 'postgres') return read(database.db);
-  if (database.timedDb) return read(database.timedDb(listTimeoutMs));
+  if (database.timedDb) return read(database.timedDb(timeoutMs));
   return database.db.transaction(
     async (tx) => {
-      await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(1, Math.round(listTimeoutMs))}`));
+      await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`));
       return read(tx);
     },
     { accessMode: 'read only' },
