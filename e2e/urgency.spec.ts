@@ -130,3 +130,26 @@ test('at 1,280 px the Action column stays in view, the page never scrolls sidewa
   await row.getByRole('cell', { name: new RegExp(lastName) }).click();
   await expect(page).toHaveURL(/\/admin\/view-order\//);
 });
+
+test('a working queue opens sorted by due time, earliest first; search keeps that order', async ({
+  page,
+  baseURL,
+}) => {
+  const api = await playwrightRequest.newContext({ baseURL });
+  const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+  // Due 72 h after payment, or 24 h before arrival when that is sooner: created in this order, they fall
+  // due second-to-arrive, then third, then the one far off.
+  const late = await makeOrder(api, inDays(6), 4);
+  const first = await makeOrder(api, inDays(2), 5);
+  const second = await makeOrder(api, inDays(3), 6);
+  await api.dispose();
+  const ours = [late, first, second];
+
+  await loginAs(page, 'Manager');
+  await page.goto('/admin/recent-order');
+  await expect(page.getByRole('heading', { name: 'New Orders' })).toBeVisible();
+  await expect(page).not.toHaveURL(/sort=/);
+  await expect(page.getByRole('columnheader', { name: /^Due/ })).toHaveAttribute('aria-sort', 'ascending');
+  await page.getByRole('searchbox').first().fill(lastName);
+  await expect.poll(() => shownIds(page, ours)).toEqual([first, second, late]);
+});

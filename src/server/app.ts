@@ -22,6 +22,7 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { loggerOptions } from './http/log-redaction.js';
 import { securityHeaders } from './http/security-headers.js';
 import { strictJsonSchemaTransform, strictValidatorCompiler } from './http/strict-bodies.js';
+import { ListState } from './orders/read-list.js';
 import { areaRoutes } from './routes.js';
 
 /** The built SPA; CLIENT_DIST_DIR lets a test run serve its own build. */
@@ -56,8 +57,13 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
 
   app.setValidatorCompiler(strictValidatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
-  const ctx: AppContext = { config, database, db: database.db };
+  // One list state per app (decision 333); EDCARD_FIRST_PAGE_CACHE=0 turns the page-1 cache off.
+  const lists = new ListState(database, process.env.EDCARD_FIRST_PAGE_CACHE !== '0');
+  const ctx: AppContext = { config, database, db: database.db, lists };
   app.decorate('ctx', ctx);
+  // Folder and due-time counts in memory, fed by the change events (decision 220).
+  await lists.start((what) => app.log.warn(what));
+  app.addHook('onClose', () => lists.close());
 
   registerErrorHandler(app);
   await app.register(lifecycleGate);

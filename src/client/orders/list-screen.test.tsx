@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Folder } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { listRow, mockApi, renderPage, signInAs } from '../test/fixtures';
 import { ALL_FOLDER_COLUMNS, CONTACT_CUSTOMER_DEFAULT_KEYS, FOLDER_COLUMNS } from './columns';
@@ -17,8 +18,11 @@ const row = (id: number, over: Partial<OrderListRow> = {}): OrderListRow =>
     ...over,
   });
 
-function openList(rows: OrderListRow[], contact = false) {
-  const folder = contact ? 'contactCustomerOrder' : 'awaitingOrder';
+function openList(
+  rows: OrderListRow[],
+  contact = false,
+  folder: Folder = contact ? 'contactCustomerOrder' : 'awaitingOrder',
+) {
   const sent = mockApi({
     [`GET /api/admin/get-orders-list/${folder}`]: () => ({
       body: { status: 1, message: 'ok', data: rows, total: rows.length },
@@ -61,6 +65,29 @@ describe('order list screen', () => {
     await waitFor(() => expect(arrival()).toHaveAttribute('aria-sort', 'descending'));
     expect(arrival()).toHaveTextContent('▼');
     expect(sent.filter((r) => r.path.endsWith('/awaitingOrder')).length).toBeGreaterThan(before);
+  });
+
+  it('shows the due-time sort as active in a working queue until another column is chosen', async () => {
+    const user = userEvent.setup();
+    signInAs('Team');
+    const sent = openList([row(1), row(2)], false, 'newOrder');
+    await screen.findByText('Doe1', { exact: false });
+    const due = () => screen.getByRole('columnheader', { name: /^Due/ });
+    expect(due()).toHaveAttribute('aria-sort', 'ascending');
+    expect(screen.getByRole('columnheader', { name: /Arrival Date/ })).toHaveAttribute('aria-sort', 'none');
+    // The default is the server's: the plain list asks for no sort.
+    expect(sent.find((r) => r.path.endsWith('/newOrder'))?.query.sort).toBeUndefined();
+    // A click on Due turns it round; another column takes over.
+    await user.click(within(due()).getByRole('button'));
+    await waitFor(() => expect(due()).toHaveAttribute('aria-sort', 'descending'));
+    await user.click(within(screen.getByRole('columnheader', { name: /Arrival Date/ })).getByRole('button'));
+    await waitFor(() =>
+      expect(screen.getByRole('columnheader', { name: /Arrival Date/ })).toHaveAttribute(
+        'aria-sort',
+        'ascending',
+      ),
+    );
+    expect(due()).toHaveAttribute('aria-sort', 'none');
   });
 
   it('shows due badges coloured by state and status badges', async () => {

@@ -19,6 +19,7 @@ import { ListToolbar } from '../components/list-kit/list-toolbar';
 import { useListState } from '../components/list-kit/use-list-state';
 import { NewOrdersBar } from '../live/new-orders-bar';
 import { useServerExport } from '../components/use-audited-export';
+import { DEFAULT_LIST_SORT } from '../../shared/list-sort';
 import { type Column, type ColumnKey, DEFAULT_FOLDER_COLUMN_KEYS, VIEW_COLUMN } from './columns';
 import { BulkExtras } from './bulk-extras';
 import {
@@ -389,10 +390,12 @@ export function OrderQueue({
         onToggleAll={(checked) => setSelected(checked ? new Set(rows.map((r) => r.order_id)) : new Set())}
         rowActions={rowActions}
         emptyContent={emptyContent}
-        sort={{
-          key: filters.sort,
-          dir: filters.dir ?? 'asc',
-        }}
+        // Without a sort the server reads the folder's default (due time in the working queues).
+        sort={
+          filters.sort
+            ? { key: filters.sort, dir: filters.dir ?? 'asc' }
+            : { key: DEFAULT_LIST_SORT[folder]?.sort, dir: DEFAULT_LIST_SORT[folder]?.dir ?? 'asc' }
+        }
         onSort={(sort, dir) => setFilters({ sort, dir })}
         compact={prefs.compact}
       />

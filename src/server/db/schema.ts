@@ -292,6 +292,13 @@ export const orders = pgTable(
       .where(
         sql`${t.processStatus} = 'New' and ${t.assignedTo} is null and ${t.processingMode} = 'Priority'`,
       ),
+    // Pending Orders and My Orders by due time, their default order (decision 332).
+    index('orders_pending_due_idx')
+      .on(t.dueAt, t.orderId)
+      .where(sql`${t.processStatus} = 'New' and ${t.assignedTo} is not null`),
+    index('orders_my_due_idx')
+      .on(t.assignedTo, t.dueAt, t.orderId)
+      .where(sql`${t.processStatus} not in ('Completed', 'Deleted', 'Refunded')`),
     index('orders_created_idx').on(t.createdAt.desc(), t.orderId.desc()),
     index('orders_trip_ends_idx').on(t.tripEndsAt, t.orderId).where(sql`${t.tripEndsAt} is not null`),
     index('orders_status_created_idx').on(t.processStatus, t.createdAt.desc(), t.orderId.desc()),

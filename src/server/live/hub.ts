@@ -8,7 +8,7 @@ import type { StaffIdentity } from '../context.js';
 import type { Database } from '../db/client.js';
 import { staffSessions, staffUsers } from '../db/schema.js';
 import { trackEventStream } from '../metrics/metrics.js';
-import { countsFor } from '../orders/counts.js';
+import { type CountsMemory, countsFor } from '../orders/counts.js';
 import { onCacheEvent } from './cache-events.js';
 
 /** Channels the database triggers publish on (drizzle/0019_order_change_events.sql). */
@@ -36,6 +36,8 @@ export interface LiveHubOptions {
   perSession: number;
   /** Open streams one user may hold over all their sessions; the oldest is closed for a new one. */
   perUser: number;
+  /** The app's in-memory folder and due-time counts (its ListState's). */
+  counts: CountsMemory;
 }
 
 /** What an open stream's token stood for when it was opened: the stream ends when this no longer holds. */
@@ -250,7 +252,7 @@ export class LiveHub {
     for (const [staffId, streams] of byStaff) {
       let counts: Awaited<ReturnType<typeof countsFor>>;
       try {
-        counts = await countsFor(this.database, staffId);
+        counts = await countsFor(this.options.counts, this.database.db, staffId);
       } catch {
         continue; // The database is away; the next change or reconnect brings fresh counts.
       }

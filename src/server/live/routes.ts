@@ -34,6 +34,7 @@ export const liveRoutes: FastifyPluginAsyncZod = async (app) => {
     maxLifetimeMs: config.LIVE_STREAM_MAX_SECONDS * 1000,
     perSession: config.LIVE_STREAMS_PER_SESSION,
     perUser: config.LIVE_STREAMS_PER_USER,
+    counts: app.ctx.lists.counts,
   });
   await hub.start();
   app.addHook('preClose', () => hub.close());

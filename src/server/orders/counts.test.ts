@@ -5,13 +5,7 @@ import { serviceToday } from '../../shared/dates.js';
 import { setDueClockForTests } from '../sla/policy.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
-import {
-  type CountsMemory,
-  countsFromDatabase,
-  countsMemoryOf,
-  dayCounts,
-  readCounterRows,
-} from './counts.js';
+import { type CountsMemory, countsFromDatabase, dayCounts, readCounterRows } from './counts.js';
 import { folderCounts } from './lists.js';
 
 /** Folder and due-time counts in memory (decision 220): always what the database says. */
@@ -20,7 +14,7 @@ let memory: CountsMemory;
 let adminId: number;
 beforeAll(async () => {
   t = await createTestApp();
-  memory = countsMemoryOf(t.database)!;
+  memory = t.app.ctx.lists.counts;
   const { rows } = await t.database.sql.query<{ id: number }>(
     `select id from staff_users where role = 'Admin' order by id limit 1`,
   );
@@ -220,10 +214,11 @@ describe('folder counts in memory', () => {
     }
   });
 
-  it('is off with EDCARD_FIRST_PAGE_CACHE=0', async () => {
-    process.env.EDCARD_FIRST_PAGE_CACHE = '0';
+  it('is off when turned off (EDCARD_FIRST_PAGE_CACHE=0 at start)', async () => {
+    const { lists } = t.app.ctx;
+    lists.firstPageCache = false;
     onTestFinished(() => {
-      delete process.env.EDCARD_FIRST_PAGE_CACHE;
+      lists.firstPageCache = true;
     });
     const url = '/api/admin/get-orders-list/allOrder?page=1&limit=5';
     await t.as('Admin', { method: 'GET', url });

@@ -7,7 +7,7 @@ import { callBackDueCount } from './contacts.js';
 import { onCacheEvent } from '../live/cache-events.js';
 import { dueNow, getSlaPolicy, type SlaClock, slaClock } from '../sla/policy.js';
 import { CLOSED_STATUSES, STATUS_FOLDERS } from './folders.js';
-import { attachPageKeys, folderCounts, needsAttentionCount, PageKeyCache, slaCounts } from './lists.js';
+import { folderCounts, needsAttentionCount, slaCounts } from './lists.js';
 
 export type CountsAnswer = FolderCounts & {
   atRiskCount: number;
@@ -19,7 +19,7 @@ export type CountsAnswer = FolderCounts & {
 /**
  * What get-folder-count answers for one staff member straight from the database: every folder count
  * and the due-time counts. The in-memory counts below answer the same from memory; this is their
- * reference (tests, the periodic check) and the fallback of a database without them.
+ * reference (tests and the periodic check).
  */
 export async function countsFromDatabase(db: DbOrTx, staffId: number): Promise<CountsAnswer> {
   const [counts, sla, attention] = await Promise.all([
@@ -60,6 +60,12 @@ interface SlaSnapshot {
 }
 
 const CLOSED = new Set<string>(CLOSED_STATUSES);
+
+/** The caches of the list reads that a change of an order, a staff member or the policy makes stale. */
+interface ListCaches {
+  pageKeys: { clear(): void };
+  firstPages: { clear(): void };
+}
 
 /** The folder meanings of folders.ts over the counter rows, in TypeScript (kept equal by counts.test.ts). */
 function inFolder(folder: Folder, r: CounterRow, today: string): boolean {
@@ -148,10 +154,6 @@ export class CountsMemory {
   private unlisten: (() => Promise<void>) | null = null;
   private offCommit: (() => void) | null = null;
   private closed = false;
-  /** Keyset anchors of the lists (lists.ts): dropped with every change, like the counters. */
-  readonly pageKeys = new PageKeyCache();
-  /** Page 1 of each list, answered from memory until a change or a due state moves (decision 226). */
-  readonly firstPages = new FirstPageCache();
   /** Differences found by the periodic check (a metric for tests and /metrics readers). */
   drifts = 0;
   /** Database reads of the counters, for tests and the bench. */
@@ -163,9 +165,13 @@ export class CountsMemory {
   private attention: { n: number; at: number } | null = null;
   private attentionLoading: Promise<number> | null = null;
 
+  /** Told of each difference the periodic check finds. */
+  onDrift: (what: string) => void = () => {};
+
   constructor(
     private readonly database: Database,
-    private readonly onDrift: (what: string) => void = () => {},
+    /** What the list reads keep (read-list.ts ListState): stale after the changes heard here. */
+    private readonly lists: ListCaches,
   ) {}
 
   async start(): Promise<void> {
@@ -175,16 +181,14 @@ export class CountsMemory {
     // This instance's own changes drop page 1 as they commit, before their answer is sent: the
     // notification comes a few milliseconds later, and a list asked for in between must not be old.
     this.offCommit = this.database.onCommit(() => {
-      this.firstPages.clear();
+      this.lists.firstPages.clear();
       this.attention = null;
     });
-    attachPageKeys(this.database.db, this.pageKeys);
     this.timers.push(setInterval(() => void this.check(), COUNTS_CHECK_MS).unref());
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    attachPageKeys(this.database.db, null);
     this.offCommit?.();
     for (const t of this.timers) clearInterval(t);
     if (this.slaTimer) clearTimeout(this.slaTimer);
@@ -192,17 +196,17 @@ export class CountsMemory {
   }
 
   private onEvent(payload: string): void {
-    if (payload.startsWith('staff:')) this.firstPages.clear(); // assignee names are in the rows
+    if (payload.startsWith('staff:')) this.lists.firstPages.clear(); // assignee names are in the rows
     if (payload === 'counts') {
       this.attention = null;
       this.generation++;
       this.sla = null;
-      this.pageKeys.clear();
-      this.firstPages.clear();
+      this.lists.pageKeys.clear();
+      this.lists.firstPages.clear();
     } else if (payload === 'settings') {
       this.marginHours = null;
       this.sla = null;
-      this.firstPages.clear();
+      this.lists.firstPages.clear();
     }
   }
 
@@ -371,8 +375,8 @@ export class CountsMemory {
         this.onDrift(`folder counters differed from the database (${rows.length} rows read)`);
         this.rows = rows;
         this.day = null;
-        this.pageKeys.clear();
-        this.firstPages.clear();
+        this.lists.pageKeys.clear();
+        this.lists.firstPages.clear();
       }
       return same;
     } catch {
@@ -381,111 +385,16 @@ export class CountsMemory {
   }
 }
 
-interface FirstPage<T> {
-  value: T;
-  generation: number;
-  /** The clock moment from which it holds, and the first at which a row's due state moves. */
-  from: number;
-  until: number;
-}
-
-/**
- * Page 1 of each list as last answered (rows and total), per list signature. Dropped with every change
- * of an order, of the due-time policy or of a staff member (names are in the rows), and not used past
- * the first moment a row's due state changes by time alone.
- */
-export class FirstPageCache {
-  private pages = new Map<string, FirstPage<unknown>>();
-  generation = 0;
-
-  clear(): void {
-    this.generation++;
-    this.pages.clear();
-  }
-
-  get<T>(key: string, at: number): T | undefined {
-    const hit = this.pages.get(key);
-    if (!hit || hit.generation !== this.generation || at < hit.from || at >= hit.until) return undefined;
-    return hit.value as T;
-  }
-
-  set<T>(key: string, value: T, generation: number, from: number, until: number): void {
-    if (generation !== this.generation) return;
-    if (this.pages.size >= 2_000) this.pages.clear();
-    this.pages.set(key, { value, generation, from, until });
-  }
-}
-
-/** The first moment after `at` when one of these due times changes state (at risk, then breached). */
-export function nextDueChange(dueTimes: (string | null)[], at: number, marginHours: number): number {
-  const margin = marginHours * 3_600_000;
-  let next = Number.POSITIVE_INFINITY;
-  for (const d of dueTimes) {
-    if (!d) continue;
-    const due = Date.parse(d);
-    // At risk once less than the margin is left: from the millisecond after due − margin.
-    if (due - margin + 1 > at) next = Math.min(next, due - margin + 1);
-    if (due > at) next = Math.min(next, due);
-  }
-  return next;
-}
-
-const memories = new WeakMap<Database, CountsMemory>();
-const users = new WeakMap<Database, number>();
-
-/**
- * Starts the in-memory counts of a database for this process (apps built on one database share it);
- * answers the stop function.
- */
-export async function startCountsMemory(
-  database: Database,
-  onDrift?: (what: string) => void,
-): Promise<() => Promise<void>> {
-  users.set(database, (users.get(database) ?? 0) + 1);
-  if (!memories.has(database)) {
-    const memory = new CountsMemory(database, onDrift);
-    memories.set(database, memory);
-    try {
-      await memory.start();
-    } catch (err) {
-      memories.delete(database);
-      users.delete(database);
-      throw err;
-    }
-  }
-  let stopped = false;
-  return async () => {
-    if (stopped) return;
-    stopped = true;
-    const left = (users.get(database) ?? 1) - 1;
-    users.set(database, left);
-    if (left > 0) return;
-    const memory = memories.get(database);
-    memories.delete(database);
-    await memory?.close();
-  };
-}
-
-export function countsMemoryOf(database: Database): CountsMemory | undefined {
-  return memories.get(database);
-}
-
-/** The counts of one staff member: from memory when it runs, else from the database. */
+/** Every count of one staff member (get-folder-count and the live stream): the folder and due-time counts from memory. */
 export async function countsFor(
-  database: Database,
+  memory: CountsMemory,
+  db: DbOrTx,
   staffId: number,
 ): Promise<CountsAnswer & { repliedCount: number; callBackDueCount: number }> {
-  const memory = memories.get(database);
   const [counts, replied, callBacks] = await Promise.all([
-    memory ? memory.countsFor(staffId) : countsFromDatabase(database.db, staffId),
-    repliedCount(database.db, staffId),
-    callBackDueCount(database.db, staffId),
+    memory.countsFor(staffId),
+    repliedCount(db, staffId),
+    callBackDueCount(db, staffId),
   ]);
   return { ...counts, repliedCount: replied, callBackDueCount: callBacks };
-}
-
-/** The due-time clock for lists: the policy from memory when the counts run there. */
-export async function listClock(database: Database): Promise<SlaClock> {
-  const memory = memories.get(database);
-  return memory ? memory.clock() : slaClock(database.db);
 }

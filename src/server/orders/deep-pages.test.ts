@@ -90,8 +90,8 @@ describe('deep pages', () => {
   it.runIf(!!process.env.TEST_DATABASE_URL)(
     'a list read past its statement timeout answers 503 and holds no connection',
     async () => {
-      const { setListTimeoutForTests } = await import('./lists.js');
-      setListTimeoutForTests(1);
+      const { lists } = t.app.ctx;
+      lists.timeoutMs = 1;
       try {
         const res = await t.as('Admin', {
           method: 'GET',
@@ -100,7 +100,7 @@ describe('deep pages', () => {
         expect(res.statusCode, res.body).toBe(503);
         expect(res.json().message).toMatch(/took too long/);
       } finally {
-        setListTimeoutForTests(null);
+        lists.timeoutMs = 3_000;
       }
       const again = await t.as('Admin', {
         method: 'GET',

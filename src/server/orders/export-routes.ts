@@ -1,20 +1,15 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { FOLDERS, type Folder } from '../../shared/constants.js';
-import { listFilterFields, type OrderListRow } from '../../shared/contracts/orders.js';
-import { text } from '../../shared/contracts/common.js';
-import { csvCell } from '../../shared/csv.js';
-import { formatDate, formatUtcDateTime } from '../../shared/dates.js';
 import { MONTHS } from '../../shared/constants.js';
-import { can, readPermissionFor } from '../../shared/permissions.js';
-import { serviceToday } from '../../shared/dates.js';
+import { text } from '../../shared/contracts/common.js';
+import { listFilterFields, type OrderListRow } from '../../shared/contracts/orders.js';
+import { csvCell } from '../../shared/csv.js';
+import { formatDate, formatUtcDateTime, serviceToday } from '../../shared/dates.js';
 import { recordAudit } from '../audit/audit.js';
 import { staffOf } from '../auth/guard.js';
-import { forbidden, notFound } from '../http/errors.js';
-import { slaClock } from '../sla/policy.js';
-import { monthNumber } from './folders.js';
-import { filtersOf, listFolder, listTotal, SEARCH_TOTAL_CAP, searchFolder } from './lists.js';
+import { notFound } from '../http/errors.js';
+import { isFolder, readList } from './read-list.js';
 
 /** Rows read per database round trip while the file streams out. */
 const CHUNK = 2000;
@@ -95,22 +90,12 @@ export const orderExportRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const staff = staffOf(request);
       const folder = request.params.folder;
-      if (!(FOLDERS as readonly string[]).includes(folder)) throw notFound(`Unknown folder: ${folder}`);
-      if (!can(staff.type, readPermissionFor(folder as Folder))) throw forbidden();
-      const { month, search, ...query } = request.query;
-      const scope = { today: serviceToday(), staffId: staff.id, month: monthNumber(month) };
-      const options = {
-        sort: query.sort,
-        dir: query.dir,
-        filters: filtersOf(query),
-        clock: await slaClock(db),
-      };
-      const total = search
-        ? Math.min(
-            (await searchFolder(db, folder as Folder, scope, search, 0, 1, options)).total,
-            SEARCH_TOTAL_CAP,
-          )
-        : await listTotal(db, folder as Folder, scope, options);
+      if (!isFolder(folder)) throw notFound(`Unknown folder: ${folder}`);
+      const list = folder;
+      const { search: typed, ...query } = request.query;
+      const search = typed || undefined;
+      const { total } = await readList(app.ctx, staff, folder, { ...query, read: { total: true, search } });
+      const { month, ...shown } = query;
       await recordAudit(db, {
         action: 'export.csv',
         actorId: staff.id,
@@ -119,16 +104,18 @@ export const orderExportRoutes: FastifyPluginAsyncZod = async (app) => {
         // What was exported, never what was searched for: a search term is personal data (a name, an address).
         to: {
           rows: total,
-          detail: JSON.stringify({ folder, ...query, month, searched: Boolean(search) }).slice(0, 500),
+          detail: JSON.stringify({ folder, ...shown, month, searched: Boolean(search) }).slice(0, 500),
         },
         ip: request.ip,
       });
       async function* lines() {
         yield `\uFEFF${HEADER.map(csvCell).join(',')}\r\n`;
         for (let start = 0; start < total; start += CHUNK) {
-          const rows = search
-            ? (await searchFolder(db, folder as Folder, scope, search, start, start + CHUNK, options)).rows
-            : await listFolder(db, folder as Folder, scope, start / CHUNK + 1, CHUNK, options);
+          const read =
+            search === undefined
+              ? { chunk: start / CHUNK + 1, limit: CHUNK }
+              : { search, start, end: start + CHUNK };
+          const { rows } = await readList(app.ctx, staff, list, { ...query, read });
           if (!rows.length) break;
           yield `${rows.map(line).join('\r\n')}\r\n`;
         }

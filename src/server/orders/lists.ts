@@ -13,6 +13,7 @@ import type {
   OrderListRow,
   SortDirection,
 } from '../../shared/contracts/orders.js';
+import { DEFAULT_LIST_SORT } from '../../shared/list-sort.js';
 import { countryName } from '../../shared/countries.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { dueColumnsOf, type SlaClock, slaStateSql, slaStateWhere } from '../sla/policy.js';
@@ -20,7 +21,7 @@ import { counterWhere, type FolderScope, folderWhere } from './folders.js';
 
 /**
  * Read side of the order lists: folder counts, folder pages and search. The write side (status
- * changes, assignment, deletion) lives in queries.ts.
+ * changes, assignment, deletion) lives in commands.ts.
  */
 
 /** Every folder count in one pass over the small counters table (folder meanings: docs/product.md). */
@@ -203,14 +204,6 @@ export class PageKeyCache {
   }
 }
 
-const pageKeyCaches = new WeakMap<object, PageKeyCache>();
-
-/** Page keys are kept only for a database whose changes are heard (the in-memory counts run). */
-export function attachPageKeys(db: DbOrTx, cache: PageKeyCache | null): void {
-  if (cache) pageKeyCaches.set(db, cache);
-  else pageKeyCaches.delete(db);
-}
-
 /**
  * Sort expressions over the unaliased orders table. Text keys compare byte-wise (collation "C") so
  * the order is the same on every server; names compare without case.
@@ -294,8 +287,20 @@ export interface ListOptions {
   dir?: SortDirection | undefined;
   filters: ListFilters;
   clock: SlaClock;
-  /** The keys of pages read (decision 223); a read inside a transaction passes them here. */
+  /** The keys of pages read (decision 223), kept by the app's ListState (read-list.ts). */
   pageKeys?: PageKeyCache | undefined;
+}
+
+/**
+ * The order a list is read in: the asked sort, else its folder's default (decision 332); null for
+ * newest first, which has its own paths (page keys, reading deep pages from the oldest end). A
+ * direction without a sort key is ignored, as before the defaults.
+ */
+function listOrder(folder: Folder, options: ListOptions): { sort: ListSortKey; dir: SortDirection } | null {
+  const order = options.sort
+    ? { sort: options.sort, dir: options.dir ?? (options.sort === 'created_at' ? 'desc' : 'asc') }
+    : DEFAULT_LIST_SORT[folder];
+  return !order || (order.sort === 'created_at' && order.dir === 'desc') ? null : order;
 }
 
 /** The filters alone (sort and dir taken out). */
@@ -342,17 +347,11 @@ export async function listFolder(
   const filter = filterWhere(options.filters, scope.staffId, clock);
   const where = filter ? sql`${folderWhere(folder, scope)} and ${filter}` : folderWhere(folder, scope);
   const offset = (page - 1) * limit;
-  const newestFirst = !options.sort || (options.sort === 'created_at' && options.dir !== 'asc');
-  if (!newestFirst) {
-    const dir = options.dir ?? (options.sort === 'created_at' ? 'desc' : 'asc');
-    return sortedPage(db, where, options.sort ?? 'created_at', dir, offset, limit, clock);
-  }
+  const order = listOrder(folder, options);
+  if (order) return sortedPage(db, where, order.sort, order.dir, offset, limit, clock);
   // Due states move with the clock alone, so lists filtered by one keep no keys.
   // Nor do lists of unread answers: reading the conversation changes them without a list change.
-  const cache =
-    options.filters.slaState || options.filters.customerReplied
-      ? undefined
-      : (options.pageKeys ?? pageKeyCaches.get(db));
+  const cache = options.filters.slaState || options.filters.customerReplied ? undefined : options.pageKeys;
   const generation = cache?.generation ?? 0;
   const list = listSignature(folder, scope, options.filters, limit);
   if (cache && page > 1) {
@@ -472,18 +471,18 @@ function fragmentCondition(searchVal: string): SQL {
   return sql`(${sql.join(parts, sql` or `)})`;
 }
 
-/** Rows [offset, offset + limit) of a condition in the asked order (newest first by default). */
+/** Rows [offset, offset + limit) of a condition in the folder list's order (listOrder). */
 function orderedPage(
   db: DbOrTx,
+  folder: Folder,
   where: SQL,
   offset: number,
   limit: number,
   options: ListOptions,
 ): Promise<OrderListRow[]> {
-  const newestFirst = !options.sort || (options.sort === 'created_at' && options.dir !== 'asc');
-  if (newestFirst) return pageOf(db, where, offset, limit, options.clock);
-  const dir = options.dir ?? (options.sort === 'created_at' ? 'desc' : 'asc');
-  return sortedPage(db, where, options.sort ?? 'created_at', dir, offset, limit, options.clock);
+  const order = listOrder(folder, options);
+  if (!order) return pageOf(db, where, offset, limit, options.clock);
+  return sortedPage(db, where, order.sort, order.dir, offset, limit, options.clock);
 }
 
 /**
@@ -504,12 +503,14 @@ export async function searchFolder(
   const filter = filterWhere(options.filters, scope.staffId, options.clock);
   const base = filter ? sql`${folderWhere(folder, scope)} and ${filter}` : folderWhere(folder, scope);
   const exact = exactCondition(searchVal);
-  const pinned = exact ? await orderedPage(db, sql`${base} and ${exact.where}`, 0, EXACT_LIMIT, options) : [];
+  const pinned = exact
+    ? await orderedPage(db, folder, sql`${base} and ${exact.where}`, 0, EXACT_LIMIT, options)
+    : [];
   // Not a fragment: an id or a whole address the folder has is answered by its B-tree alone.
   if (pinned.length) return { rows: pinned.slice(start, end), total: pinned.length, totalCapped: false };
   const fragments = sql`${base} and ${fragmentCondition(searchVal)}`;
   const [rows, count] = await Promise.all([
-    orderedPage(db, fragments, start, end - start, options),
+    orderedPage(db, folder, fragments, start, end - start, options),
     db.execute<{ n: string }>(
       sql`select count(*)::text as n from (select 1 from orders where ${fragments} limit ${SEARCH_TOTAL_CAP + 1}) m`,
     ),
@@ -518,13 +519,6 @@ export async function searchFolder(
   // Rows beyond the cap can still be paged to; the total then covers at least what was asked for.
   const total = n > SEARCH_TOTAL_CAP ? Math.max(SEARCH_TOTAL_CAP, start + rows.length) : n;
   return { rows, total, totalCapped: n > SEARCH_TOTAL_CAP };
-}
-
-/** A list read may take at most this long on PostgreSQL (decision 223); tests may shorten it. */
-let listTimeoutMs = 3_000;
-
-export function setListTimeoutForTests(ms: number | null): void {
-  listTimeoutMs = ms ?? 3_000;
 }
 
 /**
@@ -541,7 +535,7 @@ export function listNeedsTimeout(
   const offset = (page - 1) * limit;
   const { processingMode: _m, assignee: _a, ...others } = options.filters;
   const filtered = Object.values(others).some((v) => v !== undefined);
-  if (filtered || (!!options.sort && offset > 0)) return true;
+  if (filtered || (!!listOrder(folder, options) && offset > 0)) return true;
   if (offset < 1_000) return false;
   const near = options.pageKeys?.nearest(listSignature(folder, scope, options.filters, limit), page);
   return !near || (page - near.page) * limit >= REVERSE_SCAN_FROM;
@@ -556,20 +550,21 @@ export function isStatementTimeout(err: unknown): boolean {
 }
 
 /**
- * Runs a list read whose statements may take at most listTimeoutMs, so a deep page can never hold
+ * Runs a list read whose statements may take at most timeoutMs, so a deep page can never hold
  * pool connections for long: on PostgreSQL through the pool whose connections carry that limit (no
  * transaction round trips), else in a read-only transaction that sets it. PGlite runs on one
  * connection of its own: no limit there.
  */
 export async function withListTimeout<T>(
   database: { kind: 'pglite' | 'postgres'; db: Db; timedDb?: ((timeoutMs: number) => Db) | undefined },
+  timeoutMs: number,
   read: (db: DbOrTx) => Promise<T>,
 ): Promise<T> {
   if (database.kind !== 'postgres') return read(database.db);
-  if (database.timedDb) return read(database.timedDb(listTimeoutMs));
+  if (database.timedDb) return read(database.timedDb(timeoutMs));
   return database.db.transaction(
     async (tx) => {
-      await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(1, Math.round(listTimeoutMs))}`));
+      await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`));
       return read(tx);
     },
     { accessMode: 'read only' },

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { FOLDERS, type Folder } from '../../shared/constants.js';
 import { envelope } from '../../shared/contracts/common.js';
 import {
   assignOrderBody,
@@ -13,7 +12,6 @@ import {
   restoreOrderBody,
   folderCounts,
   futureMonthCounts,
-  type OrderListRow,
   orderListRow,
   ordersListParams,
   ordersListQuery,
@@ -22,40 +20,21 @@ import {
 import { serviceToday } from '../../shared/dates.js';
 import { MSG } from '../../shared/messages.js';
 import { statusName } from '../../shared/order-rules.js';
-import { can, readPermissionFor } from '../../shared/permissions.js';
 import { staffOf } from '../auth/guard.js';
-import type { DbOrTx } from '../db/client.js';
 import { ok } from '../http/envelope.js';
-import { forbidden, notFound, serviceUnavailable } from '../http/errors.js';
-import { monthNumber } from './folders.js';
+import { notFound } from '../http/errors.js';
 import { refundAnswer } from '../payments/refund-answer.js';
 import { refundOrders } from '../payments/refunds.js';
 import { assign, deleteOrders, restoreOrders } from './commands.js';
-import { countsFor, countsMemoryOf, listClock, nextDueChange, startCountsMemory } from './counts.js';
-import {
-  futureMonthCounts as countFutureMonths,
-  filtersOf,
-  isStatementTimeout,
-  listFolder,
-  listNeedsTimeout,
-  listTotal,
-  searchFolder,
-  withListTimeout,
-} from './lists.js';
+import { countsFor } from './counts.js';
+import { futureMonthCounts as countFutureMonths } from './lists.js';
+import { isFolder, readList } from './read-list.js';
 
-const MSG_LIST_TIMEOUT =
-  'This page took too long to read. Go to a nearer page or narrow the list with a filter, then try again.';
-
-const isFolder = (name: string): name is Folder => (FOLDERS as readonly string[]).includes(name);
 const security = [{ staffToken: [] }];
 
 /** Order queues: counts, folder lists, search and the bulk actions (docs/product.md, "Order lists"). */
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = app.ctx.db;
-  const { database } = app.ctx;
-  // Folder and due-time counts in memory, fed by the change events (decision 220).
-  const stopCounts = await startCountsMemory(database, (what) => app.log.warn(what));
-  app.addHook('onClose', stopCounts);
 
   app.get(
     '/admin/get-folder-count',
@@ -71,7 +50,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      return ok(await countsFor(database, staff.id), 'Folder counts');
+      return ok(await countsFor(app.ctx.lists.counts, db, staff.id), 'Folder counts');
     },
   );
 
@@ -96,7 +75,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['orders'],
         summary:
-          'One page of a folder, newest first unless sorted; filters narrow it (month narrows futureOrder to one process month)',
+          'One page of a folder in its default order (due time in the working queues, else newest first) unless sorted; filters narrow it (month narrows futureOrder to one process month)',
         security,
         params: ordersListParams,
         querystring: ordersListQuery,
@@ -111,64 +90,8 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       const staff = staffOf(request);
       const folder = request.params.orderName;
       if (!isFolder(folder)) throw notFound(`Unknown folder: ${folder}`);
-      if (!can(staff.type, readPermissionFor(folder))) throw forbidden();
-      const { page, limit, month, delay: _delay, userName: _userName, ...query } = request.query;
-      const scope = { today: serviceToday(), staffId: staff.id, month: monthNumber(month) };
-      const options = {
-        sort: query.sort,
-        dir: query.dir,
-        filters: filtersOf(query),
-        clock: await listClock(database),
-        pageKeys: countsMemoryOf(database)?.pageKeys,
-      };
-      // Page 1 from memory while nothing changed (decision 226); lists by due state change with the clock.
-      // EDCARD_FIRST_PAGE_CACHE=0 turns it off.
-      const pages =
-        page === 1 && !options.filters.slaState && process.env.EDCARD_FIRST_PAGE_CACHE !== '0'
-          ? countsMemoryOf(database)?.firstPages
-          : undefined;
-      const pageKey = pages
-        ? JSON.stringify([
-            folder,
-            scope.today,
-            scope.month ?? 0,
-            folder === 'myOrder' || options.filters.assignee === 'me' ? staff.id : 0,
-            query,
-            limit,
-          ])
-        : '';
-      const at = options.clock.now.getTime();
-      const cached = pages?.get<{ rows: OrderListRow[]; total: number }>(pageKey, at);
-      if (cached)
-        return { ...ok(cached.rows, cached.rows.length ? 'Orders' : MSG.noRecords), total: cached.total };
-      const generation = pages?.generation ?? 0;
-      // Under the time limit each read has its own transaction (and connection), so the page and the
-      // total still run side by side.
-      const timed = listNeedsTimeout(folder, scope, page, limit, options);
-      const run = <T>(read: (d: DbOrTx) => Promise<T>) =>
-        timed ? withListTimeout(database, read) : read(db);
-      let rows: OrderListRow[];
-      let total: number;
-      try {
-        [rows, total] = await Promise.all([
-          run((d) => listFolder(d, folder, scope, page, limit, options)),
-          run((d) => listTotal(d, folder, scope, options)),
-        ]);
-      } catch (err) {
-        if (isStatementTimeout(err)) throw serviceUnavailable(MSG_LIST_TIMEOUT);
-        throw err;
-      }
-      pages?.set(
-        pageKey,
-        { rows, total },
-        generation,
-        at,
-        nextDueChange(
-          rows.map((r) => r.due_at),
-          at,
-          options.clock.marginHours,
-        ),
-      );
+      const { page, limit, delay: _delay, userName: _userName, ...query } = request.query;
+      const { rows, total } = await readList(app.ctx, staff, folder, { ...query, read: { page, limit } });
       return { ...ok(rows, rows.length ? 'Orders' : MSG.noRecords), total };
     },
   );
@@ -193,24 +116,11 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      const { folderName, searchVal, start, end, month, ...query } = request.body;
-      if (!can(staff.type, readPermissionFor(folderName))) throw forbidden();
-      const scope = { today: serviceToday(), staffId: staff.id, month: monthNumber(month) };
-      const options = {
-        sort: query.sort,
-        dir: query.dir,
-        filters: filtersOf(query),
-        clock: await listClock(database),
-      };
-      const { rows, total, totalCapped } = await searchFolder(
-        db,
-        folderName,
-        scope,
-        searchVal,
-        start,
-        end,
-        options,
-      );
+      const { folderName, searchVal, start, end, ...query } = request.body;
+      const { rows, total, totalCapped } = await readList(app.ctx, staff, folderName, {
+        ...query,
+        read: { search: searchVal, start, end },
+      });
       return { ...ok(rows, total ? 'Orders' : MSG.noRecords), total, totalCapped };
     },
   );

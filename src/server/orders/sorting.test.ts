@@ -122,6 +122,82 @@ describe('get-orders-list sorting', () => {
   });
 });
 
+describe('default sort per folder', () => {
+  it('lists the working queues by due time (undated last, ties by id); other folders newest first; an asked sort wins', async () => {
+    const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+    // Due 24 h before arrival when that is sooner than the mode's time after payment, as it is for
+    // arrivals up to tomorrow: arrival sets the order here; one a month ahead is due 72 h after payment.
+    const make = (arrival: string, over: Record<string, unknown> = {}) =>
+      createOrder(t.database, {
+        nationality: 'Nauru',
+        arrival_date: arrival,
+        process_status: 'New',
+        processing_mode: 'Standard',
+        processing_date: '2026-01-05',
+        assigned_to: null,
+        ...over,
+      }).then((o) => o.orderId);
+    const a = await make(inDays(-3));
+    const b = await make(inDays(-5));
+    const c = await make(inDays(-3)); // due with a: after it by order id
+    const d = await make(inDays(30));
+    const held = { assigned_to: ids.Team };
+    const pa = await make(inDays(1), held);
+    const pb = await make(inDays(-4), held);
+    const pc = await make(inDays(-2), { ...held, processing_mode: 'Priority' });
+    const order = async (folder: string, query = '', role: 'Admin' | 'Team' = 'Admin') =>
+      (
+        await list(folder, `nationality=NRU${query.includes('limit=') ? '' : '&limit=100'}${query}`, role)
+      ).rows.map((r) => r.order_id);
+
+    expect(await order('newOrder')).toEqual([b, a, c, d]);
+    expect(await order('pendingOrder')).toEqual([pb, pc, pa]);
+    expect(await order('myOrder', '', 'Team')).toEqual(await order('pendingOrder'));
+    // Other folders: newest first.
+    expect(await order('allOrder')).toEqual([pc, pb, pa, d, c, b, a]);
+    // An asked sort is still honoured in a working queue.
+    expect(await order('newOrder', '&sort=created_at&dir=desc')).toEqual([d, c, b, a]);
+    expect(await order('newOrder', '&sort=due_at&dir=desc')).toEqual([d, c, a, b]);
+    // Paged, the default gives the same order.
+    const paged: number[] = [];
+    for (let page = 1; page <= 2; page++) paged.push(...(await order('newOrder', `&limit=2&page=${page}`)));
+    expect(paged).toEqual([b, a, c, d]);
+    // Search and export take the folder's default too.
+    const found = await t.as('Admin', {
+      method: 'POST',
+      url: '/api/admin/search-order',
+      payload: { folderName: 'newOrder', searchVal: 'lastname', nationality: 'NRU', start: 0, end: 100 },
+    });
+    expect(found.statusCode, found.body).toBe(200);
+    const searched = (found.json().data as OrderListRow[]).map((r) => r.order_id);
+    expect(searched).toEqual([b, a, c, d].filter((id) => searched.includes(id)));
+    const csv = await t.as('Admin', {
+      method: 'GET',
+      url: '/api/admin/export-orders/newOrder?nationality=NRU',
+    });
+    expect(csv.statusCode, csv.body).toBe(200);
+    const exported = csv.body
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .map((l) => Number(l.split(',')[0]));
+    expect(exported).toEqual([b, a, c, d]);
+
+    // Orders without a due time (a mode the policy does not time) come last, by order id.
+    const sla = `select value from app_settings where key = 'sla'`;
+    const before = (await t.database.sql.query<{ value: unknown }>(sla)).rows[0]!.value;
+    await t.database.sql.query(
+      `update app_settings set value = jsonb_set(value, '{modes}', (value->'modes') - 'Standard') where key = 'sla'`,
+    );
+    try {
+      expect(await order('pendingOrder')).toEqual([pc, pa, pb]);
+    } finally {
+      await t.database.sql.query(`update app_settings set value = $1 where key = 'sla'`, [before]);
+    }
+  });
+});
+
 describe('get-orders-list filters', () => {
   it('each filter keeps exactly the matching rows, and the total follows', async () => {
     const all = (await list('allOrder', 'nationality=TUV&limit=100')).rows;

@@ -8,45 +8,39 @@ import {
   viewQuery,
 } from '../../shared/contracts/views.js';
 import { can, readPermissionFor } from '../../shared/permissions.js';
-import { serviceToday } from '../../shared/dates.js';
 import { recordAudit } from '../audit/audit.js';
-import type { StaffIdentity } from '../context.js';
+import type { AppContext, StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { savedViews, staffUsers } from '../db/schema.js';
 import { conflict, forbidden, notFound } from '../http/errors.js';
-import { monthNumber } from '../orders/folders.js';
-import { filtersOf, listTotal } from '../orders/lists.js';
-import { type SlaClock, slaClock } from '../sla/policy.js';
+import { readList } from '../orders/read-list.js';
 
 type ViewRow = typeof savedViews.$inferSelect;
 
 /** The views a member sees: their own and the shared ones whose folder their role may read. */
-export async function viewsFor(db: DbOrTx, staff: StaffIdentity): Promise<SavedView[]> {
-  const rows = await db
+export async function viewsFor(ctx: AppContext, staff: StaffIdentity): Promise<SavedView[]> {
+  const rows = await ctx.db
     .select({ v: savedViews, ownerName: staffUsers.name })
     .from(savedViews)
     .leftJoin(staffUsers, eq(staffUsers.id, savedViews.ownerId))
     .where(or(eq(savedViews.ownerId, staff.id), eq(savedViews.shared, true)))
     .orderBy(savedViews.name, savedViews.id);
-  const clock = await slaClock(db);
   const visible = rows.filter((r) => can(staff.type, readPermissionFor(r.v.folder as Folder)));
-  return Promise.all(visible.map(async (r) => answer(db, r.v, r.ownerName ?? '', staff, clock)));
+  return Promise.all(visible.map(async (r) => answer(ctx, r.v, r.ownerName ?? '', staff)));
 }
 
 async function answer(
-  db: DbOrTx,
+  ctx: AppContext,
   v: ViewRow,
   ownerName: string,
   staff: StaffIdentity,
-  clock: SlaClock,
 ): Promise<SavedView> {
   // A stored query that no longer passes today's rules counts as no filter rather than failing the list.
   const parsed = viewQuery.safeParse(v.query);
   const query: ViewQuery = parsed.success ? parsed.data : {};
   const folder = v.folder as Folder;
-  const scope = { today: serviceToday(), staffId: staff.id, month: monthNumber(query.month) };
-  const { month: _m, limit: _l, columns: _c, ...filters } = query;
-  const n = await listTotal(db, folder, scope, { filters: filtersOf(filters), clock });
+  const { limit: _l, columns: _c, ...list } = query;
+  const { total } = await readList(ctx, staff, folder, { ...list, read: { total: true } });
   return {
     id: v.id,
     name: v.name,
@@ -55,7 +49,7 @@ async function answer(
     shared: v.shared,
     ownerName,
     mine: v.ownerId === staff.id,
-    count: n,
+    count: total,
   };
 }
 
@@ -82,13 +76,14 @@ function checkAllowed(staff: StaffIdentity, body: SavedViewBody): void {
 }
 
 export async function createView(
-  db: DbOrTx,
+  ctx: AppContext,
   staff: StaffIdentity,
   body: SavedViewBody,
   ip: string | null = null,
 ): Promise<SavedView> {
   checkAllowed(staff, body);
-  return db.transaction(async (tx) => {
+  // Counted once committed: the count reads the orders, not the view.
+  const saved = await ctx.db.transaction(async (tx) => {
     // Serialises one member's creations so the cap holds under concurrent requests.
     await tx.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.id, staff.id)).for('update');
     const [{ n } = { n: 0 }] = await tx
@@ -115,18 +110,19 @@ export async function createView(
       to: auditValue(v!),
       ip,
     });
-    return answer(tx, v!, staff.name, staff, await slaClock(tx));
+    return v!;
   });
+  return answer(ctx, saved, staff.name, staff);
 }
 
 export async function updateView(
-  db: DbOrTx,
+  ctx: AppContext,
   staff: StaffIdentity,
   id: number,
   body: SavedViewBody,
   ip: string | null = null,
 ): Promise<SavedView> {
-  return db.transaction(async (tx) => {
+  const saved = await ctx.db.transaction(async (tx) => {
     const before = await ownView(tx, staff, id);
     checkAllowed(staff, body);
     const [v] = await tx
@@ -149,8 +145,9 @@ export async function updateView(
       to: auditValue(v!),
       ip,
     });
-    return answer(tx, v!, staff.name, staff, await slaClock(tx));
+    return v!;
   });
+  return answer(ctx, saved, staff.name, staff);
 }
 
 export async function deleteView(

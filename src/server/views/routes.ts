@@ -23,7 +23,7 @@ export const viewRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(z.array(savedView)) },
       },
     },
-    async (request) => ok(await viewsFor(db, staffOf(request)), 'Views'),
+    async (request) => ok(await viewsFor(app.ctx, staffOf(request)), 'Views'),
   );
 
   app.post(
@@ -39,7 +39,7 @@ export const viewRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      ok(await createView(db, staffOf(request), request.body, request.ip), 'The view has been saved.'),
+      ok(await createView(app.ctx, staffOf(request), request.body, request.ip), 'The view has been saved.'),
   );
 
   app.put(
@@ -57,7 +57,7 @@ export const viewRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       ok(
-        await updateView(db, staffOf(request), request.params.id, request.body, request.ip),
+        await updateView(app.ctx, staffOf(request), request.params.id, request.body, request.ip),
         'The view has been saved.',
       ),
   );

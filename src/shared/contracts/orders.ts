@@ -48,7 +48,7 @@ export const folderCounts = z
   });
 export type FolderCountsAnswer = z.infer<typeof folderCounts>;
 
-/** Sort keys of the order lists; without `sort` a list is newest first. */
+/** Sort keys of the order lists; without `sort` a list takes its folder's DEFAULT_LIST_SORT. */
 export const LIST_SORT_KEYS = [
   'order_id',
   'created_at',
