@@ -98,20 +98,8 @@ export function OrderQueue({
   const userName = sessionUser()?.name ?? '';
   // Page, size, search, sort and filters live in the URL; with sort or filters the server answers the
   // page and its total.
-  const {
-    params,
-    page,
-    size,
-    search,
-    typed,
-    setTyped,
-    filters,
-    setFilters,
-    query,
-    update,
-    setPage,
-    setSize,
-  } = useListState(LIST_FILTERS);
+  const list = useListState(LIST_FILTERS);
+  const { params, page, size, search, filters, query, update } = list;
   const prefs = useListPrefs(sessionUser()?.id, prefsScope);
   const fromView = params
     .get('columns')
@@ -319,8 +307,8 @@ export function OrderQueue({
       </div>
       <ListToolbar
         search={{
-          value: typed,
-          onChange: setTyped,
+          value: list.typed,
+          onChange: list.setTyped,
           placeholder: 'Search by order id, name, e-mail or phone',
         }}
         actions={bulk.map((b) => ({
@@ -393,7 +381,7 @@ export function OrderQueue({
           key: filters.sort,
           dir: filters.dir ?? 'asc',
         }}
-        onSort={(sort, dir) => setFilters({ sort, dir })}
+        onSort={(sort, dir) => list.setFilters({ sort, dir })}
         compact={prefs.compact}
       />
       {read.totalCapped ? (
@@ -407,8 +395,8 @@ export function OrderQueue({
         pageSize={size}
         total={total}
         allowAll={total <= MAX_PAGE_SIZE}
-        onPage={setPage}
-        onPageSize={setSize}
+        onPage={list.setPage}
+        onPageSize={list.setSize}
       />
       <ConfirmDialog
         show={pending !== null}
