@@ -99,20 +99,8 @@ export function OrderQueue({
   const userName = sessionUser()?.name ?? '';
   // Page, size, search, sort and filters live in the URL; with sort or filters the server answers the
   // page and its total.
-  const {
-    params,
-    page,
-    size,
-    search,
-    typed,
-    setTyped,
-    filters,
-    setFilters,
-    query,
-    update,
-    setPage,
-    setSize,
-  } = useListState(LIST_FILTERS);
+  const list = useListState(LIST_FILTERS);
+  const { params, page, size, search, filters, query, update } = list;
   const prefs = useListPrefs(sessionUser()?.id, prefsScope);
   const fromView = params
     .get('columns')
@@ -320,8 +308,8 @@ export function OrderQueue({
       </div>
       <ListToolbar
         search={{
-          value: typed,
-          onChange: setTyped,
+          value: list.typed,
+          onChange: list.setTyped,
           placeholder: 'Search by order id, name, e-mail or phone',
         }}
         actions={bulk.map((b) => ({
@@ -396,7 +384,7 @@ export function OrderQueue({
             ? { key: filters.sort, dir: filters.dir ?? 'asc' }
             : { key: DEFAULT_LIST_SORT[folder]?.sort, dir: DEFAULT_LIST_SORT[folder]?.dir ?? 'asc' }
         }
-        onSort={(sort, dir) => setFilters({ sort, dir })}
+        onSort={(sort, dir) => list.setFilters({ sort, dir })}
         compact={prefs.compact}
       />
       {read.totalCapped ? (
@@ -410,8 +398,8 @@ export function OrderQueue({
         pageSize={size}
         total={total}
         allowAll={total <= MAX_PAGE_SIZE}
-        onPage={setPage}
-        onPageSize={setSize}
+        onPage={list.setPage}
+        onPageSize={list.setSize}
       />
       <ConfirmDialog
         show={pending !== null}

@@ -49,12 +49,12 @@ export const sizeParam: UrlParam<PageSize> = {
 
 /** Writes typed values as URL text through their parameters' serializers. */
 export function serializeParams<F extends UrlParams>(
-  spec: F,
+  declared: F,
   values: Partial<ParamValues<F>>,
 ): Record<string, string | null> {
   const out: Record<string, string | null> = {};
   for (const key of Object.keys(values)) {
-    const p = spec[key];
+    const p = declared[key];
     if (p) out[key] = p.serialize(values[key]);
   }
   return out;
@@ -62,14 +62,14 @@ export function serializeParams<F extends UrlParams>(
 
 /**
  * The state of a list, all in the URL (a list is a link; Back works): page, page size, the committed
- * search, and the list's own sort and filter parameters (`spec`, each read and written by its own
+ * search, and the list's own sort and filter parameters (`declared`, each read and written by its own
  * serializer). `filters` holds their typed values, `query` the ones set as the server takes them. The
  * search box's text is kept here too and goes to the URL `SEARCH_DEBOUNCE_MS` after the last keystroke,
  * back to page 1; a search arriving through the URL (Back, a shared link) shows in the box. `update`
  * sets or clears (null or empty) any parameter by its text; `setFilters` sets typed values and goes
  * back to page 1.
  */
-export function useListState<F extends UrlParams = Record<never, never>>(spec: F = {} as F) {
+export function useListState<F extends UrlParams = Record<never, never>>(declared: F = {} as F) {
   const [params, setParams] = useSearchParams();
   const page = pageParam.parse(params.get('page'));
   const size = sizeParam.parse(params.get('size'));
@@ -87,14 +87,14 @@ export function useListState<F extends UrlParams = Record<never, never>>(spec: F
     [setParams],
   );
 
-  const keys = Object.keys(spec);
+  const keys = Object.keys(declared);
   const queryText = keys.map((k) => `${k}=${params.get(k) ?? ''}`).join('&');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: queryText is the value of the spec's parameters.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: queryText is the value of the declared parameters.
   const { filters, query } = useMemo(() => {
     const values: Record<string, unknown> = {};
     const set: Record<string, string> = {};
     for (const k of keys) {
-      const p = spec[k]!;
+      const p = declared[k]!;
       values[k] = p.parse(params.get(k));
       const text = p.serialize(values[k]);
       if (text) set[k] = text;
@@ -102,8 +102,8 @@ export function useListState<F extends UrlParams = Record<never, never>>(spec: F
     return { filters: values as ParamValues<F>, query: set };
   }, [queryText]);
   const setFilters = useCallback(
-    (values: Partial<ParamValues<F>>) => update({ ...serializeParams(spec, values), page: null }),
-    [spec, update],
+    (values: Partial<ParamValues<F>>) => update({ ...serializeParams(declared, values), page: null }),
+    [declared, update],
   );
 
   const [typed, setTyped] = useState(search);
