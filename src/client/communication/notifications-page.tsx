@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { toast } from 'react-toastify';
 import type { StatusNotification } from '../../shared/contracts/communication';
@@ -12,6 +11,7 @@ import {
   useGetTemplatesQuery,
   useSaveNotificationsMutation,
 } from './communication-api';
+import { CheckboxField, SelectField } from '../components/form-kit/form-field';
 
 /** /admin/status-notifications: per status, whether the customer is mailed on entering it, and with what. */
 export function Component() {
@@ -55,7 +55,7 @@ export function Component() {
         the chosen template in their language, in the same step as the move. A macro that sends its own mail,
         and "Upload, mail and complete", send only theirs.
       </p>
-      <Form
+      <form
         onSubmit={(e) => {
           e.preventDefault();
           void submit();
@@ -75,17 +75,20 @@ export function Component() {
                 <tr key={s.status}>
                   <td>{statusName(s.status)}</td>
                   <td>
-                    <Form.Check
+                    <CheckboxField
                       id={`notify-${s.status}`}
-                      aria-label={`Mail the customer on entering ${statusName(s.status)}`}
+                      label={`Mail the customer on entering ${statusName(s.status)}`}
+                      labelClassName="visually-hidden"
                       checked={s.enabled}
                       onChange={(e) => set(s.status, { enabled: e.target.checked })}
                     />
                   </td>
                   <td>
-                    <Form.Select
+                    <SelectField
+                      id={`notify-template-${s.status}`}
                       size="sm"
-                      aria-label={`Template for ${statusName(s.status)}`}
+                      label={`Template for ${statusName(s.status)}`}
+                      labelClassName="visually-hidden"
                       value={s.templateKey ?? ''}
                       onChange={(e) => set(s.status, { templateKey: e.target.value || null })}
                     >
@@ -95,7 +98,7 @@ export function Component() {
                           {name}
                         </option>
                       ))}
-                    </Form.Select>
+                    </SelectField>
                   </td>
                 </tr>
               ))}
@@ -103,7 +106,7 @@ export function Component() {
           </Table>
           <Button type="submit">Save</Button>
         </fieldset>
-      </Form>
+      </form>
     </section>
   );
 }

@@ -1,6 +1,5 @@
 import dayjs from 'dayjs';
 import { type CSSProperties, useId, useState } from 'react';
-import Form from 'react-bootstrap/Form';
 import { formatStaffDate } from '../../shared/dates';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -91,17 +90,22 @@ export function DayFirstDateInput({
   const wrong = validOnly && left && text.trim() !== '' && !parseDayFirstDate(text);
   return (
     <>
-      <Form.Control
+      <input
         id={id}
         type="text"
         inputMode="text"
-        size={size}
-        className={className}
+        className={[
+          'form-control',
+          size ? `form-control-${size}` : '',
+          invalid || wrong ? 'is-invalid' : '',
+          className ?? '',
+        ]
+          .filter(Boolean)
+          .join(' ')}
         style={style}
         placeholder="e.g. 18 Nov 2026"
         autoComplete="off"
         aria-describedby={describedBy ? `${hintId} ${describedBy}` : hintId}
-        isInvalid={invalid || wrong}
         aria-invalid={invalid || wrong || undefined}
         value={text}
         onChange={(e) => {

@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Form from 'react-bootstrap/Form';
 import Modal from 'react-bootstrap/Modal';
 import { openOrdersText, type TeamMember } from '../../shared/contracts/team';
 import { MSG } from '../../shared/messages';
 import { useGetMemberOpenOrdersQuery } from './team-api';
-import { CheckboxField } from '../components/form-kit/form-field';
+import { CheckboxField, SelectField } from '../components/form-kit/form-field';
 
 export interface DeleteChoice {
   openOrders?: 'release' | 'reassign';
@@ -63,10 +62,12 @@ export function DeleteMemberDialog({ member, members, busy, onYes, onNo }: Props
               checked={choice === 'reassign'}
               onChange={() => setChoice('reassign')}
             />
-            <Form.Select
+            <SelectField
+              id="open-orders-heir"
               size="sm"
               className="mt-1"
-              aria-label="Member who takes over the orders"
+              label="Member who takes over the orders"
+              labelClassName="visually-hidden"
               value={heir}
               disabled={choice !== 'reassign'}
               onChange={(e) => setHeir(e.target.value)}
@@ -77,7 +78,7 @@ export function DeleteMemberDialog({ member, members, busy, onYes, onNo }: Props
                   {m.name}
                 </option>
               ))}
-            </Form.Select>
+            </SelectField>
           </fieldset>
         ) : null}
       </Modal.Body>

@@ -92,100 +92,45 @@ export function FormField({
 }
 
 type Size = 'sm' | 'lg';
-const controlClass = (base: string, size: Size | undefined, error: unknown, extra?: string) =>
-  [base, size ? `${base}-${size}` : '', error ? 'is-invalid' : '', extra ?? ''].filter(Boolean).join(' ');
+/** The control's own look: Bootstrap's small or large size and extra classes. */
+interface ControlLook {
+  size?: Size;
+  controlClassName?: string;
+}
+type FieldProps<E extends 'input' | 'textarea' | 'select'> = FieldFrameProps &
+  ControlLook &
+  Omit<ComponentPropsWithRef<E>, keyof FieldFrameProps | keyof ControlLook>;
 
-type Own = keyof FieldFrameProps | 'size' | 'controlClassName';
+/** Splits a field's props: the frame (label, help, error…), the control's class and its own attributes. */
+function splitField<P extends FieldFrameProps & ControlLook>(
+  base: 'form-control' | 'form-select',
+  { label, help, error, id, className, style, labelClassName, after, size, controlClassName, ...control }: P,
+) {
+  const frame = { label, help, error, id, className, style, labelClassName, after };
+  const cls = [base, size ? `${base}-${size}` : '', error ? 'is-invalid' : '', controlClassName ?? '']
+    .filter(Boolean)
+    .join(' ');
+  return { frame, cls, control };
+}
 
 /** A one-line input: text, e-mail, password, number… (`type`); takes `register(name)` or value/onChange. */
-export function TextField({
-  label,
-  help,
-  error,
-  id,
-  className,
-  style,
-  labelClassName,
-  after,
-  size,
-  controlClassName,
-  ...input
-}: FieldFrameProps & { size?: Size; controlClassName?: string } & Omit<ComponentPropsWithRef<'input'>, Own>) {
+export function TextField(props: FieldProps<'input'>) {
+  const { frame, cls, control } = splitField('form-control', props);
   return (
-    <FormField
-      {...{ label, help, error, id, className, style, labelClassName, after }}
-      control={(a11y) => (
-        <input
-          type="text"
-          {...input}
-          {...a11y}
-          className={controlClass('form-control', size, error, controlClassName)}
-        />
-      )}
-    />
+    <FormField {...frame} control={(a11y) => <input type="text" {...control} {...a11y} className={cls} />} />
   );
 }
 
 /** A text area. */
-export function TextareaField({
-  label,
-  help,
-  error,
-  id,
-  className,
-  style,
-  labelClassName,
-  after,
-  size,
-  controlClassName,
-  ...textarea
-}: FieldFrameProps & { size?: Size; controlClassName?: string } & Omit<
-    ComponentPropsWithRef<'textarea'>,
-    Own
-  >) {
-  return (
-    <FormField
-      {...{ label, help, error, id, className, style, labelClassName, after }}
-      control={(a11y) => (
-        <textarea
-          {...textarea}
-          {...a11y}
-          className={controlClass('form-control', size, error, controlClassName)}
-        />
-      )}
-    />
-  );
+export function TextareaField(props: FieldProps<'textarea'>) {
+  const { frame, cls, control } = splitField('form-control', props);
+  return <FormField {...frame} control={(a11y) => <textarea {...control} {...a11y} className={cls} />} />;
 }
 
 /** A select; its options are the children. */
-export function SelectField({
-  label,
-  help,
-  error,
-  id,
-  className,
-  style,
-  labelClassName,
-  after,
-  size,
-  controlClassName,
-  ...select
-}: FieldFrameProps & { size?: Size; controlClassName?: string } & Omit<
-    ComponentPropsWithRef<'select'>,
-    Own
-  >) {
-  return (
-    <FormField
-      {...{ label, help, error, id, className, style, labelClassName, after }}
-      control={(a11y) => (
-        <select
-          {...select}
-          {...a11y}
-          className={controlClass('form-select', size, error, controlClassName)}
-        />
-      )}
-    />
-  );
+export function SelectField(props: FieldProps<'select'>) {
+  const { frame, cls, control } = splitField('form-select', props);
+  return <FormField {...frame} control={(a11y) => <select {...control} {...a11y} className={cls} />} />;
 }
 
 /** A checkbox (a switch with `asSwitch`, a radio button with `type="radio"`) with its label after it. */
@@ -204,7 +149,7 @@ export function CheckboxField({
   ...input
 }: FieldFrameProps & { inline?: boolean; asSwitch?: boolean; type?: 'checkbox' | 'radio' } & Omit<
     ComponentPropsWithRef<'input'>,
-    Own | 'type'
+    keyof FieldFrameProps | 'type'
   >) {
   const { controlId, helpId, errorId, describedBy } = useFieldIds(id, help, error);
   const wrapper = [
