@@ -10,7 +10,7 @@ import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
 import { addRemark, assertMayMail, changeStatus } from '../orders/commands.js';
 import { latestDocument, lockOrders } from '../orders/repository.js';
 import { assertSendableKey, queueTemplateMail } from './notifications.js';
-import { paymentRouteOf } from '../payments/gateway.js';
+import { paymentRouteOf } from '../payments/payment-route.js';
 import { renderSubject } from './render.js';
 import type { Config } from '../config.js';
 import { templateValuesFor } from './templates.js';

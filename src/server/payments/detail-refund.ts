@@ -4,7 +4,7 @@ import { serviceToday } from '../../shared/dates.js';
 import type { StaffIdentity } from '../context.js';
 import { orders } from '../db/schema.js';
 import { nudgeMailQueue } from '../mail/queue.js';
-import { paymentRouteOf } from './gateway.js';
+import { paymentRouteOf } from './payment-route.js';
 import { refundAnswer } from './refund-answer.js';
 import { refundOrders } from './refunds.js';
 
