@@ -156,10 +156,9 @@ export async function applyMacro(
     confirmRecent?: boolean | undefined;
   },
   log: { error: (obj: object, msg: string) => void },
-): Promise<{ outcomes: MacroOutcome[]; mailQueued: boolean }> {
+): Promise<{ outcomes: MacroOutcome[] }> {
   const macro = await findMacro(db, input.macroId);
   const outcomes: MacroOutcome[] = [];
-  let mailQueued = false;
   for (const orderId of [...new Set(input.orderIds)]) {
     // One order at a time, then the others' requests: a long macro never stalls the rest (PGlite).
     await yieldToEventLoop();
@@ -218,9 +217,8 @@ export async function applyMacro(
           );
         }
         if (silent) done.push('no mail: the order was in ChargeBack');
-        return { status, done, held, mailed: (!!macro.templateKey || !!macro.moveTo) && !silent };
+        return { status, done, held };
       });
-      if (result.mailed) mailQueued = true;
       outcomes.push({
         orderId,
         result: 'done',
@@ -247,5 +245,5 @@ export async function applyMacro(
       });
     }
   }
-  return { outcomes, mailQueued };
+  return { outcomes };
 }

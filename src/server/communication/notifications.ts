@@ -6,10 +6,10 @@ import { completionMailSuppressed, statusName } from '../../shared/order-rules.j
 import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
-import { mailLog, mailTemplates, statusNotifications } from '../db/schema.js';
+import { mailTemplates, statusNotifications } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
 import { assertCustomerMailAllowed, repeatedMailMinutes } from '../mail/limits.js';
-import { recordEvents } from '../orders/events.js';
+import { writeMail } from '../mail/outbox.js';
 import { customerLanguageOf, orderSnapshotFor, resolveTemplate } from './templates.js';
 
 /** An order that has just entered a status, as the status change knows it. */
@@ -73,29 +73,22 @@ export async function queueTemplateMail(
   const snapshot = await orderSnapshotFor(tx, input.orderId);
   const provider = input.provider ?? 'AWS';
   const hold = input.hold ?? true;
-  const [row] = await tx
-    .insert(mailLog)
-    .values({
+  const row = await writeMail(
+    tx,
+    {
       orderId: input.orderId,
       kind: input.kind,
       toEmail: input.toEmail,
       provider,
-      status: 'queued',
       requestedBy: input.requestedBy,
       templateId: template.id,
       templateVersion: template.version,
       templateValues: snapshot as unknown as Record<string, unknown> | null,
       holdUntil: hold ? sql`now() + make_interval(secs => ${MAIL_HOLD_SECONDS})` : null,
-    })
-    .returning({ id: mailLog.id, holdUntil: mailLog.holdUntil });
-  await recordEvents(tx, [
-    {
-      orderId: input.orderId,
-      actorId: input.requestedBy,
-      action: 'mail',
-      toValue: `${input.kind} ${template.key} (${template.language}) via ${provider} to ${input.toEmail}`,
     },
-  ]);
+    `${input.kind} ${template.key} (${template.language})`,
+  );
+  if (!row) return null;
   return {
     queued: true,
     mail: {
@@ -103,7 +96,7 @@ export async function queueTemplateMail(
       kind: input.kind,
       templateName,
       language: template.language,
-      heldUntil: row!.holdUntil?.toISOString() ?? null,
+      heldUntil: row.holdUntil?.toISOString() ?? null,
     },
   };
 }

@@ -182,7 +182,6 @@ export async function changeStatus(
   orderId: number;
   from: OrderStatus;
   to: OrderStatus;
-  mailQueued: boolean;
   mail: PendingMail | null;
   repeats: StatusMails['repeats'];
   cancelledMails: number;
@@ -228,7 +227,6 @@ export async function changeStatus(
       orderId: order.orderId,
       from: order.processStatus as OrderStatus,
       to: input.to,
-      mailQueued: mails.queued.length > 0,
       mail: mails.queued[0] ?? null,
       repeats: mails.repeats,
       cancelledMails: cancelled.length,
