@@ -39,13 +39,17 @@ import {
 } from '../../shared/constants.js';
 import type { DuplicateDecision } from '../../shared/duplicates.js';
 import type { OrderCheck } from '../../shared/order-checks.js';
+import { sqlList } from './sql-lists.js';
 
 /** A check as stored with the order (its message is rendered when read). */
 type StoredCheck = OrderCheck;
 
-/** `column in (...)` over one of the shared value lists: the database holds only those values. */
+/**
+ * `column in (...)` over one of the shared value lists: the database holds only those values. A value
+ * added to a list needs no migration: migrateDatabase re-creates the check (db/enum-checks.ts).
+ */
 const oneOf = (column: SQL | AnyPgColumn, values: readonly string[]) =>
-  sql`${column} in (${sql.raw(values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', '))})`;
+  sql`${column} in (${sqlList(values)})`;
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
