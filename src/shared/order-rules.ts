@@ -130,11 +130,11 @@ export function deleteRoles(order: OrderState, today: string): readonly Role[] {
 const allow: Decision = { allowed: true };
 const refuse = (code: 403 | 409, message: string): Decision => ({ allowed: false, code, message });
 
-function mayRole(roles: readonly Role[], role: string): boolean {
-  return (roles as readonly string[]).includes(role);
+function mayRole(roles: readonly Role[], role: Role | null): boolean {
+  return role !== null && roles.includes(role);
 }
 
-function deleteDecision(order: OrderState, role: string, today: string): Decision {
+function deleteDecision(order: OrderState, role: Role | null, today: string): Decision {
   if (order.processStatus === 'Deleted') return refuse(409, 'The order is already deleted.');
   const roles = deleteRoles(order, today);
   if (mayRole(roles, role)) return allow;
@@ -148,7 +148,7 @@ const REFUNDED_LOCKED = 'Only an Admin or Manager can move an order out of Compl
 /**
  * The one decision function. `today` is the service date (YYYY-MM-DD) that decides Future Orders.
  */
-export function decide(order: OrderState, action: OrderAction, role: string, today: string): Decision {
+export function decide(order: OrderState, action: OrderAction, role: Role | null, today: string): Decision {
   const from = order.processStatus;
   switch (action.kind) {
     case 'delete':
@@ -196,7 +196,7 @@ export function remarkFlagTarget(flags: {
 export function remarkMove(
   order: OrderState,
   flags: { statusRefund: 'Y' | 'N'; chargeBack: 'Y' | 'N' },
-  role: string,
+  role: Role | null,
   today: string,
 ): { to: 'ChargeBack' | 'Refunds'; decision: Decision } | null {
   const to = remarkFlagTarget(flags);
@@ -211,7 +211,7 @@ export function remarkMove(
  */
 export function holderDecision(
   order: { assignedToId: number | null; holder: string | null },
-  actor: { id: number; role: string },
+  actor: { id: number; role: Role },
   takeOver: boolean,
 ): { allowed: true; takeOver: boolean } | { allowed: false; code: 409; message: string } {
   if (order.assignedToId === null || order.assignedToId === actor.id)

@@ -1,6 +1,15 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { MAIL_HOLD_SECONDS, type MailKind, type MailProvider } from '../../shared/constants.js';
-import { NOTIFIABLE_STATUSES, type StatusNotification } from '../../shared/contracts/communication.js';
+import {
+  MAIL_HOLD_SECONDS,
+  type MailKind,
+  type MailProvider,
+  type OrderStatus,
+} from '../../shared/constants.js';
+import {
+  NOTIFIABLE_STATUSES,
+  type NotifiableStatus,
+  type StatusNotification,
+} from '../../shared/contracts/communication.js';
 import type { PendingMail } from '../../shared/contracts/order-detail.js';
 import { completionMailSuppressed, statusName } from '../../shared/order-rules.js';
 import { recordAudit } from '../audit/audit.js';
@@ -17,7 +26,7 @@ export interface EnteredOrder {
   orderId: number;
   email: string;
   /** The status it left. */
-  processStatus: string;
+  processStatus: OrderStatus;
 }
 
 export interface TemplateMailInput {
@@ -118,7 +127,7 @@ export async function notifyStatusEntered(
   tx: DbOrTx,
   actorId: number | null,
   entered: readonly EnteredOrder[],
-  to: string,
+  to: OrderStatus,
   opts: { restore?: boolean | undefined; skip?: boolean | undefined } = {},
 ): Promise<StatusMails> {
   const result: StatusMails = { queued: [], repeats: [] };
@@ -183,7 +192,7 @@ export async function assertSendableKey(db: DbOrTx, key: string, field: string):
 export async function saveNotificationSettings(
   db: DbOrTx,
   actor: StaffIdentity,
-  settings: { status: string; enabled: boolean; templateKey: string | null }[],
+  settings: { status: NotifiableStatus; enabled: boolean; templateKey: string | null }[],
 ): Promise<StatusNotification[]> {
   const seen = new Set<string>();
   for (const s of settings) {

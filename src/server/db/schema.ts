@@ -25,6 +25,7 @@ import {
   MAIL_KINDS,
   MAIL_STATUSES,
   type MailKind,
+  type MailProvider,
   type MailStatus,
   CONTACT_CHANNELS,
   CONTACT_OUTCOMES,
@@ -37,7 +38,14 @@ import {
   ROLES,
   type Role,
 } from '../../shared/constants.js';
+import {
+  type MacroStatus,
+  TEMPLATE_LANGUAGES,
+  type TemplateLanguage,
+  type TemplatePurpose,
+} from '../../shared/contracts/communication.js';
 import type { DuplicateDecision } from '../../shared/duplicates.js';
+import type { CustomerLanguage } from '../../shared/languages.js';
 import type { OrderCheck } from '../../shared/order-checks.js';
 import { sqlList } from './sql-lists.js';
 
@@ -234,7 +242,7 @@ export const orders = pgTable(
      * The customer's language (en, es, nl, pap, pt) as last chosen on the intake or the customer page;
      * null until a choice is known. Customer mails use it (docs/decisions/210).
      */
-    language: text('language'),
+    language: text('language').$type<CustomerLanguage>(),
     /** When the customer's latest unread answer came in (the "Customer replied" flag); null once read. */
     customerRepliedAt: timestamp('customer_replied_at', { withTimezone: true, mode: 'date' }),
     /**
@@ -418,8 +426,8 @@ export const mailTemplates = pgTable(
   {
     id: serial('id').primaryKey(),
     key: text('key').notNull(),
-    language: text('language').notNull(),
-    purpose: text('purpose').notNull().default('customer'),
+    language: text('language').$type<TemplateLanguage>().notNull(),
+    purpose: text('purpose').$type<TemplatePurpose>().notNull().default('customer'),
     name: text('name').notNull(),
     currentVersion: integer('current_version').notNull().default(1),
     createdBy: integer('created_by').references(() => staffUsers.id),
@@ -428,7 +436,7 @@ export const mailTemplates = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
-    check('mail_templates_language_ck', sql`${t.language} in ('en', 'es', 'nl', 'pap', 'pt')`),
+    check('mail_templates_language_ck', oneOf(t.language, TEMPLATE_LANGUAGES)),
     uniqueIndex('mail_templates_key_language_uq').on(t.key, t.language).where(sql`${t.deletedAt} is null`),
   ],
 );
@@ -451,7 +459,7 @@ export const mailTemplateVersions = pgTable(
 
 /** Per status: whether the customer is mailed when an order enters it, and with which template key. */
 export const statusNotifications = pgTable('status_notifications', {
-  status: text('status').primaryKey(),
+  status: text('status').$type<OrderStatus>().primaryKey(),
   enabled: boolean('enabled').notNull().default(false),
   templateKey: text('template_key'),
   updatedBy: integer('updated_by').references(() => staffUsers.id),
@@ -465,7 +473,7 @@ export const macros = pgTable(
     id: serial('id').primaryKey(),
     name: text('name').notNull(),
     remark: text('remark'),
-    moveTo: text('move_to'),
+    moveTo: text('move_to').$type<MacroStatus>(),
     templateKey: text('template_key'),
     whatsappText: text('whatsapp_text'),
     /** The order must have a current (not withdrawn) approved document. */
@@ -487,7 +495,7 @@ export const mailLog = pgTable(
       .references(() => orders.orderId),
     kind: text('kind').$type<MailKind>().notNull(),
     toEmail: text('to_email').notNull(),
-    provider: text('provider').notNull(),
+    provider: text('provider').$type<MailProvider>().notNull(),
     documentId: bigint('document_id', { mode: 'number' }).references(() => documents.id),
     isReminder: boolean('is_reminder').notNull().default(false),
     status: text('status').$type<MailStatus>().notNull().default('queued'),
@@ -543,7 +551,7 @@ export const mailAttempts = pgTable(
       .notNull()
       .references(() => mailLog.id),
     attempt: integer('attempt').notNull(),
-    provider: text('provider').notNull(),
+    provider: text('provider').$type<MailProvider>().notNull(),
     ok: boolean('ok').notNull(),
     messageId: text('message_id'),
     error: text('error'),
