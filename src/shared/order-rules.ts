@@ -1,4 +1,4 @@
-import type { OrderStatus, Role } from './constants.js';
+import { CLOSED_STATUSES, type OrderStatus, type Role } from './constants.js';
 
 /**
  * The order lifecycle as one table: which role may do what to an order in which state. The server
@@ -50,8 +50,10 @@ export type Decision =
 const ADMIN_MANAGER: readonly Role[] = ['Admin', 'Manager'];
 const ALL_STAFF: readonly Role[] = ['Admin', 'Manager', 'Team', 'Telecaller', 'Night Staff'];
 
-/** Statuses that end work on an order: they leave My Orders. */
-export const CLOSED_STATUSES: readonly OrderStatus[] = ['Completed', 'Deleted', 'Refunded'];
+/** Whether a status ends work on the order (CLOSED_STATUSES). */
+export function isClosedStatus(status: string): boolean {
+  return (CLOSED_STATUSES as readonly string[]).includes(status);
+}
 
 /** Human names of the statuses, as the queues call them. */
 export const STATUS_NAMES: Record<OrderStatus, string> = {
@@ -113,7 +115,7 @@ export function isFutureOrder(order: OrderState, today: string): boolean {
 
 /** An open order someone holds sits in that person's My Orders. */
 export function isInMyOrders(order: OrderState): boolean {
-  return order.assigned && !CLOSED_STATUSES.includes(order.processStatus);
+  return order.assigned && !isClosedStatus(order.processStatus);
 }
 
 /**

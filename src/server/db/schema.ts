@@ -22,6 +22,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import {
+  CLOSED_STATUSES,
   MAIL_KINDS,
   MAIL_STATUSES,
   type MailKind,
@@ -48,6 +49,7 @@ import type { DuplicateDecision } from '../../shared/duplicates.js';
 import type { CustomerLanguage } from '../../shared/languages.js';
 import type { OrderCheck } from '../../shared/order-checks.js';
 import { sqlList } from './sql-lists.js';
+import { ATTENTION_STATUSES } from '../../shared/check-codes.js';
 
 /** A check as stored with the order (its message is rendered when read). */
 type StoredCheck = OrderCheck;
@@ -256,7 +258,7 @@ export const orders = pgTable(
     checkFlags: text('check_flags').array().notNull().default(sql`'{}'::text[]`),
     /** A warning or a blocking check on an order still being worked: the Needs attention filter. */
     needsAttention: boolean('needs_attention').generatedAlwaysAs(
-      sql`"check_level" > 0 and "process_status" in ('New', 'Awaiting', 'AwaitingGovt', 'Customer Called', 'Contact Customer')`,
+      sql`"check_level" > 0 and "process_status" in (${sqlList(ATTENTION_STATUSES)})`,
     ),
     /** The passport number as the duplicate rule compares it (letters and digits, upper case). */
     passportKey: text('passport_key').generatedAlwaysAs(
@@ -280,7 +282,7 @@ export const orders = pgTable(
     index('orders_claimable_idx')
       .on(t.processStatus, t.arrivalDate, t.createdAt, t.orderId)
       .where(
-        sql`${t.assignedTo} is null and ${t.processStatus} not in ('New', 'Completed', 'Deleted', 'Refunded')`,
+        sql`${t.assignedTo} is null and ${t.processStatus} not in (${sqlList(['New', ...CLOSED_STATUSES])})`,
       ),
     index('orders_claimable_new_idx')
       .on(t.arrivalDate, t.createdAt, t.orderId)

@@ -1,7 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
-import type { MailProvider } from '../../shared/constants.js';
+import type { MailProvider, OrderStatus } from '../../shared/constants.js';
+import { sqlList } from '../db/sql-lists.js';
 import { writeMail } from './outbox.js';
+
+/** An order in these statuses gets no reminder: deleted, or its money is going back. */
+const NO_REMINDER_STATUSES: readonly OrderStatus[] = ['Deleted', 'Refunds', 'Refunded', 'ChargeBack'];
 
 /** A reminder is only sent for approval mails sent within this window after the delay (catch-up after downtime). */
 const CATCH_UP_DAYS = 7;
@@ -36,7 +40,7 @@ export async function queueDueReminders(
         join orders o on o.order_id = f.order_id
         where f.sent_at <= ${now.toISOString()}::timestamptz - ${afterHours} * interval '1 hour'
           and f.sent_at > ${now.toISOString()}::timestamptz - ${afterHours} * interval '1 hour' - ${`${CATCH_UP_DAYS} days`}::interval
-          and o.process_status not in ('Deleted', 'Refunds', 'Refunded', 'ChargeBack')
+          and o.process_status not in (${sqlList(NO_REMINDER_STATUSES)})
           and f.document_id = (select d.id from documents d where d.order_id = f.order_id and d.withdrawn_at is null
                                order by d.created_at desc, d.id desc limit 1)
           and not exists (select 1 from download_log dl where dl.order_id = f.order_id and dl.created_at >= f.sent_at)
