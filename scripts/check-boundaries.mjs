@@ -1,7 +1,8 @@
 // Area boundaries (decision 232), part of `npm run validate`:
 // - server: orders and their history are written only by the order domain (src/server/orders/), whose
 //   rule checks (orders/rules.ts) are its own; the detail screen's reads (order-detail/queries.ts) are
-//   the detail screen's;
+//   the detail screen's; customer mail (mail_log rows) is written only by writeMail in mail/outbox.ts
+//   (decision 338);
 // - client: an area uses another area only through what that area offers to others: its API slices
 //   (`*-api.ts`), its pages (`*-page.tsx`) and the modules listed in PUBLIC below; the shared layers
 //   (app/, components/, test/) are open to all, and components/ does not reach into areas.
@@ -25,6 +26,13 @@ const SERVER_WRITE_EXCEPTIONS = {
   'src/server/db/seed.ts': 'the demo and bulk seeds insert thousands of rows set-based',
   'src/server/retention/retention.ts':
     'erasure rewrites personal values inside the order and its events; it locks and records through the domain',
+};
+
+/** Inserts into the customer mail outbox, in Drizzle calls or in SQL text. */
+const MAIL_WRITES = [/\.insert\(\s*mailLog\s*\)/, /\binsert\s+into\s+mail_log\b/i];
+const MAIL_WRITER = 'src/server/mail/outbox.ts';
+const MAIL_WRITE_EXCEPTIONS = {
+  'src/server/db/seed.ts': 'the bulk seed inserts mails already sent, set-based; nothing is to be delivered',
 };
 
 /** What an area offers to other areas besides `*-api.ts` and `*-page.tsx`. */
@@ -77,6 +85,9 @@ export function breachesOf(rel, text) {
           break;
         }
       }
+    }
+    if (rel !== MAIL_WRITER && !MAIL_WRITE_EXCEPTIONS[rel] && MAIL_WRITES.some((re) => re.test(text))) {
+      found.push(`${rel}: writes mail_log outside ${MAIL_WRITER} (queue customer mail through writeMail)`);
     }
     const imports = [...text.matchAll(/from\s+'([^']+)'/g)].map((m) => m[1]);
     for (const spec of imports) {

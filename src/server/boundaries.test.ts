@@ -56,6 +56,22 @@ describe('area boundaries', () => {
     expect(out).toContain('3 boundary breach(es)');
   });
 
+  it('refuse a customer mail written outside the one writer, in Drizzle calls and in SQL', () => {
+    const root = tree({
+      'src/server/mail/outbox.ts': 'await tx.insert(mailLog).values({ ...mail, status: "queued" });',
+      'src/server/payments/sneaky.ts': 'await tx.insert(mailLog).values({ orderId, kind: "refund" });',
+      'src/server/mail/raw.ts': 'await tx.execute(sql`insert into mail_log (order_id) values (1)`);',
+      'src/server/mail/read.ts': 'await db.select().from(mailLog);',
+    });
+    const { code, out } = check(root);
+    expect(code).toBe(1);
+    expect(out).toContain('src/server/payments/sneaky.ts: writes mail_log outside src/server/mail/outbox.ts');
+    expect(out).toContain('src/server/mail/raw.ts: writes mail_log outside');
+    expect(out).not.toContain('src/server/mail/outbox.ts:');
+    expect(out).not.toContain('read.ts');
+    expect(out).toContain('2 boundary breach(es)');
+  });
+
   it("refuse a client area's import of another area's internals, not of its API, pages or shared layers", () => {
     const root = tree({
       'src/client/team/team-page.tsx': [

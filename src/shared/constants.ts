@@ -17,6 +17,9 @@ export const ORDER_STATUSES = [
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/** Statuses that end work on an order: they leave My Orders and the working queues (docs/product.md, "Orders"). */
+export const CLOSED_STATUSES = ['Completed', 'Deleted', 'Refunded'] as const satisfies readonly OrderStatus[];
+
 /** Statuses a staff member can move an order to from the detail screen (its status buttons). */
 export const MOVABLE_STATUSES = [
   'Awaiting',

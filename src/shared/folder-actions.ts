@@ -1,4 +1,4 @@
-import type { Folder } from './constants.js';
+import type { Folder, Role } from './constants.js';
 import { decide } from './order-rules.js';
 import { can, deletePermissionFor } from './permissions.js';
 
@@ -24,11 +24,11 @@ const ROW_DELETE: readonly Folder[] = ['futureOrder', 'chargeBack', 'refundOrder
 /** Any deleted order: Restore is offered to the roles the order rules allow. */
 const DELETED = { processStatus: 'Deleted', assigned: false, processingDate: '' } as const;
 
-export function folderActions(folder: Folder, role: string | null | undefined): FolderActions {
+export function folderActions(folder: Folder, role: Role | null | undefined): FolderActions {
   const canDelete = can(role, deletePermissionFor(folder)) && folder !== 'deletedOrder';
   const canRefund = folder === 'refundOrder' && can(role, 'orders.refund');
   const canRestore =
-    folder === 'deletedOrder' && decide(DELETED, { kind: 'restore' }, role ?? '', '').allowed;
+    folder === 'deletedOrder' && decide(DELETED, { kind: 'restore' }, role ?? null, '').allowed;
   const bulk: BulkAction[] = [];
   if (folder === 'newOrder' || folder === 'priorityOrder') bulk.push('assign');
   if (folder === 'myOrder') bulk.push('moveBack');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MOVABLE_STATUSES, ORDER_STATUSES, ROLES } from './constants.js';
+import { MOVABLE_STATUSES, ORDER_STATUSES, ROLES, type Role } from './constants.js';
 import {
   decide,
   deleteRoles,
@@ -16,7 +16,7 @@ const order = (over: Partial<OrderState> = {}): OrderState => ({
   processingDate: TODAY,
   ...over,
 });
-const allowed = (o: OrderState, action: Parameters<typeof decide>[1], role: string) =>
+const allowed = (o: OrderState, action: Parameters<typeof decide>[1], role: Role) =>
   decide(o, action, role, TODAY).allowed;
 
 describe('delete rule, decided by the real folder', () => {
@@ -158,14 +158,14 @@ describe('holder rule', () => {
     });
   });
   it('refuses other Team, Telecaller and Night Staff members, naming the holder, even with takeOver', () => {
-    for (const role of ['Team', 'Telecaller', 'Night Staff']) {
+    for (const role of ['Team', 'Telecaller', 'Night Staff'] as const) {
       const d = holderDecision(held, { id: 8, role }, true);
       expect(d).toMatchObject({ allowed: false, code: 409 });
       if (!d.allowed) expect(d.message).toContain('Demo Team');
     }
   });
   it('lets Admin and Manager take over only when they ask to', () => {
-    for (const role of ['Admin', 'Manager']) {
+    for (const role of ['Admin', 'Manager'] as const) {
       expect(holderDecision(held, { id: 9, role }, false)).toMatchObject({ allowed: false, code: 409 });
       expect(holderDecision(held, { id: 9, role }, true)).toEqual({ allowed: true, takeOver: true });
     }

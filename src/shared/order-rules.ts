@@ -1,4 +1,4 @@
-import type { OrderStatus, Role } from './constants.js';
+import { CLOSED_STATUSES, type OrderStatus, type Role } from './constants.js';
 
 /**
  * The order lifecycle as one table: which role may do what to an order in which state. The server
@@ -50,8 +50,10 @@ export type Decision =
 const ADMIN_MANAGER: readonly Role[] = ['Admin', 'Manager'];
 const ALL_STAFF: readonly Role[] = ['Admin', 'Manager', 'Team', 'Telecaller', 'Night Staff'];
 
-/** Statuses that end work on an order: they leave My Orders. */
-export const CLOSED_STATUSES: readonly OrderStatus[] = ['Completed', 'Deleted', 'Refunded'];
+/** Whether a status ends work on the order (CLOSED_STATUSES). */
+export function isClosedStatus(status: string): boolean {
+  return (CLOSED_STATUSES as readonly string[]).includes(status);
+}
 
 /** Human names of the statuses, as the queues call them. */
 export const STATUS_NAMES: Record<OrderStatus, string> = {
@@ -113,7 +115,7 @@ export function isFutureOrder(order: OrderState, today: string): boolean {
 
 /** An open order someone holds sits in that person's My Orders. */
 export function isInMyOrders(order: OrderState): boolean {
-  return order.assigned && !CLOSED_STATUSES.includes(order.processStatus);
+  return order.assigned && !isClosedStatus(order.processStatus);
 }
 
 /**
@@ -130,11 +132,11 @@ export function deleteRoles(order: OrderState, today: string): readonly Role[] {
 const allow: Decision = { allowed: true };
 const refuse = (code: 403 | 409, message: string): Decision => ({ allowed: false, code, message });
 
-function mayRole(roles: readonly Role[], role: string): boolean {
-  return (roles as readonly string[]).includes(role);
+function mayRole(roles: readonly Role[], role: Role | null): boolean {
+  return role !== null && roles.includes(role);
 }
 
-function deleteDecision(order: OrderState, role: string, today: string): Decision {
+function deleteDecision(order: OrderState, role: Role | null, today: string): Decision {
   if (order.processStatus === 'Deleted') return refuse(409, 'The order is already deleted.');
   const roles = deleteRoles(order, today);
   if (mayRole(roles, role)) return allow;
@@ -148,7 +150,7 @@ const REFUNDED_LOCKED = 'Only an Admin or Manager can move an order out of Compl
 /**
  * The one decision function. `today` is the service date (YYYY-MM-DD) that decides Future Orders.
  */
-export function decide(order: OrderState, action: OrderAction, role: string, today: string): Decision {
+export function decide(order: OrderState, action: OrderAction, role: Role | null, today: string): Decision {
   const from = order.processStatus;
   switch (action.kind) {
     case 'delete':
@@ -196,7 +198,7 @@ export function remarkFlagTarget(flags: {
 export function remarkMove(
   order: OrderState,
   flags: { statusRefund: 'Y' | 'N'; chargeBack: 'Y' | 'N' },
-  role: string,
+  role: Role | null,
   today: string,
 ): { to: 'ChargeBack' | 'Refunds'; decision: Decision } | null {
   const to = remarkFlagTarget(flags);
@@ -211,7 +213,7 @@ export function remarkMove(
  */
 export function holderDecision(
   order: { assignedToId: number | null; holder: string | null },
-  actor: { id: number; role: string },
+  actor: { id: number; role: Role },
   takeOver: boolean,
 ): { allowed: true; takeOver: boolean } | { allowed: false; code: 409; message: string } {
   if (order.assignedToId === null || order.assignedToId === actor.id)

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Role } from './constants.js';
 import { can, deletePermissionFor, sidebarVisible } from './permissions.js';
 
 describe('permission table', () => {
@@ -19,7 +20,7 @@ describe('permission table', () => {
     expect(sidebarVisible(null, 'chargeback')).toBe(false);
   });
   it('denies unknown roles', () => {
-    expect(can('Hacker', 'orders.read')).toBe(false);
+    expect(can('Hacker' as Role, 'orders.read')).toBe(false);
     expect(can(undefined, 'orders.read')).toBe(false);
   });
 });

@@ -79,7 +79,7 @@ export const PERMISSIONS = {
 
 export type Permission = keyof typeof PERMISSIONS;
 
-export function can(role: string | null | undefined, permission: Permission): boolean {
+export function can(role: Role | null | undefined, permission: Permission): boolean {
   return !!role && (PERMISSIONS[permission] as readonly string[]).includes(role);
 }
 
@@ -111,7 +111,7 @@ export const SIDEBAR_VISIBILITY = {
   'status-notifications': ADMIN_MANAGER,
 } as const satisfies Record<string, readonly Role[]>;
 
-export function sidebarVisible(role: string | null | undefined, link: string): boolean {
+export function sidebarVisible(role: Role | null | undefined, link: string): boolean {
   const roles = (SIDEBAR_VISIBILITY as Record<string, readonly string[]>)[link];
   return roles ? !!role && roles.includes(role) : !!role;
 }

@@ -1,10 +1,11 @@
+import type { Role } from '../../shared/constants';
 import { SESSION_STORAGE_KEY } from '../../shared/constants';
 
 /** The signed-in user as read from the token payload (the stored session). */
 export interface SessionUser {
   id: number;
   name: string;
-  type: string;
+  type: Role;
 }
 
 export function getAccessToken(): string | null {

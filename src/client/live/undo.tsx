@@ -1,5 +1,5 @@
 import { toast } from 'react-toastify';
-import { MOVABLE_STATUSES, ORDER_STATUSES } from '../../shared/constants';
+import { MOVABLE_STATUSES, ORDER_STATUSES, type Role } from '../../shared/constants';
 import { serviceToday } from '../../shared/dates';
 import { decide } from '../../shared/order-rules';
 import { errorMessage } from '../app/api';
@@ -18,7 +18,7 @@ export const UNDO_MS = 10_000;
  */
 export function undoable(
   move: { from: string; to: string; assigned: boolean; processingDate: string },
-  role: string,
+  role: Role | null,
 ): boolean {
   const to = ORDER_STATUSES.find((s) => s === move.to);
   if (!to) return false;
@@ -47,7 +47,7 @@ export function offerUndo(
     processingDate: string;
   },
 ): void {
-  if (!undoable(move, sessionUser()?.type ?? '')) {
+  if (!undoable(move, sessionUser()?.type ?? null)) {
     toast.success(move.message);
     return;
   }

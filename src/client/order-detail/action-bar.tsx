@@ -1,10 +1,9 @@
 import Button from 'react-bootstrap/Button';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
-import type { OrderStatus } from '../../shared/constants';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { encodeOrderId } from '../../shared/order-id';
-import { CLOSED_STATUSES } from '../../shared/order-rules';
+import { isClosedStatus } from '../../shared/order-rules';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../app/api';
 import { sessionUser } from '../app/session';
@@ -30,7 +29,7 @@ function jumpTo(title: string, fieldId: string) {
 function AssignButton({ order }: { order: OrderDetails }) {
   const [assign, { isLoading }] = useAssignOrdersMutation();
   const me = sessionUser();
-  if (CLOSED_STATUSES.includes(order.process_status as OrderStatus)) return null;
+  if (isClosedStatus(order.process_status)) return null;
   const held = !!order.assign_to;
   if (held && order.assign_to !== me?.name && !can(me?.type ?? null, 'orders.releaseAny')) return null;
   const run = async () => {

@@ -59,7 +59,7 @@ export function AddCommentSection({ order }: { order: OrderDetails }) {
     remarkMove(
       state,
       { statusRefund: yn(values.statusRefund), chargeBack: yn(values.chargeBack) },
-      sessionUser()?.type ?? '',
+      sessionUser()?.type ?? null,
       serviceToday(),
     );
   const move = moveOf({ statusRefund: watch('statusRefund'), chargeBack: watch('chargeBack') });

@@ -12,7 +12,13 @@ import { errorMessage } from '../app/api';
 import { useGetTemplatesQuery, usePreviewTemplateMutation } from '../communication/communication-api';
 import { whatsappLink } from './email-content-modal';
 import { useGetEmailContentQuery } from './order-detail-api';
-import { formatPhone } from './personal-info-section';
+
+/** `+code number`, or empty when there is no number. */
+export function formatPhone(order: Pick<OrderDetails, 'phone_code' | 'telephone_number'>): string {
+  if (!order.telephone_number) return '';
+  const code = (order.phone_code ?? '').replace(/^\+/, '');
+  return code ? `+${code} ${order.telephone_number}` : order.telephone_number;
+}
 
 /** The number as `tel:` and wa.me want it: `+` and digits only; null without a number (4 digits or more). */
 export function dialNumber(order: Pick<OrderDetails, 'phone_code' | 'telephone_number'>): string | null {

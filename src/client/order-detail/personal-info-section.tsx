@@ -1,14 +1,7 @@
 import { countryName } from '../../shared/countries';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
-import { ContactLinks } from './contact-links';
+import { ContactLinks, formatPhone } from './contact-links';
 import { FieldGrid, Section } from './section';
-
-/** `+code number`, or empty when there is no number. */
-export function formatPhone(order: Pick<OrderDetails, 'phone_code' | 'telephone_number'>): string {
-  if (!order.telephone_number) return '';
-  const code = (order.phone_code ?? '').replace(/^\+/, '');
-  return code ? `+${code} ${order.telephone_number}` : order.telephone_number;
-}
 
 export function PersonalInfoSection({ order }: { order: OrderDetails }) {
   return (

@@ -46,7 +46,7 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
   const [showMailFirst, setShowMailFirst] = useState(() => !skipsMailPreview());
   const dispatch = useAppDispatch();
   const next = likelyNextStatus(order.process_status);
-  const role = sessionUser()?.type ?? '';
+  const role = sessionUser()?.type ?? null;
   const state = orderStateOf(order);
   const today = serviceToday();
   const movable = MOVABLE_STATUSES.filter((to) => decide(state, { kind: 'move', to }, role, today).allowed);

@@ -1,11 +1,11 @@
-import type { Folder } from '../../shared/constants';
+import type { Folder, Role } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { can } from '../../shared/permissions';
 import { MacroMenu } from '../communication/macro-menu';
 
 export interface BulkExtrasProps {
   folder: Folder;
-  role: string | null;
+  role: Role | null;
   /** The selected order ids. */
   selected: number[];
   /** The rows on screen (for rules that depend on a row's state). */

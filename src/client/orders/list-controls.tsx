@@ -4,7 +4,7 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import Modal from 'react-bootstrap/Modal';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
-import { type Folder, PROCESSING_MODES } from '../../shared/constants';
+import { type Folder, PROCESSING_MODES, type Role } from '../../shared/constants';
 import { listFilterFields, type OrderListRow } from '../../shared/contracts/orders';
 import { SLA_STATES } from '../../shared/contracts/sla';
 import type { ListColumn, ViewQuery } from '../../shared/contracts/views';
@@ -291,7 +291,7 @@ interface SaveViewProps {
   month?: string | undefined;
   limit: number;
   columns: ColumnKey[];
-  role: string | null;
+  role: Role | null;
 }
 
 /** Saves the list as it is (folder, sort, filters, page size, columns) under a name. */

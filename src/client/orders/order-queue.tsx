@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Dropdown from 'react-bootstrap/Dropdown';
 import { toast } from 'react-toastify';
-import { type Folder, MAX_PAGE_SIZE } from '../../shared/constants';
+import { type Folder, MAX_PAGE_SIZE, type Role } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { MSG } from '../../shared/messages';
 import { decide, type OrderAction, orderStateOf } from '../../shared/order-rules';
@@ -42,8 +42,8 @@ import { useQueueRows } from './use-queue-rows';
 type Action = BulkAction;
 
 /** The shared order rules' verdict on one list row (the server decides again on every request). */
-export function rowDecision(row: OrderListRow, action: OrderAction, role: string | null) {
-  return decide(orderStateOf(row), action, role ?? '', serviceToday());
+export function rowDecision(row: OrderListRow, action: OrderAction, role: Role | null) {
+  return decide(orderStateOf(row), action, role, serviceToday());
 }
 
 /** Shown instead of the table when the role may not read the folder (the server would answer 403). */

@@ -1,13 +1,13 @@
 import { Link, NavLink, useLocation } from 'react-router';
 import { STAFF_APP_NAME } from '../../shared/brand';
-import type { FolderCounts } from '../../shared/constants';
+import type { FolderCounts, Role } from '../../shared/constants';
 import { sidebarVisible } from '../../shared/permissions';
 import { SIDEBAR_LINKS } from '../app/nav';
 import { useGetUnmatchedQuery } from '../inbound/unmatched-api';
 import { SidebarViews } from '../orders/sidebar-views';
 
 interface Props {
-  role: string | null;
+  role: Role | null;
   counts: FolderCounts | undefined;
   open: boolean;
   onClose: () => void;

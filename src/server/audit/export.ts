@@ -1,3 +1,4 @@
+import type { Role } from '../../shared/constants.js';
 import { AUDIT_ACTIONS, type AuditExportQuery } from '../../shared/contracts/audit.js';
 import { csvCell } from '../../shared/csv.js';
 import { formatStaffDateTime } from '../../shared/dates.js';
@@ -45,7 +46,7 @@ function line(r: AuditRow): string {
 export async function auditExportSnapshot(
   sql: SqlRunner,
   query: AuditExportQuery,
-  viewer: { role: string },
+  viewer: { role: Role },
 ): Promise<{ total: number; lines: () => AsyncGenerator<string> }> {
   const params = auditFilterParams(query, viewer);
   const { rows: top } = await sql.query<{ bound: string | number }>(

@@ -1,3 +1,4 @@
+import type { Role } from '../../shared/constants.js';
 import dayjs from 'dayjs';
 import {
   AUDIT_PAGE_SIZE,
@@ -66,7 +67,7 @@ export function auditEntryOf(r: AuditRow): AuditEntry {
 export const AUDIT_COUNT_SQL = `select count(*)::int as total from audit_log a where ${AUDIT_WHERE}`;
 
 /** $1…$6 of AUDIT_WHERE for the filters and the viewer (a non-Admin does not see Admin sign-ins). */
-export function auditFilterParams(query: Omit<AuditLogQuery, 'page'>, viewer: { role: string }): unknown[] {
+export function auditFilterParams(query: Omit<AuditLogQuery, 'page'>, viewer: { role: Role }): unknown[] {
   const actor = query.actor || null;
   const actorId = actor && /^\d{1,9}$/.test(actor) ? Number(actor) : null;
   return [
@@ -82,7 +83,7 @@ export function auditFilterParams(query: Omit<AuditLogQuery, 'page'>, viewer: { 
 export async function auditLogPage(
   sql: SqlRunner,
   query: AuditLogQuery,
-  viewer: { role: string },
+  viewer: { role: Role },
 ): Promise<AuditLogPage> {
   const params = auditFilterParams(query, viewer);
   const [list, count] = await Promise.all([

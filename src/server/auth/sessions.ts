@@ -3,7 +3,7 @@ import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { staffSessions } from '../db/schema.js';
 import { now } from './clock.js';
-import { forgetStaffSession, forgetStaffUser } from './staff-cache.js';
+import { forgetStaffSession, forgetStaffUser, type SessionState } from './staff-cache.js';
 
 /** Absolute lifetime of a session and its token: one shift. */
 export const SESSION_ABSOLUTE_HOURS = 12;
@@ -37,15 +37,6 @@ export async function createSession(db: DbOrTx, input: NewSession): Promise<{ id
     pending: input.pending ?? null,
   });
   return { id, expiresAt };
-}
-
-export interface SessionState {
-  id: string;
-  userId: number;
-  lastSeenAt: Date;
-  expiresAt: Date;
-  endedAt: Date | null;
-  pending: string | null;
 }
 
 /** Why a session no longer counts, or null when it is live. */

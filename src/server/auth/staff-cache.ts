@@ -1,6 +1,15 @@
 import type { Role } from '../../shared/constants.js';
-import type { SessionState } from './sessions.js';
 import type { VerifiedStaffToken } from './tokens.js';
+
+/** A staff session as the guard checks it (sessions.ts keeps the rows). */
+export interface SessionState {
+  id: string;
+  userId: number;
+  lastSeenAt: Date;
+  expiresAt: Date;
+  endedAt: Date | null;
+  pending: string | null;
+}
 
 /** What the guard reads for a token: the staff member and the token's server-side session. */
 export interface StaffRow {

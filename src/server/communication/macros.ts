@@ -10,7 +10,7 @@ import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
 import { addRemark, assertMayMail, changeStatus } from '../orders/commands.js';
 import { latestDocument, lockOrders } from '../orders/repository.js';
 import { assertSendableKey, queueTemplateMail } from './notifications.js';
-import { paymentRouteOf } from '../payments/gateway.js';
+import { paymentRouteOf } from '../payments/payment-route.js';
 import { renderSubject } from './render.js';
 import type { Config } from '../config.js';
 import { templateValuesFor } from './templates.js';
@@ -156,10 +156,9 @@ export async function applyMacro(
     confirmRecent?: boolean | undefined;
   },
   log: { error: (obj: object, msg: string) => void },
-): Promise<{ outcomes: MacroOutcome[]; mailQueued: boolean }> {
+): Promise<{ outcomes: MacroOutcome[] }> {
   const macro = await findMacro(db, input.macroId);
   const outcomes: MacroOutcome[] = [];
-  let mailQueued = false;
   for (const orderId of [...new Set(input.orderIds)]) {
     // One order at a time, then the others' requests: a long macro never stalls the rest (PGlite).
     await yieldToEventLoop();
@@ -218,9 +217,8 @@ export async function applyMacro(
           );
         }
         if (silent) done.push('no mail: the order was in ChargeBack');
-        return { status, done, held, mailed: (!!macro.templateKey || !!macro.moveTo) && !silent };
+        return { status, done, held };
       });
-      if (result.mailed) mailQueued = true;
       outcomes.push({
         orderId,
         result: 'done',
@@ -247,5 +245,5 @@ export async function applyMacro(
       });
     }
   }
-  return { outcomes, mailQueued };
+  return { outcomes };
 }

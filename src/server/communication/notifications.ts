@@ -1,15 +1,24 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { MAIL_HOLD_SECONDS, type MailKind, type MailProvider } from '../../shared/constants.js';
-import { NOTIFIABLE_STATUSES, type StatusNotification } from '../../shared/contracts/communication.js';
+import {
+  MAIL_HOLD_SECONDS,
+  type MailKind,
+  type MailProvider,
+  type OrderStatus,
+} from '../../shared/constants.js';
+import {
+  NOTIFIABLE_STATUSES,
+  type NotifiableStatus,
+  type StatusNotification,
+} from '../../shared/contracts/communication.js';
 import type { PendingMail } from '../../shared/contracts/order-detail.js';
 import { completionMailSuppressed, statusName } from '../../shared/order-rules.js';
 import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
-import { mailLog, mailTemplates, statusNotifications } from '../db/schema.js';
+import { mailTemplates, statusNotifications } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
 import { assertCustomerMailAllowed, repeatedMailMinutes } from '../mail/limits.js';
-import { recordEvents } from '../orders/events.js';
+import { writeMail } from '../mail/outbox.js';
 import { customerLanguageOf, orderSnapshotFor, resolveTemplate } from './templates.js';
 
 /** An order that has just entered a status, as the status change knows it. */
@@ -17,7 +26,7 @@ export interface EnteredOrder {
   orderId: number;
   email: string;
   /** The status it left. */
-  processStatus: string;
+  processStatus: OrderStatus;
 }
 
 export interface TemplateMailInput {
@@ -73,29 +82,22 @@ export async function queueTemplateMail(
   const snapshot = await orderSnapshotFor(tx, input.orderId);
   const provider = input.provider ?? 'AWS';
   const hold = input.hold ?? true;
-  const [row] = await tx
-    .insert(mailLog)
-    .values({
+  const row = await writeMail(
+    tx,
+    {
       orderId: input.orderId,
       kind: input.kind,
       toEmail: input.toEmail,
       provider,
-      status: 'queued',
       requestedBy: input.requestedBy,
       templateId: template.id,
       templateVersion: template.version,
       templateValues: snapshot as unknown as Record<string, unknown> | null,
       holdUntil: hold ? sql`now() + make_interval(secs => ${MAIL_HOLD_SECONDS})` : null,
-    })
-    .returning({ id: mailLog.id, holdUntil: mailLog.holdUntil });
-  await recordEvents(tx, [
-    {
-      orderId: input.orderId,
-      actorId: input.requestedBy,
-      action: 'mail',
-      toValue: `${input.kind} ${template.key} (${template.language}) via ${provider} to ${input.toEmail}`,
     },
-  ]);
+    `${input.kind} ${template.key} (${template.language})`,
+  );
+  if (!row) return null;
   return {
     queued: true,
     mail: {
@@ -103,7 +105,7 @@ export async function queueTemplateMail(
       kind: input.kind,
       templateName,
       language: template.language,
-      heldUntil: row!.holdUntil?.toISOString() ?? null,
+      heldUntil: row.holdUntil?.toISOString() ?? null,
     },
   };
 }
@@ -125,7 +127,7 @@ export async function notifyStatusEntered(
   tx: DbOrTx,
   actorId: number | null,
   entered: readonly EnteredOrder[],
-  to: string,
+  to: OrderStatus,
   opts: { restore?: boolean | undefined; skip?: boolean | undefined } = {},
 ): Promise<StatusMails> {
   const result: StatusMails = { queued: [], repeats: [] };
@@ -190,7 +192,7 @@ export async function assertSendableKey(db: DbOrTx, key: string, field: string):
 export async function saveNotificationSettings(
   db: DbOrTx,
   actor: StaffIdentity,
-  settings: { status: string; enabled: boolean; templateKey: string | null }[],
+  settings: { status: NotifiableStatus; enabled: boolean; templateKey: string | null }[],
 ): Promise<StatusNotification[]> {
   const seen = new Set<string>();
   for (const s of settings) {

@@ -17,7 +17,6 @@ import { envelope, messageOnly } from '../../shared/contracts/common.js';
 import { staffOf } from '../auth/guard.js';
 import { done, ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
-import { nudgeMailQueue } from '../mail/queue.js';
 import { applyMacro, createMacro, deleteMacro, listMacros, updateMacro } from './macros.js';
 import { notificationSettings, saveNotificationSettings } from './notifications.js';
 import { createTemplate, deleteTemplate, getTemplate, listTemplates, renderForOrder } from './templates.js';
@@ -257,14 +256,7 @@ export const communicationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { outcomes, mailQueued } = await applyMacro(
-        db,
-        config,
-        staffOf(request),
-        request.body,
-        request.log,
-      );
-      if (mailQueued) nudgeMailQueue(app);
+      const { outcomes } = await applyMacro(db, config, staffOf(request), request.body, request.log);
       const n = outcomes.filter((o) => o.result === 'done').length;
       return ok(
         { orders: outcomes },

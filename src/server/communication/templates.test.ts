@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TemplateLanguage } from '../../shared/contracts/communication.js';
 import { renderApprovalNotice } from '../mail/approval-notice.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
@@ -44,7 +45,7 @@ describe('built-in templates', () => {
   it('the migration holds exactly the built-in templates of builtin-templates.ts, version 1', async () => {
     for (const b of BUILTIN_TEMPLATES) {
       for (const [language, text] of Object.entries(b.texts)) {
-        const found = await resolveTemplate(t.database.db, b.key, language);
+        const found = await resolveTemplate(t.database.db, b.key, language as TemplateLanguage);
         expect(found, `${b.key} ${language}`).toMatchObject({
           language,
           purpose: b.purpose,

@@ -6,6 +6,7 @@ import {
   type MailTemplateBody,
   TEMPLATE_LANGUAGES,
   type TemplateLanguage,
+  type TemplatePurpose,
 } from '../../shared/contracts/communication.js';
 import { statusName } from '../../shared/order-rules.js';
 import { recordAudit } from '../audit/audit.js';
@@ -31,8 +32,8 @@ export interface TemplateText {
   id: number;
   key: string;
   version: number;
-  language: string;
-  purpose: string;
+  language: TemplateLanguage;
+  purpose: TemplatePurpose;
   subject: string;
   body: string;
 }
@@ -59,7 +60,7 @@ export async function customerLanguageOf(db: DbOrTx, orderId: number): Promise<T
 export async function resolveTemplate(
   db: DbOrTx,
   key: string,
-  language: string,
+  language: TemplateLanguage,
 ): Promise<TemplateText | null> {
   const rows = await db
     .select({
@@ -288,7 +289,7 @@ export async function getTemplate(db: DbOrTx, id: number): Promise<MailTemplate>
 }
 
 /** The purpose of a key: every language of one key serves one purpose. */
-async function assertPurposeOfKey(tx: DbOrTx, key: string, purpose: string, exceptId?: number) {
+async function assertPurposeOfKey(tx: DbOrTx, key: string, purpose: TemplatePurpose, exceptId?: number) {
   const [other] = await tx
     .select({ id: mailTemplates.id, purpose: mailTemplates.purpose })
     .from(mailTemplates)
@@ -302,7 +303,7 @@ async function assertPurposeOfKey(tx: DbOrTx, key: string, purpose: string, exce
 }
 
 /** One live template per key and language: a second one is refused (the message ends with `ending`). */
-async function assertKeyLanguageFree(tx: DbOrTx, key: string, language: string, ending: string) {
+async function assertKeyLanguageFree(tx: DbOrTx, key: string, language: TemplateLanguage, ending: string) {
   const [clash] = await tx
     .select({ id: mailTemplates.id })
     .from(mailTemplates)

@@ -614,7 +614,7 @@ describe('approval notice preview language', () => {
       orderId: order.orderId,
       kind: 'approval' as const,
       toEmail: order.email,
-      provider: 'smtp',
+      provider: 'AWS' as const,
       templateId: pt.id,
       templateVersion: pt.version,
     };

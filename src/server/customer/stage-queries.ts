@@ -1,3 +1,4 @@
+import type { OrderStatus } from '../../shared/constants.js';
 import { and, desc, eq } from 'drizzle-orm';
 import { type CustomerStage, customerStageOf } from '../../shared/customer-stage.js';
 import en from '../../shared/i18n/en.js';
@@ -32,7 +33,7 @@ export function answerLanguage(pageLanguage: string | undefined, stored: string 
 
 /** The stage of a status with its message in a language (support e-mail and order id filled in). */
 export function stageAnswer(
-  status: string,
+  status: OrderStatus,
   language: CustomerLanguage,
   values: { orderId: number; supportEmail: string },
 ): { stage: CustomerStage; stageMessage: string } {

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import * as tar from 'tar';
 import type { Config } from '../config.js';
-import { documentStorage, documentsDir, isStorageKey } from '../documents/storage.js';
+import { documentStorage, documentsDir } from '../documents/storage.js';
+import { isStorageKey } from '../documents/stored-file.js';
 import { type Database, openDatabase } from './client.js';
 
 /**

@@ -9,6 +9,7 @@ import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-post
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import lockfile from 'proper-lockfile';
+import { syncEnumChecks } from './enum-checks.js';
 import * as schema from './schema.js';
 
 export type Db = NodePgDatabase<typeof schema>;
@@ -277,6 +278,8 @@ function ownerIsGone(pidFile: string): boolean {
   }
 }
 
+/** The migrations, then the checks of closed value lists as the shared constants say (decision 338). */
 export async function migrateDatabase(database: Database): Promise<void> {
   await database.migrate();
+  await syncEnumChecks(database.db);
 }

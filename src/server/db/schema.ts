@@ -22,9 +22,11 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import {
+  CLOSED_STATUSES,
   MAIL_KINDS,
   MAIL_STATUSES,
   type MailKind,
+  type MailProvider,
   type MailStatus,
   CONTACT_CHANNELS,
   CONTACT_OUTCOMES,
@@ -37,15 +39,27 @@ import {
   ROLES,
   type Role,
 } from '../../shared/constants.js';
+import {
+  type MacroStatus,
+  TEMPLATE_LANGUAGES,
+  type TemplateLanguage,
+  type TemplatePurpose,
+} from '../../shared/contracts/communication.js';
 import type { DuplicateDecision } from '../../shared/duplicates.js';
+import type { CustomerLanguage } from '../../shared/languages.js';
 import type { OrderCheck } from '../../shared/order-checks.js';
+import { sqlList } from './sql-lists.js';
+import { ATTENTION_STATUSES } from '../../shared/check-codes.js';
 
 /** A check as stored with the order (its message is rendered when read). */
 type StoredCheck = OrderCheck;
 
-/** `column in (...)` over one of the shared value lists: the database holds only those values. */
+/**
+ * `column in (...)` over one of the shared value lists: the database holds only those values. A value
+ * added to a list needs no migration: migrateDatabase re-creates the check (db/enum-checks.ts).
+ */
 const oneOf = (column: SQL | AnyPgColumn, values: readonly string[]) =>
-  sql`${column} in (${sql.raw(values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', '))})`;
+  sql`${column} in (${sqlList(values)})`;
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
@@ -230,7 +244,7 @@ export const orders = pgTable(
      * The customer's language (en, es, nl, pap, pt) as last chosen on the intake or the customer page;
      * null until a choice is known. Customer mails use it (docs/decisions/210).
      */
-    language: text('language'),
+    language: text('language').$type<CustomerLanguage>(),
     /** When the customer's latest unread answer came in (the "Customer replied" flag); null once read. */
     customerRepliedAt: timestamp('customer_replied_at', { withTimezone: true, mode: 'date' }),
     /**
@@ -244,7 +258,7 @@ export const orders = pgTable(
     checkFlags: text('check_flags').array().notNull().default(sql`'{}'::text[]`),
     /** A warning or a blocking check on an order still being worked: the Needs attention filter. */
     needsAttention: boolean('needs_attention').generatedAlwaysAs(
-      sql`"check_level" > 0 and "process_status" in ('New', 'Awaiting', 'AwaitingGovt', 'Customer Called', 'Contact Customer')`,
+      sql`"check_level" > 0 and "process_status" in (${sqlList(ATTENTION_STATUSES)})`,
     ),
     /** The passport number as the duplicate rule compares it (letters and digits, upper case). */
     passportKey: text('passport_key').generatedAlwaysAs(
@@ -268,7 +282,7 @@ export const orders = pgTable(
     index('orders_claimable_idx')
       .on(t.processStatus, t.arrivalDate, t.createdAt, t.orderId)
       .where(
-        sql`${t.assignedTo} is null and ${t.processStatus} not in ('New', 'Completed', 'Deleted', 'Refunded')`,
+        sql`${t.assignedTo} is null and ${t.processStatus} not in (${sqlList(['New', ...CLOSED_STATUSES])})`,
       ),
     index('orders_claimable_new_idx')
       .on(t.arrivalDate, t.createdAt, t.orderId)
@@ -421,8 +435,8 @@ export const mailTemplates = pgTable(
   {
     id: serial('id').primaryKey(),
     key: text('key').notNull(),
-    language: text('language').notNull(),
-    purpose: text('purpose').notNull().default('customer'),
+    language: text('language').$type<TemplateLanguage>().notNull(),
+    purpose: text('purpose').$type<TemplatePurpose>().notNull().default('customer'),
     name: text('name').notNull(),
     currentVersion: integer('current_version').notNull().default(1),
     createdBy: integer('created_by').references(() => staffUsers.id),
@@ -431,7 +445,7 @@ export const mailTemplates = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [
-    check('mail_templates_language_ck', sql`${t.language} in ('en', 'es', 'nl', 'pap', 'pt')`),
+    check('mail_templates_language_ck', oneOf(t.language, TEMPLATE_LANGUAGES)),
     uniqueIndex('mail_templates_key_language_uq').on(t.key, t.language).where(sql`${t.deletedAt} is null`),
   ],
 );
@@ -454,7 +468,7 @@ export const mailTemplateVersions = pgTable(
 
 /** Per status: whether the customer is mailed when an order enters it, and with which template key. */
 export const statusNotifications = pgTable('status_notifications', {
-  status: text('status').primaryKey(),
+  status: text('status').$type<OrderStatus>().primaryKey(),
   enabled: boolean('enabled').notNull().default(false),
   templateKey: text('template_key'),
   updatedBy: integer('updated_by').references(() => staffUsers.id),
@@ -468,7 +482,7 @@ export const macros = pgTable(
     id: serial('id').primaryKey(),
     name: text('name').notNull(),
     remark: text('remark'),
-    moveTo: text('move_to'),
+    moveTo: text('move_to').$type<MacroStatus>(),
     templateKey: text('template_key'),
     whatsappText: text('whatsapp_text'),
     /** The order must have a current (not withdrawn) approved document. */
@@ -490,7 +504,7 @@ export const mailLog = pgTable(
       .references(() => orders.orderId),
     kind: text('kind').$type<MailKind>().notNull(),
     toEmail: text('to_email').notNull(),
-    provider: text('provider').notNull(),
+    provider: text('provider').$type<MailProvider>().notNull(),
     documentId: bigint('document_id', { mode: 'number' }).references(() => documents.id),
     isReminder: boolean('is_reminder').notNull().default(false),
     status: text('status').$type<MailStatus>().notNull().default('queued'),
@@ -546,7 +560,7 @@ export const mailAttempts = pgTable(
       .notNull()
       .references(() => mailLog.id),
     attempt: integer('attempt').notNull(),
-    provider: text('provider').notNull(),
+    provider: text('provider').$type<MailProvider>().notNull(),
     ok: boolean('ok').notNull(),
     messageId: text('message_id'),
     error: text('error'),

@@ -19,7 +19,6 @@ import {
   tooManyRequests,
   unsupportedMediaType,
 } from '../http/errors.js';
-import { nudgeMailQueue } from '../mail/queue.js';
 import { attachDocument, changeStatus, resendDocument } from '../orders/commands.js';
 import { lockOrders } from '../orders/repository.js';
 import { removeStored } from './storage.js';
@@ -132,7 +131,6 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
         await discard();
         throw err;
       }
-      nudgeMailQueue(app);
       return ok(
         { ...result, status: 'queued' },
         complete
@@ -168,7 +166,6 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
         reply.header('retry-after', String(result.refused.retryAfterSeconds));
         throw tooManyRequests(result.refused.message);
       }
-      nudgeMailQueue(app);
       return ok(
         { ...result, status: 'queued' },
         `The mail to ${email} is on its way (${mailServiceProvider}).`,

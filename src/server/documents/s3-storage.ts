@@ -11,7 +11,13 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../config.js';
-import { type DocumentStorage, isStorageKey, measuring, newStorageKey, type StoredFile } from './storage.js';
+import {
+  type DocumentStorage,
+  isStorageKey,
+  measuring,
+  newStorageKey,
+  type StoredFile,
+} from './stored-file.js';
 
 /** Objects live under this prefix, so the bucket can hold other things too. */
 const PREFIX = 'documents/';

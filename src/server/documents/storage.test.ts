@@ -12,7 +12,8 @@ import { createOrder } from '../test/factories.js';
 import { samplePdf } from '../test/fixtures.js';
 import { startS3, type TestS3 } from '../test/s3.js';
 import { multipart, pdfText, startSmtp, type TestSmtp } from '../test/smtp.js';
-import { closeDocumentStorage, type DocumentStorage, documentStorage, documentsDir } from './storage.js';
+import { closeDocumentStorage, documentStorage, documentsDir } from './storage.js';
+import type { DocumentStorage } from './stored-file.js';
 
 let s3: TestS3;
 let localDir: string;

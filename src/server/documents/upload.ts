@@ -4,7 +4,8 @@ import { badRequest, HttpError, serviceUnavailable, unsupportedMediaType } from 
 import { countPdfPages } from '../pdf/build.js';
 import { imageDimensions, MAX_IMAGE_PIXELS, MAX_PDF_PAGES, megapixels } from '../pdf/document-limits.js';
 import { DEFAULT_PDF_WORKER_LIMITS, PdfWorkerError, type PdfWorkerLimits } from '../pdf/worker-pool.js';
-import { removeStored, type StorageTarget, type StoredFile, storeStream } from './storage.js';
+import { removeStored, type StorageTarget, storeStream } from './storage.js';
+import type { StoredFile } from './stored-file.js';
 
 /** Accepted documents by content (magic bytes), never by the client's name or header. */
 const ACCEPTED: Record<string, string> = {

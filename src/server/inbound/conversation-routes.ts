@@ -37,7 +37,6 @@ import {
   unauthorized,
   unsupportedMediaType,
 } from '../http/errors.js';
-import { nudgeMailQueue } from '../mail/queue.js';
 import { contentDisposition } from '../order-detail/routes.js';
 import { attachDocument } from '../orders/commands.js';
 import { logContact } from '../orders/contacts.js';
@@ -142,7 +141,6 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
         await removeStored(config, stored.key);
         throw err;
       }
-      nudgeMailQueue(app);
       return ok(
         { ...result, status: 'queued' },
         `The file is now the approved card. The mail to ${email} is on its way (${request.body.mailServiceProvider}).`,
@@ -326,7 +324,6 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
         expectedVersion,
       });
       if (!result) throw notFound('Template not found');
-      nudgeMailQueue(app);
       return ok(result, `The reply to the customer is on its way (${provider}).`);
     },
   );

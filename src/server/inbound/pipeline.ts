@@ -10,10 +10,10 @@ import { HttpError } from '../http/errors.js';
 import { inTransaction } from '../orders/commands.js';
 import { recordEvents } from '../orders/events.js';
 import { bounced, customerAnswered } from '../orders/customer-answers.js';
-import { CLOSED_STATUSES } from '../orders/folders.js';
 import { lockOrders } from '../orders/repository.js';
 import { INBOUND_LIMITS, type InboundMail } from './parse.js';
 import { mailOfMessageId, orderOfReplyAddress } from './tokens.js';
+import { CLOSED_STATUSES } from '../../shared/constants.js';
 
 export const DISPOSITIONS = ['attached', 'unmatched', 'auto-reply', 'bounce', 'duplicate'] as const;
 export type Disposition = (typeof DISPOSITIONS)[number];

@@ -6,7 +6,6 @@ import { queueTemplateMail } from '../communication/notifications.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { appSettings, statusNotifications, waitingSteps } from '../db/schema.js';
-import { nudgeMailQueue } from '../mail/queue.js';
 import { inTransaction } from '../orders/commands.js';
 import { escalateUnanswered } from '../orders/customer-answers.js';
 import { lockOrders } from '../orders/repository.js';
@@ -146,9 +145,6 @@ export async function startWaitingPolicy(app: FastifyInstance): Promise<() => Pr
   const timer = setInterval(() => {
     if (running) return;
     running = scanWaiting(app.ctx.db)
-      .then((n) => {
-        if (n > 0) nudgeMailQueue(app);
-      })
       .catch((err) => app.log.warn({ err }, 'waiting policy scan failed'))
       .finally(() => {
         running = null;

@@ -169,7 +169,7 @@ async function generateHistory(count: number) {
           orderId: order!.orderId,
           kind: 'approval' as const,
           toEmail: 'x@example.com',
-          provider: pick(['AWS', 'Sendgrid']),
+          provider: pick(['AWS', 'Sendgrid'] as const),
           status: pick(['queued', 'sending', 'retrying', 'sent', 'sent', 'failed'] as const),
           createdAt: new Date(Math.min(now.getTime(), created.getTime() + Math.floor(rand() * 3 * DAY))),
         })),

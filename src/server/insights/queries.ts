@@ -9,6 +9,8 @@ import {
 import { SERVICE_TIME_ZONE } from '../../shared/constants.js';
 import { serviceToday } from '../../shared/dates.js';
 import type { SqlRunner } from '../db/client.js';
+import { CLOSED_STATUSES } from '../../shared/constants.js';
+import { sqlListText } from '../db/sql-lists.js';
 
 /*
  * The insights read the rollups of drizzle/0015_insights_rollup_triggers.sql (docs/decisions/120): a year
@@ -85,7 +87,7 @@ const folderCase = (due: string) => `case
   end`;
 
 /** Statuses that end work on an order (as in the folders): everything else is backlog. */
-const CLOSED = `('Completed', 'Deleted', 'Refunded')`;
+const CLOSED = `(${sqlListText(CLOSED_STATUSES)})`;
 
 /**
  * Open orders per folder from the trigger-kept folder counters, and the ones younger than seven days

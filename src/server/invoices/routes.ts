@@ -3,7 +3,6 @@ import { queuedMailResponse, sendInvoiceBody } from '../../shared/contracts/orde
 import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
-import { nudgeMailQueue } from '../mail/queue.js';
 import { sendInvoice } from '../orders/commands.js';
 
 export const UNKNOWN_ORDER_MESSAGE = 'No order found with this order id.';
@@ -33,7 +32,6 @@ export const invoiceRoutes: FastifyPluginAsyncZod = async (app) => {
         orderId,
         notFoundMessage: UNKNOWN_ORDER_MESSAGE,
       });
-      nudgeMailQueue(app);
       return ok({ mailId, documentId: null, status: 'queued' }, `Invoice has been sent to ${email}.`);
     },
   );

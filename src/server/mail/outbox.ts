@@ -1,4 +1,5 @@
 import type { MailProvider } from '../../shared/constants.js';
+import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { KIND_TEMPLATE_KEYS } from '../communication/builtin-templates.js';
 import { customerLanguageOf, orderSnapshotFor, resolveTemplate } from '../communication/templates.js';
@@ -31,30 +32,67 @@ export async function queueMail(tx: DbOrTx, input: QueueMailInput): Promise<numb
     KIND_TEMPLATE_KEYS[input.kind],
     await customerLanguageOf(tx, input.orderId),
   );
-  const [row] = await tx
-    .insert(mailLog)
-    .values({
+  const written = await writeMail(
+    tx,
+    {
       orderId: input.orderId,
       kind: input.kind,
       toEmail: input.toEmail,
       provider: input.provider,
       documentId: input.documentId ?? null,
       isReminder: input.isReminder ?? false,
-      status: 'queued',
       requestedBy: input.requestedBy,
       templateId: template?.id ?? null,
       templateVersion: template?.version ?? null,
       // The values as they are now, never as they are at delivery (decision 294).
       templateValues: snapshot as unknown as Record<string, unknown> | null,
-    })
-    .returning({ id: mailLog.id });
+    },
+    input.kind,
+  );
+  if (!written) throw new Error(`mail_log refused a ${input.kind} mail for order ${input.orderId}`);
+  return written.id;
+}
+
+/** Where a committed customer mail is announced; the delivery queue of every instance listens (queue.ts). */
+export const MAIL_CHANNEL = 'mail_queued';
+
+/** A customer mail as its writer fills it; the outbox sets status and times. */
+export type NewMail = Omit<
+  typeof mailLog.$inferInsert,
+  'id' | 'status' | 'attempts' | 'createdAt' | 'updatedAt' | 'holdUntil'
+> & {
+  provider: MailProvider;
+  requestedBy: number | null;
+  /** The end of the undo window, usually computed by the database. */
+  holdUntil?: Date | SQL | null;
+};
+
+/**
+ * The one writer of customer mail (decision 338): the outbox row (mail_log, status 'queued') and its
+ * order event, in the caller's transaction, announced with NOTIFY, which PostgreSQL delivers only when
+ * that transaction commits, so delivery starts at once instead of at the queue's next poll. `what` names
+ * the mail in the event ("<what> via <provider> to <address>"). Null when a unique index kept the row out
+ * (a document's second reminder): nothing is written then.
+ */
+export async function writeMail(
+  tx: DbOrTx,
+  mail: NewMail,
+  what: string,
+): Promise<{ id: number; holdUntil: Date | null } | null> {
+  const [row] = await tx
+    .insert(mailLog)
+    .values({ ...mail, status: 'queued' })
+    .onConflictDoNothing()
+    .returning({ id: mailLog.id, holdUntil: mailLog.holdUntil });
+  if (!row) return null;
   await recordEvents(tx, [
     {
-      orderId: input.orderId,
-      actorId: input.requestedBy,
+      orderId: mail.orderId,
+      actorId: mail.requestedBy,
       action: 'mail',
-      toValue: `${input.kind} via ${input.provider} to ${input.toEmail}`,
+      toValue: `${what} via ${mail.provider} to ${mail.toEmail}`,
     },
   ]);
-  return row!.id;
+  await tx.execute(sql`select pg_notify(${MAIL_CHANNEL}, '')`);
+  return row;
 }

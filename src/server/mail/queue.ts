@@ -6,6 +6,7 @@ import type { Database } from '../db/client.js';
 import { mailAttempts, mailLog } from '../db/schema.js';
 import { recordMailDelivered, recordMailFailure } from '../metrics/metrics.js';
 import { composeMail, PermanentMailError } from './compose.js';
+import { MAIL_CHANNEL } from './outbox.js';
 import { queueDueReminders } from './reminders.js';
 import { createMailSender, type MailSender } from './transports.js';
 
@@ -17,7 +18,7 @@ export interface MailQueueOptions {
   retryLimit?: number;
   /** First retry delay in seconds; doubles each time (pg-boss retryBackoff). */
   retryDelaySeconds?: number;
-  /** How often queued mail_log rows written by any writer are handed to pg-boss. */
+  /** How often queued mail_log rows are looked for besides the writers' announcements (held mails, a missed one). */
   dispatchIntervalMs?: number;
   /** pg-boss worker polling interval (seconds, ≥ 0.5). */
   pollingIntervalSeconds?: number;
@@ -31,14 +32,6 @@ export interface MailQueue {
   /** Runs the reminder scan now (the schedule does it every minute). */
   scanReminders(now?: Date): Promise<number>;
   stop(): Promise<void>;
-}
-
-const running = new WeakMap<FastifyInstance, MailQueue>();
-
-/** Routes call this after committing a queued mail, so delivery starts without waiting for the next poll. */
-export function nudgeMailQueue(app: FastifyInstance): void {
-  const queue = running.get(app);
-  if (queue) queue.dispatch().catch((err) => app.log.warn({ err }, 'mail dispatch failed'));
 }
 
 /** pg-boss job ids are uuids; one fixed id per mail row makes a second dispatch of it a no-op. */
@@ -201,9 +194,12 @@ export async function startMailQueue(app: FastifyInstance, opts: MailQueueOption
   else await boss.unschedule(REMINDERS).catch(() => {});
 
   let stopped = false;
-  const timer = setInterval(() => {
+  const dispatchNow = () => {
     if (!stopped) dispatch().catch((err) => app.log.warn({ err }, 'mail dispatch failed'));
-  }, opts.dispatchIntervalMs ?? 2000);
+  };
+  // Every mail writer announces its commit (outbox.ts): delivery starts then; the poll catches held mails.
+  const unlisten = await database.listen(MAIL_CHANNEL, dispatchNow);
+  const timer = setInterval(dispatchNow, opts.dispatchIntervalMs ?? 2000);
   timer.unref();
 
   const queue: MailQueue = {
@@ -213,13 +209,12 @@ export async function startMailQueue(app: FastifyInstance, opts: MailQueueOption
       if (stopped) return;
       stopped = true;
       clearInterval(timer);
-      running.delete(app);
+      await unlisten();
       await dispatching?.catch(() => 0);
       await boss.stop({ graceful: true, wait: true, timeout: 5000, close: false });
       sender.close();
     },
   };
-  running.set(app, queue);
   await dispatch();
   return queue;
 }

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { OrderStatus } from '../../shared/constants.js';
 import type { MailPreview } from '../../shared/contracts/order-detail.js';
 import { completionMailSuppressed } from '../../shared/order-rules.js';
 import { renderForOrder, customerLanguageOf, resolveTemplate } from '../communication/templates.js';
@@ -11,7 +12,7 @@ import { NO_CARD_MESSAGE } from '../orders/commands.js';
 import { latestDocument } from '../orders/repository.js';
 
 /** The template key a move to `status` mails, as its notification setting says (null: none). */
-async function notificationKey(db: DbOrTx, status: string): Promise<string | null> {
+async function notificationKey(db: DbOrTx, status: OrderStatus): Promise<string | null> {
   const [setting] = await db
     .select()
     .from(statusNotifications)
@@ -28,7 +29,7 @@ export async function previewCustomerMail(
   db: DbOrTx,
   config: Config,
   orderId: number,
-  query: { status?: string | undefined; macroId?: number | undefined },
+  query: { status?: OrderStatus | undefined; macroId?: number | undefined },
 ): Promise<MailPreview> {
   const [order] = await db
     .select({ id: orders.orderId, status: orders.processStatus })

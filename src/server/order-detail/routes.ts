@@ -23,7 +23,6 @@ import { renderCurrentForOrder } from '../communication/templates.js';
 import { openStored, storedExists } from '../documents/storage.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
-import { nudgeMailQueue } from '../mail/queue.js';
 import {
   addRemark,
   cancelPendingMail,
@@ -103,7 +102,6 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
         confirmRecent,
         forceReason,
       });
-      if (moved.mailQueued) nudgeMailQueue(app);
       const notes = [`Order status has been changed to ${updatingStatus}`];
       if (moved.mail) {
         notes.push(

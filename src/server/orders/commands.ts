@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import {
+  CLOSED_STATUSES,
   MAIL_HOLD_SECONDS,
   type MailProvider,
   ORDER_STATUSES,
@@ -24,6 +25,7 @@ import { queueMail } from '../mail/outbox.js';
 import { recordEvents } from './events.js';
 import { latestDocument, type LockedOrder, lockOrders, remarkItemOf } from './repository.js';
 import { applyHolderRule, assertVersion, enforceRules, ruleState } from './rules.js';
+import { sqlList } from '../db/sql-lists.js';
 
 /**
  * The order commands: every change of an order goes through one of these. Each locks the orders it
@@ -182,7 +184,6 @@ export async function changeStatus(
   orderId: number;
   from: OrderStatus;
   to: OrderStatus;
-  mailQueued: boolean;
   mail: PendingMail | null;
   repeats: StatusMails['repeats'];
   cancelledMails: number;
@@ -228,7 +229,6 @@ export async function changeStatus(
       orderId: order.orderId,
       from: order.processStatus as OrderStatus,
       to: input.to,
-      mailQueued: mails.queued.length > 0,
       mail: mails.queued[0] ?? null,
       repeats: mails.repeats,
       cancelledMails: cancelled.length,
@@ -869,10 +869,7 @@ export async function handOverOpenOrders(
       .select({ orderId: orders.orderId })
       .from(orders)
       .where(
-        and(
-          eq(orders.assignedTo, from),
-          sql`${orders.processStatus} not in ('Completed', 'Deleted', 'Refunded')`,
-        ),
+        and(eq(orders.assignedTo, from), sql`${orders.processStatus} not in (${sqlList(CLOSED_STATUSES)})`),
       );
     if (!held.length) return 0;
     const locked = await lockOrders(
@@ -906,10 +903,7 @@ export async function openOrdersHeldBy(db: DbOrTx, staffId: number): Promise<num
     .select({ n: sql<string>`count(*)` })
     .from(orders)
     .where(
-      and(
-        eq(orders.assignedTo, staffId),
-        sql`${orders.processStatus} not in ('Completed', 'Deleted', 'Refunded')`,
-      ),
+      and(eq(orders.assignedTo, staffId), sql`${orders.processStatus} not in (${sqlList(CLOSED_STATUSES)})`),
     );
   return Number(row?.n ?? 0);
 }

@@ -6,9 +6,10 @@ import type { StaffIdentity } from '../context.js';
 import { conflict } from '../http/errors.js';
 import { inTransaction } from './commands.js';
 import { recordEvents } from './events.js';
-import { CLOSED_STATUSES } from './folders.js';
 import { lockOrders } from './repository.js';
 import { applyHolderRule, assertVersion } from './rules.js';
+import { CLOSED_STATUSES } from '../../shared/constants.js';
+import { sqlList } from '../db/sql-lists.js';
 
 /**
  * Calls and WhatsApp contacts with the customer, logged with their outcome in the order's conversation
@@ -96,7 +97,7 @@ export async function contactsOf(db: DbOrTx, orderId: number) {
     .orderBy(asc(orderContacts.createdAt), asc(orderContacts.id));
 }
 
-const CLOSED_LIST = sql.raw(CLOSED_STATUSES.map((s) => `'${s.replace(/'/g, "''")}'`).join(', '));
+const CLOSED_LIST = sqlList(CLOSED_STATUSES);
 
 /**
  * Call-backs due for one staff member: open orders they hold whose last logged contact is a call-back

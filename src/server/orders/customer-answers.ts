@@ -11,6 +11,7 @@ import { recordEvents } from './events.js';
 import { lockOrders } from './repository.js';
 import { assertVersion } from './rules.js';
 import { assertCustomerMailAllowed } from '../mail/limits.js';
+import { writeMail } from '../mail/outbox.js';
 
 /**
  * The order side of what customers send (src/server/inbound/ reads and matches the messages): an answer
@@ -184,25 +185,17 @@ async function queueTextReply(
   input: { orderId: number; body: string; provider: MailProvider },
 ): Promise<number> {
   await assertCustomerMailAllowed(tx, input.orderId, actor.id);
-  const [row] = await tx
-    .insert(mailLog)
-    .values({
+  const row = await writeMail(
+    tx,
+    {
       orderId: input.orderId,
       kind: 'macro',
       toEmail,
       provider: input.provider,
-      status: 'queued',
       requestedBy: actor.id,
       bodyText: input.body,
-    })
-    .returning({ id: mailLog.id });
-  await recordEvents(tx, [
-    {
-      orderId: input.orderId,
-      actorId: actor.id,
-      action: 'mail',
-      toValue: `macro staff reply (text) via ${input.provider} to ${toEmail}`,
     },
-  ]);
+    'macro staff reply (text)',
+  );
   return row!.id;
 }

@@ -1,5 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { type Folder, MONTHS } from '../../shared/constants.js';
+import { CLOSED_STATUSES } from '../../shared/constants.js';
+import { sqlList } from '../db/sql-lists.js';
 
 /** Who is asking and what "today" is: the date-dependent folders and My Orders need both. */
 export interface FolderScope {
@@ -10,9 +12,8 @@ export interface FolderScope {
   month?: number | undefined;
 }
 
-/** Statuses that end work on an order: they leave My Orders (docs/product.md, "Orders"). */
-export const CLOSED_STATUSES = ['Completed', 'Deleted', 'Refunded'] as const;
-const CLOSED = sql.raw(`('Completed', 'Deleted', 'Refunded')`);
+export { CLOSED_STATUSES };
+const CLOSED = sql`(${sqlList(CLOSED_STATUSES)})`;
 
 export const STATUS_FOLDERS: Partial<Record<Folder, string>> = {
   awaitingOrder: 'Awaiting',

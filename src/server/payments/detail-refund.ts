@@ -3,8 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { serviceToday } from '../../shared/dates.js';
 import type { StaffIdentity } from '../context.js';
 import { orders } from '../db/schema.js';
-import { nudgeMailQueue } from '../mail/queue.js';
-import { paymentRouteOf } from './gateway.js';
+import { paymentRouteOf } from './payment-route.js';
 import { refundAnswer } from './refund-answer.js';
 import { refundOrders } from './refunds.js';
 
@@ -24,7 +23,6 @@ export async function providerRefund(app: FastifyInstance, staff: StaffIdentity,
     .where(eq(orders.orderId, orderId));
   if (!order || paymentRouteOf(config, order).kind !== 'integrated') return null;
   const answer = refundAnswer(await refundOrders(db, config, staff, [orderId], { today: serviceToday() }));
-  nudgeMailQueue(app);
   return {
     ...answer,
     data: { order_id: orderId, from: order.status, process_status: 'Refunded' as const },

@@ -9,7 +9,8 @@ import { documentBytes, gatherEvidence } from '../order-detail/evidence.js';
 import { recordEvents } from '../orders/events.js';
 import { buildDefencePackPdf } from '../pdf/build.js';
 import { loadErasure } from '../retention/erasure-record.js';
-import { type EvidenceFile, paymentRouteOf } from './gateway.js';
+import type { EvidenceFile } from './gateway.js';
+import { paymentRouteOf } from './payment-route.js';
 
 /** The Defence Pack sent as evidence: the full case file (customer-facing facts, docs/product.md). */
 export const EVIDENCE_PACK_TYPE = 2;

@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
 import { orders, paymentDisputes, paymentRefunds, staffUsers } from '../db/schema.js';
 import { notFound } from '../http/errors.js';
-import { paymentRouteOf } from './gateway.js';
+import { paymentRouteOf } from './payment-route.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const TAKES_EVIDENCE = new Set(['needs_response', 'warning_needs_response']);

@@ -8,7 +8,8 @@ import { badRequest, conflict, HttpError } from '../http/errors.js';
 import { completeRefunds, lockRefundable } from '../orders/commands.js';
 import { recordEvents } from '../orders/events.js';
 import type { LockedOrder } from '../orders/repository.js';
-import { type PaymentGateway, paymentRouteOf } from './gateway.js';
+import type { PaymentGateway } from './gateway.js';
+import { paymentRouteOf } from './payment-route.js';
 
 /**
  * 'Refunded it' with the payment provider first (docs/decisions/302): for an order paid through an

@@ -8,7 +8,7 @@ import { forgetStaffUser } from '../auth/staff-cache.js';
 const columns = { id: staffUsers.id, name: staffUsers.name, email: staffUsers.email, role: staffUsers.role };
 
 /** The public shape of a member: never the hash; `memberRole` is what the list shows. */
-function toMember(row: { id: number; name: string; email: string; role: string }): TeamMember {
+function toMember(row: { id: number; name: string; email: string; role: Role }): TeamMember {
   return {
     id: row.id,
     name: row.name,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { MOVABLE_STATUSES, ORDER_STATUSES } from '../constants.js';
+import { MOVABLE_STATUSES, ORDER_STATUSES, type OrderStatus } from '../constants.js';
 import { CONTROL_CHARACTERS_MESSAGE, MULTI_LINE_PATTERN } from '../control-characters.js';
+import { CUSTOMER_LANGUAGES } from '../languages.js';
 import { multilineText, orderIdField, text } from './common.js';
 
 /**
@@ -9,7 +10,7 @@ import { multilineText, orderIdField, text } from './common.js';
  */
 
 /** Languages a template can be written in (the customer languages). English is the fallback. */
-export const TEMPLATE_LANGUAGES = ['en', 'es', 'nl', 'pap', 'pt'] as const;
+export const TEMPLATE_LANGUAGES = CUSTOMER_LANGUAGES;
 export type TemplateLanguage = (typeof TEMPLATE_LANGUAGES)[number];
 export const TEMPLATE_LANGUAGE_NAMES: Record<TemplateLanguage, string> = {
   en: 'English',
@@ -170,13 +171,13 @@ export const templatePreviewBody = z
 export const renderedMail = z.object({ subject: z.string(), html: z.string(), text: z.string() });
 
 /** Statuses that can notify the customer on entry (every status but New and Deleted). */
-export const NOTIFIABLE_STATUSES = ORDER_STATUSES.filter((s) => s !== 'New' && s !== 'Deleted') as [
-  string,
-  ...string[],
-];
+export type NotifiableStatus = Exclude<OrderStatus, 'New' | 'Deleted'>;
+export const NOTIFIABLE_STATUSES = ORDER_STATUSES.filter(
+  (s): s is NotifiableStatus => s !== 'New' && s !== 'Deleted',
+) as [NotifiableStatus, ...NotifiableStatus[]];
 
 export const statusNotification = z.object({
-  status: z.string(),
+  status: z.enum(NOTIFIABLE_STATUSES),
   enabled: z.boolean(),
   templateKey: z.string().nullable(),
 });
@@ -200,7 +201,11 @@ export const statusNotificationsBody = z
   .strict();
 
 /** Statuses a macro may move an order to (the detail screen's moves, Deleted excepted). */
-export const MACRO_STATUSES = MOVABLE_STATUSES.filter((s) => s !== 'Deleted') as [string, ...string[]];
+export type MacroStatus = Exclude<(typeof MOVABLE_STATUSES)[number], 'Deleted'>;
+export const MACRO_STATUSES = MOVABLE_STATUSES.filter((s): s is MacroStatus => s !== 'Deleted') as [
+  MacroStatus,
+  ...MacroStatus[],
+];
 
 export const macroBody = z
   .object({

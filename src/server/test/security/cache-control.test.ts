@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signCustomerToken } from '../customer/tokens.js';
-import { createTestApp, type TestApp } from '../test/app.js';
-import { createOrder } from '../test/factories.js';
+import { signCustomerToken } from '../../customer/tokens.js';
+import { createTestApp, type TestApp } from '../app.js';
+import { createOrder } from '../factories.js';
 
 let t: TestApp;
 beforeAll(async () => {

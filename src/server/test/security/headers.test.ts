@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../app.js';
 
 describe('headers in production behind a TLS proxy', () => {
   let t: TestApp;

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
-const script = path.resolve(import.meta.dirname, '../../../scripts/check-licences.mjs');
+const script = path.resolve(import.meta.dirname, '../../../../scripts/check-licences.mjs');
 const dirs: string[] = [];
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });

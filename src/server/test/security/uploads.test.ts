@@ -1,13 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeBuffer } from '../documents/storage.js';
-import { PACK_BUSY_MESSAGE, PACK_MEMORY_MESSAGE } from '../pdf/build.js';
-import { runInPdfWorker } from '../pdf/worker-pool.js';
-import { createTestApp, type TestApp } from '../test/app.js';
-import { bombPdf, bombPng } from '../test/bombs.js';
-import { createOrder } from '../test/factories.js';
-import { samplePdf } from '../test/fixtures.js';
-import { multipart, pdfText } from '../test/smtp.js';
+import { storeBuffer } from '../../documents/storage.js';
+import { PACK_BUSY_MESSAGE, PACK_MEMORY_MESSAGE } from '../../pdf/build.js';
+import { runInPdfWorker } from '../../pdf/worker-pool.js';
+import { createTestApp, type TestApp } from '../app.js';
+import { bombPdf, bombPng } from '../bombs.js';
+import { createOrder } from '../factories.js';
+import { samplePdf } from '../fixtures.js';
+import { multipart, pdfText } from '../smtp.js';
 
 /** Uploads (docs/security.md): disguised and polyglot files never come back as something a browser would run. */
 let t: TestApp;

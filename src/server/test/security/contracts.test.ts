@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../app.js';
 
 /** Decision 002: unknown body fields are rejected — every JSON body contract is a strict object. */
 describe('request contracts', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/app.js';
+import { createTestApp, type TestApp } from '../app.js';
 
 /** Limits (docs/security.md): page size, body size, report range and a statement timeout. */
 describe('limits', () => {

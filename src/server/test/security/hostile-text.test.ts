@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { templateTextProblems } from '../../shared/contracts/communication.js';
-import { customerRequestText } from '../customer/request-text.js';
-import { renderTemplate } from '../communication/render.js';
-import { createTestApp, type TestApp } from '../test/app.js';
-import { createOrder } from '../test/factories.js';
+import { templateTextProblems } from '../../../shared/contracts/communication.js';
+import { customerRequestText } from '../../customer/request-text.js';
+import { renderTemplate } from '../../communication/render.js';
+import { createTestApp, type TestApp } from '../app.js';
+import { createOrder } from '../factories.js';
 
 /**
  * Text that is valid JSON but no valid text or template: unpaired surrogates (PostgreSQL refuses them in

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/app.js';
-import { buildOrder, createOrder } from '../test/factories.js';
+import { createTestApp, type TestApp } from '../app.js';
+import { buildOrder, createOrder } from '../factories.js';
 
 /**
  * NUL and other C0 control characters in free text: refused by the shared text schemas with 400 naming

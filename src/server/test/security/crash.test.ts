@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAIL_HOLD_SECONDS } from '../../shared/constants.js';
-import { openDatabase } from '../db/client.js';
+import { MAIL_HOLD_SECONDS } from '../../../shared/constants.js';
+import { openDatabase } from '../../db/client.js';
 
 /**
  * Faults (docs/security.md): the server killed with SIGKILL during uploads and status moves. After a restart no

@@ -3,14 +3,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../../config.js';
 
 /**
  * Docker cannot run on the test machines, so the deploy files are checked for what they must say:
  * the compose file's app environment is a valid configuration of this app, the proxy and TRUST_PROXY
  * agree, and the image is multi-stage, non-root and runs the built app.
  */
-const root = path.resolve(import.meta.dirname, '../../..');
+const root = path.resolve(import.meta.dirname, '../../../..');
 const read = (p: string) => readFileSync(path.join(root, p), 'utf8');
 
 interface Service {

@@ -7,17 +7,17 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.js';
-import { type Config, loadConfig } from '../config.js';
-import { type Database, openDatabase } from '../db/client.js';
-import { closeDocumentStorage } from '../documents/storage.js';
-import { queueMail } from '../mail/outbox.js';
-import { type MailQueue, startMailQueue } from '../mail/queue.js';
-import { createTestApp, type TestApp } from '../test/app.js';
-import { createOrder } from '../test/factories.js';
-import { samplePdf } from '../test/fixtures.js';
-import { startS3, type TestS3 } from '../test/s3.js';
-import { eventually, freePort, startSmtp, type TestSmtp } from '../test/smtp.js';
+import { buildApp } from '../../app.js';
+import { type Config, loadConfig } from '../../config.js';
+import { type Database, openDatabase } from '../../db/client.js';
+import { closeDocumentStorage } from '../../documents/storage.js';
+import { queueMail } from '../../mail/outbox.js';
+import { type MailQueue, startMailQueue } from '../../mail/queue.js';
+import { createTestApp, type TestApp } from '../app.js';
+import { createOrder } from '../factories.js';
+import { samplePdf } from '../fixtures.js';
+import { startS3, type TestS3 } from '../s3.js';
+import { eventually, freePort, startSmtp, type TestSmtp } from '../smtp.js';
 
 /**
  * Two real instances of the app on one PostgreSQL database, one Redis and one S3 store, each listening on

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uploadDocumentFields } from '../../shared/contracts/order-detail.js';
-import { createSession } from '../auth/sessions.js';
-import { signStaffToken } from '../auth/tokens.js';
-import { createTestApp, type TestApp } from '../test/app.js';
-import { buildOrder, createOrder } from '../test/factories.js';
-import { samplePdf } from '../test/fixtures.js';
-import { multipart } from '../test/smtp.js';
+import { uploadDocumentFields } from '../../../shared/contracts/order-detail.js';
+import { createSession } from '../../auth/sessions.js';
+import { signStaffToken } from '../../auth/tokens.js';
+import { createTestApp, type TestApp } from '../app.js';
+import { buildOrder, createOrder } from '../factories.js';
+import { samplePdf } from '../fixtures.js';
+import { multipart } from '../smtp.js';
 
 /**
  * OpenAPI-driven fuzzer. For every documented route it builds a whole valid request from the route's

@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
-import { type Database, migrateDatabase, openDatabase } from '../db/client.js';
-import { buildOrder } from '../test/factories.js';
+import { buildApp } from '../../app.js';
+import { loadConfig } from '../../config.js';
+import { type Database, migrateDatabase, openDatabase } from '../../db/client.js';
+import { buildOrder } from '../factories.js';
 import { PrivateCluster, postgresBinDir } from './pg-cluster.js';
 
 /**
