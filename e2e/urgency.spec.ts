@@ -139,9 +139,9 @@ test('a working queue opens sorted by due time, earliest first; search keeps tha
   const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
   // Due 72 h after payment, or 24 h before arrival when that is sooner: created in this order, they fall
   // due second-to-arrive, then third, then the one far off.
-  const late = await makeOrder(api, inDays(6), 4);
-  const first = await makeOrder(api, inDays(2), 5);
-  const second = await makeOrder(api, inDays(3), 6);
+  const late = await newOrder(api, inDays(6), 4);
+  const first = await newOrder(api, inDays(2), 5);
+  const second = await newOrder(api, inDays(3), 6);
   await api.dispose();
   const ours = [late, first, second];
 

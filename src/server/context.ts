@@ -1,15 +1,15 @@
 import type { Config } from './config.js';
 import type { Role } from '../shared/constants.js';
 import type { Database, Db } from './db/client.js';
-import type { ListState } from './orders/read-list.js';
 
-/** What every route module gets: configuration, the database and what the order lists keep. */
+/**
+ * What every route module gets: configuration, the database and what the order lists keep (`lists`,
+ * added by orders/read-list.ts, so this floor module imports no feature).
+ */
 export interface AppContext {
   config: Config;
   database: Database;
   db: Db;
-  /** The list reads' caches, time limit and in-memory counts (decision 333). */
-  lists: ListState;
 }
 
 export interface StaffIdentity {

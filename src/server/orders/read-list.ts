@@ -28,6 +28,13 @@ const LIST_TIMEOUT_MS = 3_000;
 
 export const isFolder = (name: string): name is Folder => (FOLDERS as readonly string[]).includes(name);
 
+declare module '../context.js' {
+  interface AppContext {
+    /** The list reads' caches, time limit and in-memory counts (decision 333). */
+    lists: ListState;
+  }
+}
+
 /**
  * What the order lists of one app keep between requests (decision 333), created with the app and held
  * in its context: page 1 of each list (decision 226), the page keys (decision 223), the time limit of
