@@ -3,7 +3,7 @@ import Button from 'react-bootstrap/Button';
 import { toast } from 'react-toastify';
 import type { StatusNotification } from '../../shared/contracts/communication';
 import { statusName } from '../../shared/order-rules';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { LoadError } from '../components/load-error';
 import {
   useGetNotificationsQuery,

@@ -8,8 +8,8 @@ import type { CorrectableField, DuplicateCandidate } from '../../shared/contract
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { encodeOrderId } from '../../shared/order-id';
 import { can } from '../../shared/permissions';
-import { errorMessage } from '../app/api';
-import { sessionUser } from '../app/session';
+import { errorMessage } from '../transport/api';
+import { sessionUser } from '../transport/session';
 import { useCorrectOrderMutation, useDecideDuplicateMutation } from './order-checks-api';
 import { TextField } from '../components/form-kit/form-field';
 import { column, DataTable } from '../components/list-kit/data-table';

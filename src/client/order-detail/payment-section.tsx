@@ -6,8 +6,8 @@ import type { OrderDetails } from '../../shared/contracts/order-detail';
 import type { OrderPayment, PaymentDispute } from '../../shared/contracts/payments';
 import { formatStaffDateTime } from '../../shared/dates';
 import { can } from '../../shared/permissions';
-import { errorMessage } from '../app/api';
-import { sessionUser } from '../app/session';
+import { errorMessage } from '../transport/api';
+import { sessionUser } from '../transport/session';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { column, DataTable } from '../components/list-kit/data-table';
 import {
