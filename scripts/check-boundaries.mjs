@@ -5,7 +5,8 @@
 //   (decision 338);
 // - client: an area uses another area only through what that area offers to others: its API slices
 //   (`*-api.ts`), its pages (`*-page.tsx`) and the modules listed in PUBLIC below; the shared layers
-//   (app/, components/, test/) are open to all, and components/ does not reach into areas.
+//   (transport/, app/, components/, test/) are open to all, components/ does not reach into areas, and
+//   transport/ (the floor: requests, the RTK Query slice, the session) imports nothing else of the client.
 // Usage: node scripts/check-boundaries.mjs [--root DIR]   (exit 1 and one line per breach)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -45,7 +46,7 @@ const PUBLIC = {
   staff: ['staff-layout', 'staff-root'],
   'shift-notes': ['shift-note-card'],
 };
-const SHARED_CLIENT = new Set(['app', 'components', 'test']);
+const SHARED_CLIENT = new Set(['transport', 'app', 'components', 'test']);
 
 /** Client imports allowed against the rules above, and why. */
 const CLIENT_EXCEPTIONS = {
@@ -114,6 +115,12 @@ export function breachesOf(rel, text) {
       if (!target.startsWith('src/client/')) continue;
       const parts = target.split('/');
       const targetArea = parts[2];
+      if (area === 'transport' && targetArea !== 'transport') {
+        found.push(
+          `${rel}: the transport layer imports ${parts.slice(2).join('/')} (it is the floor: nothing above it)`,
+        );
+        continue;
+      }
       if (parts.length < 4 || targetArea === area || SHARED_CLIENT.has(targetArea) || area === 'app')
         continue;
       const rest = parts

@@ -1,5 +1,5 @@
 import type { SecuritySettings, StaffSessionView } from '../../shared/contracts/account';
-import { type Envelope, api } from '../app/api';
+import { type Envelope, api } from '../transport/api';
 
 interface TwoFactorStatus {
   enabled: boolean;

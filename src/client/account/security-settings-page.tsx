@@ -3,7 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { toast } from 'react-toastify';
 import { ROLES, type Role } from '../../shared/constants';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { useGetSecuritySettingsQuery, useSaveSecuritySettingsMutation } from './account-api';
 import { CheckboxField } from '../components/form-kit/form-field';
 

@@ -3,7 +3,7 @@ import Card from 'react-bootstrap/Card';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import type { StaffSessionView } from '../../shared/contracts/account';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { signOut } from '../auth/sign-out';
 import { DateTime } from '../components/date-time';
 import { column, DataTable } from '../components/list-kit/data-table';

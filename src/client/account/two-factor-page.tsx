@@ -3,7 +3,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import {
   useDisableTwoFactorMutation,
   useEnableTwoFactorMutation,

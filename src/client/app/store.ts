@@ -1,7 +1,7 @@
 import { configureStore } from '@reduxjs/toolkit';
 import { type TypedUseSelectorHook, useDispatch, useSelector } from 'react-redux';
 import { authSlice } from '../auth/auth-slice';
-import { api } from './api';
+import { api } from '../transport/api';
 
 export function makeStore() {
   return configureStore({

@@ -1,5 +1,5 @@
 import type { AuditLogPage, AuditLogQuery, GatewayChange } from '../../shared/contracts/audit';
-import { api } from '../app/api';
+import { api } from '../transport/api';
 
 export type AuditLogArgs = Partial<Omit<AuditLogQuery, 'page'>> & { page: number };
 

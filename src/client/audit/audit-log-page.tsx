@@ -5,7 +5,7 @@ import Card from 'react-bootstrap/Card';
 import Spinner from 'react-bootstrap/Spinner';
 import { AUDIT_ACTIONS, type AuditEntry, auditLogQuery } from '../../shared/contracts/audit';
 import { can } from '../../shared/permissions';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { useSessionUser } from '../auth/use-session-user';
 import { useGetAuditLogQuery } from './audit-api';
 import { DateTime } from '../components/date-time';

@@ -1,5 +1,5 @@
 import type { ChangePasswordBody, LoginBody, LoginResponse, StaffUser } from '../../shared/contracts/auth';
-import { type Envelope, api } from '../app/api';
+import { type Envelope, api } from '../transport/api';
 
 /** Sign-in, the signed-in user and the own-password change. */
 export const authApi = api.injectEndpoints({

@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { getAccessToken } from '../app/session';
+import { getAccessToken } from '../transport/session';
 
 /** Auth state: isAuth is true when a stored session exists at start; loading while signing in. */
 export interface AuthState {

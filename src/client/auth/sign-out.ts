@@ -1,5 +1,5 @@
-import { api } from '../app/api';
-import { clearSession, getAccessToken } from '../app/session';
+import { api } from '../transport/api';
+import { clearSession, getAccessToken } from '../transport/session';
 import { getStore } from '../app/store';
 import { loggedOut } from './auth-slice';
 

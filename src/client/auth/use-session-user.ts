@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { type SessionUser, sessionUser } from '../app/session';
+import { type SessionUser, sessionUser } from '../transport/session';
 import { useAppSelector } from '../app/store';
 
 /** Name and type of the signed-in user, read from the stored token; null when signed out. */

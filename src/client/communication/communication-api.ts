@@ -7,7 +7,7 @@ import type {
   StatusNotification,
 } from '../../shared/contracts/communication';
 import type { MailPreview } from '../../shared/contracts/order-detail';
-import { type Envelope, api } from '../app/api';
+import { type Envelope, api } from '../transport/api';
 
 /** Mail templates, status notifications and macros (the settings screens, the detail page, the bulk bar). */
 export const communicationApi = api

@@ -3,7 +3,7 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import { toast } from 'react-toastify';
 import { statusName } from '../../shared/order-rules';
 import type { MailPreview } from '../../shared/contracts/order-detail';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { MailBeforeMove, skipsMailPreview } from '../components/mail-before-move';
 import {
   useApplyMacroMutation,

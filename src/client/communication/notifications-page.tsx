@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Table from 'react-bootstrap/Table';
 import { toast } from 'react-toastify';
 import type { StatusNotification } from '../../shared/contracts/communication';
 import { statusName } from '../../shared/order-rules';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { LoadError } from '../components/load-error';
 import {
   useGetNotificationsQuery,
@@ -12,6 +11,9 @@ import {
   useSaveNotificationsMutation,
 } from './communication-api';
 import { CheckboxField, SelectField } from '../components/form-kit/form-field';
+import { column, DataTable } from '../components/list-kit/data-table';
+
+const byStatus = (s: StatusNotification) => s.status;
 
 /** /admin/status-notifications: per status, whether the customer is mailed on entering it, and with what. */
 export function Component() {
@@ -37,6 +39,35 @@ export function Component() {
   ];
   const set = (status: string, change: Partial<StatusNotification>) =>
     setDraft(draft.map((s) => (s.status === status ? { ...s, ...change } : s)));
+  const columns = [
+    column<StatusNotification>('Status', (s) => statusName(s.status)),
+    column<StatusNotification>('Mail the customer', (s) => (
+      <CheckboxField
+        id={`notify-${s.status}`}
+        label={`Mail the customer on entering ${statusName(s.status)}`}
+        labelClassName="visually-hidden"
+        checked={s.enabled}
+        onChange={(e) => set(s.status, { enabled: e.target.checked })}
+      />
+    )),
+    column<StatusNotification>('Template', (s) => (
+      <SelectField
+        id={`notify-template-${s.status}`}
+        size="sm"
+        label={`Template for ${statusName(s.status)}`}
+        labelClassName="visually-hidden"
+        value={s.templateKey ?? ''}
+        onChange={(e) => set(s.status, { templateKey: e.target.value || null })}
+      >
+        <option value="">None</option>
+        {keys.map(([key, name]) => (
+          <option key={key} value={key}>
+            {name}
+          </option>
+        ))}
+      </SelectField>
+    )),
+  ];
   const submit = async () => {
     try {
       toast.success((await save(draft).unwrap()).message);
@@ -62,48 +93,14 @@ export function Component() {
         }}
       >
         <fieldset disabled={saving.isLoading}>
-          <Table size="sm" aria-label="Status notifications">
-            <thead>
-              <tr>
-                <th>Status</th>
-                <th>Mail the customer</th>
-                <th>Template</th>
-              </tr>
-            </thead>
-            <tbody>
-              {draft.map((s) => (
-                <tr key={s.status}>
-                  <td>{statusName(s.status)}</td>
-                  <td>
-                    <CheckboxField
-                      id={`notify-${s.status}`}
-                      label={`Mail the customer on entering ${statusName(s.status)}`}
-                      labelClassName="visually-hidden"
-                      checked={s.enabled}
-                      onChange={(e) => set(s.status, { enabled: e.target.checked })}
-                    />
-                  </td>
-                  <td>
-                    <SelectField
-                      id={`notify-template-${s.status}`}
-                      size="sm"
-                      label={`Template for ${statusName(s.status)}`}
-                      labelClassName="visually-hidden"
-                      value={s.templateKey ?? ''}
-                      onChange={(e) => set(s.status, { templateKey: e.target.value || null })}
-                    >
-                      <option value="">None</option>
-                      {keys.map(([key, name]) => (
-                        <option key={key} value={key}>
-                          {name}
-                        </option>
-                      ))}
-                    </SelectField>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+          <DataTable
+            rows={draft}
+            columns={columns}
+            rowId={byStatus}
+            label="Status notifications"
+            className="table table-sm"
+            empty={null}
+          />
           <Button type="submit">Save</Button>
         </fieldset>
       </form>

@@ -14,8 +14,8 @@ import {
   type MailTemplateBody,
 } from '../../shared/contracts/communication';
 import { can } from '../../shared/permissions';
-import { errorMessage } from '../app/api';
-import { sessionUser } from '../app/session';
+import { errorMessage } from '../transport/api';
+import { sessionUser } from '../transport/session';
 import { DateTime } from '../components/date-time';
 import { SelectField, TextareaField, TextField } from '../components/form-kit/form-field';
 import { LoadError } from '../components/load-error';

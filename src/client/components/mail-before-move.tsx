@@ -2,7 +2,7 @@ import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import type { MailPreview } from '../../shared/contracts/order-detail';
-import { sessionUser } from '../app/session';
+import { sessionUser } from '../transport/session';
 import { CheckboxField, TextareaField } from './form-kit/form-field';
 
 const skipKey = () => `edcard.skipMailPreview.${sessionUser()?.id ?? 0}`;

@@ -2,8 +2,8 @@ import { useCallback, useState } from 'react';
 import { toast } from 'react-toastify';
 import type { ExportEventBody } from '../../shared/contracts/audit';
 import { toCsv } from '../../shared/csv';
-import { type Envelope, api, errorMessage } from '../app/api';
-import { requestBlob } from '../app/api-client';
+import { type Envelope, api, errorMessage } from '../transport/api';
+import { requestBlob } from '../transport/api-client';
 import { downloadBlob, downloadText } from './download';
 
 const exportRecordApi = api.injectEndpoints({

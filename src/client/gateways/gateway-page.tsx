@@ -6,7 +6,7 @@ import { toast } from 'react-toastify';
 import { gatewaySettingBody } from '../../shared/contracts/gateways';
 import { can } from '../../shared/permissions';
 import { DateTime } from '../components/date-time';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { useGetGatewayChangesQuery } from '../audit/audit-api';
 import { useSessionUser } from '../auth/use-session-user';
 import { ConfirmDialog } from '../components/confirm-dialog';

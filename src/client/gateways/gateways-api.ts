@@ -1,5 +1,5 @@
 import type { GatewaySettingBody, PaymentGateway } from '../../shared/contracts/gateways';
-import { type Envelope, api } from '../app/api';
+import { type Envelope, api } from '../transport/api';
 
 /** Gateway Setting calls. */
 export const gatewaysApi = api.injectEndpoints({

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { unmatchedItem } from '../../shared/contracts/conversation';
-import { api, type Envelope } from '../app/api';
+import { api, type Envelope } from '../transport/api';
 
 export type UnmatchedItem = z.infer<typeof unmatchedItem>;
 

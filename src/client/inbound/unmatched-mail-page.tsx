@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { toast } from 'react-toastify';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { DateTime } from '../components/date-time';
 import { type UnmatchedItem, useAttachUnmatchedMutation, useGetUnmatchedQuery } from './unmatched-api';
 import { TextField } from '../components/form-kit/form-field';

@@ -1,5 +1,5 @@
 import type { InsightsData, InsightsQuery, MyDayData } from '../../shared/contracts/insights';
-import { api } from '../app/api';
+import { api } from '../transport/api';
 
 /** The insights dashboard and the "My day" card. */
 export const insightsApi = api.injectEndpoints({

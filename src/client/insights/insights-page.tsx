@@ -8,7 +8,7 @@ import { useSearchParams } from 'react-router';
 import { BACKLOG_BUCKETS, type InsightsData } from '../../shared/contracts/insights';
 import { formatStaffDate, formatStaffDateTime, serviceToday } from '../../shared/dates';
 import { can } from '../../shared/permissions';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { column, DataTable } from '../components/list-kit/data-table';
 import { DateField } from '../components/form-kit/date-field';
 import { useAuditedExport } from '../components/use-audited-export';

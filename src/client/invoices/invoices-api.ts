@@ -1,5 +1,5 @@
 import type { SendInvoiceBody } from '../../shared/contracts/order-detail';
-import { api, type Envelope } from '../app/api';
+import { api, type Envelope } from '../transport/api';
 
 /** Send Invoice (send-invoice): a PDF invoice mailed to the order's e-mail. */
 export const invoicesApi = api.injectEndpoints({

@@ -2,7 +2,7 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { toast } from 'react-toastify';
 import { sendInvoiceForm } from '../../shared/contracts/order-detail';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { TextField } from '../components/form-kit/form-field';
 import { useZodForm } from '../components/form-kit/use-zod-form';
 import { useSendInvoiceMutation } from './invoices-api';

@@ -1,4 +1,4 @@
-import type { Envelope } from '../app/api';
+import type { Envelope } from '../transport/api';
 import { orderDetailApi } from '../order-detail/order-detail-api';
 import { ordersApi } from '../orders/orders-api';
 import { reportConflict } from './live-bus';

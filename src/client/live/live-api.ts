@@ -1,5 +1,5 @@
 import type { PresenceEvent } from '../../shared/contracts/live';
-import { api, type Envelope } from '../app/api';
+import { api, type Envelope } from '../transport/api';
 
 /** Presence on an order. */
 export const liveApi = api.injectEndpoints({

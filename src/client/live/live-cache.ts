@@ -1,7 +1,7 @@
 import type { FolderCounts, OrderStatus } from '../../shared/constants';
 import { orderChangeEvent, presenceEvent } from '../../shared/contracts/live';
 import type { OrderListRow } from '../../shared/contracts/orders';
-import { api } from '../app/api';
+import { api } from '../transport/api';
 import type { AppDispatch, RootState } from '../app/store';
 import { countsApi } from '../orders/counts-api';
 import { orderEvents, presenceEvents } from './live-bus';

@@ -4,11 +4,11 @@ import { toast } from 'react-toastify';
 import { type AddRemarkForm, addRemarkForm, type OrderDetails } from '../../shared/contracts/order-detail';
 import { serviceToday } from '../../shared/dates';
 import { orderStateOf, remarkMove, statusName } from '../../shared/order-rules';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { CheckboxField, TextareaField } from '../components/form-kit/form-field';
 import { useZodForm } from '../components/form-kit/use-zod-form';
-import { sessionUser } from '../app/session';
+import { sessionUser } from '../transport/session';
 import { useAddNewRemarkMutation } from './order-detail-api';
 import { Section } from './section';
 

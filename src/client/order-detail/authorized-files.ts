@@ -1,4 +1,4 @@
-import { requestBlob } from '../app/api-client';
+import { requestBlob } from '../transport/api-client';
 import { downloadBlob } from '../components/download';
 
 export interface FileFailure {

@@ -1,9 +1,9 @@
-import { Fragment, useState } from 'react';
+import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
-import Table from 'react-bootstrap/Table';
 import type { OrderDetails, RemarkItem } from '../../shared/contracts/order-detail';
 import { MSG } from '../../shared/messages';
 import { DateTime } from '../components/date-time';
+import { column, DataTable } from '../components/list-kit/data-table';
 import { Section } from './section';
 
 const FLAGS: [label: string, key: keyof RemarkItem][] = [
@@ -14,6 +14,8 @@ const FLAGS: [label: string, key: keyof RemarkItem][] = [
   ['Chargeback', 'chargeback'],
   ['ReportError', 'report_error'],
 ];
+
+const byId = (remark: RemarkItem) => String(remark.id);
 
 /** A remark longer than this folds to its first characters, with a "more" toggle. */
 export const REMARK_FOLD_CHARS = 240;
@@ -59,70 +61,58 @@ export function CommentHistorySection({ order }: { order: OrderDetails }) {
       return next;
     });
 
+  const columns = [
+    column<RemarkItem>('#', (_, i) => i + 1),
+    column<RemarkItem>('Order ID', (remark) => remark.order_id),
+    column<RemarkItem>('Date & Time', (remark) => <DateTime value={remark.create_ts} />),
+    column<RemarkItem>('Team', (remark) => remark.remark_name),
+    column<RemarkItem>('Action', (remark) => (
+      <Button
+        size="sm"
+        variant="outline-secondary"
+        aria-expanded={open.has(remark.id)}
+        aria-controls={`remark-${remark.id}`}
+        onClick={() => toggle(remark.id)}
+      >
+        {open.has(remark.id) ? 'Hide' : 'Show'}
+      </Button>
+    )),
+  ];
+  // Under each remark: its text on a row of its own, then its flags while unfolded.
+  const rowAfter = (remark: RemarkItem) => (
+    <>
+      <tr>
+        <td colSpan={columns.length}>
+          <RemarkText remark={remark} />
+        </td>
+      </tr>
+      {open.has(remark.id) && (
+        <tr id={`remark-${remark.id}`}>
+          <td colSpan={columns.length}>
+            <ul className="list-inline small mb-0">
+              {FLAGS.map(([label, key]) => (
+                <li key={key} className="list-inline-item me-3">
+                  {label}: <strong>{remark[key] || 'N'}</strong>
+                </li>
+              ))}
+            </ul>
+          </td>
+        </tr>
+      )}
+    </>
+  );
+
   return (
     <Section title="Comment History">
-      <Table responsive bordered size="sm" className="align-middle mb-0">
-        <thead>
-          <tr>
-            <th>#</th>
-            <th>Order ID</th>
-            <th>Date &amp; Time</th>
-            <th>Team</th>
-            <th>Action</th>
-          </tr>
-        </thead>
-        <tbody>
-          {order.remarks.length === 0 ? (
-            <tr>
-              <td colSpan={5} className="text-center text-muted">
-                {MSG.noRecord}
-              </td>
-            </tr>
-          ) : (
-            order.remarks.map((remark, i) => (
-              <Fragment key={remark.id}>
-                <tr>
-                  <td>{i + 1}</td>
-                  <td>{remark.order_id}</td>
-                  <td>
-                    <DateTime value={remark.create_ts} />
-                  </td>
-                  <td>{remark.remark_name}</td>
-                  <td>
-                    <Button
-                      size="sm"
-                      variant="outline-secondary"
-                      aria-expanded={open.has(remark.id)}
-                      aria-controls={`remark-${remark.id}`}
-                      onClick={() => toggle(remark.id)}
-                    >
-                      {open.has(remark.id) ? 'Hide' : 'Show'}
-                    </Button>
-                  </td>
-                </tr>
-                <tr>
-                  <td colSpan={5}>
-                    <RemarkText remark={remark} />
-                  </td>
-                </tr>
-                {open.has(remark.id) && (
-                  <tr id={`remark-${remark.id}`}>
-                    <td colSpan={5}>
-                      <ul className="list-inline small mb-0">
-                        {FLAGS.map(([label, key]) => (
-                          <li key={key} className="list-inline-item me-3">
-                            {label}: <strong>{remark[key] || 'N'}</strong>
-                          </li>
-                        ))}
-                      </ul>
-                    </td>
-                  </tr>
-                )}
-              </Fragment>
-            ))
-          )}
-        </tbody>
-      </Table>
+      <DataTable
+        rows={order.remarks}
+        columns={columns}
+        rowId={byId}
+        rowAfter={rowAfter}
+        className="table table-sm table-bordered align-middle mb-0"
+        wrapClassName="table-responsive"
+        empty={MSG.noRecord}
+      />
     </Section>
   );
 }

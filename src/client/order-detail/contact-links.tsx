@@ -8,7 +8,7 @@ import {
 } from '../../shared/contracts/communication';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { statusName } from '../../shared/order-rules';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { useGetTemplatesQuery, usePreviewTemplateMutation } from '../communication/communication-api';
 import { whatsappLink } from './email-content-modal';
 import { useGetEmailContentQuery } from './order-detail-api';

@@ -1,5 +1,5 @@
 import type { ConversationItem } from '../../shared/contracts/conversation';
-import { api, type Envelope } from '../app/api';
+import { api, type Envelope } from '../transport/api';
 
 const orderTag = (orderId: number) => [{ type: 'Order' as const, id: orderId }];
 

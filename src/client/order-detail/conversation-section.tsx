@@ -14,7 +14,7 @@ import { useGetTemplatesQuery } from '../communication/communication-api';
 import { toast } from 'react-toastify';
 import type { ConversationItem } from '../../shared/contracts/conversation';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { DateTime } from '../components/date-time';
 import { downloadWithToken } from './authorized-files';
 import {

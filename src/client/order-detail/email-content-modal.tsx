@@ -2,7 +2,7 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import Spinner from 'react-bootstrap/Spinner';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { useGetEmailContentQuery } from './order-detail-api';
 
 /** wa.me link to `+code number` carrying the text (digits only, as wa.me wants). */

@@ -2,7 +2,7 @@ import Button from 'react-bootstrap/Button';
 import { toast } from 'react-toastify';
 import type { MailProvider } from '../../shared/constants';
 import { type OrderDetails, resendMailBody } from '../../shared/contracts/order-detail';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { TextField } from '../components/form-kit/form-field';
 import { useZodForm } from '../components/form-kit/use-zod-form';
 import { useResendMailMutation } from './order-detail-api';

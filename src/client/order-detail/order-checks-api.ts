@@ -3,7 +3,7 @@ import type {
   DuplicateDecisionBody,
   OrderChecksAnswer,
 } from '../../shared/contracts/checks';
-import { api, type Envelope } from '../app/api';
+import { api, type Envelope } from '../transport/api';
 
 const orderTag = (orderId: number) => [{ type: 'Order' as const, id: orderId }];
 

@@ -1,18 +1,18 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
-import Table from 'react-bootstrap/Table';
 import { toast } from 'react-toastify';
 import type { CorrectableField, DuplicateCandidate } from '../../shared/contracts/checks';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { encodeOrderId } from '../../shared/order-id';
 import { can } from '../../shared/permissions';
-import { errorMessage } from '../app/api';
-import { sessionUser } from '../app/session';
+import { errorMessage } from '../transport/api';
+import { sessionUser } from '../transport/session';
 import { useCorrectOrderMutation, useDecideDuplicateMutation } from './order-checks-api';
 import { TextField } from '../components/form-kit/form-field';
+import { column, DataTable } from '../components/list-kit/data-table';
 
 /** Labels of the order fields, as the detail sections name them. */
 const LABELS: Record<string, string> = {
@@ -196,6 +196,32 @@ const COMPARED = [
   'departure_date',
 ] as const;
 
+/** One compared line: the field's label and what each order holds. */
+interface CompareRow {
+  key: string;
+  label: string;
+  mine: ReactNode;
+  theirs: ReactNode;
+}
+const payment = (o: { amount: string; currency: string; transaction_id: string | null }) =>
+  `${o.amount} ${o.currency} ${o.transaction_id ?? ''}`;
+const compareRows = (order: OrderDetails, other: DuplicateCandidate): CompareRow[] => [
+  ...COMPARED.map((f) => ({
+    key: f,
+    label: label(f),
+    mine: (order as Record<string, unknown>)[f] as string,
+    theirs: other[f],
+  })),
+  { key: 'status', label: 'Status', mine: order.process_status, theirs: other.process_status },
+  { key: 'payment', label: 'Payment', mine: payment(order), theirs: payment(other) },
+];
+const compareColumns = (order: OrderDetails, other: DuplicateCandidate) => [
+  column<CompareRow>('Field', (r) => r.label, { meta: { rowHeader: true } }),
+  column<CompareRow>(`Order ${order.order_id}`, (r) => r.mine, { id: 'mine' }),
+  column<CompareRow>(`Order ${other.order_id}`, (r) => r.theirs, { id: 'theirs' }),
+];
+const compareId = (r: CompareRow) => r.key;
+
 function DuplicateCompare({
   order,
   other,
@@ -217,38 +243,14 @@ function DuplicateCompare({
         {other.decision === 'duplicate' && <Badge bg="secondary">Linked as duplicate</Badge>}
       </h3>
       {error && <Alert variant="danger">{errorMessage(error)}</Alert>}
-      <Table size="sm" bordered className="mb-1">
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Order {order.order_id}</th>
-            <th scope="col">Order {other.order_id}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {COMPARED.map((f) => (
-            <tr key={f} className={match.has(f) ? 'table-warning' : undefined}>
-              <th scope="row">{label(f)}</th>
-              <td>{(order as Record<string, unknown>)[f] as string}</td>
-              <td>{other[f]}</td>
-            </tr>
-          ))}
-          <tr>
-            <th scope="row">Status</th>
-            <td>{order.process_status}</td>
-            <td>{other.process_status}</td>
-          </tr>
-          <tr>
-            <th scope="row">Payment</th>
-            <td>
-              {order.amount} {order.currency} {order.transaction_id ?? ''}
-            </td>
-            <td>
-              {other.amount} {other.currency} {other.transaction_id ?? ''}
-            </td>
-          </tr>
-        </tbody>
-      </Table>
+      <DataTable
+        rows={compareRows(order, other)}
+        columns={compareColumns(order, other)}
+        rowId={compareId}
+        rowProps={(r) => (match.has(r.key) ? { className: 'table-warning' } : {})}
+        className="table table-sm table-bordered mb-1"
+        empty={null}
+      />
       {mayDecide && other.decision === null && (
         <div className="d-flex gap-2">
           <Button size="sm" variant="danger" disabled={isLoading} onClick={() => send('duplicate')}>

@@ -7,7 +7,7 @@ import type {
   ResendMailBody,
   SaveTransactionBody,
 } from '../../shared/contracts/order-detail';
-import { api, type Envelope } from '../app/api';
+import { api, type Envelope } from '../transport/api';
 import { withVersion } from '../live/live-bus';
 
 type Message = Envelope<unknown>;

@@ -7,7 +7,7 @@ import { useParams } from 'react-router';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { decodeOrderId } from '../../shared/order-id';
 import { EVIDENCE_STATUSES } from '../../shared/order-rules';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { DueBadge, SLA_HINT, SLA_LABEL } from '../components/due-badge';
 import { OrderLivePanel } from '../live/order-live-panel';
 import { OrderActionBar } from './action-bar';

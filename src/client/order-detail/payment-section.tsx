@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
-import Table from 'react-bootstrap/Table';
 import { toast } from 'react-toastify';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
-import type { PaymentDispute } from '../../shared/contracts/payments';
+import type { OrderPayment, PaymentDispute } from '../../shared/contracts/payments';
 import { formatStaffDateTime } from '../../shared/dates';
 import { can } from '../../shared/permissions';
-import { errorMessage } from '../app/api';
-import { sessionUser } from '../app/session';
+import { errorMessage } from '../transport/api';
+import { sessionUser } from '../transport/session';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { column, DataTable } from '../components/list-kit/data-table';
 import {
   useGetOrderPaymentQuery,
   useRefundThroughProviderMutation,
@@ -26,6 +26,18 @@ function evidenceText(d: PaymentDispute): string {
   if (d.evidence_saved_at) return `Draft saved ${formatStaffDateTime(d.evidence_saved_at)}${by}`;
   return 'Not sent yet';
 }
+
+type Refund = OrderPayment['refunds'][number];
+const refundId = (r: Refund) => `${r.created_at}-${r.refund_id ?? r.status}`;
+const refundColumns = (gateway: string | null) => [
+  column<Refund>('Refund', (r) => r.refund_id ?? '-'),
+  column<Refund>('Amount', (r) => r.amount),
+  column<Refund>('Status', (r) => `${r.status}${r.error ? ` — ${r.error}` : ''}`),
+  column<Refund>('When', (r) => formatStaffDateTime(r.created_at)),
+  column<Refund>('By', (r) =>
+    r.source === 'outside' ? `at ${gateway ?? 'the provider'}` : (r.requested_by ?? '-'),
+  ),
+];
 
 /**
  * Payment: the gateway the order was paid through and whether money moves through it here (or why it is
@@ -138,33 +150,14 @@ export function PaymentSection({ order }: { order: OrderDetails }) {
         </form>
       ) : null}
       {data.refunds.length ? (
-        <Table size="sm" responsive className="mt-3 mb-0 small">
-          <thead>
-            <tr>
-              <th>Refund</th>
-              <th>Amount</th>
-              <th>Status</th>
-              <th>When</th>
-              <th>By</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.refunds.map((r) => (
-              <tr key={`${r.created_at}-${r.refund_id ?? r.status}`}>
-                <td>{r.refund_id ?? '-'}</td>
-                <td>{r.amount}</td>
-                <td>
-                  {r.status}
-                  {r.error ? ` — ${r.error}` : ''}
-                </td>
-                <td>{formatStaffDateTime(r.created_at)}</td>
-                <td>
-                  {r.source === 'outside' ? `at ${data.gateway ?? 'the provider'}` : (r.requested_by ?? '-')}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </Table>
+        <DataTable
+          rows={data.refunds}
+          columns={refundColumns(data.gateway)}
+          rowId={refundId}
+          className="table table-sm mb-0 small"
+          wrapClassName="table-responsive mt-3"
+          empty={null}
+        />
       ) : null}
       <ConfirmDialog
         show={confirm && !!open}

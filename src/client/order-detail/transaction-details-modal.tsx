@@ -2,7 +2,7 @@ import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { toast } from 'react-toastify';
 import { type OrderDetails, saveTransactionForm } from '../../shared/contracts/order-detail';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { TextField } from '../components/form-kit/form-field';
 import { useZodForm } from '../components/form-kit/use-zod-form';
 import { useSaveTransactionDetailsMutation } from './order-detail-api';

@@ -11,12 +11,12 @@ import {
   uploadDocumentForm,
 } from '../../shared/contracts/order-detail';
 import { can } from '../../shared/permissions';
-import { sessionUser } from '../app/session';
+import { sessionUser } from '../transport/session';
 import { TextField } from '../components/form-kit/form-field';
 import { useZodForm } from '../components/form-kit/use-zod-form';
 import { currentDocument } from './current-document';
 import { EarlierDocuments, WithdrawDialog } from './withdraw-document';
-import { api } from '../app/api';
+import { api } from '../transport/api';
 import { useAppDispatch } from '../app/store';
 import { downloadWithToken } from './authorized-files';
 import { toastFailure } from './notify';

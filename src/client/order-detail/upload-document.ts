@@ -1,4 +1,4 @@
-import { type Envelope, uploadWithProgress } from '../app/api-client';
+import { type Envelope, uploadWithProgress } from '../transport/api-client';
 import { openVersion, reportConflict } from '../live/live-bus';
 
 export interface UploadFields {

@@ -4,7 +4,7 @@ import Modal from 'react-bootstrap/Modal';
 import { toast } from 'react-toastify';
 import type { OrderDetails, UploadDocItem } from '../../shared/contracts/order-detail';
 import { DateTime } from '../components/date-time';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { useWithdrawDocumentMutation } from './order-detail-api';
 import { TextareaField } from '../components/form-kit/form-field';
 

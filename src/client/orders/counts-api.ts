@@ -1,5 +1,5 @@
 import type { FolderCounts } from '../../shared/constants';
-import { api } from '../app/api';
+import { api } from '../transport/api';
 
 /** Folder counts for the tiles and the sidebar (get-folder-count). */
 export const countsApi = api.injectEndpoints({

@@ -1,7 +1,7 @@
 import Card from 'react-bootstrap/Card';
 import { useSearchParams } from 'react-router';
 import { MONTHS } from '../../shared/constants';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { navEntry } from '../app/nav';
 import { LoadError } from '../components/load-error';
 import { FUTURE_COLUMNS } from './columns';

@@ -2,7 +2,7 @@ import type { Folder } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import type { SlaPolicy } from '../../shared/contracts/sla';
 import type { SavedView, SavedViewBody } from '../../shared/contracts/views';
-import { type ApiMeta, type Envelope, api } from '../app/api';
+import { type ApiMeta, type Envelope, api } from '../transport/api';
 
 /** Sort and filter parameters of a list, as they are in the URL (only the ones set). */
 export type ListQuery = Record<string, string>;

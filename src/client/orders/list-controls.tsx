@@ -10,7 +10,7 @@ import { SLA_STATES } from '../../shared/contracts/sla';
 import type { ListColumn, ViewQuery } from '../../shared/contracts/views';
 import { allCountries } from '../../shared/countries';
 import { can } from '../../shared/permissions';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { SLA_LABEL } from '../components/due-badge';
 import { schemaParam } from '../components/list-kit/use-list-state';
 import { DateField } from '../components/form-kit/date-field';

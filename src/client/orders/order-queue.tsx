@@ -9,9 +9,9 @@ import { decide, type OrderAction, orderStateOf } from '../../shared/order-rules
 import { serviceToday } from '../../shared/dates';
 import { type BulkAction, folderActions } from '../../shared/folder-actions';
 import { can, readPermissionFor } from '../../shared/permissions';
-import { api, errorMessage } from '../app/api';
+import { api, errorMessage } from '../transport/api';
 import { useAppDispatch } from '../app/store';
-import { sessionUser } from '../app/session';
+import { sessionUser } from '../transport/session';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { LoadError } from '../components/load-error';
 import { PaginationBar } from '../components/pagination-bar';

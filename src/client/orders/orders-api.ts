@@ -1,6 +1,6 @@
 import type { Folder } from '../../shared/constants';
 import type { FutureMonthCounts } from '../../shared/contracts/orders';
-import { type Envelope, api } from '../app/api';
+import { type Envelope, api } from '../transport/api';
 import { openVersion } from '../live/live-bus';
 
 type Changed = Envelope<{ orderId: number[] }>;

@@ -1,7 +1,7 @@
 import { startTransition, useEffect, useState } from 'react';
 import type { Folder } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
-import { requestJson } from '../app/api-client';
+import { requestJson } from '../transport/api-client';
 import { type ListQuery, listPageRequest } from './list-api';
 
 /** Rows of the first request: they show at once. */

@@ -3,7 +3,7 @@ import Card from 'react-bootstrap/Card';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { changePasswordBody } from '../../shared/contracts/auth';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { useChangePasswordMutation } from '../auth/auth-api';
 import { TextField } from '../components/form-kit/form-field';
 import { useZodForm } from '../components/form-kit/use-zod-form';

@@ -9,8 +9,8 @@ import { type ReportRange, reportRangeBody } from '../../shared/contracts/report
 import { toCsv } from '../../shared/csv';
 import { serviceToday } from '../../shared/dates';
 import { MSG } from '../../shared/messages';
-import type { Envelope } from '../app/api';
-import { errorMessage } from '../app/api';
+import type { Envelope } from '../transport/api';
+import { errorMessage } from '../transport/api';
 import { downloadText } from '../components/download';
 import { PaginationBar } from '../components/pagination-bar';
 import { DateField } from '../components/form-kit/date-field';

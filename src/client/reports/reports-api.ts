@@ -1,5 +1,5 @@
 import type { CountryReportRow, ProcessedByRow, ReportRange } from '../../shared/contracts/reports';
-import { type ApiMeta, type Envelope, api } from '../app/api';
+import { type ApiMeta, type Envelope, api } from '../transport/api';
 
 /** The report's rows with the message and status of the answer (the toast shows them). */
 const withMeta = <T>(data: T | undefined, meta: ApiMeta | undefined): Envelope<T> => ({

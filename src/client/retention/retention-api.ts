@@ -1,5 +1,5 @@
 import type { RetentionSettings } from '../../shared/contracts/retention';
-import { api, type Envelope } from '../app/api';
+import { api, type Envelope } from '../transport/api';
 
 /** The retention period of personal data (Admin). */
 export const retentionApi = api.injectEndpoints({

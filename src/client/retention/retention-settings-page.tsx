@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import { DEFAULT_RETENTION_DAYS, ERASED_FIELDS, retentionSettings } from '../../shared/contracts/retention';
 import { can } from '../../shared/permissions';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { useSessionUser } from '../auth/use-session-user';
 import { TextField } from '../components/form-kit/form-field';
 import { LoadError } from '../components/load-error';

@@ -4,7 +4,7 @@ import Card from 'react-bootstrap/Card';
 import { toast } from 'react-toastify';
 import { SHIFT_NOTE_MAX } from '../../shared/contracts/shift-notes';
 import { formatStaffDateTime } from '../../shared/dates';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { useGetShiftNoteQuery, useWriteShiftNoteMutation } from './shift-notes-api';
 import { TextareaField } from '../components/form-kit/form-field';
 

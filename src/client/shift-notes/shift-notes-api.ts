@@ -1,5 +1,5 @@
 import type { ShiftNote, ShiftNoteBody } from '../../shared/contracts/shift-notes';
-import { type Envelope, api } from '../app/api';
+import { type Envelope, api } from '../transport/api';
 
 /** The dashboard's shift note: read the newest, write a new one (which refreshes it). */
 export const shiftNotesApi = api.enhanceEndpoints({ addTagTypes: ['ShiftNote'] }).injectEndpoints({

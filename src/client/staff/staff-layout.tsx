@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { FOLDER_ROUTES } from '../app/nav';
 import { useSessionUser } from '../auth/use-session-user';
 import { LoadError } from '../components/load-error';

@@ -5,8 +5,8 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Provider } from 'react-redux';
 import { useLocation, useNavigate } from 'react-router';
 import { ToastContainer, toast } from 'react-toastify';
-import { setUnauthorizedHandler } from '../app/api-client';
-import { clearSession, getAccessToken, sessionUser } from '../app/session';
+import { setUnauthorizedHandler } from '../transport/api-client';
+import { clearSession, getAccessToken, sessionUser } from '../transport/session';
 import { getStore, useAppSelector } from '../app/store';
 import { signOut, takeSignOutNotice } from '../auth/sign-out';
 

@@ -1,7 +1,7 @@
 import type { Role } from '../../shared/constants';
 import type { TwoFactorResetBody } from '../../shared/contracts/account';
 import type { AddTeamMemberBody, TeamMember, UpdateTeamMemberBody } from '../../shared/contracts/team';
-import { type Envelope, api } from '../app/api';
+import { type Envelope, api } from '../transport/api';
 
 /** Manage Team calls; every write refreshes the list and the member. */
 export const teamApi = api.injectEndpoints({

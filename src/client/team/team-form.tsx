@@ -19,7 +19,7 @@ import {
 type TeamFormValues = z.infer<typeof editTeamMemberFormWithReauth>;
 import { PasswordStrength } from '../components/password-strength';
 import { SelectField, TextField } from '../components/form-kit/form-field';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import {
   useAddTeamMemberMutation,
   useGetTeamMemberTypesQuery,

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import type { TeamMember } from '../../shared/contracts/team';
 import { MSG } from '../../shared/messages';
-import { errorMessage } from '../app/api';
+import { errorMessage } from '../transport/api';
 import { column, DataTable } from '../components/list-kit/data-table';
 import { ResetTwoFactorDialog } from './reset-two-factor-dialog';
 import { type DeleteChoice, DeleteMemberDialog } from './delete-member-dialog';

@@ -9,7 +9,7 @@ import type { FolderCounts } from '../../shared/constants';
 import { type OrderDetails, orderDetails } from '../../shared/contracts/order-detail';
 import { folderCounts, type OrderListRow, orderListRow } from '../../shared/contracts/orders';
 import { FOLDER_COUNT_KEYS } from '../../shared/constants';
-import type { Envelope } from '../app/api-client';
+import type { Envelope } from '../transport/api-client';
 import { makeStore } from '../app/store';
 import { server } from './server';
 

@@ -28,6 +28,8 @@ declare module '@tanstack/react-table' {
     className?: string;
     headerStyle?: CSSProperties;
     cellStyle?: CSSProperties;
+    /** The column names its row: its cells are `<th scope="row">`. */
+    rowHeader?: boolean;
   }
 }
 
@@ -66,6 +68,8 @@ export interface DataTableProps<R> {
   onSort?: ((key: string, dir: SortDir) => void) | undefined;
   /** Attributes of each row (data attributes, a click that opens the row). */
   rowProps?: (row: R) => HTMLAttributes<HTMLTableRowElement> & Record<`data-${string}`, string | number>;
+  /** Rows of the screen's own under each row (a full-width text, details that unfold); not with `virtualFrom`. */
+  rowAfter?: ((row: R) => ReactNode) | undefined;
   className?: string;
   wrapClassName?: string;
   wrapStyle?: CSSProperties;
@@ -325,8 +329,8 @@ function VirtualBody<R>(
  */
 const BodyRow = memo(BodyRowImpl) as typeof BodyRowImpl;
 
-function BodyRowImpl<R>({ row, selection, rowProps }: BodyProps<R> & { row: Row<R> }) {
-  return (
+function BodyRowImpl<R>({ row, selection, rowProps, rowAfter }: BodyProps<R> & { row: Row<R> }) {
+  const tr = (
     <tr {...rowProps?.(row.original)}>
       {selection ? (
         <td>
@@ -341,12 +345,25 @@ function BodyRowImpl<R>({ row, selection, rowProps }: BodyProps<R> & { row: Row<
       ) : null}
       {row.getVisibleCells().map((cell) => {
         const meta = cell.column.columnDef.meta;
+        const Cell = meta?.rowHeader ? 'th' : 'td';
         return (
-          <td key={cell.id} className={meta?.className} style={meta?.cellStyle}>
+          <Cell
+            key={cell.id}
+            scope={meta?.rowHeader ? 'row' : undefined}
+            className={meta?.className}
+            style={meta?.cellStyle}
+          >
             {flexRender(cell.column.columnDef.cell, cell.getContext())}
-          </td>
+          </Cell>
         );
       })}
     </tr>
+  );
+  if (!rowAfter) return tr;
+  return (
+    <>
+      {tr}
+      {rowAfter(row.original)}
+    </>
   );
 }

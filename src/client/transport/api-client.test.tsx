@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SESSION_STORAGE_KEY } from '../../shared/constants';
 import { SESSION_ENDED, Component as StaffRoot } from '../staff/staff-root';
 import { file, mockApi, ok, refused, renderRoutes, signInAs } from '../test/fixtures';
-import { getStore } from './store';
+import { getStore } from '../app/store';
 import { requestBlob, requestJson, setUnauthorizedHandler, uploadWithProgress } from './api-client';
 
 afterEach(() => localStorage.clear());
