@@ -16,7 +16,8 @@ async function rowIds(page: Page): Promise<number[]> {
 
 test('Team applies "Sent to government" to two orders from the New Orders bulk bar', async ({ page }) => {
   const token = await loginAs(page, 'Team');
-  await page.goto('/admin/recent-order');
+  // The newest two (New Orders lists by due time by default): they are on page 1 of Awaiting Govt after.
+  await page.goto('/admin/recent-order?sort=created_at&dir=desc');
   const [first, second] = await rowIds(page);
   expect(first && second).toBeTruthy();
 
