@@ -83,16 +83,16 @@ test('staff open an order from a list and work it: remark, move, upload, both De
   await expect(modal).toHaveCount(0);
 
   // Add a remark: the author is the signed-in user.
-  const addComment = page.getByRole('region', { name: 'Add Comment Below' });
-  await addComment.getByPlaceholder('Enter your remark').fill('Called the customer about the flight');
-  await addComment.getByLabel('Whatsapp').check();
-  await addComment.getByRole('button', { name: 'Submit' }).click();
-  const comments = page.getByRole('region', { name: 'Comment History' });
-  await expect(comments.getByRole('cell', { name: 'Demo Admin' })).toBeVisible();
-  await comments.getByRole('button', { name: 'Show' }).click();
-  await expect(comments.getByText('Called the customer about the flight')).toBeVisible();
-  await expect(comments.getByText('Whatsapp: Y')).toBeVisible();
-  await expect(comments.getByText('Refund: N')).toBeVisible();
+  const addRemark = page.getByRole('region', { name: 'Add Comment Below' });
+  await addRemark.getByPlaceholder('Enter your remark').fill('Called the customer about the flight');
+  await addRemark.getByLabel('Whatsapp').check();
+  await addRemark.getByRole('button', { name: 'Submit' }).click();
+  const remarks = page.getByRole('region', { name: 'Comment History' });
+  await expect(remarks.getByRole('cell', { name: 'Demo Admin' })).toBeVisible();
+  await remarks.getByRole('button', { name: 'Show' }).click();
+  await expect(remarks.getByText('Called the customer about the flight')).toBeVisible();
+  await expect(remarks.getByText('Whatsapp: Y')).toBeVisible();
+  await expect(remarks.getByText('Refund: N')).toBeVisible();
 
   // Move it: the badge, the buttons and the counts follow.
   const before = await counts();

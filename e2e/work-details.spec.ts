@@ -100,7 +100,7 @@ test('Due soon and Late tiles open Order History for Team; Telecaller has none',
   await loginAs(page, 'Team');
   await page.goto('/admin/recent-order');
   await page.getByRole('link', { name: /Due soon/ }).click();
-  await expect(page).toHaveURL(/\/admin\/order-history\?slaState=at_risk&sort=due_at/);
+  await expect(page).toHaveURL(/\/admin\/order-history\?dueState=at_risk&sort=due_at/);
   await expect(page.getByRole('heading', { name: 'Order History' })).toBeVisible();
 
   await page.context().clearCookies();

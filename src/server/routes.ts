@@ -21,7 +21,7 @@ import { paymentRoutes } from './payments/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { retentionRoutes } from './retention/routes.js';
 import { shiftNoteRoutes } from './shift-notes/routes.js';
-import { slaRoutes } from './sla/routes.js';
+import { dueTimeRoutes } from './due-time/routes.js';
 import { teamRoutes } from './team/routes.js';
 import { viewRoutes } from './views/routes.js';
 
@@ -42,7 +42,7 @@ export const areaRoutes: FastifyPluginAsync[] = [
   insightsRoutes,
   auditRoutes,
   liveRoutes,
-  slaRoutes,
+  dueTimeRoutes,
   viewRoutes,
   orderExportRoutes,
   checkRoutes,

@@ -49,7 +49,7 @@ export const PERMISSIONS = {
   'sessions.manageAny': ['Admin'],
   /** Sign-in settings: two-factor per role, password change after a reset. */
   'settings.security': ['Admin'],
-  /** The insights dashboard (backlog, throughput, time to complete, staff, SLA, chargebacks, mail). */
+  /** The insights dashboard (backlog, throughput, time to complete, staff, on time, chargebacks, mail). */
   'insights.read': ADMIN_MANAGER,
   /** The "My day" card: one's own completions today and open assigned orders. */
   'insights.myDay': ALL,
@@ -58,8 +58,8 @@ export const PERMISSIONS = {
   /** Record that one exported personal data to CSV (the export itself is built in the browser). */
   'audit.exportEvent': ALL,
   /** The due-time policy per processing mode: everyone reads it, Admin and Manager change it. */
-  'sla.read': ALL,
-  'sla.write': ADMIN_MANAGER,
+  'dueTime.read': ALL,
+  'dueTime.write': ADMIN_MANAGER,
   /** Retention of personal data: the policy period, and erasing one order's personal data on request. */
   'settings.retention': ['Admin'],
   'orders.erase': ['Admin'],

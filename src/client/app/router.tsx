@@ -58,7 +58,7 @@ const staffChildren: RouteObject[] = [
   },
   {
     path: 'due-time-policy',
-    lazy: lazyChunk('due-time-policy', () => import('../orders/sla-settings-page')),
+    lazy: lazyChunk('due-time-policy', () => import('../orders/due-time-policy-page')),
   },
   {
     path: nav('mail-templates'),

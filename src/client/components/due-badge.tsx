@@ -1,16 +1,16 @@
 import type { OrderListRow } from '../../shared/contracts/orders';
-import type { SlaState } from '../../shared/contracts/sla';
+import type { DueState } from '../../shared/contracts/due-time';
 import { formatStaffDateTime } from '../../shared/dates';
 import { dueText } from '../orders/columns';
 
-export const SLA_LABEL: Record<SlaState, string> = {
+export const DUE_STATE_LABEL: Record<DueState, string> = {
   on_track: 'On track',
   at_risk: 'At risk',
   breached: 'Late',
   paused: 'Paused',
   trip_passed: 'Trip passed',
 };
-const SLA_CLASS: Record<SlaState, string> = {
+const DUE_STATE_CLASS: Record<DueState, string> = {
   on_track: 'text-bg-success',
   at_risk: 'text-bg-warning',
   breached: 'text-bg-danger',
@@ -18,7 +18,7 @@ const SLA_CLASS: Record<SlaState, string> = {
   trip_passed: 'text-bg-dark',
 };
 /** What the states without a running clock mean, and what to do (docs/decisions/316). */
-export const SLA_HINT: Partial<Record<SlaState, string>> = {
+export const DUE_STATE_HINT: Partial<Record<DueState, string>> = {
   paused: 'Waiting on someone else: the due clock stands still until the order comes back',
   trip_passed: 'The arrival date has passed: refund or close the order',
 };
@@ -27,20 +27,24 @@ export const SLA_HINT: Partial<Record<SlaState, string>> = {
  * "in 5 h" / "2 h late", coloured by the order's due state (list rows and the order detail); "Paused"
  * while the order waits on someone else, "Trip passed" once its arrival day is over.
  */
-export function DueBadge({ row }: { row: Pick<OrderListRow, 'due_at' | 'sla_state'> }) {
-  const state = row.sla_state;
+export function DueBadge({ row }: { row: Pick<OrderListRow, 'due_at' | 'due_state'> }) {
+  const state = row.due_state;
   if (state === 'paused' || state === 'trip_passed') {
     return (
-      <span className={`badge ${SLA_CLASS[state]}`} title={SLA_HINT[state]} data-testid="due-badge">
-        {SLA_LABEL[state]}
+      <span
+        className={`badge ${DUE_STATE_CLASS[state]}`}
+        title={DUE_STATE_HINT[state]}
+        data-testid="due-badge"
+      >
+        {DUE_STATE_LABEL[state]}
       </span>
     );
   }
   if (!row.due_at || !state) return <span className="text-muted">-</span>;
   return (
     <span
-      className={`badge ${SLA_CLASS[state]}`}
-      title={`${SLA_LABEL[state]}: due ${formatStaffDateTime(row.due_at)}`}
+      className={`badge ${DUE_STATE_CLASS[state]}`}
+      title={`${DUE_STATE_LABEL[state]}: due ${formatStaffDateTime(row.due_at)}`}
       data-testid="due-badge"
     >
       {dueText(row.due_at)}

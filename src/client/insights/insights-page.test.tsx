@@ -48,7 +48,7 @@ function answer(from: string, to: string, scale: number): InsightsData {
         medianHandlingHours: 5,
       },
     ],
-    sla: {
+    onTime: {
       overall: { completed: 30, withinTarget: 27, withoutDue: 2, share: 0.9 },
       days: [{ day: to, completed: 30, withinTarget: 27, withoutDue: 2, share: 0.9 }],
     },
@@ -98,7 +98,7 @@ describe('Insights screen', () => {
       'Throughput',
       'Time to complete',
       'Staff',
-      'SLA',
+      'On time',
       'Chargebacks',
       'Mail',
     ]) {

@@ -200,8 +200,8 @@ function Dashboard({
           <Kpi
             key="s"
             label="On time"
-            now={data.sla.overall.share}
-            before={previous?.sla.overall.share}
+            now={data.onTime.overall.share}
+            before={previous?.onTime.overall.share}
             format={pct}
           />,
           <Kpi
@@ -341,22 +341,22 @@ function Dashboard({
       />
 
       <Section
-        title="SLA"
+        title="On time"
         period={period}
-        csvName="sla"
-        note={`Share of completions at or before the order's due time. Whole period: ${pct(data.sla.overall.share)}; ${data.sla.overall.withoutDue} completed without a due time, not counted.`}
+        csvName="on-time"
+        note={`Share of completions at or before the order's due time. Whole period: ${pct(data.onTime.overall.share)}; ${data.onTime.overall.withoutDue} completed without a due time, not counted.`}
         chart={{
           title: 'Completed on time',
           type: 'line',
           percent: true,
           labels: days,
           datasets: [
-            { label: 'Share', data: data.sla.days.map((d) => d.share), color: COLORS.green },
+            { label: 'Share', data: data.onTime.days.map((d) => d.share), color: COLORS.green },
             ...(previous
               ? [
                   {
                     label: 'Previous period',
-                    data: previous.sla.days.map((d) => d.share),
+                    data: previous.onTime.days.map((d) => d.share),
                     color: COLORS.grey,
                     dashed: true,
                   },
@@ -364,7 +364,7 @@ function Dashboard({
               : []),
           ],
         }}
-        rows={data.sla.days}
+        rows={data.onTime.days}
         columns={[
           { label: 'Day', value: (r) => r.day },
           { label: 'Completed (with a due time)', value: (r) => r.completed },

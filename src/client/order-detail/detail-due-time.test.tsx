@@ -29,7 +29,7 @@ describe('order detail: due time', () => {
     ['at_risk', 5 * HOUR + 60_000, 'in 5 h', 'text-bg-warning', 'At risk'],
     ['breached', -2 * HOUR - 60_000, '2 h late', 'text-bg-danger', 'Late'],
   ] as const)('shows a %s order with the badge of the list', async (state, offset, text, colour, label) => {
-    openOrder(orderFixture({ due_at: new Date(Date.now() + offset).toISOString(), sla_state: state }));
+    openOrder(orderFixture({ due_at: new Date(Date.now() + offset).toISOString(), due_state: state }));
     const due = await screen.findByTestId('detail-due');
     const badge = within(due).getByTestId('due-badge');
     expect(badge).toHaveTextContent(text);
@@ -41,7 +41,7 @@ describe('order detail: due time', () => {
   });
 
   it('shows no due time for an order that has none (completed, refunded, deleted)', async () => {
-    openOrder(orderFixture({ process_status: 'Completed', due_at: null, sla_state: null }));
+    openOrder(orderFixture({ process_status: 'Completed', due_at: null, due_state: null }));
     await screen.findByText(/Order 100123/);
     expect(screen.queryByTestId('detail-due')).toBeNull();
   });

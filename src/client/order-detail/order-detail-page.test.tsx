@@ -225,14 +225,14 @@ describe('order detail page', () => {
         ],
       }),
     );
-    const comments = within(await screen.findByRole('region', { name: 'Comment History' }));
-    expect(comments.getByText('2 Mar 2026 10:00 EST')).toBeInTheDocument();
+    const remarks = within(await screen.findByRole('region', { name: 'Comment History' }));
+    expect(remarks.getByText('2 Mar 2026 10:00 EST')).toBeInTheDocument();
     // The remark's text shows without a click; Show reveals its flags.
-    expect(comments.getByText('Customer asked for a refund')).toBeVisible();
-    expect(comments.queryByRole('listitem')).not.toBeInTheDocument();
-    await user.click(comments.getByRole('button', { name: 'Show' }));
-    expect(comments.getByText('Customer asked for a refund')).toBeInTheDocument();
-    const flags = comments.getAllByRole('listitem').map((li) => li.textContent);
+    expect(remarks.getByText('Customer asked for a refund')).toBeVisible();
+    expect(remarks.queryByRole('listitem')).not.toBeInTheDocument();
+    await user.click(remarks.getByRole('button', { name: 'Show' }));
+    expect(remarks.getByText('Customer asked for a refund')).toBeInTheDocument();
+    const flags = remarks.getAllByRole('listitem').map((li) => li.textContent);
     expect(flags).toEqual([
       'Whatsapp: Y',
       'Telephone: N',
@@ -241,9 +241,9 @@ describe('order detail page', () => {
       'Chargeback: N',
       'ReportError: N',
     ]);
-    await user.click(comments.getByRole('button', { name: 'Hide' }));
-    expect(comments.queryByRole('listitem')).not.toBeInTheDocument();
-    expect(comments.getByText('Customer asked for a refund')).toBeVisible();
+    await user.click(remarks.getByRole('button', { name: 'Hide' }));
+    expect(remarks.queryByRole('listitem')).not.toBeInTheDocument();
+    expect(remarks.getByText('Customer asked for a refund')).toBeVisible();
   });
 
   it('shows a long remark folded with a more toggle, and all of it after more', async () => {
@@ -270,13 +270,13 @@ describe('order detail page', () => {
         ],
       }),
     );
-    const comments = within(await screen.findByRole('region', { name: 'Comment History' }));
-    const text = comments.getByTestId('remark-text');
+    const remarks = within(await screen.findByRole('region', { name: 'Comment History' }));
+    const text = remarks.getByTestId('remark-text');
     expect(text).toHaveTextContent(/^Called the traveller about the passport photo\./);
     expect(text).not.toHaveTextContent('END-OF-REMARK');
-    await user.click(comments.getByRole('button', { name: 'more' }));
+    await user.click(remarks.getByRole('button', { name: 'more' }));
     expect(text).toHaveTextContent('END-OF-REMARK');
-    await user.click(comments.getByRole('button', { name: 'less' }));
+    await user.click(remarks.getByRole('button', { name: 'less' }));
     expect(text).not.toHaveTextContent('END-OF-REMARK');
   });
 

@@ -8,13 +8,13 @@ import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { decodeOrderId } from '../../shared/order-id';
 import { EVIDENCE_STATUSES } from '../../shared/order-rules';
 import { errorMessage } from '../transport/api';
-import { DueBadge, SLA_HINT, SLA_LABEL } from '../components/due-badge';
+import { DueBadge, DUE_STATE_HINT, DUE_STATE_LABEL } from '../components/due-badge';
 import { OrderLivePanel } from '../live/order-live-panel';
 import { OrderActionBar } from './action-bar';
-import { AddCommentSection } from './add-comment-section';
+import { AddRemarkSection } from './add-remark-section';
 import { ArrivalDetailsSection } from './arrival-details-section';
 import { ArrivalSection } from './arrival-section';
-import { CommentHistorySection } from './comment-history-section';
+import { RemarkHistorySection } from './remark-history-section';
 import { ConversationSection } from './conversation-section';
 import { DefencePackButtons } from './defence-pack-buttons';
 import { DownloadHistorySection } from './download-history-section';
@@ -90,15 +90,15 @@ function OrderDetail({ order }: { order: OrderDetails }) {
         <Badge bg="secondary" data-testid="process-status">
           {order.process_status}
         </Badge>
-        {order.sla_state === 'paused' || order.sla_state === 'trip_passed' ? (
+        {order.due_state === 'paused' || order.due_state === 'trip_passed' ? (
           <span className="small" data-testid="detail-due">
             Due <DueBadge row={order} />
-            <span className="ms-1 text-body-secondary">{SLA_HINT[order.sla_state]}</span>
+            <span className="ms-1 text-body-secondary">{DUE_STATE_HINT[order.due_state]}</span>
           </span>
-        ) : order.due_at && order.sla_state ? (
+        ) : order.due_at && order.due_state ? (
           <span className="small" data-testid="detail-due">
             Due <DueBadge row={order} />
-            <span className="visually-hidden"> ({SLA_LABEL[order.sla_state]})</span>
+            <span className="visually-hidden"> ({DUE_STATE_LABEL[order.due_state]})</span>
           </span>
         ) : null}
         {order.customer_replied && (
@@ -138,8 +138,8 @@ function OrderDetail({ order }: { order: OrderDetails }) {
       <OrderDetailsSection order={order} />
       <PaymentSection order={order} />
       <DownloadHistorySection order={order} />
-      <CommentHistorySection order={order} />
-      <AddCommentSection order={order} />
+      <RemarkHistorySection order={order} />
+      <AddRemarkSection order={order} />
       <StatusTimelineSection order={order} />
       <ConversationSection order={order} />
       <EmailContentModal order={order} show={modal === 'email'} onHide={() => setModal(null)} />

@@ -118,7 +118,7 @@ describe('the Chargeback list', () => {
       currency: 'USD',
       dispute_reason: 'fraudulent',
       due_at: '2030-01-01T00:00:00.000Z',
-      sla_state: 'on_track',
+      due_state: 'on_track',
     }),
   ];
   const open = () => {

@@ -1,6 +1,6 @@
 import type { Folder } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
-import type { SlaPolicy } from '../../shared/contracts/sla';
+import type { DueTimePolicy } from '../../shared/contracts/due-time';
 import type { SavedView, SavedViewBody } from '../../shared/contracts/views';
 import { type ApiMeta, type Envelope, api } from '../transport/api';
 
@@ -43,7 +43,7 @@ export const listPageRequest = ({ folder, page, limit, month, query }: PageArgs)
   params: { page, limit, delay: 1, ...(month ? { month } : {}), ...query },
 });
 
-export type SlaPolicyAnswer = SlaPolicy & { updatedAt: string | null; updatedBy: string | null };
+export type DueTimePolicyAnswer = DueTimePolicy & { updatedAt: string | null; updatedBy: string | null };
 
 /**
  * The list reads, one endpoint per purpose (a folder page with its sort, filters or saved view; a
@@ -82,12 +82,12 @@ export const listApi = api.injectEndpoints({
       query: (id) => ({ url: `admin/views/${id}`, method: 'DELETE' }),
       invalidatesTags: ['Orders'],
     }),
-    getSlaPolicy: build.query<SlaPolicyAnswer, void>({
-      query: () => ({ url: 'admin/sla-policy' }),
+    getDueTimePolicy: build.query<DueTimePolicyAnswer, void>({
+      query: () => ({ url: 'admin/due-time-policy' }),
       providesTags: ['Counts'],
     }),
-    saveSlaPolicy: build.mutation<Envelope<SlaPolicyAnswer>, SlaPolicy>({
-      query: (body) => ({ url: 'admin/sla-policy', method: 'PUT', body }),
+    saveDueTimePolicy: build.mutation<Envelope<DueTimePolicyAnswer>, DueTimePolicy>({
+      query: (body) => ({ url: 'admin/due-time-policy', method: 'PUT', body }),
       invalidatesTags: ['Counts', 'Orders', 'Order'],
     }),
   }),
@@ -99,6 +99,6 @@ export const {
   useGetViewsQuery,
   useSaveViewMutation,
   useDeleteViewMutation,
-  useGetSlaPolicyQuery,
-  useSaveSlaPolicyMutation,
+  useGetDueTimePolicyQuery,
+  useSaveDueTimePolicyMutation,
 } = listApi;

@@ -6,12 +6,12 @@ import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import { type Folder, PROCESSING_MODES, type Role } from '../../shared/constants';
 import { listFilterFields, type OrderListRow } from '../../shared/contracts/orders';
-import { SLA_STATES } from '../../shared/contracts/sla';
+import { DUE_STATES } from '../../shared/contracts/due-time';
 import type { ListColumn, ViewQuery } from '../../shared/contracts/views';
 import { allCountries } from '../../shared/countries';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../transport/api';
-import { SLA_LABEL } from '../components/due-badge';
+import { DUE_STATE_LABEL } from '../components/due-badge';
 import { schemaParam } from '../components/list-kit/use-list-state';
 import { DateField } from '../components/form-kit/date-field';
 import { useSessionUser } from '../auth/use-session-user';
@@ -32,7 +32,7 @@ export const LIST_FILTERS = {
   assignee: schemaParam(listFilterFields.assignee),
   arrivalFrom: schemaParam(listFilterFields.arrivalFrom),
   arrivalTo: schemaParam(listFilterFields.arrivalTo),
-  slaState: schemaParam(listFilterFields.slaState),
+  dueState: schemaParam(listFilterFields.dueState),
   needsAttention: schemaParam(listFilterFields.needsAttention),
   customerReplied: schemaParam(listFilterFields.customerReplied),
 };
@@ -170,13 +170,13 @@ export function FilterBar({ query, onChange }: FilterBarProps) {
         label="Due"
         labelClassName="small mb-0"
         size="sm"
-        value={query.slaState ?? ''}
-        onChange={set('slaState')}
+        value={query.dueState ?? ''}
+        onChange={set('dueState')}
       >
         <option value="">Any</option>
-        {SLA_STATES.map((s) => (
+        {DUE_STATES.map((s) => (
           <option key={s} value={s}>
-            {SLA_LABEL[s]}
+            {DUE_STATE_LABEL[s]}
           </option>
         ))}
       </SelectField>

@@ -14,7 +14,7 @@ const row = (id: number, over: Partial<OrderListRow> = {}): OrderListRow =>
     process_status: 'Awaiting',
     arrival_date: '2031-03-14',
     due_at: new Date(Date.now() + 5 * HOUR + 60_000).toISOString(),
-    sla_state: 'at_risk',
+    due_state: 'at_risk',
     ...over,
   });
 
@@ -94,7 +94,7 @@ describe('order list screen', () => {
     signInAs('Team');
     openList([
       row(3),
-      row(4, { due_at: new Date(Date.now() - 2 * HOUR).toISOString(), sla_state: 'breached' }),
+      row(4, { due_at: new Date(Date.now() - 2 * HOUR).toISOString(), due_state: 'breached' }),
     ]);
     const soon = (await screen.findByText('Doe3', { exact: false })).closest('tr')!;
     const late = screen.getByText('Doe4', { exact: false }).closest('tr')!;

@@ -41,9 +41,9 @@ describe('Due soon and Late tiles, per role', () => {
       const dueSoon = screen.queryByRole('link', { name: /Due soon/ });
       const late = screen.queryByRole('link', { name: /^Late/ });
       if (opensHistory) {
-        expect(dueSoon).toHaveAttribute('href', '/admin/order-history?slaState=at_risk&sort=due_at');
+        expect(dueSoon).toHaveAttribute('href', '/admin/order-history?dueState=at_risk&sort=due_at');
         expect(dueSoon).toHaveTextContent('7');
-        expect(late).toHaveAttribute('href', '/admin/order-history?slaState=breached&sort=due_at');
+        expect(late).toHaveAttribute('href', '/admin/order-history?dueState=breached&sort=due_at');
         expect(late).toHaveTextContent('3');
       } else {
         expect(dueSoon).toBeNull();
@@ -63,7 +63,7 @@ describe('Due soon and Late tiles, per role', () => {
       </Provider>,
     );
     const tile = screen.getByRole('link', { name: /Trip passed/ });
-    expect(tile).toHaveAttribute('href', '/admin/order-history?slaState=trip_passed&sort=arrival_date');
+    expect(tile).toHaveAttribute('href', '/admin/order-history?dueState=trip_passed&sort=arrival_date');
     expect(tile).toHaveTextContent('4');
     expect(screen.getByRole('link', { name: /^Late/ })).toHaveTextContent('3');
   });

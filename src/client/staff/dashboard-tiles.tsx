@@ -14,7 +14,7 @@ export function DashboardTiles({
   compact?: boolean;
 }) {
   // get-folder-count also answers the due-time figures.
-  const sla = counts as
+  const due = counts as
     | (FolderCounts & {
         atRiskCount?: number;
         breachedCount?: number;
@@ -26,7 +26,7 @@ export function DashboardTiles({
   // The figures are open orders of the whole system, which only Order History lists: a role that cannot
   // open it (Telecaller) gets no tiles rather than links to a refusal or to a list with other numbers.
   const role = useSessionUser()?.type ?? null;
-  const showSla = sla?.atRiskCount !== undefined && can(role, 'orders.readAll');
+  const showDue = due?.atRiskCount !== undefined && can(role, 'orders.readAll');
   return (
     <section className={compact ? 'staff-tiles staff-tiles-compact' : 'staff-tiles'} aria-label="Dashboard">
       {TILES.map((tile) => (
@@ -40,49 +40,49 @@ export function DashboardTiles({
         </Link>
       ))}
       {/* The user's call-backs whose time has come (decision 331): they are in My Orders. */}
-      {sla?.callBackDueCount ? (
+      {due?.callBackDueCount ? (
         <Link to="/admin/my-order" className="staff-tile" title="Logged call-backs whose time has come">
           <span className="staff-tile-label">Call-backs due</span>
           <span className="staff-tile-count text-warning" data-testid="tile-count-callBackDue">
-            {sla.callBackDueCount}
+            {due.callBackDueCount}
           </span>
         </Link>
       ) : null}
       {/* Open orders near or past their due time, whole system: each opens the matching list. */}
-      {showSla ? (
+      {showDue ? (
         <>
-          <Link to="/admin/order-history?slaState=at_risk&sort=due_at" className="staff-tile">
+          <Link to="/admin/order-history?dueState=at_risk&sort=due_at" className="staff-tile">
             <span className="staff-tile-label">Due soon</span>
             <span className="staff-tile-count text-warning" data-testid="tile-count-atRisk">
-              {sla?.atRiskCount}
+              {due?.atRiskCount}
             </span>
           </Link>
-          <Link to="/admin/order-history?slaState=breached&sort=due_at" className="staff-tile">
+          <Link to="/admin/order-history?dueState=breached&sort=due_at" className="staff-tile">
             <span className="staff-tile-label">Late</span>
             <span className="staff-tile-count text-danger" data-testid="tile-count-breached">
-              {sla?.breachedCount}
+              {due?.breachedCount}
             </span>
           </Link>
           {/* Still worked but the arrival day is over: not late, to refund or close (decision 316). */}
-          {sla?.tripPassedCount !== undefined ? (
+          {due?.tripPassedCount !== undefined ? (
             <Link
-              to="/admin/order-history?slaState=trip_passed&sort=arrival_date"
+              to="/admin/order-history?dueState=trip_passed&sort=arrival_date"
               className="staff-tile staff-tile-trip"
               title="The arrival date has passed: refund or close these orders"
             >
               <span className="staff-tile-label">Trip passed</span>
               <span className="staff-tile-count" data-testid="tile-count-tripPassed">
-                {sla.tripPassedCount}
+                {due.tripPassedCount}
               </span>
             </Link>
           ) : null}
         </>
       ) : null}
       {/* Orders still being worked with a failing data check (docs/product.md, "Order checks"). */}
-      {showSla && sla?.needsAttentionCount !== undefined ? (
+      {showDue && due?.needsAttentionCount !== undefined ? (
         <Link to="/admin/order-history?needsAttention=true" className="staff-tile">
           <span className="staff-tile-label">Needs attention</span>
-          <span className="staff-tile-count text-warning">{sla.needsAttentionCount}</span>
+          <span className="staff-tile-count text-warning">{due.needsAttentionCount}</span>
         </Link>
       ) : null}
     </section>

@@ -229,7 +229,7 @@ export const orders = pgTable(
     version: integer('version').notNull().default(1),
     /**
      * When an open order is due under the due-time policy; null for Completed, Refunded and Deleted.
-     * Kept by the trigger orders_due_at (migration sla_due_at), never written by the application.
+     * Kept by the trigger orders_due_at (function order_due_at, drizzle/0050), never written by the application.
      */
     dueAt: timestamp('due_at', { withTimezone: true, mode: 'date' }),
     /**

@@ -124,7 +124,7 @@ describe('compiled response serializers', () => {
       nationality: text,
       processing_mode: 'Standard',
       due_at: null,
-      sla_state: null,
+      due_state: null,
       check_level: 0,
       check_codes: [text],
     });

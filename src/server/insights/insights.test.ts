@@ -5,7 +5,7 @@ import utc from 'dayjs/plugin/utc.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OrderStatus, SERVICE_TIME_ZONE } from '../../shared/constants.js';
 import { BACKLOG_FOLDERS, type InsightsData, percentileRank } from '../../shared/contracts/insights.js';
-import { DEFAULT_SLA_POLICY, type SlaPolicy } from '../../shared/contracts/sla.js';
+import { DEFAULT_DUE_TIME_POLICY, type DueTimePolicy } from '../../shared/contracts/due-time.js';
 import { serviceToday } from '../../shared/dates.js';
 import { mailLog, orderEvents, orders } from '../db/schema.js';
 import { orderValuesFromSnake } from '../orders/columns.js';
@@ -59,7 +59,7 @@ const dayStart = (day: string) => dayjs.tz(day, SERVICE_TIME_ZONE).valueOf();
  * Completed, Refunded or Deleted or the mode has no policy.
  */
 function dueOf(
-  policy: SlaPolicy,
+  policy: DueTimePolicy,
   status: string,
   o: { mode: string; createdMs: number; processingDate: string; arrivalDate: string | null },
 ): number | null {
@@ -139,7 +139,7 @@ async function generateHistory(count: number) {
         });
       } else {
         const to = pick(STATUSES);
-        const due = dueOf(DEFAULT_SLA_POLICY, status, {
+        const due = dueOf(DEFAULT_DUE_TIME_POLICY, status, {
           mode: priority ? 'Priority' : 'Standard',
           createdMs: created.getTime(),
           processingDate: processing.format('YYYY-MM-DD'),
@@ -208,8 +208,9 @@ async function oracle(from: string, to: string, at: Date): Promise<InsightsData>
                to_char(processing_date, 'YYYY-MM-DD') as processing_date,
                to_char(arrival_date, 'YYYY-MM-DD') as arrival_date from orders`)
   ).rows;
-  const policy = (await q.query<{ value: SlaPolicy }>(`select value from app_settings where key = 'sla'`))
-    .rows[0]!.value;
+  const policy = (
+    await q.query<{ value: DueTimePolicy }>(`select value from app_settings where key = 'dueTimePolicy'`)
+  ).rows[0]!.value;
   const events = (
     await q.query<RawEvent>(
       `select id::int as id, order_id::int as order_id, actor_id, action, from_value, to_value, ${ms}
@@ -334,7 +335,7 @@ async function oracle(from: string, to: string, at: Date): Promise<InsightsData>
       arrivalDate: o.arrival_date,
     });
   };
-  const slaOf = (cs: RawEvent[]) => {
+  const onTimeOf = (cs: RawEvent[]) => {
     const due = cs.map((c) => [c, dueAtCompletion(c)] as const).filter(([, d]) => d !== null);
     const withinTarget = due.filter(([c, d]) => c.ms <= d!).length;
     return {
@@ -393,9 +394,9 @@ async function oracle(from: string, to: string, at: Date): Promise<InsightsData>
       }),
     },
     perStaff,
-    sla: {
-      overall: slaOf(completions),
-      days: days.map((day) => ({ day, ...slaOf(completions.filter((e) => eventDay.get(e.id) === day)) })),
+    onTime: {
+      overall: onTimeOf(completions),
+      days: days.map((day) => ({ day, ...onTimeOf(completions.filter((e) => eventDay.get(e.id) === day)) })),
     },
     chargebacks: {
       overall: {
@@ -446,9 +447,9 @@ describe('insights figures equal a direct computation over the raw rows', () => 
     expect(got.backlog.total.total).toBeGreaterThan(20);
     expect(got.chargebacks.overall.chargebacks).toBeGreaterThan(0);
     // Completions late, on time, exactly at the due time, and without one.
-    expect(got.sla.overall.withinTarget).toBeGreaterThan(5);
-    expect(got.sla.overall.completed - got.sla.overall.withinTarget).toBeGreaterThan(5);
-    expect(got.sla.overall.withoutDue).toBeGreaterThan(0);
+    expect(got.onTime.overall.withinTarget).toBeGreaterThan(5);
+    expect(got.onTime.overall.completed - got.onTime.overall.withinTarget).toBeGreaterThan(5);
+    expect(got.onTime.overall.withoutDue).toBeGreaterThan(0);
     const edges = await t.database.sql.query<{ at: number; before: number; after: number }>(
       `select count(*) filter (where e.created_at = e.due_at)::int as at,
               count(*) filter (where e.created_at = e.due_at - interval '1 millisecond')::int as before,
@@ -498,14 +499,16 @@ describe('insights figures equal a direct computation over the raw rows', () => 
     const q = t.database.sql;
     const period = { from: daysAgo(50), to: today };
     const before = await insights(q, period, { now });
-    const { rows } = await q.query<{ value: unknown }>(`select value from app_settings where key = 'sla'`);
+    const { rows } = await q.query<{ value: unknown }>(
+      `select value from app_settings where key = 'dueTimePolicy'`,
+    );
     await q.query(
-      `update app_settings set value = jsonb_set(value, '{modes,Standard,fromPaymentHours}', '1') where key = 'sla'`,
+      `update app_settings set value = jsonb_set(value, '{modes,Standard,fromPaymentHours}', '1') where key = 'dueTimePolicy'`,
     );
     try {
-      expect((await insights(q, period, { now })).sla).toEqual(before.sla);
+      expect((await insights(q, period, { now })).onTime).toEqual(before.onTime);
     } finally {
-      await q.query(`update app_settings set value = $1::jsonb where key = 'sla'`, [
+      await q.query(`update app_settings set value = $1::jsonb where key = 'dueTimePolicy'`, [
         JSON.stringify(rows[0]!.value),
       ]);
     }
@@ -524,7 +527,7 @@ describe('insights figures equal a direct computation over the raw rows', () => 
     const backfill = statements.slice(statements.findIndex((x) => x.includes('Existing completions')));
     expect(backfill.length).toBeGreaterThan(3);
     await q.query('update insights_daily set completed_due = 0, completed_on_time = 0');
-    expect((await insights(q, { from: daysAgo(50), to: today }, { now })).sla.overall.completed).toBe(0);
+    expect((await insights(q, { from: daysAgo(50), to: today }, { now })).onTime.overall.completed).toBe(0);
     for (const statement of backfill) await q.query(statement);
     await expectFiguresEqualOracle(daysAgo(50), today);
   });

@@ -121,7 +121,7 @@ export function periodDays(from: string, to: string): string[] {
 const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : null);
 
 /** Completions on time among those with a due time; the others are counted apart (decision 270). */
-function slaFigures(rows: { completed: number; completed_due: number; completed_on_time: number }[]) {
+function onTimeFigures(rows: { completed: number; completed_due: number; completed_on_time: number }[]) {
   const completed = rows.reduce((s, r) => s + r.completed_due, 0);
   const withinTarget = rows.reduce((s, r) => s + r.completed_on_time, 0);
   const withoutDue = rows.reduce((s, r) => s + r.completed - r.completed_due, 0);
@@ -277,11 +277,11 @@ export async function insights(
       }),
     },
     perStaff,
-    sla: {
-      overall: slaFigures(dayRows),
+    onTime: {
+      overall: onTimeFigures(dayRows),
       days: days.map((day) => {
         const r = byDay.get(day);
-        return { day, ...slaFigures(r ? [r] : []) };
+        return { day, ...onTimeFigures(r ? [r] : []) };
       }),
     },
     chargebacks: {

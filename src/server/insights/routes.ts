@@ -18,7 +18,8 @@ export const insightsRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'insights.read' },
       schema: {
         tags: ['insights'],
-        summary: 'Backlog now; throughput, time to complete, staff, SLA, chargebacks and mail for a period',
+        summary:
+          'Backlog now; throughput, time to complete, staff, on time, chargebacks and mail for a period',
         security,
         querystring: insightsQuery,
         response: { 200: envelope(insightsData) },

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { orderDetails } from '../../shared/contracts/order-detail.js';
 import { usDateTime } from '../../shared/dates.js';
 import { loadOrder } from '../orders/repository.js';
-import { saveSlaPolicy, setDueClockForTests } from '../sla/policy.js';
+import { saveDueTimePolicy, setDueClockForTests } from '../due-time/policy.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import {
@@ -187,7 +187,7 @@ describe('the detail read (one statement)', () => {
 
   it('reads the due state at the service clock with the stored margin', async () => {
     const order = await createOrder(t.database, { process_status: 'New' });
-    await saveSlaPolicy(
+    await saveDueTimePolicy(
       t.database.db,
       {
         modes: {
@@ -205,7 +205,7 @@ describe('the detail read (one statement)', () => {
       setDueClockForTests(() => new Date(now));
       const one = await loadOrderDetail(t.database, order.orderId, DOMAIN);
       expect(one).toEqual(await bySections(order.orderId));
-      return one!.sla_state;
+      return one!.due_state;
     };
     const hour = 3_600_000;
     expect(await stateAt(due - 6 * hour)).toBe('on_track');

@@ -9,7 +9,7 @@ import type {
   RemarkItem,
   UploadDocItem,
 } from '../../shared/contracts/order-detail.js';
-import { DEFAULT_SLA_POLICY, slaPolicy } from '../../shared/contracts/sla.js';
+import { DEFAULT_DUE_TIME_POLICY, dueTimePolicy } from '../../shared/contracts/due-time.js';
 import type { Database, DbOrTx } from '../db/client.js';
 import {
   documents,
@@ -22,7 +22,7 @@ import {
   staffUsers,
 } from '../db/schema.js';
 import { processMonth, remarkItemOf } from '../orders/repository.js';
-import { dueNow, SLA_SETTINGS_KEY, slaStateOf } from '../sla/policy.js';
+import { dueNow, DUE_TIME_SETTINGS_KEY, dueStateOf } from '../due-time/policy.js';
 
 /**
  * Reads of the order detail screen, every list in time order (oldest first). The section loaders (one
@@ -192,7 +192,7 @@ const ynSql = (column: string) => `case when ${column} = 'Y' then 'Y' else 'N' e
  */
 export const ORDER_DETAIL_SQL = `
 select row_to_json(x)::text as detail,
-       (select value::text from app_settings where key = '${SLA_SETTINGS_KEY}') as sla_policy
+       (select value::text from app_settings where key = '${DUE_TIME_SETTINGS_KEY}') as due_time_policy
 from (
   select o.order_id, o.transaction_id, o.merchant_name, o.email, o.re_enter_email, o.processing_mode,
          o.process_status, o.landing_domain, o.arrival_date::text as arrival_date, o.resident_check,
@@ -304,8 +304,8 @@ function marginHoursOf(text: string | null): number {
   } catch {
     value = undefined;
   }
-  const parsed = slaPolicy.safeParse(value);
-  const marginHours = (parsed.success ? parsed.data : DEFAULT_SLA_POLICY).atRiskMarginHours;
+  const parsed = dueTimePolicy.safeParse(value);
+  const marginHours = (parsed.success ? parsed.data : DEFAULT_DUE_TIME_POLICY).atRiskMarginHours;
   policyCache = { text, marginHours };
   return marginHours;
 }
@@ -336,9 +336,9 @@ export async function loadOrderDetail(
   detail.application_email = `${detail.order_id}@${appMailDomain}`;
   detail.process_month = processMonth(detail.processing_date);
   const date = (v: string | null | undefined) => (v ? new Date(v) : null);
-  detail.sla_state = slaStateOf(
+  detail.due_state = dueStateOf(
     date(detail.due_at),
-    { now: dueNow(), marginHours: marginHoursOf(row.sla_policy) },
+    { now: dueNow(), marginHours: marginHoursOf(row.due_time_policy) },
     { pausedAt: date(detail.due_paused_at), tripEndsAt: date(detail.trip_ends_at) },
   );
   const docs = detail.uploadDoc;
@@ -363,7 +363,7 @@ export async function loadOrderDetail(
 
 interface DetailRow {
   detail: string;
-  sla_policy: string | null;
+  due_time_policy: string | null;
 }
 
 /** pg's query with a statement name (prepared once per connection). */

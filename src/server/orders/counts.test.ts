@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { FOLDER_COUNT_KEYS } from '../../shared/constants.js';
 import { serviceToday } from '../../shared/dates.js';
-import { setDueClockForTests } from '../sla/policy.js';
+import { setDueClockForTests } from '../due-time/policy.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { type CountsMemory, countsFromDatabase, dayCounts, readCounterRows } from './counts.js';

@@ -5,9 +5,9 @@ import type { Database, DbOrTx } from '../db/client.js';
 import { repliedCount } from '../inbound/conversation.js';
 import { callBackDueCount } from './contacts.js';
 import { onCacheEvent } from '../live/cache-events.js';
-import { dueNow, getSlaPolicy, type SlaClock, slaClock } from '../sla/policy.js';
+import { dueNow, getDueTimePolicy, type DueClock, readDueClock } from '../due-time/policy.js';
 import { CLOSED_STATUSES, STATUS_FOLDERS } from './folders.js';
-import { folderCounts, needsAttentionCount, slaCounts } from './lists.js';
+import { folderCounts, needsAttentionCount, dueCounts } from './lists.js';
 
 export type CountsAnswer = FolderCounts & {
   atRiskCount: number;
@@ -22,12 +22,12 @@ export type CountsAnswer = FolderCounts & {
  * reference (tests and the periodic check).
  */
 export async function countsFromDatabase(db: DbOrTx, staffId: number): Promise<CountsAnswer> {
-  const [counts, sla, attention] = await Promise.all([
+  const [counts, due, attention] = await Promise.all([
     folderCounts(db, { today: serviceToday(), staffId }),
-    slaClock(db).then((clock) => slaCounts(db, clock)),
+    readDueClock(db).then((clock) => dueCounts(db, clock)),
     needsAttentionCount(db),
   ]);
-  return { ...counts, ...sla, needsAttentionCount: attention };
+  return { ...counts, ...due, needsAttentionCount: attention };
 }
 
 /** One row of order_folder_counts, as kept in memory. */
@@ -48,7 +48,7 @@ interface DayCounts {
   open: Map<number, number>;
 }
 
-interface SlaSnapshot {
+interface DueSnapshot {
   breachedCount: number;
   atRiskCount: number;
   tripPassedCount: number;
@@ -146,11 +146,11 @@ export class CountsMemory {
   private generation = 0;
   private loadedGeneration = -1;
   private loading: Promise<void> | null = null;
-  private sla: SlaSnapshot | null = null;
-  private slaLoading: Promise<SlaSnapshot> | null = null;
+  private dueSnapshot: DueSnapshot | null = null;
+  private dueLoading: Promise<DueSnapshot> | null = null;
   private marginHours: number | null = null;
   private timers: NodeJS.Timeout[] = [];
-  private slaTimer: NodeJS.Timeout | null = null;
+  private dueTimer: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
   private offCommit: (() => void) | null = null;
   private closed = false;
@@ -191,7 +191,7 @@ export class CountsMemory {
     this.closed = true;
     this.offCommit?.();
     for (const t of this.timers) clearInterval(t);
-    if (this.slaTimer) clearTimeout(this.slaTimer);
+    if (this.dueTimer) clearTimeout(this.dueTimer);
     await this.unlisten?.();
   }
 
@@ -200,12 +200,12 @@ export class CountsMemory {
     if (payload === 'counts') {
       this.attention = null;
       this.generation++;
-      this.sla = null;
+      this.dueSnapshot = null;
       this.lists.pageKeys.clear();
       this.lists.firstPages.clear();
     } else if (payload === 'settings') {
       this.marginHours = null;
-      this.sla = null;
+      this.dueSnapshot = null;
       this.lists.firstPages.clear();
     }
   }
@@ -239,24 +239,24 @@ export class CountsMemory {
 
   private async margin(): Promise<number> {
     if (this.marginHours === null) {
-      this.marginHours = (await getSlaPolicy(this.database.db)).atRiskMarginHours;
+      this.marginHours = (await getDueTimePolicy(this.database.db)).atRiskMarginHours;
     }
     return this.marginHours;
   }
 
   /** The due-time clock without a database read while the policy is unchanged. */
-  async clock(): Promise<SlaClock> {
+  async clock(): Promise<DueClock> {
     return { now: dueNow(), marginHours: await this.margin() };
   }
 
-  private async readSla(): Promise<SlaSnapshot> {
+  private async readDueSnapshot(): Promise<DueSnapshot> {
     const generation = this.generation;
     const clock = await this.clock();
     const at = clock.now.getTime();
     const marginMs = clock.marginHours * 3_600_000;
     const now = clock.now.toISOString();
     const edge = new Date(at + marginMs).toISOString();
-    // The definition of slaCounts (lists.ts): a trip that ends moves an order from late to trip passed.
+    // The definition of dueCounts (lists.ts): a trip that ends moves an order from late to trip passed.
     const { rows } = await this.database.db.execute<{
       breached: string;
       at_risk: string;
@@ -289,59 +289,63 @@ export class CountsMemory {
     };
   }
 
-  private slaValid(s: SlaSnapshot | null, at: number): s is SlaSnapshot {
+  private dueSnapshotValid(s: DueSnapshot | null, at: number): s is DueSnapshot {
     return !!s && s.generation === this.generation && at >= s.from && at < s.until;
   }
 
-  private async slaNow(): Promise<SlaSnapshot> {
+  private async dueSnapshotNow(): Promise<DueSnapshot> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const at = dueNow().getTime();
-      if (this.slaValid(this.sla, at)) return this.sla;
-      if (!this.slaLoading) {
-        this.slaLoading = this.readSla().finally(() => {
-          this.slaLoading = null;
+      if (this.dueSnapshotValid(this.dueSnapshot, at)) return this.dueSnapshot;
+      if (!this.dueLoading) {
+        this.dueLoading = this.readDueSnapshot().finally(() => {
+          this.dueLoading = null;
         });
       }
-      const s = await this.slaLoading;
+      const s = await this.dueLoading;
       if (s.generation === this.generation) {
-        this.sla = s;
-        this.scheduleSla(s);
+        this.dueSnapshot = s;
+        this.scheduleDueSnapshot(s);
       }
-      if (this.slaValid(s, dueNow().getTime())) return s;
+      if (this.dueSnapshotValid(s, dueNow().getTime())) return s;
     }
     // Changes keep coming: answer the latest read rather than wait for a quiet moment.
-    return this.sla ?? this.readSla();
+    return this.dueSnapshot ?? this.readDueSnapshot();
   }
 
   /** Reads the due-time counts again when the next one changes by time, so a request need not. */
-  private scheduleSla(s: SlaSnapshot): void {
-    if (this.slaTimer) clearTimeout(this.slaTimer);
-    this.slaTimer = null;
+  private scheduleDueSnapshot(s: DueSnapshot): void {
+    if (this.dueTimer) clearTimeout(this.dueTimer);
+    this.dueTimer = null;
     if (this.closed || !Number.isFinite(s.until)) return;
     const wait = s.until - Date.now();
     // Only the real clock is worth a timer (tests move the due clock by hand); at most a day ahead.
     if (wait < 0 || wait > 86_400_000) return;
-    this.slaTimer = setTimeout(() => {
-      this.slaTimer = null;
-      void this.slaNow().catch(() => {});
+    this.dueTimer = setTimeout(() => {
+      this.dueTimer = null;
+      void this.dueSnapshotNow().catch(() => {});
     }, wait + 1);
-    this.slaTimer.unref();
+    this.dueTimer.unref();
   }
 
   /** Every count for one staff member; no database read unless something changed. */
   async countsFor(staffId: number): Promise<CountsAnswer> {
     // Checks change with an order's data, which moves no counter: the count is read each time (an
     // index-only count of the Needs attention partial index).
-    const [sla, , attention] = await Promise.all([this.slaNow(), this.ensureRows(), this.attentionNow()]);
+    const [due, , attention] = await Promise.all([
+      this.dueSnapshotNow(),
+      this.ensureRows(),
+      this.attentionNow(),
+    ]);
     const today = serviceToday();
     if (!this.day || this.day.today !== today) this.day = dayCounts(this.rows ?? [], today);
     return {
       ...this.day.base,
       [FOLDER_COUNT_KEYS.myOrder]: this.day.open.get(staffId) ?? 0,
-      atRiskCount: sla.atRiskCount,
-      breachedCount: sla.breachedCount,
+      atRiskCount: due.atRiskCount,
+      breachedCount: due.breachedCount,
       needsAttentionCount: attention,
-      tripPassedCount: sla.tripPassedCount,
+      tripPassedCount: due.tripPassedCount,
     };
   }
 

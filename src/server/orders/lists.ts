@@ -16,7 +16,7 @@ import type {
 import { DEFAULT_LIST_SORT } from '../../shared/list-sort.js';
 import { countryName } from '../../shared/countries.js';
 import type { Db, DbOrTx } from '../db/client.js';
-import { dueColumnsOf, type SlaClock, slaStateSql, slaStateWhere } from '../sla/policy.js';
+import { dueColumnsOf, type DueClock, dueStateSql, dueStateWhere } from '../due-time/policy.js';
 import { counterWhere, type FolderScope, folderWhere } from './folders.js';
 
 /**
@@ -62,11 +62,11 @@ export async function futureMonthCounts(db: DbOrTx, today: string): Promise<Futu
 /**
  * Open orders at risk of or past their due time, and still-worked orders whose trip has passed, whole
  * system: range scans of the due-time and trip-end indexes (closed and waiting orders have no due time),
- * so the figures are exact at every moment without a nightly job. The same definition as slaStateSql.
+ * so the figures are exact at every moment without a nightly job. The same definition as dueStateSql.
  */
-export async function slaCounts(
+export async function dueCounts(
   db: DbOrTx,
-  clock: SlaClock,
+  clock: DueClock,
 ): Promise<{ atRiskCount: number; breachedCount: number; tripPassedCount: number }> {
   const now = clock.now.toISOString();
   const edge = new Date(clock.now.getTime() + clock.marginHours * 3_600_000).toISOString();
@@ -96,7 +96,7 @@ type RawRow = Omit<OrderListRow, 'order_id'> & { order_id: string };
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /** The columns of a list row over `orders o` joined to `staff_users s`. */
-function rowColumns(clock: SlaClock): SQL {
+function rowColumns(clock: DueClock): SQL {
   return sql`o.order_id::text as order_id, o.process_status, o.first_name, o.last_name,
            o.arrival_date::text as arrival_date, o.email, o.telephone_number, o.phone_code,
            to_char(o.created_at at time zone 'UTC', ${sql.raw(ISO)}) as created_at,
@@ -106,7 +106,7 @@ function rowColumns(clock: SlaClock): SQL {
            coalesce(s.name, '') as assign_to,
            o.nationality, o.processing_mode,
            to_char(o.due_at at time zone 'UTC', ${sql.raw(ISO)}) as due_at,
-           ${slaStateSql(dueColumnsOf('o'), clock)} as sla_state,
+           ${dueStateSql(dueColumnsOf('o'), clock)} as due_state,
            o.check_level::int as check_level,
            coalesce(array(select jsonb_array_elements(o.checks)->>'code'), '{}') as check_codes,
            o.amount::text as amount, o.currency,
@@ -126,7 +126,7 @@ async function pageOf(
   where: SQL,
   offset: number,
   limit: number,
-  clock: SlaClock,
+  clock: DueClock,
   scan: 'newest-first' | 'oldest-first' = 'newest-first',
   keys?: PageKey[],
 ): Promise<OrderListRow[]> {
@@ -229,7 +229,7 @@ async function sortedPage(
   dir: SortDirection,
   offset: number,
   limit: number,
-  clock: SlaClock,
+  clock: DueClock,
 ): Promise<OrderListRow[]> {
   const d = sql.raw(dir);
   const keys = SORT_EXPRESSIONS[sort];
@@ -250,7 +250,7 @@ async function sortedPage(
 }
 
 /** The filters as a condition over the unaliased orders table; null when there are none. */
-export function filterWhere(filters: ListFilters, staffId: number, clock: SlaClock): SQL | null {
+export function filterWhere(filters: ListFilters, staffId: number, clock: DueClock): SQL | null {
   const parts: SQL[] = [];
   if (filters.nationality) {
     // Orders carry the country's name (intake) or, from older imports, the code itself.
@@ -267,7 +267,7 @@ export function filterWhere(filters: ListFilters, staffId: number, clock: SlaClo
   // The same orders the sidebar's "Customer replied" count holds (decision 327).
   if (filters.customerReplied === 'true')
     parts.push(sql`customer_replied_at is not null and (assigned_to = ${staffId} or assigned_to is null)`);
-  if (filters.slaState) parts.push(slaStateWhere(filters.slaState, dueColumnsOf(), clock));
+  if (filters.dueState) parts.push(dueStateWhere(filters.dueState, dueColumnsOf(), clock));
   return parts.length ? sql.join(parts, sql` and `) : null;
 }
 
@@ -286,7 +286,7 @@ export interface ListOptions {
   sort?: ListSortKey | undefined;
   dir?: SortDirection | undefined;
   filters: ListFilters;
-  clock: SlaClock;
+  clock: DueClock;
   /** The keys of pages read (decision 223), kept by the app's ListState (read-list.ts). */
   pageKeys?: PageKeyCache | undefined;
 }
@@ -351,7 +351,7 @@ export async function listFolder(
   if (order) return sortedPage(db, where, order.sort, order.dir, offset, limit, clock);
   // Due states move with the clock alone, so lists filtered by one keep no keys.
   // Nor do lists of unread answers: reading the conversation changes them without a list change.
-  const cache = options.filters.slaState || options.filters.customerReplied ? undefined : options.pageKeys;
+  const cache = options.filters.dueState || options.filters.customerReplied ? undefined : options.pageKeys;
   const generation = cache?.generation ?? 0;
   const list = listSignature(folder, scope, options.filters, limit);
   if (cache && page > 1) {

@@ -168,7 +168,7 @@ describe('folders and counts', () => {
         'nationality',
         'processing_mode',
         'due_at',
-        'sla_state',
+        'due_state',
         'amount',
         'currency',
         'dispute_reason',

@@ -124,7 +124,7 @@ export async function readList(
   const { page, limit } = read;
   // Page 1 from memory while nothing changed (decision 226); lists by due state change with the clock.
   const pages =
-    page === 1 && !options.filters.slaState && lists.firstPageCache ? lists.firstPages : undefined;
+    page === 1 && !options.filters.dueState && lists.firstPageCache ? lists.firstPages : undefined;
   const pageKey = pages
     ? JSON.stringify([
         folder,

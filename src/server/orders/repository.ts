@@ -6,7 +6,7 @@ import { usDateTime } from '../../shared/dates.js';
 import type { DbOrTx } from '../db/client.js';
 import { documents, type orderRemarks, orders, staffUsers } from '../db/schema.js';
 import { notFound } from '../http/errors.js';
-import { slaClock, slaStateOf } from '../sla/policy.js';
+import { readDueClock, dueStateOf } from '../due-time/policy.js';
 
 /**
  * The order repository: how the domain loads, locks and maps an order. Every function takes the
@@ -62,7 +62,7 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 /** Maps an order row to the API's order fields (snake_case names of the contract). */
 export function orderFieldsOf(
   o: OrderRow,
-  extra: { assignTo: string | null; appMailDomain: string; slaState: OrderFields['sla_state'] },
+  extra: { assignTo: string | null; appMailDomain: string; dueState: OrderFields['due_state'] },
 ): OrderFields {
   return {
     order_id: o.orderId,
@@ -119,7 +119,7 @@ export function orderFieldsOf(
     due_at: iso(o.dueAt),
     due_paused_at: iso(o.duePausedAt),
     trip_ends_at: iso(o.tripEndsAt),
-    sla_state: extra.slaState,
+    due_state: extra.dueState,
   };
 }
 
@@ -140,7 +140,7 @@ export async function loadOrder(
   return orderFieldsOf(row.o, {
     assignTo: row.assignTo ?? null,
     appMailDomain,
-    slaState: slaStateOf(row.o.dueAt, await slaClock(db), {
+    dueState: dueStateOf(row.o.dueAt, await readDueClock(db), {
       pausedAt: row.o.duePausedAt,
       tripEndsAt: row.o.tripEndsAt,
     }),

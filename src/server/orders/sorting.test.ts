@@ -185,15 +185,15 @@ describe('default sort per folder', () => {
     expect(exported).toEqual([b, a, c, d]);
 
     // Orders without a due time (a mode the policy does not time) come last, by order id.
-    const sla = `select value from app_settings where key = 'sla'`;
-    const before = (await t.database.sql.query<{ value: unknown }>(sla)).rows[0]!.value;
+    const policyRead = `select value from app_settings where key = 'dueTimePolicy'`;
+    const before = (await t.database.sql.query<{ value: unknown }>(policyRead)).rows[0]!.value;
     await t.database.sql.query(
-      `update app_settings set value = jsonb_set(value, '{modes}', (value->'modes') - 'Standard') where key = 'sla'`,
+      `update app_settings set value = jsonb_set(value, '{modes}', (value->'modes') - 'Standard') where key = 'dueTimePolicy'`,
     );
     try {
       expect(await order('pendingOrder')).toEqual([pc, pa, pb]);
     } finally {
-      await t.database.sql.query(`update app_settings set value = $1 where key = 'sla'`, [before]);
+      await t.database.sql.query(`update app_settings set value = $1 where key = 'dueTimePolicy'`, [before]);
     }
   });
 });
@@ -327,7 +327,7 @@ describe('get-orders-list filters', () => {
       'assignee=someone',
       'assignee=-1',
       'assignee=99999999999',
-      'slaState=late',
+      'dueState=late',
       'arrivalFrom=2031-13-01',
       'arrivalFrom=2031-02-02&arrivalTo=2031-02-01',
       'colour=red',

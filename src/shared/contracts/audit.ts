@@ -26,7 +26,7 @@ export const AUDIT_ACTIONS = {
   'two-factor.disable': 'Two-factor sign-in turned off',
   'two-factor.reset': 'Two-factor sign-in reset',
   'settings.update': 'Settings changed',
-  'sla.update': 'Due-time policy changed',
+  'due-time-policy.update': 'Due-time policy changed',
   'order.erase': 'Personal data erased',
   'template.create': 'Mail template added',
   'template.update': 'Mail template changed',

@@ -99,7 +99,7 @@ export const insightsData = z.object({
    * Completions without a due time (mode without a policy, or completed from Refunded/Deleted) are not in
    * the share; `withoutDue` counts them.
    */
-  sla: z.object({
+  onTime: z.object({
     overall: z.object({ completed: int, withinTarget: int, withoutDue: int, share }),
     days: z.array(z.object({ day: z.string(), completed: int, withinTarget: int, withoutDue: int, share })),
   }),

@@ -22,7 +22,7 @@ import {
   takeOverField,
   text,
 } from './common.js';
-import { SLA_STATES } from './sla.js';
+import { DUE_STATES } from './due-time.js';
 
 /**
  * Contracts of the order detail area (docs/product.md, "Order detail"): every order field and the calls
@@ -390,7 +390,7 @@ export const orderFields = z.object({
   version: z.number().int(),
   /** When the order is due under the due-time policy; null for Completed, Refunded and Deleted. */
   due_at: isoInstant.nullable(),
-  sla_state: z.enum(SLA_STATES).nullable(),
+  due_state: z.enum(DUE_STATES).nullable(),
   /** Since when the due clock stands still (the order waits on someone else); null when it runs. */
   due_paused_at: isoInstant.nullable().optional(),
   /** The end of the arrival day of an order still worked; past it the order is "Trip passed". */

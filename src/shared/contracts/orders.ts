@@ -10,7 +10,7 @@ import {
 import { countryName } from '../countries.js';
 import { expectedVersionField, noControlCharacters, orderIdField, text } from './common.js';
 import { REFUND_REASONS, refundAmountField } from './payments.js';
-import { SLA_STATES } from './sla.js';
+import { DUE_STATES } from './due-time.js';
 
 /** Folder counts: one number per folder, and the open orders at risk of or past their due time. */
 export const folderCounts = z
@@ -90,7 +90,7 @@ export const listFilterFields = {
     .optional(),
   arrivalFrom: day.optional(),
   arrivalTo: day.optional(),
-  slaState: z.enum(SLA_STATES, { error: `must be one of ${SLA_STATES.join(', ')}` }).optional(),
+  dueState: z.enum(DUE_STATES, { error: `must be one of ${DUE_STATES.join(', ')}` }).optional(),
   /** `true`: only orders with a failing check (a warning or worse) still being worked. */
   needsAttention: z.enum(['true', 'false']).optional(),
   /** `true`: only orders with an unread answer from the customer, held by the user or unassigned. */
@@ -156,7 +156,7 @@ export const orderListRow = z.object({
   processing_mode: z.enum(PROCESSING_MODES),
   /** When the order is due (ISO time); null for Completed, Refunded and Deleted orders. */
   due_at: z.string().nullable(),
-  sla_state: z.enum(SLA_STATES).nullable(),
+  due_state: z.enum(DUE_STATES).nullable(),
   /** The worst failing check: 2 blocking, 1 a warning, 0 none (the row's badge). */
   check_level: z.number().int(),
   /** The codes of the failing checks, for the badge's title. */

@@ -47,10 +47,10 @@ async function countsSettled(expected: (c: { late: number; tripPassed: number })
   }
 }
 
-async function list(slaState: string) {
+async function list(dueState: string) {
   const res = await t.as('Admin', {
     method: 'GET',
-    url: `/api/admin/get-orders-list/allOrder?slaState=${slaState}&limit=100`,
+    url: `/api/admin/get-orders-list/allOrder?dueState=${dueState}&limit=100`,
   });
   expect(res.statusCode, res.body).toBe(200);
   return (res.json().data ?? []) as OrderListRow[];
@@ -59,7 +59,7 @@ async function list(slaState: string) {
 async function detailState(orderId: number) {
   const res = await t.as('Admin', { method: 'GET', url: `/api/admin/get-orders-details/${orderId}` });
   expect(res.statusCode).toBe(200);
-  return res.json().data.sla_state as string | null;
+  return res.json().data.due_state as string | null;
 }
 
 describe('the due clock', () => {
@@ -139,7 +139,7 @@ describe('trip passed', () => {
     expect(after.late).toBe(before.late);
     expect(await detailState(passed.orderId)).toBe('trip_passed');
     const rows = await list('trip_passed');
-    expect(rows.find((r) => r.order_id === passed.orderId)?.sla_state).toBe('trip_passed');
+    expect(rows.find((r) => r.order_id === passed.orderId)?.due_state).toBe('trip_passed');
     expect((await list('breached')).map((r) => r.order_id)).not.toContain(passed.orderId);
     // Waiting on the customer does not hide it: the trip is over either way.
     expect((await move(passed.orderId, 'Awaiting')).statusCode).toBe(200);
@@ -158,9 +158,9 @@ describe('trip passed', () => {
     expect(await detailState(today.orderId)).not.toBe('trip_passed');
     const bad = await t.as('Admin', {
       method: 'GET',
-      url: '/api/admin/get-orders-list/allOrder?slaState=trip_passed%00',
+      url: '/api/admin/get-orders-list/allOrder?dueState=trip_passed%00',
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toContain('slaState');
+    expect(bad.json().message).toContain('dueState');
   });
 });

@@ -1,32 +1,38 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
-import { DEFAULT_SLA_POLICY, type SlaPolicy, type SlaState, slaPolicy } from '../../shared/contracts/sla.js';
+import {
+  DEFAULT_DUE_TIME_POLICY,
+  type DueTimePolicy,
+  type DueState,
+  dueTimePolicy,
+} from '../../shared/contracts/due-time.js';
 import { now } from '../auth/clock.js';
 import type { DbOrTx } from '../db/client.js';
 import { appSettings, staffUsers } from '../db/schema.js';
 
 /**
- * The due-time policy lives in app_settings under this key. A trigger on orders (drizzle migration
- * "sla_due_at") reads it to store each open order's due_at, and a trigger on app_settings recomputes
- * the open orders when the policy's limits change. Keep the key in step with that migration.
+ * The due-time policy lives in app_settings under this key. The SQL function policy_due_at (drizzle
+ * 0021, renamed in 0057) reads it when a trigger on orders stores each open order's due_at, and a trigger
+ * on app_settings recomputes the open orders when the policy's limits change. Keep the key in step with
+ * drizzle/0057.
  */
-export const SLA_SETTINGS_KEY = 'sla';
+export const DUE_TIME_SETTINGS_KEY = 'dueTimePolicy';
 
 /** The moment "now" for due states (the injected clock of src/server/auth/clock.ts) and the margin. */
-export interface SlaClock {
+export interface DueClock {
   now: Date;
   marginHours: number;
 }
 
-export async function getSlaPolicy(
+export async function getDueTimePolicy(
   db: DbOrTx,
-): Promise<SlaPolicy & { updatedAt: string | null; updatedBy: string | null }> {
+): Promise<DueTimePolicy & { updatedAt: string | null; updatedBy: string | null }> {
   const [row] = await db
     .select({ value: appSettings.value, updatedAt: appSettings.updatedAt, by: staffUsers.name })
     .from(appSettings)
     .leftJoin(staffUsers, eq(staffUsers.id, appSettings.updatedBy))
-    .where(eq(appSettings.key, SLA_SETTINGS_KEY));
-  const parsed = slaPolicy.safeParse(row?.value);
-  const policy = parsed.success ? parsed.data : DEFAULT_SLA_POLICY;
+    .where(eq(appSettings.key, DUE_TIME_SETTINGS_KEY));
+  const parsed = dueTimePolicy.safeParse(row?.value);
+  const policy = parsed.success ? parsed.data : DEFAULT_DUE_TIME_POLICY;
   return {
     ...policy,
     updatedAt: row?.by ? row.updatedAt.toISOString() : null,
@@ -35,11 +41,11 @@ export async function getSlaPolicy(
 }
 
 /** Saves the policy; the database trigger recomputes every open order's due_at in the same transaction. */
-export async function saveSlaPolicy(db: DbOrTx, value: SlaPolicy, by: number): Promise<void> {
+export async function saveDueTimePolicy(db: DbOrTx, value: DueTimePolicy, by: number): Promise<void> {
   const at = now();
   await db
     .insert(appSettings)
-    .values({ key: SLA_SETTINGS_KEY, value, updatedBy: by, updatedAt: at })
+    .values({ key: DUE_TIME_SETTINGS_KEY, value, updatedBy: by, updatedAt: at })
     .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedBy: by, updatedAt: at } });
 }
 
@@ -58,8 +64,8 @@ export function dueNow(): Date {
   return dueClock();
 }
 
-export async function slaClock(db: DbOrTx): Promise<SlaClock> {
-  const policy = await getSlaPolicy(db);
+export async function readDueClock(db: DbOrTx): Promise<DueClock> {
+  const policy = await getDueTimePolicy(db);
   return { now: dueClock(), marginHours: policy.atRiskMarginHours };
 }
 
@@ -87,7 +93,7 @@ export const dueColumnsOf = (alias?: string): DueColumns => {
  * breached from the due time on, at risk while less than the margin is left, on track before. Null when
  * there is no due time (closed orders).
  */
-export function slaStateSql(c: DueColumns, clock: SlaClock): SQL {
+export function dueStateSql(c: DueColumns, clock: DueClock): SQL {
   const at = clock.now.toISOString();
   const edge = new Date(clock.now.getTime() + clock.marginHours * 3_600_000).toISOString();
   return sql`case when ${c.tripEndsAt} <= ${at}::timestamptz then 'trip_passed'
@@ -98,8 +104,8 @@ export function slaStateSql(c: DueColumns, clock: SlaClock): SQL {
               else 'on_track' end`;
 }
 
-/** The condition of one due state (the lists' filter), the same definition as slaStateSql. */
-export function slaStateWhere(state: SlaState, c: DueColumns, clock: SlaClock): SQL {
+/** The condition of one due state (the lists' filter), the same definition as dueStateSql. */
+export function dueStateWhere(state: DueState, c: DueColumns, clock: DueClock): SQL {
   const at = clock.now.toISOString();
   const edge = new Date(clock.now.getTime() + clock.marginHours * 3_600_000).toISOString();
   const tripAhead = sql`(${c.tripEndsAt} is null or ${c.tripEndsAt} > ${at}::timestamptz)`;
@@ -118,11 +124,11 @@ export function slaStateWhere(state: SlaState, c: DueColumns, clock: SlaClock): 
 }
 
 /** The same rule in TypeScript (the detail answer). */
-export function slaStateOf(
+export function dueStateOf(
   dueAt: Date | null,
-  clock: SlaClock,
+  clock: DueClock,
   pause: { pausedAt: Date | null; tripEndsAt: Date | null } = { pausedAt: null, tripEndsAt: null },
-): SlaState | null {
+): DueState | null {
   if (pause.tripEndsAt && pause.tripEndsAt.getTime() <= clock.now.getTime()) return 'trip_passed';
   // A deadline someone else set while the order waits (a dispute's evidence due) wins over the pause.
   if (pause.pausedAt && !dueAt) return 'paused';

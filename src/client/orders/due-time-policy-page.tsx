@@ -3,22 +3,22 @@ import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import { toast } from 'react-toastify';
 import { PROCESSING_MODES } from '../../shared/constants';
-import { type SlaPolicy, slaPolicy } from '../../shared/contracts/sla';
+import { type DueTimePolicy, dueTimePolicy } from '../../shared/contracts/due-time';
 import { DateTime } from '../components/date-time';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../transport/api';
 import { sessionUser } from '../transport/session';
 import { TextField } from '../components/form-kit/form-field';
 import { LoadError } from '../components/load-error';
-import { useGetSlaPolicyQuery, useSaveSlaPolicyMutation } from './list-api';
+import { useGetDueTimePolicyQuery, useSaveDueTimePolicyMutation } from './list-api';
 
 /** /admin/due-time-policy: hours per processing mode and the at-risk margin (Admin and Manager change them). */
 export function Component() {
   const role = sessionUser()?.type ?? null;
-  const editable = can(role, 'sla.write');
-  const policy = useGetSlaPolicyQuery(undefined, { refetchOnMountOrArgChange: true });
-  const [save, { isLoading }] = useSaveSlaPolicyMutation();
-  const [draft, setDraft] = useState<SlaPolicy | null>(null);
+  const editable = can(role, 'dueTime.write');
+  const policy = useGetDueTimePolicyQuery(undefined, { refetchOnMountOrArgChange: true });
+  const [save, { isLoading }] = useSaveDueTimePolicyMutation();
+  const [draft, setDraft] = useState<DueTimePolicy | null>(null);
   useEffect(() => {
     if (policy.data) {
       const { updatedAt: _a, updatedBy: _b, ...value } = policy.data;
@@ -38,7 +38,7 @@ export function Component() {
   ) =>
     setDraft({ ...draft, modes: { ...draft.modes, [mode]: { ...draft.modes[mode], [field]: Number(v) } } });
   const submit = async () => {
-    const parsed = slaPolicy.safeParse(draft);
+    const parsed = dueTimePolicy.safeParse(draft);
     if (!parsed.success) {
       toast.error(`${parsed.error.issues[0]?.path.join(' ')}: ${parsed.error.issues[0]?.message}`);
       return;
@@ -52,8 +52,8 @@ export function Component() {
   };
 
   return (
-    <section className="p-3" aria-labelledby="sla-title" style={{ maxWidth: 720 }}>
-      <h1 id="sla-title" className="h4">
+    <section className="p-3" aria-labelledby="due-time-title" style={{ maxWidth: 720 }}>
+      <h1 id="due-time-title" className="h4">
         Due-time policy
       </h1>
       <p className="text-muted small">
@@ -72,7 +72,7 @@ export function Component() {
               <Card.Body className="d-flex flex-wrap gap-3">
                 <h2 className="h6 w-100 mb-0">{mode}</h2>
                 <TextField
-                  id={`sla-${mode}-payment`}
+                  id={`due-time-${mode}-payment`}
                   label="Hours from payment"
                   type="number"
                   min={1}
@@ -81,7 +81,7 @@ export function Component() {
                   onChange={(e) => setMode(mode, 'fromPaymentHours', e.target.value)}
                 />
                 <TextField
-                  id={`sla-${mode}-arrival`}
+                  id={`due-time-${mode}-arrival`}
                   label="Hours before arrival"
                   type="number"
                   min={0}
@@ -93,7 +93,7 @@ export function Component() {
             </Card>
           ))}
           <TextField
-            id="sla-margin"
+            id="due-time-margin"
             className="mb-3"
             style={{ maxWidth: 240 }}
             label="At risk when less than (hours) left"

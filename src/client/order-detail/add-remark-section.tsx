@@ -43,7 +43,7 @@ const MOVING_FLAGS: Partial<Record<(typeof FLAGS)[number][1], string>> = {
  * The 'Add Comment Below' panel. Refund or Chargeback ticked also moves the order: the form says where
  * (from the shared order rules), asks first, and the success message names the move.
  */
-export function AddCommentSection({ order }: { order: OrderDetails }) {
+export function AddRemarkSection({ order }: { order: OrderDetails }) {
   const [addRemark, { isLoading }] = useAddNewRemarkMutation();
   const [confirming, setConfirming] = useState<AddRemarkForm | null>(null);
   const {

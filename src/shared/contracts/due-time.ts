@@ -7,9 +7,9 @@ import { PROCESSING_MODES } from '../constants.js';
  * 0050_due_clock_pause), its clock stands still; `trip_passed`: it is still
  * worked but its arrival day is over — its own state, never counted late (docs/decisions/316).
  */
-export const SLA_STATES = ['on_track', 'at_risk', 'breached', 'paused', 'trip_passed'] as const;
+export const DUE_STATES = ['on_track', 'at_risk', 'breached', 'paused', 'trip_passed'] as const;
 
-export type SlaState = (typeof SLA_STATES)[number];
+export type DueState = (typeof DUE_STATES)[number];
 
 /** Up to a year, in whole hours. */
 const hours = z.coerce
@@ -19,35 +19,35 @@ const hours = z.coerce
   .max(8760, 'can be at most 8760 hours (a year)');
 
 /** One processing mode's limits: hours from payment, and hours before the arrival day begins. */
-export const slaModePolicy = z
+export const dueTimeModePolicy = z
   .object({
     fromPaymentHours: hours.refine((h) => h >= 1, 'must be 1 or more'),
     beforeArrivalHours: hours,
   })
   .strict();
-export type SlaModePolicy = z.infer<typeof slaModePolicy>;
+export type DueTimeModePolicy = z.infer<typeof dueTimeModePolicy>;
 
 /**
  * The due-time policy: one entry per processing mode, and the margin under which an open order is
  * "at risk". An order is due at the earlier of (payment + fromPaymentHours) and (start of the arrival
  * day in service time − beforeArrivalHours); payment counts from the processing date when that is later.
  */
-export const slaPolicy = z
+export const dueTimePolicy = z
   .object({
     modes: z
       .object(
-        Object.fromEntries(PROCESSING_MODES.map((m) => [m, slaModePolicy])) as Record<
+        Object.fromEntries(PROCESSING_MODES.map((m) => [m, dueTimeModePolicy])) as Record<
           (typeof PROCESSING_MODES)[number],
-          typeof slaModePolicy
+          typeof dueTimeModePolicy
         >,
       )
       .strict(),
     atRiskMarginHours: hours.refine((h) => h >= 1, 'must be 1 or more'),
   })
   .strict();
-export type SlaPolicy = z.infer<typeof slaPolicy>;
+export type DueTimePolicy = z.infer<typeof dueTimePolicy>;
 
-export const DEFAULT_SLA_POLICY: SlaPolicy = {
+export const DEFAULT_DUE_TIME_POLICY: DueTimePolicy = {
   modes: {
     Standard: { fromPaymentHours: 72, beforeArrivalHours: 24 },
     Priority: { fromPaymentHours: 24, beforeArrivalHours: 24 },
@@ -55,7 +55,7 @@ export const DEFAULT_SLA_POLICY: SlaPolicy = {
   atRiskMarginHours: 12,
 };
 
-export const slaPolicyAnswer = slaPolicy.extend({
+export const dueTimePolicyAnswer = dueTimePolicy.extend({
   updatedAt: z.string().nullable(),
   updatedBy: z.string().nullable(),
 });

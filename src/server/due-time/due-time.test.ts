@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SLA_POLICY } from '../../shared/contracts/sla.js';
+import { DEFAULT_DUE_TIME_POLICY } from '../../shared/contracts/due-time.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { setDueClockForTests } from './policy.js';
@@ -24,7 +24,7 @@ const STANDARD_DUE = '2031-01-12T05:00:00.000Z';
 // Priority: min(start + 24 h = 11th 05:00, arrival − 24 h = 12th 05:00) = 11th 05:00 (payment limit).
 const PRIORITY_DUE = '2031-01-11T05:00:00.000Z';
 
-type Row = { order_id: number; due_at: string | null; sla_state: string | null };
+type Row = { order_id: number; due_at: string | null; due_state: string | null };
 
 async function kiribati(query = ''): Promise<{ rows: Row[]; total: number }> {
   const res = await t.as('Admin', {
@@ -44,8 +44,11 @@ async function counts(): Promise<{ atRiskCount: number; breachedCount: number }>
 }
 
 const policyRow = async () =>
-  (await t.database.sql.query<{ value: unknown }>(`select value from app_settings where key = 'sla'`)).rows[0]
-    ?.value;
+  (
+    await t.database.sql.query<{ value: unknown }>(
+      `select value from app_settings where key = 'dueTimePolicy'`,
+    )
+  ).rows[0]?.value;
 
 describe('due times', () => {
   let standard: number;
@@ -63,23 +66,23 @@ describe('due times', () => {
   it('are the earlier of the payment and arrival limits, none for closed orders', async () => {
     at('2031-01-01T00:00:00Z');
     const byId = new Map((await kiribati()).rows.map((r) => [r.order_id, r]));
-    expect(byId.get(standard)).toMatchObject({ due_at: STANDARD_DUE, sla_state: 'on_track' });
-    expect(byId.get(priority)).toMatchObject({ due_at: PRIORITY_DUE, sla_state: 'on_track' });
+    expect(byId.get(standard)).toMatchObject({ due_at: STANDARD_DUE, due_state: 'on_track' });
+    expect(byId.get(priority)).toMatchObject({ due_at: PRIORITY_DUE, due_state: 'on_track' });
     // Without an arrival date only the payment limit counts: start + 72 h.
     expect(byId.get(noArrival)).toMatchObject({ due_at: '2031-01-13T05:00:00.000Z' });
-    expect(byId.get(completed)).toMatchObject({ due_at: null, sla_state: null });
+    expect(byId.get(completed)).toMatchObject({ due_at: null, due_state: null });
 
     const detail = await t.as('Team', { method: 'GET', url: `/api/admin/get-orders-details/${standard}` });
     expect(detail.statusCode, detail.body).toBe(200);
-    expect(detail.json().data).toMatchObject({ due_at: STANDARD_DUE, sla_state: 'on_track' });
+    expect(detail.json().data).toMatchObject({ due_at: STANDARD_DUE, due_state: 'on_track' });
     const closed = await t.as('Team', { method: 'GET', url: `/api/admin/get-orders-details/${completed}` });
-    expect(closed.json().data).toMatchObject({ due_at: null, sla_state: null });
+    expect(closed.json().data).toMatchObject({ due_at: null, due_state: null });
   });
 
   it('changes state exactly at the margin and at the due time', async () => {
     const stateAt = async (delta: number) => {
       at(STANDARD_DUE, delta);
-      return (await kiribati()).rows.find((r) => r.order_id === standard)!.sla_state;
+      return (await kiribati()).rows.find((r) => r.order_id === standard)!.due_state;
     };
     expect(await stateAt(-12 * HOUR - 1)).toBe('on_track');
     expect(await stateAt(-12 * HOUR)).toBe('on_track'); // exactly the margin left: not yet at risk
@@ -90,23 +93,23 @@ describe('due times', () => {
     // The detail answer reads the same clock.
     at(STANDARD_DUE, -1);
     const detail = await t.as('Team', { method: 'GET', url: `/api/admin/get-orders-details/${standard}` });
-    expect(detail.json().data.sla_state).toBe('at_risk');
+    expect(detail.json().data.due_state).toBe('at_risk');
   });
 
   it('filters by state, and the at-risk and breached counts follow the clock', async () => {
     at('2031-01-09T00:00:00Z');
     const before = await counts();
-    expect((await kiribati('&slaState=on_track')).total).toBe(3);
-    expect((await kiribati('&slaState=at_risk')).total).toBe(0);
+    expect((await kiribati('&dueState=on_track')).total).toBe(3);
+    expect((await kiribati('&dueState=at_risk')).total).toBe(0);
 
     // One hour before the Standard order is due: Standard at risk, Priority (a day earlier) breached.
     at(STANDARD_DUE, -HOUR);
     const after = await counts();
-    const atRisk = await kiribati('&slaState=at_risk');
+    const atRisk = await kiribati('&dueState=at_risk');
     expect(atRisk.rows.map((r) => r.order_id)).toEqual([standard]);
     expect(atRisk.total).toBe(1);
-    expect((await kiribati('&slaState=breached')).rows.map((r) => r.order_id)).toEqual([priority]);
-    expect((await kiribati('&slaState=on_track')).rows.map((r) => r.order_id)).toEqual([noArrival]);
+    expect((await kiribati('&dueState=breached')).rows.map((r) => r.order_id)).toEqual([priority]);
+    expect((await kiribati('&dueState=on_track')).rows.map((r) => r.order_id)).toEqual([noArrival]);
     expect(after.atRiskCount - before.atRiskCount).toBe(1);
     expect(after.breachedCount - before.breachedCount).toBe(1);
   });
@@ -151,7 +154,7 @@ describe('due times', () => {
   });
 });
 
-describe('GET/PUT /api/admin/sla-policy', () => {
+describe('GET/PUT /api/admin/due-time-policy', () => {
   const body = {
     modes: {
       Standard: { fromPaymentHours: 48, beforeArrivalHours: 0 },
@@ -161,14 +164,14 @@ describe('GET/PUT /api/admin/sla-policy', () => {
   };
 
   it('answers the default policy to every role', async () => {
-    const res = await t.as('Telecaller', { method: 'GET', url: '/api/admin/sla-policy' });
+    const res = await t.as('Telecaller', { method: 'GET', url: '/api/admin/due-time-policy' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject(DEFAULT_SLA_POLICY);
+    expect(res.json().data).toMatchObject(DEFAULT_DUE_TIME_POLICY);
   });
 
   it('refuses Team and hostile values with no change', async () => {
     const before = await policyRow();
-    const team = await t.as('Team', { method: 'PUT', url: '/api/admin/sla-policy', payload: body });
+    const team = await t.as('Team', { method: 'PUT', url: '/api/admin/due-time-policy', payload: body });
     expect(team.statusCode).toBe(403);
     const hostile = [
       { ...body, atRiskMarginHours: 1e12 },
@@ -181,7 +184,7 @@ describe('GET/PUT /api/admin/sla-policy', () => {
       { ...body, modes: { ...body.modes, Priority: { fromPaymentHours: -1, beforeArrivalHours: 0 } } },
     ];
     for (const payload of hostile) {
-      const res = await t.as('Admin', { method: 'PUT', url: '/api/admin/sla-policy', payload });
+      const res = await t.as('Admin', { method: 'PUT', url: '/api/admin/due-time-policy', payload });
       expect(res.statusCode, res.body).toBe(400);
       expect(res.body).not.toMatch(/at .*\.ts:\d+/);
     }
@@ -190,7 +193,7 @@ describe('GET/PUT /api/admin/sla-policy', () => {
 
   it('a Manager saves it: audited, and open orders get their new due times at once', async () => {
     const order = (await createOrder(t.database, trip)).orderId;
-    const res = await t.as('Manager', { method: 'PUT', url: '/api/admin/sla-policy', payload: body });
+    const res = await t.as('Manager', { method: 'PUT', url: '/api/admin/due-time-policy', payload: body });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ ...body, updatedBy: expect.any(String) });
     expect(await policyRow()).toEqual(body);
@@ -198,11 +201,11 @@ describe('GET/PUT /api/admin/sla-policy', () => {
     at('2031-01-12T00:00:00Z');
     const row = (await kiribati()).rows.find((r) => r.order_id === order)!;
     expect(row.due_at).toBe('2031-01-12T05:00:00.000Z');
-    expect(row.sla_state).toBe('at_risk'); // 5 h left, margin 6 h
+    expect(row.due_state).toBe('at_risk'); // 5 h left, margin 6 h
     const audit = await t.database.sql.query<{ action: string; target: string; to_value: unknown }>(
-      `select action, target, to_value from audit_log where action = 'sla.update'`,
+      `select action, target, to_value from audit_log where action = 'due-time-policy.update'`,
     );
     expect(audit.rows).toHaveLength(1);
-    expect(audit.rows[0]).toMatchObject({ target: 'settings:sla', to_value: body });
+    expect(audit.rows[0]).toMatchObject({ target: 'settings:dueTimePolicy', to_value: body });
   });
 });

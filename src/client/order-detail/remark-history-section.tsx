@@ -51,7 +51,7 @@ function RemarkText({ remark }: { remark: RemarkItem }) {
  * Remarks with their text shown on a row of its own (long ones fold), and a Show/Hide toggle revealing
  * the six flags (N when empty).
  */
-export function CommentHistorySection({ order }: { order: OrderDetails }) {
+export function RemarkHistorySection({ order }: { order: OrderDetails }) {
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const toggle = (id: number) =>
     setOpen((prev) => {
