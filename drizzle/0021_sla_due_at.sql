@@ -41,7 +41,7 @@ END $$;
 CREATE TRIGGER app_settings_sla AFTER INSERT OR UPDATE ON app_settings
   FOR EACH ROW EXECUTE FUNCTION sla_policy_changed();
 --> statement-breakpoint
--- The default policy (src/shared/contracts/sla.ts DEFAULT_SLA_POLICY); inserting it fills due_at.
+-- The default policy (src/shared/contracts/due-time.ts DEFAULT_DUE_TIME_POLICY); inserting it fills due_at.
 INSERT INTO app_settings (key, value) VALUES ('sla',
   '{"modes": {"Standard": {"fromPaymentHours": 72, "beforeArrivalHours": 24}, "Priority": {"fromPaymentHours": 24, "beforeArrivalHours": 24}}, "atRiskMarginHours": 12}')
 ON CONFLICT (key) DO NOTHING;
