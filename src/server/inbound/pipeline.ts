@@ -200,8 +200,10 @@ export async function receiveMail(ctx: PipelineContext, mail: InboundMail): Prom
     const [seen] = await db
       .select({ id: inboundMessages.id, orderId: inboundMessages.orderId })
       .from(inboundMessages)
-      .where(eq(inboundMessages.messageId, mail.messageId))
-      .limit(1);
+      .where(eq(inboundMessages.messageId, sql.placeholder('messageId')))
+      .limit(1)
+      .prepare('inbound_seen')
+      .execute({ messageId: mail.messageId });
     if (seen) return { orderId: seen.orderId, disposition: 'duplicate', inboundId: seen.id };
   }
 
