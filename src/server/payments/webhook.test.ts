@@ -299,7 +299,8 @@ describe('POST /api/webhooks/stripe', () => {
     const d = dispute(charge);
     await post(event('charge.dispute.created', d));
     const version = async () =>
-      (await q<{ xmin: string }>('select xmin::text from orders where order_id = $1', [order.orderId]))[0]!.xmin;
+      (await q<{ xmin: string }>('select xmin::text from orders where order_id = $1', [order.orderId]))[0]!
+        .xmin;
     const later = d.evidence_details.due_by + 3 * 86_400;
     const moved = { ...d, evidence_details: { ...d.evidence_details, due_by: later } };
     expect((await post(event('charge.dispute.updated', moved))).statusCode).toBe(200);
