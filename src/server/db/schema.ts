@@ -325,6 +325,10 @@ export const orders = pgTable(
     index('orders_needs_attention_idx')
       .on(t.createdAt.desc(), t.orderId.desc())
       .where(sql`${t.needsAttention}`),
+    // A folder's "Needs attention" total, from the index alone (drizzle/0059).
+    index('orders_needs_attention_status_idx')
+      .on(t.processStatus, t.processingDate, t.assignedTo, t.processingMode)
+      .where(sql`${t.needsAttention}`),
     index('orders_passport_key_idx')
       .on(t.passportKey, sql`coalesce(lower(btrim(${t.nationality})), '')`)
       .where(sql`${t.passportKey} is not null`),

@@ -183,6 +183,7 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<v
 
   const batchSize = 5000;
   const startedAt = Date.now();
+  let pending: Promise<void> = Promise.resolve();
   for (let offset = 0; offset < opts.orders; offset += batchSize) {
     const rows: Record<string, unknown>[] = [];
     for (let i = offset; i < Math.min(opts.orders, offset + batchSize); i++) {
@@ -281,10 +282,13 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<v
       row.checks = checks;
       row.check_level = checkLevel(checks);
     }
-    await bulkInsertOrders(database, rows);
+    // The database writes one batch while the next is drawn here.
+    await pending;
+    pending = bulkInsertOrders(database, rows);
     if ((offset / batchSize) % 20 === 19)
       log(`  ${offset + rows.length} orders (${Date.now() - startedAt} ms)`);
   }
+  await pending;
   await seedHistories(database, { seed, staffIds });
   await seedDocumentFiles(
     database,
@@ -359,23 +363,41 @@ export async function bulkInsertOrders(database: Database, rows: Record<string, 
   );
 }
 
-/** Status events, remarks, mail and download history derived in SQL from the orders just written. */
+/**
+ * Status events, remarks, mail and download history derived in SQL from the orders just written, in one
+ * transaction. Seeded history is not news: the trigger that bumps each order's version and notifies the
+ * live streams (`order_events_publish`) is off inside that transaction only, which makes these inserts
+ * about nine times faster (it rewrote every order once per statement); the report and insights rollups
+ * still follow every row.
+ */
 async function seedHistories(database: Database, { seed, staffIds }: { seed: number; staffIds: number[] }) {
+  await database.db.transaction(async (tx) => {
+    const run = (text: string) => tx.execute(sql.raw(text));
+    await run('alter table order_events disable trigger order_events_publish');
+    await insertHistories(run, { seed, staffIds });
+    await run('alter table order_events enable trigger order_events_publish');
+  });
+}
+
+async function insertHistories(
+  run: (text: string) => Promise<unknown>,
+  { seed, staffIds }: { seed: number; staffIds: number[] },
+) {
   const ids = `array[${staffIds.join(',')}]::int[]`;
   const pickStaff = `(${ids})[1 + (abs(hashtext(o.order_id::text || '${seed}')) % ${staffIds.length})]`;
-  await database.sql.query(`
+  await run(`
     insert into order_events (order_id, actor_id, action, from_value, to_value, created_at)
     select o.order_id, null, 'created', null, 'New', o.created_at from orders o`);
-  await database.sql.query(`
+  await run(`
     insert into order_events (order_id, actor_id, action, from_value, to_value, created_at)
     select o.order_id, ${pickStaff}, 'status', 'New', o.process_status,
            least(greatest(o.created_at, o.processing_date::timestamptz) + interval '5 hours', now() - interval '1 minute')
     from orders o where o.process_status <> 'New'`);
-  await database.sql.query(`
+  await run(`
     insert into order_events (order_id, actor_id, action, from_value, to_value, created_at)
     select o.order_id, o.assigned_to, 'assign', null, o.assigned_to::text, least(o.created_at + interval '1 hour', now() - interval '1 minute')
     from orders o where o.assigned_to is not null`);
-  await database.sql.query(`
+  await run(`
     insert into order_remarks (order_id, author_id, remark, whatsapp, telephone, status_refund, voided, chargeback, report_error, created_at)
     select o.order_id, ${pickStaff},
            (array['Customer asked about processing time.','Passport number verified against the scan.',

@@ -100,8 +100,15 @@ export async function matchOrder(db: DbOrTx, config: Config, mail: InboundMail):
     const [row] = await db
       .select({ orderId: orders.orderId })
       .from(orders)
-      .where(and(eq(orders.orderId, orderId), sql`lower(${orders.email}) = ${mail.fromEmail}`))
-      .limit(1);
+      .where(
+        and(
+          eq(orders.orderId, sql.placeholder('orderId')),
+          sql`lower(${orders.email}) = ${sql.placeholder('email')}`,
+        ),
+      )
+      .limit(1)
+      .prepare('inbound_match_subject')
+      .execute({ orderId, email: mail.fromEmail });
     if (row) return { orderId, by: 'subject' };
   }
   const open = await db
@@ -122,8 +129,10 @@ async function orderExists(db: DbOrTx, orderId: number): Promise<boolean> {
   const [row] = await db
     .select({ id: orders.orderId })
     .from(orders)
-    .where(eq(orders.orderId, orderId))
-    .limit(1);
+    .where(eq(orders.orderId, sql.placeholder('orderId')))
+    .limit(1)
+    .prepare('inbound_order_exists')
+    .execute({ orderId });
   return !!row;
 }
 
@@ -200,8 +209,10 @@ export async function receiveMail(ctx: PipelineContext, mail: InboundMail): Prom
     const [seen] = await db
       .select({ id: inboundMessages.id, orderId: inboundMessages.orderId })
       .from(inboundMessages)
-      .where(eq(inboundMessages.messageId, mail.messageId))
-      .limit(1);
+      .where(eq(inboundMessages.messageId, sql.placeholder('messageId')))
+      .limit(1)
+      .prepare('inbound_seen')
+      .execute({ messageId: mail.messageId });
     if (seen) return { orderId: seen.orderId, disposition: 'duplicate', inboundId: seen.id };
   }
 

@@ -7,7 +7,6 @@ import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { forbidden } from '../http/errors.js';
 import { inTransaction } from './commands.js';
-import { recordEvents } from './events.js';
 import { type FolderScope, folderWhere } from './folders.js';
 
 /**
@@ -72,9 +71,11 @@ interface Lane {
  * A claim's own transaction commits without waiting for its WAL flush
  * (docs/decisions/340-claims-commit-asynchronously.md): a claim lost in a crash only returns its order to
  * the queue, unassigned, with its assign event gone with it. Nothing else the transaction could hold:
- * a claim chained in a macro's transaction (the caller's) stays as durable as that transaction.
+ * a claim chained in a macro's transaction (the caller's) stays as durable as that transaction. The
+ * setting is made by the claim statement itself (set_config, local to the transaction), not by a
+ * statement of its own.
  */
-const ASYNC_COMMIT = sql`set local synchronous_commit = off`;
+const ASYNC_COMMIT = sql`cross join (select set_config('synchronous_commit', 'off', true)) async_commit`;
 
 /** Per database handle (tests open several), per folder condition: the claims waiting to be written. */
 const lanesByDb = new WeakMap<object, Map<string, Lane>>();
@@ -93,15 +94,15 @@ async function drain(
     while (lane.waiting.length) {
       const batch = lane.waiting.splice(0, MAX_CLAIM_BATCH);
       try {
-        const ids = await inTransaction(db, async (tx) => {
-          await tx.execute(ASYNC_COMMIT);
-          return claimBatch(
+        const ids = await inTransaction(db, (tx) =>
+          claimBatch(
             tx,
             batch.map((w) => w.staffId),
             folder,
             scope,
-          );
-        });
+            true,
+          ),
+        );
         batch.forEach((w, i) => {
           w.resolve(ids[i] ?? null);
         });
@@ -116,22 +117,24 @@ async function drain(
 }
 
 /**
- * One transaction's claims: locks as many waiting orders as there are claimers (most urgent first,
- * skipping those another transaction holds), assigns the i-th most urgent to the i-th claimer in one
- * statement and records the assign events. Returns the order ids in the claimers' order; claimers
- * past the last waiting order get nothing.
+ * One transaction's claims, in one statement: locks as many waiting orders as there are claimers (most
+ * urgent first, skipping those another transaction holds), assigns the i-th most urgent to the i-th
+ * claimer and records the assign events (in the claimers' order). With `asyncCommit` the statement also
+ * lets its transaction commit without waiting for the flush. Returns the order ids in the claimers'
+ * order; claimers past the last waiting order get nothing.
  */
 async function claimBatch(
   tx: DbOrTx,
   staffIds: readonly number[],
   folder: Folder,
   scope: FolderScope,
+  asyncCommit = false,
 ): Promise<(number | null)[]> {
   const claimers = sql.join(
     staffIds.map((id, i) => sql`(${i + 1}::int, ${id}::int)`),
     sql`, `,
   );
-  const { rows } = await tx.execute<{ order_id: string; rn: number; staff_id: number }>(sql`
+  const { rows } = await tx.execute<{ order_id: string; rn: number }>(sql`
     with picked as (
       select order_id, row_number() over (order by arrival_date asc nulls last, created_at asc, order_id asc) as rn
       from (
@@ -142,23 +145,18 @@ async function claimBatch(
         limit ${staffIds.length} for update skip locked
       ) p
     ),
-    claimers (rn, staff_id) as (values ${claimers})
-    update orders o set assigned_to = c.staff_id, updated_at = now()
-    from picked p join claimers c on c.rn = p.rn
-    where o.order_id = p.order_id
-    returning o.order_id::text as order_id, p.rn::int as rn, c.staff_id`);
-  if (!rows.length) return staffIds.map(() => null);
-  const claimed = rows.map((r) => ({ orderId: Number(r.order_id), rn: Number(r.rn), staffId: r.staff_id }));
-  claimed.sort((a, b) => a.rn - b.rn);
-  await recordEvents(
-    tx,
-    claimed.map((c) => ({
-      orderId: c.orderId,
-      actorId: c.staffId,
-      action: 'assign',
-      toValue: String(c.staffId),
-    })),
-  );
-  const byRank = new Map(claimed.map((c) => [c.rn, c.orderId]));
+    claimers (rn, staff_id) as (values ${claimers}),
+    claimed as (
+      update orders o set assigned_to = c.staff_id, updated_at = now()
+      from picked p join claimers c on c.rn = p.rn ${asyncCommit ? ASYNC_COMMIT : sql``}
+      where o.order_id = p.order_id
+      returning o.order_id, p.rn, c.staff_id
+    ),
+    events as (
+      insert into order_events (order_id, actor_id, action, to_value)
+      select order_id, staff_id, 'assign', staff_id::text from claimed order by rn
+    )
+    select order_id::text as order_id, rn::int as rn from claimed`);
+  const byRank = new Map(rows.map((r) => [Number(r.rn), Number(r.order_id)]));
   return staffIds.map((_, i) => byRank.get(i + 1) ?? null);
 }

@@ -822,16 +822,18 @@ const SYSTEM_RULES_ROLE = 'Manager' as const;
 const systemActor = { id: null, type: SYSTEM_RULES_ROLE } as const;
 
 /**
- * A remark by the system (no author), with its order event, in the caller's transaction or a new one.
+ * A remark by the system (no author), with its order event, in the caller's transaction or a new one:
+ * one statement writes both.
  */
 export async function addSystemRemark(db: DbOrTx, orderId: number, remark: string): Promise<void> {
-  await inTransaction(db, async (tx) => {
-    const [row] = await tx
-      .insert(orderRemarks)
-      .values({ orderId, authorId: null, remark })
-      .returning({ id: orderRemarks.id });
-    await recordEvents(tx, [{ orderId, action: 'remark', toValue: String(row!.id) }]);
-  });
+  await inTransaction(db, (tx) =>
+    tx.execute(sql`
+      with remark as (
+        insert into order_remarks (order_id, author_id, remark) values (${orderId}, null, ${remark})
+        returning id
+      )
+      insert into order_events (order_id, action, to_value) select ${orderId}, 'remark', id::text from remark`),
+  );
 }
 
 /**

@@ -5,7 +5,7 @@ import { failingAddresses, mailLog, orderRemarks, orders } from '../db/schema.js
 import type { MailProvider } from '../../shared/constants.js';
 import { queueTemplateMail } from '../communication/notifications.js';
 import type { StaffIdentity } from '../context.js';
-import { conflict } from '../http/errors.js';
+import { conflict, notFound } from '../http/errors.js';
 import { changeStatus, inTransaction } from './commands.js';
 import { recordEvents } from './events.js';
 import { lockOrders } from './repository.js';
@@ -30,9 +30,21 @@ const NO_BOUNCE_MOVE: readonly string[] = [
   'ChargeBack',
 ];
 
+/** The order's status, its row locked for the caller's transaction (a named prepared statement). */
+const lockStatus = (tx: DbOrTx, orderId: number) =>
+  tx
+    .select({ processStatus: orders.processStatus })
+    .from(orders)
+    .where(eq(orders.orderId, sql.placeholder('orderId')))
+    .for('update')
+    .prepare('customer_answer_lock')
+    .execute({ orderId });
+
 /**
  * The effects of a customer's answer on its order, in the caller's transaction: the "Customer replied"
  * flag, the answer in the history, and an order waiting on the customer back to New (docs/decisions/307).
+ * Two statements: the order locked and read, then one writing the order, its events and the address
+ * no longer failing.
  */
 export async function customerAnswered(
   tx: DbOrTx,
@@ -40,22 +52,22 @@ export async function customerAnswered(
   summary: string,
   fromEmail: string | null,
 ): Promise<{ from: OrderStatus; to: OrderStatus }> {
-  const [order] = await lockOrders(tx, [orderId]);
-  const from = order!.processStatus as OrderStatus;
+  const [order] = await lockStatus(tx, orderId);
+  if (!order) throw notFound(`Order not found: ${orderId}`);
+  const from = order.processStatus as OrderStatus;
   const moving = WAITING_STATUSES.includes(from);
-  await tx
-    .update(orders)
-    .set({
-      customerRepliedAt: sql`now()`,
-      ...(moving ? { processStatus: 'New' as const } : {}),
-      updatedAt: sql`now()`,
-    })
-    .where(eq(orders.orderId, orderId));
-  await recordEvents(tx, [
-    { orderId, action: 'customer_reply', toValue: summary.slice(0, 200) },
-    ...(moving ? [{ orderId, action: 'status' as const, fromValue: from, toValue: 'New' }] : []),
-  ]);
-  if (fromEmail) await tx.delete(failingAddresses).where(eq(failingAddresses.email, fromEmail));
+  // The status is set only when it changes: its triggers (the due time) fire for a move alone.
+  await tx.execute(sql`
+    with answered as (
+      update orders set customer_replied_at = now(), ${moving ? sql`process_status = 'New', ` : sql``}updated_at = now()
+      where order_id = ${orderId}
+    ),
+    events as (
+      insert into order_events (order_id, action, from_value, to_value)
+      values (${orderId}::bigint, 'customer_reply', null, ${summary.slice(0, 200)}::text)
+        ${moving ? sql`, (${orderId}::bigint, 'status', ${from}::text, 'New')` : sql``}
+    )${fromEmail ? sql`, cleared as (delete from failing_addresses where email = ${fromEmail})` : sql``}
+    select 1`);
   return { from, to: moving ? 'New' : from };
 }
 

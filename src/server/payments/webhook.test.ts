@@ -294,6 +294,26 @@ describe('POST /api/webhooks/stripe', () => {
     );
   });
 
+  it('a dispute’s new deadline becomes the order’s due time; the same deadline again leaves the order as it is', async () => {
+    const { order, charge } = await paidOrder({ process_status: 'Completed' });
+    const d = dispute(charge);
+    await post(event('charge.dispute.created', d));
+    const version = async () =>
+      (await q<{ xmin: string }>('select xmin::text from orders where order_id = $1', [order.orderId]))[0]!
+        .xmin;
+    const later = d.evidence_details.due_by + 3 * 86_400;
+    const moved = { ...d, evidence_details: { ...d.evidence_details, due_by: later } };
+    expect((await post(event('charge.dispute.updated', moved))).statusCode).toBe(200);
+    expect((await status(order.orderId)).due_at?.getTime()).toBe(later * 1000);
+    // Stripe sends the dispute again unchanged: the order row is not written again.
+    const before = await version();
+    expect((await post(event('charge.dispute.updated', moved))).json()).toMatchObject({
+      outcome: 'dispute unchanged',
+    });
+    expect(await version()).toBe(before);
+    expect((await status(order.orderId)).due_at?.getTime()).toBe(later * 1000);
+  });
+
   it('a won dispute says so on the order', async () => {
     const { order, charge } = await paidOrder({ process_status: 'Completed' });
     const d = dispute(charge);
