@@ -11,9 +11,9 @@ import { appSettings, staffUsers } from '../db/schema.js';
 
 /**
  * The due-time policy lives in app_settings under this key. The SQL function policy_due_at (drizzle
- * 0021, renamed in 0057) reads it when a trigger on orders stores each open order's due_at, and a trigger
+ * 0021, renamed in 0060) reads it when a trigger on orders stores each open order's due_at, and a trigger
  * on app_settings recomputes the open orders when the policy's limits change. Keep the key in step with
- * drizzle/0057.
+ * drizzle/0060.
  */
 export const DUE_TIME_SETTINGS_KEY = 'dueTimePolicy';
 
