@@ -2,7 +2,8 @@
 // - server: orders and their history are written only by the order domain (src/server/orders/), whose
 //   rule checks (orders/rules.ts) are its own; the detail screen's reads (order-detail/queries.ts) are
 //   the detail screen's; customer mail (mail_log rows) is written only by writeMail in mail/outbox.ts
-//   (decision 338);
+//   (decision 338); an order status or processing mode is never written by hand inside SQL text (a
+//   string or template literal): it is rendered with sqlValue / sqlList (db/sql-lists.ts, decision 344);
 // - client: an area uses another area only through what that area offers to others: its API slices
 //   (`*-api.ts`), its pages (`*-page.tsx`) and the modules listed in PUBLIC below; the shared layers
 //   (transport/, app/, components/, test/) are open to all, components/ does not reach into areas, and
@@ -10,6 +11,7 @@
 // Usage: node scripts/check-boundaries.mjs [--root DIR]   (exit 1 and one line per breach)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 
 const args = process.argv.slice(2);
 const root = path.resolve(args.includes('--root') ? (args[args.indexOf('--root') + 1] ?? '.') : '.');
@@ -35,6 +37,46 @@ const MAIL_WRITER = 'src/server/mail/outbox.ts';
 const MAIL_WRITE_EXCEPTIONS = {
   'src/server/db/seed.ts': 'the bulk seed inserts mails already sent, set-based; nothing is to be delivered',
 };
+
+/** The values SQL text must not spell by hand: ORDER_STATUSES and PROCESSING_MODES of src/shared/constants.ts. */
+const SQL_CONSTANTS = (() => {
+  const constants = readFileSync(new URL('../src/shared/constants.ts', import.meta.url), 'utf8');
+  return ['ORDER_STATUSES', 'PROCESSING_MODES'].flatMap((name) => {
+    const list = new RegExp(`export const ${name} = \\[([^\\]]*)\\]`).exec(constants)?.[1];
+    const values = [...(list ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]);
+    if (!values.length) throw new Error(`${name} not found in src/shared/constants.ts`);
+    return values;
+  });
+})();
+const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A status or mode quoted as an SQL literal: 'Completed', 'Priority'. */
+const QUOTED_CONSTANT = new RegExp(`'(${SQL_CONSTANTS.map(escapeRegExp).join('|')})'`);
+/** What makes a string SQL text: a keyword of a statement or clause, a comparison or a list test. */
+const SQL_TEXT =
+  /\b(select|insert|update|delete|where|when|values|from)\b|\bin\s*\(|<>|!=|(^|[^=!<>])=($|[^=>])/i;
+
+/** Status and mode literals inside the SQL text of a file: the line of each string or template holding one. */
+function constantLiteralLines(rel, text) {
+  if (!QUOTED_CONSTANT.test(text)) return [];
+  const source = ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true);
+  const lines = [];
+  const visit = (node) => {
+    let parts = null;
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) parts = [node.text];
+    else if (ts.isTemplateExpression(node)) {
+      parts = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)];
+    }
+    if (parts) {
+      const literal = parts.join(' ? ');
+      if (QUOTED_CONSTANT.test(literal) && SQL_TEXT.test(literal)) {
+        lines.push(source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return lines;
+}
 
 /** What an area offers to other areas besides `*-api.ts` and `*-page.tsx`. */
 const PUBLIC = {
@@ -89,6 +131,11 @@ export function breachesOf(rel, text) {
     }
     if (rel !== MAIL_WRITER && !MAIL_WRITE_EXCEPTIONS[rel] && MAIL_WRITES.some((re) => re.test(text))) {
       found.push(`${rel}: writes mail_log outside ${MAIL_WRITER} (queue customer mail through writeMail)`);
+    }
+    for (const line of constantLiteralLines(rel, text)) {
+      found.push(
+        `${rel}:${line}: an order status or processing mode written by hand in SQL text (render it with sqlValue or sqlList from db/sql-lists.ts)`,
+      );
     }
     const imports = [...text.matchAll(/from\s+'([^']+)'/g)].map((m) => m[1]);
     for (const spec of imports) {

@@ -23,6 +23,9 @@ function tree(files: Record<string, string>): string {
   return root;
 }
 
+/** `${expr}` as source text, for the fixtures' own template placeholders. */
+const ph = (expr: string) => `\${${expr}}`;
+
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
@@ -38,7 +41,7 @@ describe('area boundaries', () => {
     const root = tree({
       'src/server/orders/commands.ts': 'await tx.insert(orderEvents).values(events);',
       'src/server/mail/sneaky.ts': 'await tx.insert(orderEvents).values({ orderId, action: "mail" });',
-      'src/server/reports/raw.ts': "await db.execute(sql`update orders set process_status = 'New'`);",
+      'src/server/reports/raw.ts': 'await db.execute(sql`update orders set assigned_to = null`);',
       'src/server/reports/read.ts': 'await db.select().from(orders);',
       'src/server/mail/sneaky.test.ts': 'await tx.insert(orderEvents).values({});',
       'src/server/invoices/rules.ts': "import { enforceRules } from '../orders/rules.js';",
@@ -70,6 +73,36 @@ describe('area boundaries', () => {
     expect(out).not.toContain('src/server/mail/outbox.ts:');
     expect(out).not.toContain('read.ts');
     expect(out).toContain('2 boundary breach(es)');
+  });
+
+  it('refuse an order status or processing mode spelled by hand in SQL text, not in code or messages', () => {
+    const root = tree({
+      'src/server/reports/raw.ts': [
+        "const a = sql`select 1 from orders where process_status = 'Completed'`;",
+        "const b = `select count(*) from orders\n  where processing_mode <> 'Priority'`;",
+        "const c = \"update x set y = 1 where process_status in ('Refunds', 'Refunded')\";",
+        `const d = sql\`${ph('t.processStatus')} not in ('Deleted')\`;`,
+      ].join('\n'),
+      'src/server/reports/good.ts': [
+        `const a = sql\`select 1 from orders where process_status = ${ph("sqlValue('Completed')")}\`;`,
+        "if (order.processStatus === 'Completed' && mode !== 'Priority') notes.push('done');",
+        "const label = `Move to 'Completed' first`;",
+        `const e = sql\`select 1 from order_events where action = 'status' and to_value = ${ph('status')}\`;`,
+      ].join('\n'),
+      'src/server/reports/raw.test.ts': "await db.execute(sql`select 1 where process_status = 'New'`);",
+      'src/client/orders/queue.tsx': "const q = `where process_status = 'New'`;",
+    });
+    const { code, out } = check(root);
+    expect(code).toBe(1);
+    for (const line of [1, 2, 4, 5]) {
+      expect(out).toContain(
+        `src/server/reports/raw.ts:${line}: an order status or processing mode written by hand`,
+      );
+    }
+    expect(out).not.toContain('good.ts');
+    expect(out).not.toContain('raw.test.ts');
+    expect(out).not.toContain('queue.tsx');
+    expect(out).toContain('4 boundary breach(es)');
   });
 
   it("refuse a client area's import of another area's internals, not of its API, pages or shared layers", () => {

@@ -37,7 +37,7 @@ export function Component() {
         .map((t) => [t.key, t.name]),
     ).entries(),
   ];
-  const set = (status: string, change: Partial<StatusNotification>) =>
+  const set = (status: StatusNotification['status'], change: Partial<StatusNotification>) =>
     setDraft(draft.map((s) => (s.status === status ? { ...s, ...change } : s)));
   const columns = [
     column<StatusNotification>('Status', (s) => statusName(s.status)),

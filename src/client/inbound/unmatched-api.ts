@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { OrderStatus } from '../../shared/constants';
 import type { unmatchedItem } from '../../shared/contracts/conversation';
 import { api, type Envelope } from '../transport/api';
 
@@ -12,7 +13,7 @@ export const unmatchedApi = api.enhanceEndpoints({ addTagTypes: ['Unmatched'] })
       providesTags: ['Unmatched'],
     }),
     attachUnmatched: build.mutation<
-      Envelope<{ orderId: number; processStatus: string }>,
+      Envelope<{ orderId: number; processStatus: OrderStatus }>,
       { messageId: number; orderId: number }
     >({
       query: ({ messageId, orderId }) => ({

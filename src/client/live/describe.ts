@@ -1,3 +1,4 @@
+import type { OrderStatus } from '../../shared/constants';
 import type { OrderChangeEvent } from '../../shared/contracts/live';
 import { statusName } from '../../shared/order-rules';
 
@@ -31,7 +32,7 @@ export function describeOrderChange(e: OrderChangeEvent): string {
  * the customer's answer or goes to the government, an answered one to the government, and an order back
  * from the government or a call is completed.
  */
-const NEXT_STEP: Record<string, string> = {
+const NEXT_STEP: Partial<Record<OrderStatus, OrderStatus>> = {
   New: 'AwaitingGovt',
   Awaiting: 'AwaitingGovt',
   'Contact Customer': 'Customer Called',
@@ -39,6 +40,6 @@ const NEXT_STEP: Record<string, string> = {
   AwaitingGovt: 'Completed',
   Refunds: 'Refunded',
 };
-export function likelyNextStatus(processStatus: string): string | null {
+export function likelyNextStatus(processStatus: OrderStatus): OrderStatus | null {
   return NEXT_STEP[processStatus] ?? null;
 }

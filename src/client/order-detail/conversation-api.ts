@@ -1,3 +1,4 @@
+import type { MailProvider, OrderStatus } from '../../shared/constants';
 import type { ConversationItem } from '../../shared/contracts/conversation';
 import { api, type Envelope } from '../transport/api';
 
@@ -24,8 +25,8 @@ export const conversationApi = api.injectEndpoints({
     }),
     /** A staff reply: free text or a template, threaded to the customer's last message. */
     sendStaffReply: build.mutation<
-      Envelope<{ mailId: number; processStatus: string }>,
-      { orderId: number; body?: string; templateId?: string; provider: string }
+      Envelope<{ mailId: number; processStatus: OrderStatus }>,
+      { orderId: number; body?: string; templateId?: string; provider: MailProvider }
     >({
       query: ({ orderId, ...body }) => ({ url: `admin/orders/${orderId}/messages`, method: 'POST', body }),
       invalidatesTags: (_r, error, { orderId }) => (error ? [] : orderTag(orderId)),

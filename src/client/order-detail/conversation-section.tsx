@@ -9,7 +9,7 @@ import {
   CONTACT_OUTCOMES,
   type ContactOutcome,
 } from '../../shared/constants';
-import { MAIL_PROVIDERS } from '../../shared/constants';
+import { MAIL_PROVIDERS, type MailProvider } from '../../shared/constants';
 import { useGetTemplatesQuery } from '../communication/communication-api';
 import { toast } from 'react-toastify';
 import type { ConversationItem } from '../../shared/contracts/conversation';
@@ -249,7 +249,7 @@ function ReplyBox({ orderId }: { orderId: number }) {
   const [mode, setMode] = useState<'text' | 'template'>('text');
   const [body, setBody] = useState('');
   const [templateId, setTemplateId] = useState('');
-  const [provider, setProvider] = useState<string>(MAIL_PROVIDERS[0]);
+  const [provider, setProvider] = useState<MailProvider>(MAIL_PROVIDERS[0]);
   const { data: templates } = useGetTemplatesQuery(undefined, { skip: mode !== 'template' });
   const [send, { isLoading }] = useSendStaffReplyMutation();
   const keys = [...new Map((templates ?? []).map((t) => [t.key, t.name])).entries()];
@@ -324,7 +324,7 @@ function ReplyBox({ orderId }: { orderId: number }) {
           labelClassName="small mb-0"
           size="sm"
           value={provider}
-          onChange={(e) => setProvider(e.target.value)}
+          onChange={(e) => setProvider(e.target.value as MailProvider)}
         >
           {MAIL_PROVIDERS.map((p) => (
             <option key={p} value={p}>

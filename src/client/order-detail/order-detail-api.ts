@@ -1,3 +1,4 @@
+import type { OrderStatus } from '../../shared/constants';
 import type {
   AddRemarkBody,
   EmailContent,
@@ -25,7 +26,7 @@ export const orderDetailApi = api.injectEndpoints({
       providesTags: (_result, _error, orderId) => orderTag(orderId),
     }),
     /** The customer mail a move to `status` (or macro `macroId`) would send; null when none. */
-    getMailPreview: build.query<MailPreview, { orderId: number; status?: string; macroId?: number }>({
+    getMailPreview: build.query<MailPreview, { orderId: number; status?: OrderStatus; macroId?: number }>({
       query: ({ orderId, ...params }) => ({
         url: `admin/orders/${orderId}/mail-preview`,
         params: params as Record<string, string | number>,

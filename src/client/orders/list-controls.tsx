@@ -4,7 +4,7 @@ import Dropdown from 'react-bootstrap/Dropdown';
 import Modal from 'react-bootstrap/Modal';
 import { Link } from 'react-router';
 import { toast } from 'react-toastify';
-import { type Folder, PROCESSING_MODES, type Role } from '../../shared/constants';
+import { type Folder, type OrderStatus, PROCESSING_MODES, type Role } from '../../shared/constants';
 import { listFilterFields, type OrderListRow } from '../../shared/contracts/orders';
 import { DUE_STATES } from '../../shared/contracts/due-time';
 import type { ListColumn, ViewQuery } from '../../shared/contracts/views';
@@ -77,7 +77,7 @@ export function RepliedBadge({ row }: { row: { customer_replied?: boolean | unde
   );
 }
 
-export function StatusBadge({ status }: { status: string }) {
+export function StatusBadge({ status }: { status: OrderStatus }) {
   return <span className={`badge ${STATUS_CLASS[status] ?? 'text-bg-light'}`}>{status}</span>;
 }
 

@@ -1,13 +1,7 @@
-import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Dropdown from 'react-bootstrap/Dropdown';
-import { toast } from 'react-toastify';
-import { type Folder, MAX_PAGE_SIZE, type Role } from '../../shared/constants';
+import { type Folder, MAX_PAGE_SIZE } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
-import { MSG } from '../../shared/messages';
-import { decide, type OrderAction, orderStateOf } from '../../shared/order-rules';
-import { serviceToday } from '../../shared/dates';
-import { type BulkAction, folderActions } from '../../shared/folder-actions';
 import { can, readPermissionFor } from '../../shared/permissions';
 import { api, errorMessage } from '../transport/api';
 import { useAppDispatch } from '../app/store';
@@ -31,40 +25,11 @@ import {
   useListPrefs,
 } from './list-controls';
 import { OrderTable } from './order-table';
-import {
-  useAssignOrdersMutation,
-  useCompleteRefundMutation,
-  useDeleteOrdersMutation,
-  useRestoreOrdersMutation,
-} from './orders-api';
+import { rowDecision, useBulkActions } from './use-bulk-actions';
 import { useQueueRows } from './use-queue-rows';
-
-type Action = BulkAction;
-
-/** The shared order rules' verdict on one list row (the server decides again on every request). */
-export function rowDecision(row: OrderListRow, action: OrderAction, role: Role | null) {
-  return decide(orderStateOf(row), action, role, serviceToday());
-}
 
 /** Shown instead of the table when the role may not read the folder (the server would answer 403). */
 export const NO_ACCESS = 'You do not have permission to view this list.';
-
-const CONFIRM: Record<Action, string> = {
-  delete: MSG.confirmDelete,
-  assign: MSG.confirmAssign,
-  moveBack: MSG.confirmMoveBack,
-  refund: 'Are you sure want to mark the selected orders as refunded? The customers will be mailed.',
-  restore: 'Restore the selected orders? Each goes back to the status it had before it was deleted.',
-};
-
-/** How each bulk action shows in the bar (which ones a folder offers is the shared folder policy). */
-const BULK_BUTTON: Record<Action, { label: string; variant: string }> = {
-  assign: { label: 'Assign to me', variant: 'primary' },
-  moveBack: { label: 'Move to Original Folder', variant: 'primary' },
-  refund: { label: 'Refunded it', variant: 'success' },
-  delete: { label: 'Delete Order', variant: 'danger' },
-  restore: { label: 'Restore', variant: 'primary' },
-};
 
 interface Props {
   folder: Folder;
@@ -96,7 +61,6 @@ export function OrderQueue({
   prefsScope,
 }: Props) {
   const role = sessionUser()?.type ?? null;
-  const userName = sessionUser()?.name ?? '';
   // Page, size, search, sort and filters live in the URL; with sort or filters the server answers the
   // page and its total.
   const list = useListState(LIST_FILTERS);
@@ -109,9 +73,6 @@ export function OrderQueue({
     .filter((k): k is ColumnKey => !!k);
   const shownKeys = fromView?.length ? fromView : (prefs.columns ?? defaultColumns);
   const columns = choosable ? choosable.filter((c) => shownKeys.includes(c.key)) : fixedColumns;
-  const [selected, setSelected] = useState<Set<number>>(new Set());
-  const [pending, setPending] = useState<{ action: Action; ids: number[] } | null>(null);
-
   const searching = search !== '';
   // A list the role may not read (a link typed or shared) is not asked for: the screen says why.
   const allowed = can(role, readPermissionFor(folder));
@@ -139,74 +100,8 @@ export function OrderQueue({
       )}
     </div>
   ) : undefined;
-  // A new page, size, search or data set starts with nothing selected.
-  const [selectionFor, setSelectionFor] = useState(read.dataKey);
-  if (selectionFor !== read.dataKey) {
-    setSelectionFor(read.dataKey);
-    setSelected(new Set());
-  }
-
-  const [deleteOrders, del] = useDeleteOrdersMutation();
-  const [assignOrders, asg] = useAssignOrdersMutation();
-  const [completeRefund, ref] = useCompleteRefundMutation();
-  const [restoreOrders, rst] = useRestoreOrdersMutation();
-  const busy = del.isLoading || asg.isLoading || ref.isLoading || rst.isLoading;
-  const actionOf: Partial<Record<Action, OrderAction>> = {
-    delete: { kind: 'delete' },
-    refund: { kind: 'completeRefund' },
-    restore: { kind: 'restore' },
-  };
-  /** The first selected row the rules refuse for an action, so the button can say why before asking. */
-  const refusal = (action: Action, ids: Iterable<number>) => {
-    const ruled = actionOf[action];
-    if (!ruled) return null;
-    const chosen = new Set(ids);
-    for (const row of rows) {
-      if (!chosen.has(row.order_id)) continue;
-      const d = rowDecision(row, ruled, role);
-      if (!d.allowed) return `Order ${row.order_id}: ${d.message}`;
-    }
-    return null;
-  };
-
-  const policy = folderActions(folder, role);
-  const bulk = policy.bulk.map((action) => ({ action, ...BULK_BUTTON[action] }));
-  const canRestore = policy.row.includes('restore');
-
-  const run = async (action: Action, ids: number[]) => {
-    try {
-      if (action === 'delete') {
-        await deleteOrders({ orderId: ids, folderName: folder }).unwrap();
-        toast.success(MSG.deleted);
-      } else if (action === 'assign') {
-        await assignOrders({ orderId: ids, assignto: userName || 'me' }).unwrap();
-        toast.success(MSG.assigned);
-      } else if (action === 'moveBack') {
-        const res = await assignOrders({ orderId: ids, assignto: '' }).unwrap();
-        toast.success(res.message);
-      } else if (action === 'restore') {
-        const res = await restoreOrders({ orderId: ids }).unwrap();
-        toast.success(res.message);
-      } else {
-        const res = await completeRefund({ orderId: ids }).unwrap();
-        // Some orders refused by the payment provider: the message names them and why.
-        const failed = (res.data as { failed?: unknown[] } | undefined)?.failed?.length;
-        if (failed) toast.warning(res.message);
-        else toast.success(res.message);
-      }
-      setSelected(new Set());
-    } catch (error) {
-      toast.error(errorMessage(error));
-    } finally {
-      setPending(null);
-    }
-  };
-  const ask = (action: Action, ids: number[]) => {
-    if (!ids.length) return;
-    const refused = refusal(action, ids);
-    if (refused) toast.error(refused);
-    else setPending({ action, ids });
-  };
+  const bulk = useBulkActions({ folder, role, rows, dataKey: read.dataKey });
+  const { busy, ask } = bulk;
 
   // The whole filtered view (every page), streamed by the server, which records the export in the
   // audit log before the first byte (personal data).
@@ -218,8 +113,9 @@ export function OrderQueue({
       `orders-${folder}.csv`,
     );
 
-  const showRowDelete = policy.row.includes('delete');
-  const showRefund = policy.row.includes('refund');
+  const canRestore = bulk.rowActions.includes('restore');
+  const showRowDelete = bulk.rowActions.includes('delete');
+  const showRefund = bulk.rowActions.includes('refund');
   const rowActions =
     showRowDelete || showRefund || canRestore
       ? (row: OrderListRow) => (
@@ -312,22 +208,22 @@ export function OrderQueue({
           onChange: list.setTyped,
           placeholder: 'Search by order id, name, e-mail or phone',
         }}
-        actions={bulk.map((b) => ({
+        actions={bulk.buttons.map((b) => ({
           key: b.action,
           label: b.label,
           variant: b.variant,
-          disabled: busy || selected.size === 0,
-          onClick: () => ask(b.action, [...selected]),
+          disabled: busy || bulk.selected.size === 0,
+          onClick: () => ask(b.action, [...bulk.selected]),
         }))}
         // Further bulk actions (they read the selection themselves) go in BulkExtras, after these.
         extraActions={
           <BulkExtras
             folder={folder}
             role={role}
-            selected={[...selected]}
+            selected={[...bulk.selected]}
             rows={rows}
             busy={busy}
-            onDone={() => setSelected(new Set())}
+            onDone={bulk.clear}
           />
         }
         onExport={() => void exportCsv()}
@@ -366,16 +262,10 @@ export function OrderQueue({
         rows={rows}
         columns={columns}
         loading={loading}
-        selectable={bulk.length > 0}
-        selected={selected}
-        onToggle={(id) =>
-          setSelected((prev) => {
-            const next = new Set(prev);
-            if (!next.delete(id)) next.add(id);
-            return next;
-          })
-        }
-        onToggleAll={(checked) => setSelected(checked ? new Set(rows.map((r) => r.order_id)) : new Set())}
+        selectable={bulk.buttons.length > 0}
+        selected={bulk.selected}
+        onToggle={bulk.toggle}
+        onToggleAll={bulk.toggleAll}
         rowActions={rowActions}
         emptyContent={emptyContent}
         // Without a sort the server reads the folder's default (due time in the working queues).
@@ -401,13 +291,7 @@ export function OrderQueue({
         onPage={list.setPage}
         onPageSize={list.setSize}
       />
-      <ConfirmDialog
-        show={pending !== null}
-        message={pending ? CONFIRM[pending.action] : ''}
-        busy={busy}
-        onYes={() => pending && run(pending.action, pending.ids)}
-        onNo={() => setPending(null)}
-      />
+      <ConfirmDialog {...bulk.confirm} busy={busy} />
     </section>
   );
 }

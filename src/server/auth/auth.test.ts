@@ -7,7 +7,7 @@ import { setClockForTests } from './clock.js';
 import { hashPassword } from './passwords.js';
 import { LOGIN_FAILURE_LIMIT, LOGIN_IP_LIMIT } from './routes.js';
 import { createSession } from './sessions.js';
-import { signStaffToken } from './tokens.js';
+import { type StaffTokenClaims, signStaffToken } from './tokens.js';
 
 let t: TestApp;
 let ipCounter = 0;
@@ -179,7 +179,7 @@ describe('POST /api/admin/admin-login', () => {
 
 describe('tokens', () => {
   const secret = () => t.config.JWT_SECRET;
-  async function adminClaims() {
+  async function adminClaims(): Promise<StaffTokenClaims> {
     const { rows } = await t.database.sql.query<{ id: number; token_version: number }>(
       "select id, token_version from staff_users where email = 'admin@demo.test'",
     );

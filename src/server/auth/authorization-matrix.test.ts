@@ -5,7 +5,7 @@ import { PERMISSIONS, type Permission } from '../../shared/permissions.js';
 import { createTestApp, type DemoRole, type TestApp } from '../test/app.js';
 import { hashPassword } from './passwords.js';
 import { createSession, endSession } from './sessions.js';
-import { signStaffToken } from './tokens.js';
+import { type StaffTokenClaims, signStaffToken } from './tokens.js';
 
 /**
  * The authorisation matrix: every guarded /api route, read from app.routeTable (filled by the guard as
@@ -71,7 +71,7 @@ beforeAll(async () => {
   const admin = await insertAdmin('matrix-live@example.com');
   const sessionOf = async (userId: number) =>
     (await createSession(t.database.db, { userId, ip: null, userAgent: null })).id;
-  const claims = {
+  const claims: StaffTokenClaims = {
     user: { id: admin.id, name: 'Matrix Admin', type: 'Admin' },
     tv: admin.tv,
     sid: await sessionOf(admin.id),

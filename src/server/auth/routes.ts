@@ -1,6 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Role } from '../../shared/constants.js';
 import {
   AUTH_MSG,
   changePasswordBody,
@@ -150,7 +149,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       }
 
       const settings = await getSecuritySettings(db);
-      const setupRequired = !user.totpSecret && settings.twoFactorRoles.includes(user.role as Role);
+      const setupRequired = !user.totpSecret && settings.twoFactorRoles.includes(user.role);
       const pending = user.mustChangePassword ? 'password' : setupRequired ? 'two-factor-setup' : null;
       const userAgent = request.headers['user-agent'] ?? null;
       const session = await db.transaction(async (tx) => {
@@ -188,7 +187,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         jwtToken,
         data: {
           name: user.name,
-          type: user.role as Role,
+          type: user.role,
           email: user.email,
           ...(pending === 'password' ? { mustChangePassword: true } : {}),
           ...(pending === 'two-factor-setup' ? { twoFactorSetupRequired: true } : {}),
@@ -241,7 +240,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         status: 1 as const,
         message: 'Success',
-        data: { id: staff.id, name: staff.name, email: staff.email, type: staff.type as Role },
+        data: { id: staff.id, name: staff.name, email: staff.email, type: staff.type },
       };
     },
   );

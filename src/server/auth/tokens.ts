@@ -1,11 +1,12 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
+import { ROLES, type Role } from '../../shared/constants.js';
 
 /** A shift: staff tokens (and their sessions) live 12 hours at most. */
 export const STAFF_TOKEN_TTL = '12h';
 
 export interface StaffTokenClaims {
-  user: { id: number; name: string; type: string };
+  user: { id: number; name: string; type: Role };
   /** Token version: a password change or delete bumps the user's version and kills older tokens. */
   tv: number;
   /** The server-side session the token belongs to (staff_sessions.id). */
@@ -43,12 +44,16 @@ export interface VerifiedStaffToken extends StaffTokenClaims {
   exp: number;
 }
 
-/** Verifies signature, algorithm (HS256 only), audience and expiry; returns null for any bad token. */
+/**
+ * Verifies signature, algorithm (HS256 only), audience and expiry, and that the role is one of ROLES;
+ * returns null for any bad token.
+ */
 export async function verifyStaffToken(secret: string, token: string): Promise<VerifiedStaffToken | null> {
   try {
     const { payload } = await jwtVerify(token, hmacKey(secret), { algorithms: ['HS256'], audience: 'staff' });
     const user = payload.user as StaffTokenClaims['user'] | undefined;
     if (!user || typeof user.id !== 'number' || typeof payload.tv !== 'number') return null;
+    if (!ROLES.includes(user.type)) return null;
     if (typeof payload.sid !== 'string' || payload.sid.length === 0 || payload.sid.length > 64) return null;
     if (typeof payload.exp !== 'number') return null;
     return { user, tv: payload.tv, sid: payload.sid, exp: payload.exp };

@@ -1,7 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import QRCode from 'qrcode';
-import type { Role } from '../../shared/constants.js';
 import {
   ACCOUNT_MSG,
   securitySettings,
@@ -94,7 +93,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       const settings = await getSecuritySettings(db);
       return ok({
         enabled: !!row.totpSecret,
-        required: settings.twoFactorRoles.includes(row.role as Role),
+        required: settings.twoFactorRoles.includes(row.role),
         recoveryCodesLeft: row.totpSecret ? await recoveryCodesLeft(db, staff.id) : 0,
       });
     },
@@ -201,8 +200,7 @@ export const twoFactorRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await secretsOf(staff.id);
       if (!row.totpSecret) throw badRequest(ACCOUNT_MSG.twoFactorNotOn);
       const settings = await getSecuritySettings(db);
-      if (settings.twoFactorRoles.includes(row.role as Role))
-        throw badRequest(ACCOUNT_MSG.twoFactorRequiredForRole);
+      if (settings.twoFactorRoles.includes(row.role)) throw badRequest(ACCOUNT_MSG.twoFactorRequiredForRole);
       if (!(await verifyPassword(row.passwordHash, request.body.currentPassword))) {
         const hit = await hitThrottle(db, `reauth:${staff.id}`, OTP_LIMIT);
         if (!hit.allowed) throw tooManyRequests(AUTH_MSG.accountThrottled(hit.retryMinutes));

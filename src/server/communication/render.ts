@@ -1,6 +1,7 @@
 import {
   isTemplateVariable,
   TEMPLATE_VARIABLES,
+  type TemplateLanguage,
   type TemplateVariable,
   VARIABLE_PATTERN,
 } from '../../shared/contracts/communication.js';
@@ -261,7 +262,12 @@ export function renderSubject(subject: string, values: TemplateValues): string {
 }
 
 /** The one branded frame every template mail's HTML part sits in. */
-export function frameHtml(subject: string, brandName: string, language: string, bodyHtml: string): string {
+export function frameHtml(
+  subject: string,
+  brandName: string,
+  language: TemplateLanguage,
+  bodyHtml: string,
+): string {
   const e = escapeHtml;
   return `<!doctype html>
 <html lang="${e(language)}"><head><meta charset="utf-8"><title>${e(subject)}</title></head>
@@ -275,7 +281,7 @@ ${bodyHtml}
 }
 
 export function renderTemplate(
-  template: { subject: string; body: string; language: string },
+  template: { subject: string; body: string; language: TemplateLanguage },
   values: TemplateValues,
 ): RenderedParts {
   const subject = renderSubject(template.subject, values);

@@ -8,6 +8,7 @@ import {
   type TemplateLanguage,
   type TemplatePurpose,
 } from '../../shared/contracts/communication.js';
+import type { OrderStatus } from '../../shared/constants.js';
 import { statusName } from '../../shared/order-rules.js';
 import { recordAudit } from '../audit/audit.js';
 import type { Config } from '../config.js';
@@ -126,7 +127,7 @@ export interface OrderMailSnapshot {
   amount: string;
   currency: string;
   landingDomain: string | null;
-  processStatus: string;
+  processStatus: OrderStatus;
   remark: string;
   /** The failing checks the customer is asked about, one line each, in the order's language. */
   failingChecks?: string;

@@ -48,7 +48,7 @@ import {
 import type { DuplicateDecision } from '../../shared/duplicates.js';
 import type { CustomerLanguage } from '../../shared/languages.js';
 import type { OrderCheck } from '../../shared/order-checks.js';
-import { sqlList } from './sql-lists.js';
+import { sqlList, sqlValue } from './sql-lists.js';
 import { ATTENTION_STATUSES } from '../../shared/check-codes.js';
 
 /** A check as stored with the order (its message is rendered when read). */
@@ -287,32 +287,32 @@ export const orders = pgTable(
     index('orders_claimable_new_idx')
       .on(t.arrivalDate, t.createdAt, t.orderId)
       .where(
-        sql`${t.processStatus} = 'New' and ${t.assignedTo} is null and ${t.processingMode} <> 'Priority'`,
+        sql`${t.processStatus} = ${sqlValue('New')} and ${t.assignedTo} is null and ${t.processingMode} <> ${sqlValue('Priority')}`,
       ),
     index('orders_claimable_priority_idx')
       .on(t.arrivalDate, t.createdAt, t.orderId)
       .where(
-        sql`${t.processStatus} = 'New' and ${t.assignedTo} is null and ${t.processingMode} = 'Priority'`,
+        sql`${t.processStatus} = ${sqlValue('New')} and ${t.assignedTo} is null and ${t.processingMode} = ${sqlValue('Priority')}`,
       ),
     // New Orders and Priority Orders by due time: the same orders by their deadline, so a sorted page
     // does not walk past the New orders already taken (Pending) either.
     index('orders_new_due_idx')
       .on(t.dueAt, t.orderId)
       .where(
-        sql`${t.processStatus} = 'New' and ${t.assignedTo} is null and ${t.processingMode} <> 'Priority'`,
+        sql`${t.processStatus} = ${sqlValue('New')} and ${t.assignedTo} is null and ${t.processingMode} <> ${sqlValue('Priority')}`,
       ),
     index('orders_priority_due_idx')
       .on(t.dueAt, t.orderId)
       .where(
-        sql`${t.processStatus} = 'New' and ${t.assignedTo} is null and ${t.processingMode} = 'Priority'`,
+        sql`${t.processStatus} = ${sqlValue('New')} and ${t.assignedTo} is null and ${t.processingMode} = ${sqlValue('Priority')}`,
       ),
     // Pending Orders and My Orders by due time, their default order (decision 332).
     index('orders_pending_due_idx')
       .on(t.dueAt, t.orderId)
-      .where(sql`${t.processStatus} = 'New' and ${t.assignedTo} is not null`),
+      .where(sql`${t.processStatus} = ${sqlValue('New')} and ${t.assignedTo} is not null`),
     index('orders_my_due_idx')
       .on(t.assignedTo, t.dueAt, t.orderId)
-      .where(sql`${t.processStatus} not in ('Completed', 'Deleted', 'Refunded')`),
+      .where(sql`${t.processStatus} not in (${sqlList(CLOSED_STATUSES)})`),
     index('orders_created_idx').on(t.createdAt.desc(), t.orderId.desc()),
     index('orders_trip_ends_idx').on(t.tripEndsAt, t.orderId).where(sql`${t.tripEndsAt} is not null`),
     index('orders_status_created_idx').on(t.processStatus, t.createdAt.desc(), t.orderId.desc()),

@@ -1,5 +1,6 @@
 import { Faker, en } from '@faker-js/faker';
 import { sql } from 'drizzle-orm';
+import type { OrderStatus, Role } from '../../shared/constants.js';
 import { allCountries } from '../../shared/countries.js';
 import { serviceToday } from '../../shared/dates.js';
 import {
@@ -12,6 +13,7 @@ import {
 import { hashPassword } from '../auth/passwords.js';
 import { type StorageTarget, storeBuffer } from '../documents/storage.js';
 import type { Database } from './client.js';
+import { sqlListText, sqlValueText } from './sql-lists.js';
 import { DEMO_PASSWORD, DEMO_USERS } from './demo-users.js';
 import { paymentGateways, staffUsers } from './schema.js';
 
@@ -84,7 +86,7 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<v
   const todayIso = serviceToday(now);
 
   await seedStaffAndGateways(database);
-  const { rows: staff } = await database.sql.query<{ id: number; role: string }>(
+  const { rows: staff } = await database.sql.query<{ id: number; role: Role }>(
     'select id, role from staff_users where deleted_at is null order by id',
   );
   const staffIds = staff.map((s) => s.id);
@@ -165,7 +167,7 @@ export async function seedDemo(database: Database, opts: SeedOptions): Promise<v
     CHE: '41',
     BEL: '32',
   };
-  const pickStatus = weightedPicker<string>(rand, [
+  const pickStatus = weightedPicker<OrderStatus>(rand, [
     ['New', 42],
     ['Completed', 28],
     ['Awaiting', 5],
@@ -385,14 +387,16 @@ async function insertHistories(
 ) {
   const ids = `array[${staffIds.join(',')}]::int[]`;
   const pickStaff = `(${ids})[1 + (abs(hashtext(o.order_id::text || '${seed}')) % ${staffIds.length})]`;
+  const NEW = sqlValueText('New');
+  const refunds = sqlListText(['Refunds', 'Refunded'] satisfies OrderStatus[]);
   await run(`
     insert into order_events (order_id, actor_id, action, from_value, to_value, created_at)
-    select o.order_id, null, 'created', null, 'New', o.created_at from orders o`);
+    select o.order_id, null, 'created', null, ${NEW}, o.created_at from orders o`);
   await run(`
     insert into order_events (order_id, actor_id, action, from_value, to_value, created_at)
-    select o.order_id, ${pickStaff}, 'status', 'New', o.process_status,
+    select o.order_id, ${pickStaff}, 'status', ${NEW}, o.process_status,
            least(greatest(o.created_at, o.processing_date::timestamptz) + interval '5 hours', now() - interval '1 minute')
-    from orders o where o.process_status <> 'New'`);
+    from orders o where o.process_status <> ${NEW}`);
   await run(`
     insert into order_events (order_id, actor_id, action, from_value, to_value, created_at)
     select o.order_id, o.assigned_to, 'assign', null, o.assigned_to::text, least(o.created_at + interval '1 hour', now() - interval '1 minute')
@@ -405,12 +409,12 @@ async function insertHistories(
                   'Sent WhatsApp reminder about missing details.','Refund requested by the customer.'])[1 + (o.order_id % 6)],
            case when o.order_id % 5 = 0 then 'Y' else 'N' end,
            case when o.order_id % 7 = 0 then 'Y' else 'N' end,
-           case when o.process_status in ('Refunds','Refunded') then 'Y' else 'N' end,
+           case when o.process_status in (${refunds}) then 'Y' else 'N' end,
            'N',
-           case when o.process_status = 'ChargeBack' then 'Y' else 'N' end,
+           case when o.process_status = ${sqlValueText('ChargeBack')} then 'Y' else 'N' end,
            'N',
            least(o.created_at + interval '3 hours', now() - interval '1 minute')
-    from orders o where o.order_id % 4 = 0 or o.process_status in ('Refunds','Refunded','ChargeBack')`);
+    from orders o where o.order_id % 4 = 0 or o.process_status in (${refunds}, ${sqlValueText('ChargeBack')})`);
 }
 
 /** A real one-page PDF per document, so downloads and Defence Packs work on the demo set. */
@@ -423,7 +427,8 @@ async function seedDocumentFiles(database: Database, dataDir: StorageTarget, cou
     email: string;
   }>(
     `select order_id, first_name, last_name, email from orders
-     where process_status in ('Completed','Customer Called','ChargeBack') order by order_id limit $1`,
+     where process_status in (${sqlListText(['Completed', 'Customer Called', 'ChargeBack'] satisfies OrderStatus[])})
+     order by order_id limit $1`,
     [count],
   );
   const { PDFDocument, StandardFonts } = await import('pdf-lib');

@@ -5,6 +5,7 @@ import { recordAudit } from '../audit/audit.js';
 import { queueTemplateMail } from '../communication/notifications.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
+import { sqlValue } from '../db/sql-lists.js';
 import { appSettings, statusNotifications, waitingSteps } from '../db/schema.js';
 import { inTransaction } from '../orders/commands.js';
 import { escalateUnanswered } from '../orders/customer-answers.js';
@@ -62,14 +63,16 @@ interface Waiting {
   since: Date;
 }
 
+const AWAITING = sqlValue('Awaiting');
+
 /** Orders in Awaiting, with when they entered it (their latest move there; else their last change). */
 async function waitingOrders(db: DbOrTx): Promise<Waiting[]> {
   const { rows } = await db.execute<{ order_id: string; email: string; since: string | Date }>(sql`
     select o.order_id::text as order_id, o.email,
       coalesce((select max(e.created_at) from order_events e
-                where e.order_id = o.order_id and e.action = 'status' and e.to_value = 'Awaiting'),
+                where e.order_id = o.order_id and e.action = 'status' and e.to_value = ${AWAITING}),
                o.updated_at) as since
-    from orders o where o.process_status = 'Awaiting'`);
+    from orders o where o.process_status = ${AWAITING}`);
   return rows.map((r) => ({ orderId: Number(r.order_id), email: r.email, since: new Date(r.since) }));
 }
 

@@ -6,11 +6,10 @@ import {
   type MyDayData,
   percentileRank,
 } from '../../shared/contracts/insights.js';
-import { SERVICE_TIME_ZONE } from '../../shared/constants.js';
+import { CLOSED_STATUSES, type OrderStatus, SERVICE_TIME_ZONE } from '../../shared/constants.js';
 import { serviceToday } from '../../shared/dates.js';
 import type { SqlRunner } from '../db/client.js';
-import { CLOSED_STATUSES } from '../../shared/constants.js';
-import { sqlListText } from '../db/sql-lists.js';
+import { sqlListText, sqlValueText } from '../db/sql-lists.js';
 
 /*
  * The insights read the rollups of drizzle/0015_insights_rollup_triggers.sql (docs/decisions/120): a year
@@ -72,18 +71,20 @@ export const MAIL_SQL = `
   where day between $1::date and $2::date and (sent <> 0 or failed <> 0 or pending <> 0)
   order by day, provider`;
 
+const is = (status: OrderStatus) => `process_status = ${sqlValueText(status)}`;
+
 /** The folder of an open order (each order once); `due` is the processing-date column, $1 today. */
 const folderCase = (due: string) => `case
-    when process_status = 'New' and ${due} > $1::date then 'futureOrder'
-    when process_status = 'New' and assigned_to is not null then 'pendingOrder'
-    when process_status = 'New' and processing_mode = 'Priority' then 'priorityOrder'
-    when process_status = 'New' then 'newOrder'
-    when process_status = 'Awaiting' then 'awaitingOrder'
-    when process_status = 'AwaitingGovt' then 'awaitingGovtOrder'
-    when process_status = 'Customer Called' then 'customerCalledOrder'
-    when process_status = 'Contact Customer' then 'contactCustomerOrder'
-    when process_status = 'Refunds' then 'refundOrder'
-    when process_status = 'ChargeBack' then 'chargeBack'
+    when ${is('New')} and ${due} > $1::date then 'futureOrder'
+    when ${is('New')} and assigned_to is not null then 'pendingOrder'
+    when ${is('New')} and processing_mode = ${sqlValueText('Priority')} then 'priorityOrder'
+    when ${is('New')} then 'newOrder'
+    when ${is('Awaiting')} then 'awaitingOrder'
+    when ${is('AwaitingGovt')} then 'awaitingGovtOrder'
+    when ${is('Customer Called')} then 'customerCalledOrder'
+    when ${is('Contact Customer')} then 'contactCustomerOrder'
+    when ${is('Refunds')} then 'refundOrder'
+    when ${is('ChargeBack')} then 'chargeBack'
   end`;
 
 /** Statuses that end work on an order (as in the folders): everything else is backlog. */

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { eq, inArray, sql } from 'drizzle-orm';
+import type { Role } from '../../shared/constants.js';
 import type { OrderChangeEvent, PresenceEvent } from '../../shared/contracts/live.js';
 import { can } from '../../shared/permissions.js';
 import { now } from '../auth/clock.js';
@@ -168,7 +169,7 @@ export class LiveHub {
       endedAt: Date | null;
       pending: string | null;
       tokenVersion: number;
-      role: string;
+      role: Role;
       deletedAt: Date | null;
     }[];
     try {

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { MailKind } from '../../shared/constants.js';
 import type { DbOrTx } from '../db/client.js';
 import { HttpError } from '../http/errors.js';
 
@@ -98,8 +99,8 @@ export async function cancelHeldMails(
   tx: DbOrTx,
   orderId: number,
   staffId: number,
-): Promise<{ id: number; kind: string }[]> {
-  const { rows } = await tx.execute<{ id: string; kind: string }>(sql`
+): Promise<{ id: number; kind: MailKind }[]> {
+  const { rows } = await tx.execute<{ id: string; kind: MailKind }>(sql`
     update mail_log set status = 'cancelled', updated_at = now()
     where order_id = ${orderId} and requested_by = ${staffId} and status = 'queued'
       and hold_until is not null

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { MailProvider } from '../../shared/constants.js';
 
 /**
  * Prometheus metrics of this process (prom-client). One registry per process: a scrape reads one
@@ -94,12 +95,12 @@ export function trackEventStream(): () => void {
 }
 
 /** A delivered mail: its provider and when it was queued. */
-export function recordMailDelivered(provider: string, queuedAt: Date): void {
+export function recordMailDelivered(provider: MailProvider, queuedAt: Date): void {
   mailSent.inc({ provider });
   mailLatency.observe({ provider }, Math.max(0, (Date.now() - queuedAt.getTime()) / 1000));
 }
 
-export function recordMailFailure(provider: string, final: boolean): void {
+export function recordMailFailure(provider: MailProvider, final: boolean): void {
   mailFailures.inc({ provider, final: String(final) });
 }
 

@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import type { Folder } from '../../shared/constants.js';
+import { CLOSED_STATUSES, type Folder } from '../../shared/constants.js';
 import { serviceToday } from '../../shared/dates.js';
 import { can, readPermissionFor } from '../../shared/permissions.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
+import { sqlList } from '../db/sql-lists.js';
 import { forbidden } from '../http/errors.js';
 import { inTransaction } from './commands.js';
 import { type FolderScope, folderWhere } from './folders.js';
@@ -140,7 +141,7 @@ async function claimBatch(
       from (
         select order_id, arrival_date, created_at from orders
         where ${folderWhere(folder, scope)} and assigned_to is null
-          and process_status not in ('Completed', 'Deleted', 'Refunded')
+          and process_status not in (${sqlList(CLOSED_STATUSES)})
         order by arrival_date asc nulls last, created_at asc, order_id asc
         limit ${staffIds.length} for update skip locked
       ) p

@@ -25,7 +25,7 @@ import { queueMail } from '../mail/outbox.js';
 import { recordEvents } from './events.js';
 import { latestDocument, type LockedOrder, lockOrders, remarkItemOf } from './repository.js';
 import { applyHolderRule, assertVersion, enforceRules, ruleState } from './rules.js';
-import { sqlList } from '../db/sql-lists.js';
+import { sqlList, sqlValue } from '../db/sql-lists.js';
 
 /**
  * The order commands: every change of an order goes through one of these. Each locks the orders it
@@ -303,7 +303,7 @@ async function statusesBeforeDeletion(tx: DbOrTx, ids: number[]): Promise<Map<nu
     where order_id in (${sql.join(
       ids.map((id) => sql`${id}`),
       sql`, `,
-    )}) and action = 'status' and to_value = 'Deleted'
+    )}) and action = 'status' and to_value = ${sqlValue('Deleted')}
     order by order_id, created_at desc, id desc`);
   const before = new Map<number, OrderStatus>();
   for (const r of rows) {

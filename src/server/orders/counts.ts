@@ -1,12 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { FOLDER_COUNT_KEYS, FOLDERS, type Folder, type FolderCounts } from '../../shared/constants.js';
+import {
+  CLOSED_STATUSES,
+  FOLDER_COUNT_KEYS,
+  FOLDERS,
+  type Folder,
+  type FolderCounts,
+  type OrderStatus,
+} from '../../shared/constants.js';
 import { serviceToday } from '../../shared/dates.js';
 import type { Database, DbOrTx } from '../db/client.js';
+import { sqlValue } from '../db/sql-lists.js';
 import { repliedCount } from '../inbound/conversation.js';
 import { callBackDueCount } from './contacts.js';
 import { onCacheEvent } from '../live/cache-events.js';
 import { dueNow, getDueTimePolicy, type DueClock, readDueClock } from '../due-time/policy.js';
-import { CLOSED_STATUSES, STATUS_FOLDERS } from './folders.js';
+import { STATUS_FOLDERS } from './folders.js';
 import { folderCounts, needsAttentionCount, dueCounts } from './lists.js';
 
 export type CountsAnswer = FolderCounts & {
@@ -32,7 +40,7 @@ export async function countsFromDatabase(db: DbOrTx, staffId: number): Promise<C
 
 /** One row of order_folder_counts, as kept in memory. */
 interface CounterRow {
-  status: string;
+  status: OrderStatus;
   priority: boolean;
   assignedTo: number | null;
   /** Processing date of New orders (YYYY-MM-DD), null for the others. */
@@ -59,7 +67,7 @@ interface DueSnapshot {
   generation: number;
 }
 
-const CLOSED = new Set<string>(CLOSED_STATUSES);
+const CLOSED = new Set<OrderStatus>(CLOSED_STATUSES);
 
 /** The caches of the list reads that a change of an order, a staff member or the policy makes stale. */
 interface ListCaches {
@@ -90,13 +98,13 @@ function inFolder(folder: Folder, r: CounterRow, today: string): boolean {
 /** The counters table, summed per key the folders read. */
 export async function readCounterRows(db: DbOrTx): Promise<CounterRow[]> {
   const { rows } = await db.execute<{
-    s: string;
+    s: OrderStatus;
     p: boolean;
     a: number | null;
     d: string | null;
     n: string;
   }>(sql`
-    select process_status as s, processing_mode = 'Priority' as p, assigned_to as a,
+    select process_status as s, processing_mode = ${sqlValue('Priority')} as p, assigned_to as a,
            due_date::text as d, sum(n)::bigint::text as n
     from order_folder_counts group by 1, 2, 3, 4 having sum(n) <> 0`);
   return rows.map((r) => ({

@@ -1,7 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
-import { type Folder, MONTHS } from '../../shared/constants.js';
-import { CLOSED_STATUSES } from '../../shared/constants.js';
-import { sqlList } from '../db/sql-lists.js';
+import { CLOSED_STATUSES, type Folder, MONTHS, type OrderStatus } from '../../shared/constants.js';
+import { sqlList, sqlValue } from '../db/sql-lists.js';
 
 /** Who is asking and what "today" is: the date-dependent folders and My Orders need both. */
 export interface FolderScope {
@@ -12,10 +11,11 @@ export interface FolderScope {
   month?: number | undefined;
 }
 
-export { CLOSED_STATUSES };
 const CLOSED = sql`(${sqlList(CLOSED_STATUSES)})`;
+const NEW = sqlValue('New');
+const PRIORITY = sqlValue('Priority');
 
-export const STATUS_FOLDERS: Partial<Record<Folder, string>> = {
+export const STATUS_FOLDERS: Partial<Record<Folder, OrderStatus>> = {
   awaitingOrder: 'Awaiting',
   awaitingGovtOrder: 'AwaitingGovt',
   customerCalledOrder: 'Customer Called',
@@ -46,19 +46,19 @@ function folderPredicate(folder: Folder, scope: FolderScope, day: SQL): SQL {
   if (status) return sql`process_status = ${status}`;
   switch (folder) {
     case 'newOrder':
-      return sql`process_status = 'New' and assigned_to is null and processing_mode <> 'Priority' and ${day} <= ${scope.today}`;
+      return sql`process_status = ${NEW} and assigned_to is null and processing_mode <> ${PRIORITY} and ${day} <= ${scope.today}`;
     case 'priorityOrder':
-      return sql`process_status = 'New' and assigned_to is null and processing_mode = 'Priority' and ${day} <= ${scope.today}`;
+      return sql`process_status = ${NEW} and assigned_to is null and processing_mode = ${PRIORITY} and ${day} <= ${scope.today}`;
     case 'pendingOrder':
-      return sql`process_status = 'New' and assigned_to is not null`;
+      return sql`process_status = ${NEW} and assigned_to is not null`;
     case 'myOrder':
       return sql`assigned_to = ${scope.staffId} and process_status not in ${CLOSED}`;
     case 'futureOrder':
       return scope.month
-        ? sql`process_status = 'New' and ${day} > ${scope.today} and extract(month from ${day}) = ${scope.month}`
-        : sql`process_status = 'New' and ${day} > ${scope.today}`;
+        ? sql`process_status = ${NEW} and ${day} > ${scope.today} and extract(month from ${day}) = ${scope.month}`
+        : sql`process_status = ${NEW} and ${day} > ${scope.today}`;
     case 'allOrder':
-      return sql`process_status <> 'Deleted'`;
+      return sql`process_status <> ${sqlValue('Deleted')}`;
     default:
       throw new Error(`unknown folder ${folder}`);
   }

@@ -16,6 +16,7 @@ import type {
 import { DEFAULT_LIST_SORT } from '../../shared/list-sort.js';
 import { countryName } from '../../shared/countries.js';
 import type { Db, DbOrTx } from '../db/client.js';
+import { sqlValue } from '../db/sql-lists.js';
 import { dueColumnsOf, type DueClock, dueStateSql, dueStateWhere } from '../due-time/policy.js';
 import { counterWhere, type FolderScope, folderWhere } from './folders.js';
 
@@ -110,7 +111,7 @@ function rowColumns(clock: DueClock): SQL {
            o.check_level::int as check_level,
            coalesce(array(select jsonb_array_elements(o.checks)->>'code'), '{}') as check_codes,
            o.amount::text as amount, o.currency,
-           case when o.process_status = 'ChargeBack' then (
+           case when o.process_status = ${sqlValue('ChargeBack')} then (
              select d.reason from payment_disputes d where d.order_id = o.order_id
              order by d.created_at desc, d.id desc limit 1) end as dispute_reason,
            (o.customer_replied_at is not null) as customer_replied`;

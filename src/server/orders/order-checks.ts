@@ -23,6 +23,7 @@ import {
 } from '../../shared/order-checks.js';
 import { translatorFor } from '../customer/stage-queries.js';
 import type { DbOrTx } from '../db/client.js';
+import { sqlValue } from '../db/sql-lists.js';
 import { orders } from '../db/schema.js';
 import type { OrderRow } from './repository.js';
 
@@ -105,12 +106,12 @@ export async function findDuplicates(
   const byPassport = passport
     ? sql`(select ${columns} from orders
           where passport_key = ${passport} and coalesce(lower(btrim(nationality)), '') = ${nationalityKey(o.nationality)}
-            and order_id <> ${o.orderId} and process_status <> 'Deleted' limit ${CANDIDATE_LIMIT})`
+            and order_id <> ${o.orderId} and process_status <> ${sqlValue('Deleted')} limit ${CANDIDATE_LIMIT})`
     : null;
   // The e-mail rule needs both birth dates, within 30 days of each other: asked of the e-mail's rows.
   const byEmail = o.dateOfBirth
     ? sql`(select ${columns} from orders
-      where lower(email) = ${emailKey(o.email)} and order_id <> ${o.orderId} and process_status <> 'Deleted'
+      where lower(email) = ${emailKey(o.email)} and order_id <> ${o.orderId} and process_status <> ${sqlValue('Deleted')}
         and date_of_birth between ${o.dateOfBirth}::date - 30 and ${o.dateOfBirth}::date + 30
       limit ${CANDIDATE_LIMIT})`
     : null;

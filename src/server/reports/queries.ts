@@ -2,6 +2,7 @@ import dayjs from 'dayjs';
 import type { CountryReportRow, ProcessedByRow, ReportRange } from '../../shared/contracts/reports.js';
 import { serviceDayStart, serviceToday } from '../../shared/dates.js';
 import type { SqlRunner } from '../db/client.js';
+import { sqlValueText } from '../db/sql-lists.js';
 
 /*
  * Both reports read day rollups kept by triggers (drizzle/0005_report_rollup_triggers.sql,
@@ -54,11 +55,11 @@ export function wholeMonths(range: ReportRange): [string, string] {
 export const COUNTRY_REPORT_DIRECT_SQL = `
   select coalesce(nationality, 'Unknown') as nationality,
          count(*)::int as count,
-         (count(*) filter (where processing_mode <> 'Priority'))::int as standard_count,
-         (count(*) filter (where processing_mode = 'Priority'))::int as priority_count,
-         (count(*) filter (where process_status = 'New' and processing_date > $3::date))::int as future_count
+         (count(*) filter (where processing_mode <> ${sqlValueText('Priority')}))::int as standard_count,
+         (count(*) filter (where processing_mode = ${sqlValueText('Priority')}))::int as priority_count,
+         (count(*) filter (where process_status = ${sqlValueText('New')} and processing_date > $3::date))::int as future_count
   from orders
-  where created_at >= $1::timestamptz and created_at < $2::timestamptz and process_status <> 'Deleted'
+  where created_at >= $1::timestamptz and created_at < $2::timestamptz and process_status <> ${sqlValueText('Deleted')}
   group by 1
   order by count desc, nationality`;
 

@@ -14,6 +14,7 @@ import {
 import { recordAudit } from '../audit/audit.js';
 import type { Config } from '../config.js';
 import type { Database, DbOrTx } from '../db/client.js';
+import { sqlValueText } from '../db/sql-lists.js';
 import { appSettings, documents, orderEvents } from '../db/schema.js';
 import { removeStored } from '../documents/storage.js';
 import { conflict } from '../http/errors.js';
@@ -323,7 +324,7 @@ export async function dueForErasure(database: Database, days: number, limit = 50
   const { rows } = await database.sql.query<{ order_id: string | number }>(
     `select o.order_id from orders o
       where coalesce(o.departure_date, o.arrival_date) < (now() at time zone 'America/New_York')::date - $1::int
-        and o.process_status <> 'ChargeBack'
+        and o.process_status <> ${sqlValueText('ChargeBack')}
         and not exists (select 1 from order_events e where e.order_id = o.order_id and e.action = $2)
       order by o.order_id limit $3`,
     [days, ERASE_ACTION, limit],

@@ -13,8 +13,8 @@ function toMember(row: { id: number; name: string; email: string; role: Role }):
     id: row.id,
     name: row.name,
     email: row.email,
-    type: row.role as Role,
-    memberRole: row.role as Role,
+    type: row.role,
+    memberRole: row.role,
   };
 }
 

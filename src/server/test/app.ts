@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
+import type { Role } from '../../shared/constants.js';
 import { buildApp } from '../app.js';
 import { createSession } from '../auth/sessions.js';
 import { signStaffToken } from '../auth/tokens.js';
@@ -26,7 +27,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export type DemoRole = 'Admin' | 'Manager' | 'Team' | 'Telecaller' | 'Night Staff';
+export type DemoRole = Role;
 
 /**
  * A fresh database for the calling test file (a clone of the migrated template: PGlite by default,
@@ -87,11 +88,11 @@ export async function createTestApp(
     : await openTestDatabase();
   const app = await buildApp({ config, database, logger: options.logger ?? false });
   await app.ready();
-  const ids = new Map<string, { id: number; name: string; tokenVersion: number }>();
+  const ids = new Map<Role, { id: number; name: string; tokenVersion: number }>();
   const { rows } = await database.sql.query<{
     id: number;
     name: string;
-    role: string;
+    role: Role;
     token_version: number;
   }>('select id, name, role, token_version from staff_users where deleted_at is null order by id');
   for (const r of rows)
