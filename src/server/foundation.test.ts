@@ -96,7 +96,7 @@ describe('intake', () => {
 
 describe('intake switched off', () => {
   it('answers 404 when INTAKE_API_KEY is unset', async () => {
-    const off = await createTestApp();
+    const off = await createTestApp({}, { sameDatabaseAs: t });
     try {
       const res = await off.app.inject({ method: 'POST', url: '/api/intake/orders', payload: buildOrder() });
       expect(res.statusCode).toBe(404);

@@ -3,6 +3,7 @@ import { type MailQueue, startMailQueue } from '../mail/queue.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { samplePdf } from '../test/fixtures.js';
+import { endUndoWindow } from '../test/mail-hold.js';
 import { eventually, multipart, startSmtp, type TestSmtp } from '../test/smtp.js';
 
 const FAST = {
@@ -66,8 +67,11 @@ async function setLanguage(orderId: number, language: string | null) {
 const move = (role: 'Team' | 'Admin', orderId: number, updatingStatus: string) =>
   t.as(role, { method: 'PUT', url: '/api/admin/move-order-status', payload: { orderId, updatingStatus } });
 
-const mailTo = (to: string) =>
-  eventually(async () => smtp.messages.find((m) => (m.to as { text: string }).text === to), 20_000);
+/** The mail to an address, through the real SMTP server; held mails go at once (endUndoWindow). */
+const mailTo = async (to: string) => {
+  await endUndoWindow(t.database);
+  return eventually(async () => smtp.messages.find((m) => (m.to as { text: string }).text === to), 20_000);
+};
 
 describe('status notifications', () => {
   it('entering Awaiting mails the customer in their language through the real SMTP server', async () => {

@@ -455,7 +455,7 @@ describe('download history and download', () => {
         done();
       },
     });
-    const logged = await createTestApp({}, { logger: { level: 'info', stream } });
+    const logged = await createTestApp({}, { logger: { level: 'info', stream }, sameDatabaseAs: t });
     try {
       const { order, doc } = await orderWithDocument({}, logged);
       const customerToken = await signCustomerToken(logged.config.JWT_SECRET, order.orderId);
@@ -660,7 +660,10 @@ describe('customer page', () => {
   });
 
   it('names the translation widget and allows its origins when configured', async () => {
-    const other = await createTestApp({ TRANSLATE_WIDGET_URL: 'https://widgets.example.org/translate.js' });
+    const other = await createTestApp(
+      { TRANSLATE_WIDGET_URL: 'https://widgets.example.org/translate.js' },
+      { sameDatabaseAs: t },
+    );
     try {
       const res = await other.app.inject({ method: 'GET', url: '/track-order' });
       expect(res.body).toContain('https://widgets.example.org/translate.js');

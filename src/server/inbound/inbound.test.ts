@@ -87,7 +87,7 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
   });
 
   it('answers 404 without INBOUND_TOKEN and 401 with a wrong token, storing nothing', async () => {
-    const off = await createTestApp();
+    const off = await createTestApp({}, { sameDatabaseAs: t });
     try {
       const res = await off.app.inject({
         method: 'POST',

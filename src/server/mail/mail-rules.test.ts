@@ -4,6 +4,7 @@ import { type MailQueue, startMailQueue } from './queue.js';
 import { createTestApp, type DemoRole, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { samplePdf } from '../test/fixtures.js';
+import { endUndoWindow } from '../test/mail-hold.js';
 import { eventually, multipart, startSmtp, type TestSmtp } from '../test/smtp.js';
 
 /**
@@ -125,6 +126,8 @@ describe('values are frozen when a mail is queued', () => {
       payload: { orderId, remark: 'INTERNAL: customer is rude, passport 123456789' },
     });
     expect(internal.statusCode, internal.body).toBe(200);
+    // The undo window ends at once here (its own test is below).
+    expect(await endUndoWindow(t.database, [orderId])).toBe(1);
     const mail = await eventually(
       async () => smtp.messages.find((m) => (m.to as { text: string }).text === 'frozen@example.com'),
       30_000,

@@ -64,7 +64,7 @@ const webhookCount = async () =>
 
 describe('POST /api/webhooks/stripe', () => {
   it('answers 404 while no signing secret is set', async () => {
-    const other = await createTestApp();
+    const other = await createTestApp({}, { sameDatabaseAs: t });
     try {
       const payload = JSON.stringify(event('charge.dispute.created', dispute('ch_x')));
       const res = await other.app.inject({

@@ -65,7 +65,11 @@ export async function createTestApp(
   /** Pino options for a test that reads the log (default: no logging). */
   options: {
     logger?: object;
-    /** A second server instance on the same PostgreSQL database as this one (scale-out tests). */
+    /**
+     * A second app on the same database as this one: on PostgreSQL its own pool (a second server
+     * instance, for scale-out tests); on PGlite the same in-process database, left open when this
+     * app closes (an app with other settings, without loading another database).
+     */
     sameDatabaseAs?: TestApp;
   } = {},
 ): Promise<TestApp> {
@@ -77,15 +81,17 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const shared = options.sameDatabaseAs?.databaseUrl;
-  if (options.sameDatabaseAs && !shared) throw new Error('a second instance needs TEST_DATABASE_URL');
+  const other = options.sameDatabaseAs;
+  const shared = other?.databaseUrl;
   const { database, drop, url } = shared
     ? await openDatabase({ databaseUrl: shared, poolSize: 5 }).then((d) => ({
         database: d,
         drop: () => d.close(),
         url: shared,
       }))
-    : await openTestDatabase();
+    : other
+      ? { database: other.database, drop: async () => {}, url: undefined }
+      : await openTestDatabase();
   const app = await buildApp({ config, database, logger: options.logger ?? false });
   await app.ready();
   const ids = new Map<Role, { id: number; name: string; tokenVersion: number }>();

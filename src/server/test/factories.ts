@@ -73,6 +73,32 @@ export async function createOrder(database: Database, overrides: Record<string, 
   });
 }
 
+/** Writes `count` orders (each with its `created` event) in one transaction per 100; the stored rows. */
+export async function createOrders(
+  database: Database,
+  count: number,
+  overrides: Record<string, unknown> = {},
+): Promise<(typeof orders.$inferSelect)[]> {
+  const all: (typeof orders.$inferSelect)[] = [];
+  for (let done = 0; done < count; done += 100) {
+    const values = Array.from({ length: Math.min(100, count - done) }, () =>
+      orderValuesFromSnake(buildOrder(overrides)),
+    );
+    const rows = await database.db.transaction(async (tx) => {
+      const inserted = await tx.insert(orders).values(values).returning();
+      inserted.sort((a, b) => a.orderId - b.orderId);
+      await tx
+        .insert(orderEvents)
+        .values(
+          inserted.map((r) => ({ orderId: r.orderId, action: 'created' as const, toValue: r.processStatus })),
+        );
+      return inserted;
+    });
+    all.push(...rows);
+  }
+  return all;
+}
+
 /** Gives the order a current document (an approved card, a one-page PDF), as an upload would store it. */
 export async function addCurrentCard(database: Database, dataDir: string, orderId: number): Promise<void> {
   const stored = await storeBuffer(dataDir, await samplePdf('CARD', 1), 'pdf');

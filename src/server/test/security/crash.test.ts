@@ -17,10 +17,18 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'edcard-crash-'));
 const port = 42_000 + (process.pid % 2000);
 const base = `http://127.0.0.1:${port}`;
 let server: ChildProcess | undefined;
+const METRICS_TOKEN = 'crash-metrics-token-0123456789abcdef';
 
 function start(): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      METRICS_TOKEN,
+    },
     stdio: 'ignore',
     detached: true,
   });
@@ -36,6 +44,15 @@ async function waitHealthy(timeoutMs = 120_000) {
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error('server did not become healthy');
+}
+
+/** Mails still queued (held ones too), read from the server's metrics. */
+async function queuedMails(): Promise<number> {
+  const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const line = (await res.text())
+    .split('\n')
+    .find((l) => l.startsWith('mail_outbox_messages{status="queued"}'));
+  return res.ok && line ? Number(line.split(' ').at(-1)) : Number.POSITIVE_INFINITY;
 }
 
 async function stopGracefully(child: ChildProcess) {
@@ -111,9 +128,13 @@ describe.skipIf(!!process.env.TEST_DATABASE_URL)('SIGKILL during uploads and sta
     server = start();
     await waitHealthy();
     // Let the mail worker deliver what was queued before the crash: a status mail queued just before
-    // the kill is held for the undo window, then waits for the next dispatch round (every 2 s).
-    const drainedAt = Math.max(Date.now() + 8000, killedAt + (MAIL_HOLD_SECONDS + 8) * 1000);
-    await new Promise((r) => setTimeout(r, drainedAt - Date.now()));
+    // the kill is held for the undo window, then waits for the next dispatch round (every 2 s). The
+    // outbox is watched until nothing is queued, for at most the window and 30 s; the graceful stop
+    // then waits for the deliveries under way.
+    const until = killedAt + (MAIL_HOLD_SECONDS + 30) * 1000;
+    while (Date.now() < until && (await queuedMails().catch(() => Number.POSITIVE_INFINITY)) > 0) {
+      await new Promise((r) => setTimeout(r, 250));
+    }
     await stopGracefully(server);
 
     const database = await openDatabase({ dataDir });

@@ -3,7 +3,7 @@ import { uploadDocumentFields } from '../../../shared/contracts/order-detail.js'
 import { createSession } from '../../auth/sessions.js';
 import { signStaffToken } from '../../auth/tokens.js';
 import { createTestApp, type TestApp } from '../app.js';
-import { buildOrder, createOrder } from '../factories.js';
+import { buildOrder, createOrder, createOrders } from '../factories.js';
 import { samplePdf } from '../fixtures.js';
 import { multipart } from '../smtp.js';
 
@@ -200,22 +200,66 @@ beforeAll(async () => {
   });
   expect(track.statusCode, track.body).toBe(200);
   customer = { orderId: order.orderId, email: order.email, documentId, token: track.json().data.token };
+  await watchWrites();
 }, 120_000);
 afterAll(() => t.close());
 
+/**
+ * What a rejected request must not change, counted by triggers into one row: orders (rows, and their
+ * id, status, assignee, transaction id and version time), their events, remarks, documents and mails,
+ * staff accounts (rows, and their name, e-mail, role, token version and deletion) and the payment
+ * gateways (rows and their switch). Comparing the count before and after a request costs one read
+ * however many orders the fuzzer has made, and is stricter than comparing contents: a change undone
+ * within the same request counts too.
+ */
+async function watchWrites(): Promise<void> {
+  const changed = (columns: string) =>
+    `when ((${columns.replace(/(\w+)/g, 'old.$1')}) is distinct from (${columns.replace(/(\w+)/g, 'new.$1')}))`;
+  const statements = [
+    'create table fuzz_writes (n bigint not null)',
+    'insert into fuzz_writes values (0)',
+    `create function fuzz_count_write() returns trigger language plpgsql as $$
+       begin update fuzz_writes set n = n + 1; return null; end $$`,
+  ];
+  const watched: [table: string, columns: string | null][] = [
+    ['orders', 'order_id, process_status, assigned_to, transaction_id, updated_at'],
+    ['order_events', null],
+    ['order_remarks', null],
+    ['documents', null],
+    ['mail_log', null],
+    ['staff_users', 'id, name, email, role, token_version, deleted_at'],
+    ['payment_gateways', 'id, is_active'],
+  ];
+  for (const [table, columns] of watched) {
+    statements.push(
+      `create trigger fuzz_rows after insert or delete on ${table}
+         for each row execute function fuzz_count_write()`,
+    );
+    if (columns) {
+      statements.push(
+        `create trigger fuzz_values after update on ${table} for each row ${changed(columns)}
+           execute function fuzz_count_write()`,
+      );
+    }
+  }
+  for (const statement of statements) await t.database.sql.query(statement, []);
+  // The watch sees a new order (its row and its event) and a changed assignee, and no unchanged value.
+  const before = Number(await fingerprint());
+  const probe = await createOrder(t.database, { process_status: 'Completed' });
+  expect(Number(await fingerprint())).toBeGreaterThanOrEqual(before + 2);
+  const created = Number(await fingerprint());
+  await t.database.sql.query('update staff_users set role = role where id = $1', [adminId]);
+  expect(Number(await fingerprint())).toBe(created);
+  await t.database.sql.query('update orders set assigned_to = $2 where order_id = $1', [
+    probe.orderId,
+    adminId,
+  ]);
+  expect(Number(await fingerprint())).toBeGreaterThan(created);
+}
+
 async function fingerprint(): Promise<string> {
-  const { rows } = await t.database.sql.query<Record<string, string>>(`
-    select (select count(*) from orders)::text as orders,
-           (select coalesce(md5(string_agg(order_id || process_status || coalesce(assigned_to::text, '') ||
-              coalesce(transaction_id, '') || updated_at::text, ',' order by order_id)), '') from orders) as state,
-           (select count(*) from order_events)::text as events,
-           (select count(*) from order_remarks)::text as remarks,
-           (select count(*) from documents)::text as documents,
-           (select count(*) from mail_log)::text as mails,
-           (select count(*) from staff_users)::text as staff,
-           (select coalesce(md5(string_agg(id || name || email || role || token_version || coalesce(deleted_at::text, ''), ',' order by id)), '') from staff_users) as staff_state,
-           (select coalesce(string_agg(id || ':' || is_active, ',' order by id), '') from payment_gateways) as gateways`);
-  return JSON.stringify(rows[0]);
+  const { rows } = await t.database.sql.query<{ n: string }>('select n::text from fuzz_writes', []);
+  return rows[0]!.n;
 }
 
 /** What one request of a case is built around: a fresh order (and member) where the route changes things. */
@@ -522,20 +566,18 @@ describe('OpenAPI fuzzer', () => {
       const changes = op.method !== 'GET';
       const cases = op.multipart ? multipartCases() : casesOf(op);
       const started = Date.now();
-      for (const c of cases) {
-        // A route that changes things gets a fresh order (and member) per request, so each hostile value
-        // meets an order in a state where the valid request would have been accepted.
-        const subject: Subject =
-          changes && !front && (op.multipart || usesOrder(op))
-            ? await (async () => {
-                const order = await createOrder(t.database, { process_status: 'Completed' });
-                return {
-                  orderId: order.orderId,
-                  email: order.email,
-                  memberId: 0,
-                };
-              })()
-            : { orderId: customer.orderId, email: customer.email, memberId: 0 };
+      // A route that changes things gets a fresh order (and member) per request, so each hostile value
+      // meets an order in a state where the valid request would have been accepted. The orders are
+      // written together before the route's requests.
+      const fresh =
+        changes && !front && (op.multipart || usesOrder(op))
+          ? await createOrders(t.database, cases.length, { process_status: 'Completed' })
+          : [];
+      for (const [i, c] of cases.entries()) {
+        const order = fresh[i];
+        const subject: Subject = order
+          ? { orderId: order.orderId, email: order.email, memberId: 0 }
+          : { orderId: customer.orderId, email: customer.email, memberId: 0 };
         if (changes && op.path.includes('team-member')) subject.memberId = await freshTeamMember();
         if (changes && !front && /resend-mail|defence-pack|send-invoice/.test(op.path)) {
           await uploadDocument(subject.orderId, subject.email);
