@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/constants.js';
 import type { DbOrTx } from '../db/client.js';
+import { sqlValue } from '../db/sql-lists.js';
 import { failingAddresses, mailLog, orderRemarks, orders } from '../db/schema.js';
 import type { MailProvider } from '../../shared/constants.js';
 import { queueTemplateMail } from '../communication/notifications.js';
@@ -59,13 +60,13 @@ export async function customerAnswered(
   // The status is set only when it changes: its triggers (the due time) fire for a move alone.
   await tx.execute(sql`
     with answered as (
-      update orders set customer_replied_at = now(), ${moving ? sql`process_status = 'New', ` : sql``}updated_at = now()
+      update orders set customer_replied_at = now(), ${moving ? sql`process_status = ${sqlValue('New')}, ` : sql``}updated_at = now()
       where order_id = ${orderId}
     ),
     events as (
       insert into order_events (order_id, action, from_value, to_value)
       values (${orderId}::bigint, 'customer_reply', null, ${summary.slice(0, 200)}::text)
-        ${moving ? sql`, (${orderId}::bigint, 'status', ${from}::text, 'New')` : sql``}
+        ${moving ? sql`, (${orderId}::bigint, 'status', ${from}::text, ${sqlValue('New')})` : sql``}
     )${fromEmail ? sql`, cleared as (delete from failing_addresses where email = ${fromEmail})` : sql``}
     select 1`);
   return { from, to: moving ? 'New' : from };
