@@ -56,6 +56,8 @@ const { values: args } = parseArgs({
     growth: { type: 'string' },
     // How many times each size is measured (alternating sizes); the growth table takes the medians.
     repeat: { type: 'string', default: '1' },
+    // Writes RESULTS.md again from results.json and the notes (after editing bench/notes.md), measuring nothing.
+    'write-only': { type: 'boolean', default: false },
   },
 });
 if (args.streams) {
@@ -968,6 +970,11 @@ function writeResults(runs: Run[]) {
   const growth = existsSync(growthFile) ? `\n${readFileSync(growthFile, 'utf8').trim()}\n` : '';
   writeFileSync(mdFile, `${resultsMarkdown(file, notes)}\n${streams}${growth}${profiles}`);
   log(`\nWritten: ${path.relative(ROOT, jsonFile)}, ${path.relative(ROOT, mdFile)}`);
+}
+
+if (args['write-only']) {
+  writeResults([]);
+  process.exit(0);
 }
 
 if (args.growth) {

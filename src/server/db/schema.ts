@@ -402,6 +402,7 @@ export const orderContacts = pgTable(
     check('order_contacts_outcome_ck', oneOf(t.outcome, CONTACT_OUTCOMES)),
     check('order_contacts_note_len_ck', sql`char_length(${t.note}) <= 1000`),
     index('order_contacts_order_idx').on(t.orderId, t.createdAt),
+    index('order_contacts_call_back_idx').on(t.callBackAt).where(sql`${t.outcome} = 'call_back'`),
   ],
 );
 

@@ -106,4 +106,20 @@ describe('the waiting policy: reminders, then Contact Customer, each step once',
     expect(s.status).toBe('Contact Customer');
     expect(s.mails).toHaveLength(0);
   });
+
+  it('works a backlog off a bounded number of steps per pass, the longest-waiting first', async () => {
+    const now = new Date();
+    const ago = (minutes: number) => new Date(now.getTime() - minutes * MIN);
+    const newest = await awaitingSince(ago(70));
+    const oldest = await awaitingSince(ago(90));
+    const middle = await awaitingSince(ago(80));
+    expect(await scanWaiting(t.database.db, now, { maxSteps: 2 })).toBe(2);
+    expect((await state(oldest)).mails).toHaveLength(1);
+    expect((await state(middle)).mails).toHaveLength(1);
+    expect((await state(newest)).mails).toHaveLength(0);
+    // A stopping server ends the pass before the next step.
+    expect(await scanWaiting(t.database.db, now, { stopping: () => true })).toBe(0);
+    expect(await scanWaiting(t.database.db, now, { maxSteps: 2 })).toBe(1);
+    expect((await state(newest)).mails).toHaveLength(1);
+  });
 });

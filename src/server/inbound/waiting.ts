@@ -76,16 +76,33 @@ async function waitingOrders(db: DbOrTx): Promise<Waiting[]> {
   return rows.map((r) => ({ orderId: Number(r.order_id), email: r.email, since: new Date(r.since) }));
 }
 
+/** Steps acted on in one pass at most; the rest wait for the next pass, a minute later. */
+const MAX_STEPS_PER_PASS = 200;
+
+interface ScanLimits {
+  maxSteps?: number;
+  /** True once the server is stopping: the pass ends after the step it is in. */
+  stopping?: () => boolean;
+}
+
 /**
  * One pass of the waiting policy at `now` (the clock is injected: tests pass theirs). For each order in
  * Awaiting, only the furthest step that is due is acted on, once: the (order, since, step) key makes a
  * second instance's identical pass a no-op, and an answer (which moves the order out of Awaiting) ends
  * its steps. Answers how many steps were acted on.
  */
-export async function scanWaiting(db: Db, now: Date = new Date()): Promise<number> {
+export async function scanWaiting(
+  db: Db,
+  now: Date = new Date(),
+  { maxSteps = MAX_STEPS_PER_PASS, stopping = () => false }: ScanLimits = {},
+): Promise<number> {
   const policy = await getWaitingPolicy(db);
   let acted = 0;
-  for (const order of await waitingOrders(db)) {
+  // The longest-waiting first; a backlog (a policy switched on over many old orders) is worked off a
+  // bounded number of steps per pass, so that a pass stays short and the server can stop between them.
+  const waiting = (await waitingOrders(db)).sort((a, b) => a.since.getTime() - b.since.getTime());
+  for (const order of waiting) {
+    if (acted >= maxSteps || stopping()) break;
     const waited = (now.getTime() - order.since.getTime()) / 60_000;
     const step =
       waited >= policy.escalateAfterMinutes
@@ -145,9 +162,10 @@ export async function scanWaiting(db: Db, now: Date = new Date()): Promise<numbe
 /** Runs the waiting policy every minute on this instance (each step still happens once overall). */
 export async function startWaitingPolicy(app: FastifyInstance): Promise<() => Promise<void>> {
   let running: Promise<unknown> | null = null;
+  let stopped = false;
   const timer = setInterval(() => {
     if (running) return;
-    running = scanWaiting(app.ctx.db)
+    running = scanWaiting(app.ctx.db, new Date(), { stopping: () => stopped })
       .catch((err) => app.log.warn({ err }, 'waiting policy scan failed'))
       .finally(() => {
         running = null;
@@ -155,6 +173,7 @@ export async function startWaitingPolicy(app: FastifyInstance): Promise<() => Pr
   }, 60_000);
   timer.unref();
   return async () => {
+    stopped = true;
     clearInterval(timer);
     await running;
   };

@@ -101,7 +101,8 @@ const CLOSED_LIST = sqlList(CLOSED_STATUSES);
 
 /**
  * Call-backs due for one staff member: open orders they hold whose last logged contact is a call-back
- * whose time has come.
+ * whose time has come. Read from the due call-backs (a partial index: few rows) towards their orders, not
+ * from every order the member holds: the folder counts ask this on every request and live update.
  */
 export async function callBackDueCount(db: DbOrTx, staffId: number): Promise<number> {
   const [row] = await db
@@ -111,13 +112,14 @@ export async function callBackDueCount(db: DbOrTx, staffId: number): Promise<num
       and(
         eq(orders.assignedTo, staffId),
         sql`${orders.processStatus} not in (${CLOSED_LIST})`,
-        sql`exists (
-          select 1 from (
-            select c.outcome, c.call_back_at from order_contacts c
-            where c.order_id = ${orders.orderId}
-            order by c.created_at desc, c.id desc limit 1
-          ) last
-          where last.outcome = 'call_back' and last.call_back_at <= now()
+        sql`${orders.orderId} in (
+          select c.order_id from order_contacts c
+          where c.outcome = 'call_back' and c.call_back_at <= now()
+            and not exists (
+              select 1 from order_contacts later
+              where later.order_id = c.order_id
+                and (later.created_at, later.id) > (c.created_at, c.id)
+            )
         )`,
       ),
     );

@@ -343,7 +343,7 @@ export class CountsMemory {
     const [due, , attention] = await Promise.all([
       this.dueSnapshotNow(),
       this.ensureRows(),
-      this.attentionNow(),
+      this.needsAttention(),
     ]);
     const today = serviceToday();
     if (!this.day || this.day.today !== today) this.day = dayCounts(this.rows ?? [], today);
@@ -357,7 +357,11 @@ export class CountsMemory {
     };
   }
 
-  private async attentionNow(): Promise<number> {
+  /**
+   * Orders being worked with a failing check, whole system: the sidebar's count, and the total of the
+   * All Orders list filtered to Needs attention alone (the same orders). At most 5 s old.
+   */
+  async needsAttention(): Promise<number> {
     const a = this.attention;
     if (a && Date.now() - a.at < ATTENTION_TTL_MS) return a.n;
     if (!this.attentionLoading) {

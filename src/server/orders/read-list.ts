@@ -144,12 +144,20 @@ export async function readList(
   const timed = listNeedsTimeout(folder, scope, page, limit, options);
   const run = <T>(fn: (d: DbOrTx) => Promise<T>) =>
     timed ? withListTimeout(ctx.database, lists.timeoutMs, fn) : fn(db);
+  // All Orders filtered to Needs attention alone holds exactly the orders of the sidebar's count, kept
+  // in memory: counting a few hundred thousand flagged orders per page read would cost more than the page.
+  const attentionOnly =
+    folder === 'allOrder' &&
+    Object.entries(options.filters).every(
+      ([k, v]) => v === undefined || (k === 'needsAttention' && v === 'true'),
+    ) &&
+    options.filters.needsAttention === 'true';
   let rows: OrderListRow[];
   let total: number;
   try {
     [rows, total] = await Promise.all([
       run((d) => listFolder(d, folder, scope, page, limit, options)),
-      run((d) => listTotal(d, folder, scope, options)),
+      attentionOnly ? lists.counts.needsAttention() : run((d) => listTotal(d, folder, scope, options)),
     ]);
   } catch (err) {
     if (isStatementTimeout(err)) throw serviceUnavailable(MSG_LIST_TIMEOUT);
