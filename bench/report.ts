@@ -133,21 +133,24 @@ export function evaluate(run: Run): Check[] {
     if (value === undefined || Number.isNaN(value)) return;
     checks.push({ what, target, measured: `${ms(value)}${unit ? ` ${unit}` : ''}`, met: value <= limit });
   };
+  /** A row's -c 10 throughput as a share of the bare hello-world's in the same run, at least `pct` %. */
+  const vsHello = (e: EndpointResult, atLeast: number) => {
+    if (!hello?.throughput || !e.throughput) return;
+    const pct = (100 * e.throughput.perSecond) / hello.throughput.perSecond;
+    checks.push({
+      what: `${e.label} throughput vs hello-world`,
+      target: `≥ ${atLeast} %`,
+      measured: `${pct.toFixed(1)} %`,
+      met: pct >= atLeast,
+    });
+  };
   for (const e of run.endpoints) {
     if (!e.available || !e.latency) continue;
     const p50 = e.latency.p50;
     switch (e.kind) {
       case 'hello':
         // The app's plugin chain in front of a bare route, beside the bare Fastify hello-world.
-        if (e.key === 'hello-app' && hello?.throughput && e.throughput) {
-          const pct = (100 * e.throughput.perSecond) / hello.throughput.perSecond;
-          checks.push({
-            what: `${e.label} throughput vs hello-world`,
-            target: '≥ 60 %',
-            measured: `${pct.toFixed(1)} %`,
-            met: pct >= 60,
-          });
-        }
+        if (e.key === 'hello-app') vsHello(e, 60);
         break;
       case 'counts':
         add(`${e.label} p50`, '≤ 1 ms', p50, 1);
@@ -156,15 +159,7 @@ export function evaluate(run: Run): Check[] {
       case 'list':
         if (PLAIN_PAGE_ONE.has(e.key)) {
           add(`${e.label} p50`, '≤ 2 ms', p50, 2);
-          if (hello?.throughput && e.throughput) {
-            const pct = (100 * e.throughput.perSecond) / hello.throughput.perSecond;
-            checks.push({
-              what: `${e.label} throughput vs hello-world`,
-              target: '≥ 25 %',
-              measured: `${pct.toFixed(1)} %`,
-              met: pct >= 25,
-            });
-          }
+          vsHello(e, 25);
         } else {
           add(`${e.label} p50 (sorted or filtered)`, '≤ 5 ms', p50, 5);
         }
