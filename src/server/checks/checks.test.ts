@@ -126,6 +126,8 @@ describe('checks at intake', () => {
       url: '/api/admin/get-orders-list/allOrder?limit=100&needsAttention=true',
     });
     expect(list.statusCode, list.body).toBe(200);
+    // All Orders filtered to Needs attention alone: the same orders as the count (taken from its memory).
+    expect(list.json().total).toBe(expected);
     const rows = list.json().data.orders ?? list.json().data;
     const ids = (Array.isArray(rows) ? rows : rows.rows).map((r: { order_id: number }) => r.order_id);
     expect(ids).toContain(order_id);
