@@ -69,14 +69,6 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   await app.register(lifecycleGate);
   await app.register(metricsPlugin);
 
-  // API answers hold personal data (orders, customers, staff): no browser or proxy may keep a copy.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
-      reply.header('cache-control', 'no-store');
-    }
-    return payload;
-  });
-
   await securityHeaders(app, config);
 
   await app.register(rateLimit, {

@@ -45,12 +45,41 @@ async function computeSecurityHeaders(options: FastifyHelmetOptions) {
   return set;
 }
 
-/** Sets the security headers on every answer, in one hook, as early as the helmet plugin did. */
+/** The policy of a JSON answer: it loads nothing and may be framed by nobody. */
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/** Whether an answer's content type is JSON (with or without a charset). */
+function isJson(type: unknown): boolean {
+  return typeof type === 'string' && type.startsWith('application/json');
+}
+
+/**
+ * Sets the security headers in one hook, as early as the helmet plugin did. An API path gets the short
+ * set a JSON answer needs (nosniff, a CSP that loads nothing, HSTS behind TLS, `no-store` unless the route
+ * says otherwise); an API answer that turns out not to be JSON (a document, a CSV, the API docs, an
+ * event stream) gets the page set when it is sent, like every HTML page (decision 348).
+ */
 export async function securityHeaders(app: FastifyInstance, config: Config): Promise<void> {
-  const headers = await computeSecurityHeaders(helmetOptions(config));
-  app.addHook('onRequest', (_request, reply, done) => {
+  const page = await computeSecurityHeaders(helmetOptions(config));
+  const api: [string, string][] = [
+    ['content-security-policy', API_CSP],
+    ['x-content-type-options', 'nosniff'],
+    ...page.filter(([name]) => name === 'strict-transport-security'),
+  ];
+  app.addHook('onRequest', (request, reply, done) => {
     const raw = reply.raw;
-    for (const [name, value] of headers) raw.setHeader(name, value);
+    for (const [name, value] of request.url.startsWith('/api/') ? api : page) raw.setHeader(name, value);
     done();
+  });
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.url.startsWith('/api/')) {
+      // API answers hold personal data (orders, customers, staff): no browser or proxy may keep a copy.
+      if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+      if (!isJson(reply.getHeader('content-type'))) {
+        const raw = reply.raw;
+        for (const [name, value] of page) raw.setHeader(name, value);
+      }
+    }
+    done(null, payload);
   });
 }
