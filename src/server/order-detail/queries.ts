@@ -85,7 +85,7 @@ export async function loadMailHistory(db: DbOrTx, orderId: number): Promise<Mail
     mail_service_provider: m.provider,
     kind: m.kind,
     to_email: m.toEmail,
-    status: m.status,
+    status: m.bouncedAt ? ('bounced' as const) : m.status,
     attempts: m.attempts,
     message_id: m.messageId,
     error: m.error,
@@ -94,6 +94,7 @@ export async function loadMailHistory(db: DbOrTx, orderId: number): Promise<Mail
     document_id: m.documentId,
     download_url: m.documentId === null ? null : documentDownloadUrl(m.documentId),
     other_recipient: !same(m.toEmail, orderEmail),
+    bounce_reason: m.bounceReason,
   }));
 }
 
