@@ -225,7 +225,9 @@ from (
                     'id', m.id, 'order_id', m.order_id, 'create_ts', ${isoSql('m.created_at')},
                     'uploadDoc', md.original_name, 'remainder_mail', case when m.is_reminder then 1 else 0 end,
                     'mail_service_provider', m.provider, 'kind', m.kind, 'to_email', m.to_email,
-                    'status', m.status, 'attempts', m.attempts, 'message_id', m.message_id, 'error', m.error,
+                    'status', case when m.bounced_at is not null then 'bounced' else m.status end,
+                    'bounce_reason', m.bounce_reason,
+                    'attempts', m.attempts, 'message_id', m.message_id, 'error', m.error,
                     'sent_ts', case when m.status = 'sent' then ${isoSql('m.updated_at')} end,
                     'requested_by', ms.name, 'document_id', m.document_id)
                   order by m.created_at, m.id)
