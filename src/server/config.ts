@@ -96,6 +96,16 @@ const schema = z.object({
       .regex(/^imaps?:\/\/[^@/]+@[^/]+(\/.*)?$/i, 'must be imap(s)://user:password@host[:port][/mailbox]')
       .optional(),
   ),
+  /**
+   * The authserv-id of our receiving mail server's Authentication-Results headers; only those count to
+   * say a sender is authenticated (dkim=pass or dmarc=pass for its domain). Unset: no sender is.
+   */
+  INBOUND_AUTHSERV_ID: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,253}$/, 'must be a host name (the authserv-id)')
+      .optional(),
+  ),
   REMINDER_AFTER_HOURS: z.coerce
     .number()
     .positive()

@@ -192,6 +192,14 @@ function Incoming({
           </Badge>
         )}
         {label && <Badge bg="secondary">{label}</Badge>}
+        {!item.senderVerified && (
+          <Badge
+            bg="danger"
+            title="Matched by the sender's address alone, not authenticated: it moved nothing"
+          >
+            sender not verified
+          </Badge>
+        )}
       </div>
       {item.subject && <div className="fw-semibold">{item.subject}</div>}
       <p className="mb-1" style={{ whiteSpace: 'pre-wrap' }}>
@@ -371,7 +379,12 @@ export function ConversationSection({ order }: { order: OrderDetails }) {
                 data-testid="conversation-out"
               >
                 <span className="fw-semibold">Sent {item.kind} mail</span> to {item.to} via {item.provider},{' '}
-                <DateTime value={item.at} /> — {item.status}
+                <DateTime value={item.at} /> — {item.bouncedAt ? 'bounced' : item.status}
+                {item.subject && (
+                  <div className="text-body" title={item.messageId ?? undefined}>
+                    {item.subject}
+                  </div>
+                )}
                 {item.text && (
                   <p className="mb-0 mt-1 text-body" style={{ whiteSpace: 'pre-wrap' }}>
                     {item.text}

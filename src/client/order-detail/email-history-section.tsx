@@ -47,8 +47,9 @@ const MAIL_COLUMNS = [
     { meta: { className: 'text-break' } },
   ),
   column<Mail>('Result', (mail) => (
-    <span title={mail.error ?? mail.message_id ?? undefined}>
+    <span title={mail.bounce_reason ?? mail.error ?? mail.message_id ?? undefined}>
       {mail.status}
+      {mail.bounce_reason ? `: ${mail.bounce_reason}` : ''}
       {mail.attempts > 1 ? ` (${mail.attempts} attempts)` : ''}
     </span>
   )),

@@ -532,6 +532,8 @@ export const mailLog = pgTable(
     /** A delivery report said this mail did not arrive. */
     bouncedAt: timestamp('bounced_at', { withTimezone: true, mode: 'date' }),
     bounceReason: text('bounce_reason'),
+    /** The subject the mail went out with (set on delivery). */
+    subject: text('subject'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -966,6 +968,8 @@ export const inboundMessages = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
     attachedBy: integer('attached_by').references(() => staffUsers.id),
+    /** False: matched by its sender alone, whom our receiving server did not authenticate (moved nothing). */
+    senderVerified: boolean('sender_verified').notNull().default(true),
   },
   (t) => [
     check('inbound_messages_source_ck', sql`${t.source} in ('mail', 'track')`),

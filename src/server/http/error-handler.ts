@@ -45,6 +45,13 @@ function isConnectionError(err: unknown): boolean {
 }
 
 /**
+ * The multipart parser's own complaints about a form it could not read (cut off, no or a wrong boundary):
+ * the sender's fault, never a server error.
+ */
+const MALFORMED_MULTIPART =
+  /^(Unexpected end of (multipart data|form)|Multipart: Boundary not found|Boundary required|Malformed part header)/;
+
+/**
  * The one error handler: validation errors become 400 naming the field; HttpErrors keep their status;
  * anything else is logged and answered as a bare 500 (no stack, no internals).
  */
@@ -74,6 +81,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
         message: err.message,
         ...(err.data ? { data: err.data } : {}),
       });
+    }
+    if (MALFORMED_MULTIPART.test(err.message ?? '') && !(err.statusCode && err.statusCode >= 400)) {
+      return reply.code(400).send({ status: 0, message: 'The form data is incomplete or malformed.' });
     }
     if (isResponseSerializationError(err)) {
       request.log.error({ err }, 'response did not match its schema');

@@ -29,8 +29,10 @@ import { verifyCustomerToken } from '../customer/tokens.js';
 import { openStored, readStored, removeStored, storedExists } from '../documents/storage.js';
 import { sanitizeFileName, storeUpload } from '../documents/upload.js';
 import { ok } from '../http/envelope.js';
+import { can } from '../../shared/permissions.js';
 import {
   badRequest,
+  forbidden,
   HttpError,
   notFound,
   payloadTooLarge,
@@ -44,10 +46,12 @@ import { sendStaffReply } from '../orders/customer-answers.js';
 import { loadOrder } from '../orders/repository.js';
 import { attachmentOf, listUnmatched, loadConversation } from './conversation.js';
 import { INBOUND_LIMITS } from './parse.js';
-import { attachUnmatched, receiveTrackReply } from './pipeline.js';
+import { malformedForm } from './multipart.js';
+import { attachUnmatched, receiveTrackReply, trackReplyRefusal } from './pipeline.js';
 import { getWaitingPolicy, setWaitingPolicy } from './waiting.js';
 
 const security = [{ staffToken: [] }];
+
 const idField = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const orderParams = z.object({ orderId: orderIdField });
 const attachmentParams = z.object({ orderId: orderIdField, attachmentId: idField });
@@ -184,6 +188,8 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
+      // Attaching reads the message: only those who may read unmatched mail may (decision 353).
+      if (!can(staff.type, 'orders.readAll')) throw forbidden('You may not read unmatched mail.');
       const result = await attachUnmatched(db, staff.id, request.params.messageId, request.body.orderId);
       return ok(result, `The message is attached to order ${result.orderId}.`);
     },
@@ -208,6 +214,9 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
           String((request.params as { orderId?: unknown }).orderId ?? '').replace(/^0+(?=\d)/, ''),
         );
         if (orderId === null || orderId !== asked) throw unauthorized(CUSTOMER_MSG.sessionExpired);
+        // Before any of the body is read: an erased order takes nothing, a Deleted one is cancelled.
+        const refusal = await trackReplyRefusal(db, orderId);
+        if (refusal) throw refusal;
       },
       schema: {
         tags: ['customer'],
@@ -256,7 +265,7 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
           throw payloadTooLarge('A file is too large. The maximum size is 10 MB.');
         if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
           throw badRequest(`Send a message and at most ${CUSTOMER_REPLY_MAX_FILES} files.`);
-        throw err;
+        throw malformedForm(err);
       }
       const parsed = customerReplyMessage.safeParse(message);
       if (!parsed.success) throw badRequest(`message: ${parsed.error.issues[0]?.message ?? 'is required'}`);
@@ -314,7 +323,7 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const staff = staffOf(request);
       const { orderId } = request.params;
-      const { templateId, body, provider, moveTo, expectedVersion } = request.body;
+      const { templateId, body, provider, moveTo, expectedVersion, takeOver } = request.body;
       const result = await sendStaffReply(db, staff, {
         orderId,
         templateKey: templateId,
@@ -322,6 +331,7 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
         provider,
         moveTo,
         expectedVersion,
+        takeOver,
       });
       if (!result) throw notFound('Template not found');
       return ok(result, `The reply to the customer is on its way (${provider}).`);

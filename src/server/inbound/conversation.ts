@@ -63,6 +63,8 @@ export async function loadConversation(
         bouncedAt: m.bouncedAt?.toISOString() ?? null,
         bounceReason: m.bounceReason,
         text: m.bodyText,
+        subject: m.subject,
+        messageId: m.ourMessageId ?? m.messageId,
       }),
     ),
     ...received.map(
@@ -82,6 +84,7 @@ export async function loadConversation(
           .filter((f) => f.inboundId === r.id)
           .map((f) => ({ id: f.id, name: f.originalName, mimeType: f.mimeType, sizeBytes: f.sizeBytes })),
         refused: r.refusedAttachments,
+        senderVerified: r.senderVerified,
       }),
     ),
     ...contacts.map(

@@ -35,7 +35,8 @@ export interface DeliveryReport {
   diagnostic: string | null;
   /** Message-IDs the report names (the original message's Message-ID and our own header). */
   originalIds: string[];
-  originalOrderId: number | null;
+  /** The Reply-To of the returned message (our signed reply address, when it was ours). */
+  originalReplyTo: string[];
 }
 
 export interface InboundMail {
@@ -53,6 +54,8 @@ export interface InboundMail {
   wasHtml: boolean;
   autoReply: boolean;
   report: DeliveryReport | null;
+  /** Every `Authentication-Results` header value (unfolded), top first. */
+  authResults: string[];
   /** Header values that say the message is one of ours coming back. */
   ourOrderHeader: string | null;
   attachments: Attachment[];
@@ -155,21 +158,21 @@ async function deliveryReportOf(mail: ParsedMail): Promise<DeliveryReport | null
       a.contentType === 'message/rfc822-headers',
   );
   const originalIds: string[] = [];
-  let originalOrderId: number | null = null;
+  const originalReplyTo: string[] = [];
   if (original) {
     const headText = original.content.toString('utf8').split(/\r?\n\r?\n/)[0] ?? '';
     for (const name of ['X-ED-Card-Message-Id', 'Message-ID'])
       originalIds.push(...idsOf(fieldOf(headText, name)));
-    const order = fieldOf(headText, 'X-ED-Card-Order');
-    if (order && /^\d{1,15}$/.test(order)) originalOrderId = Number(order);
+    for (const a of (fieldOf(headText, 'Reply-To') ?? '').match(/[^\s<>,"]+@[^\s<>,"]+/g) ?? [])
+      originalReplyTo.push(a.toLowerCase().slice(0, 320));
   }
   return {
     permanent: code.startsWith('5'),
     status: code.slice(0, 20),
     recipient: recipient?.toLowerCase().slice(0, 320) ?? null,
     diagnostic: fieldOf(text, 'Diagnostic-Code')?.slice(0, 500) ?? null,
-    originalIds,
-    originalOrderId,
+    originalIds: originalIds.slice(0, 20),
+    originalReplyTo: originalReplyTo.slice(0, 5),
   };
 }
 
@@ -264,6 +267,15 @@ export async function parseInbound(raw: Buffer, envelopeTo: string[] = []): Prom
     wasHtml,
     autoReply: isAutoReply(mail),
     report,
+    authResults: mail.headerLines
+      .filter((h) => h.key === 'authentication-results')
+      .slice(0, 50)
+      .map((h) =>
+        h.line
+          .replace(/^[^:]*:/, '')
+          .replace(/\r?\n[ \t]+/g, ' ')
+          .trim(),
+      ),
     ourOrderHeader: header(mail, 'x-ed-card-order'),
     attachments: report
       ? []

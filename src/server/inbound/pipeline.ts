@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
-import { and, eq, inArray, notInArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, notInArray, or, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/constants.js';
+import { CUSTOMER_MSG } from '../../shared/contracts/customer.js';
 import type { Config } from '../config.js';
 import type { Db, DbOrTx } from '../db/client.js';
-import { inboundAttachments, inboundMessages, mailLog, orders } from '../db/schema.js';
+import { inboundAttachments, inboundMessages, mailLog, orderEvents, orders } from '../db/schema.js';
 import { removeStored } from '../documents/storage.js';
 import { sanitizeFileName, storeUpload } from '../documents/upload.js';
 import { HttpError } from '../http/errors.js';
@@ -12,6 +13,7 @@ import { recordEvents } from '../orders/events.js';
 import { bounced, customerAnswered } from '../orders/customer-answers.js';
 import { lockOrders } from '../orders/repository.js';
 import { INBOUND_LIMITS, type InboundMail } from './parse.js';
+import { senderAuthenticated } from './sender-authentication.js';
 import { mailOfMessageId, orderOfReplyAddress } from './tokens.js';
 import { CLOSED_STATUSES } from '../../shared/constants.js';
 
@@ -30,6 +32,11 @@ interface Match {
   orderId: number;
   by: MatchRule;
   mailId?: number | null;
+  /**
+   * The match may move the order: a signed name (reply address, our Message-ID, a thread), or a sender
+   * our receiving server authenticated (decision 350). False: attached, marked, moves nothing.
+   */
+  verified: boolean;
 }
 
 /** Outbox rows named by Message-IDs: our signed ids first (no lookup), then the providers' ids. */
@@ -78,11 +85,12 @@ export async function matchOrder(db: DbOrTx, config: Config, mail: InboundMail):
   if (domain) {
     for (const address of mail.recipients) {
       const orderId = orderOfReplyAddress(config.JWT_SECRET, domain, address);
-      if (orderId !== null && (await orderExists(db, orderId))) return { orderId, by: 'token' };
+      if (orderId !== null && (await orderExists(db, orderId)))
+        return { orderId, by: 'token', verified: true };
     }
   }
   const [thread] = await mailsByIds(db, config, mail.threadIds);
-  if (thread) return { orderId: thread.orderId, by: 'thread', mailId: thread.id };
+  if (thread) return { orderId: thread.orderId, by: 'thread', mailId: thread.id, verified: true };
   if (mail.threadIds.length) {
     const [earlier] = await db
       .select({ orderId: inboundMessages.orderId })
@@ -91,9 +99,14 @@ export async function matchOrder(db: DbOrTx, config: Config, mail: InboundMail):
         and(inArray(inboundMessages.messageId, mail.threadIds), sql`${inboundMessages.orderId} is not null`),
       )
       .limit(1);
-    if (earlier?.orderId) return { orderId: earlier.orderId, by: 'thread' };
+    if (earlier?.orderId) return { orderId: earlier.orderId, by: 'thread', verified: true };
   }
   if (!mail.fromEmail) return null;
+  const verified = senderAuthenticated(
+    mail.authResults,
+    config.INBOUND_AUTHSERV_ID,
+    mail.fromEmail.split('@').pop() ?? '',
+  );
   const hash = /#(\d{6,15})\b/.exec(mail.subject);
   if (hash) {
     const orderId = Number(hash[1]);
@@ -109,7 +122,7 @@ export async function matchOrder(db: DbOrTx, config: Config, mail: InboundMail):
       .limit(1)
       .prepare('inbound_match_subject')
       .execute({ orderId, email: mail.fromEmail });
-    if (row) return { orderId, by: 'subject' };
+    if (row) return { orderId, by: 'subject', verified };
   }
   const open = await db
     .select({ orderId: orders.orderId })
@@ -121,8 +134,65 @@ export async function matchOrder(db: DbOrTx, config: Config, mail: InboundMail):
       ),
     )
     .limit(2);
-  if (open.length === 1) return { orderId: open[0]!.orderId, by: 'sender' };
+  if (open.length === 1) return { orderId: open[0]!.orderId, by: 'sender', verified };
   return null;
+}
+
+/** An order whose personal data was erased accepts nothing (decision 352). */
+async function isErased(db: DbOrTx, orderId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: orderEvents.id })
+    .from(orderEvents)
+    .where(and(eq(orderEvents.orderId, sql.placeholder('orderId')), eq(orderEvents.action, 'erase')))
+    .limit(1)
+    .prepare('inbound_order_erased')
+    .execute({ orderId });
+  return !!row;
+}
+
+/**
+ * The mail a delivery report is about, by a name only we can make (decision 351): our signed Message-ID
+ * (the returned Message-ID or X-ED-Card-Message-Id), or our signed reply address (the report sent to it,
+ * or the returned Reply-To) and then that order's mail to the reported recipient. Anything else (an
+ * order number, a provider's id, an address) names nothing.
+ */
+async function reportedMail(
+  db: DbOrTx,
+  config: Config,
+  mail: InboundMail,
+): Promise<{ id: number; orderId: number } | null> {
+  const report = mail.report!;
+  const signed = report.originalIds
+    .map((id) => mailOfMessageId(config.JWT_SECRET, id))
+    .filter((n): n is number => n !== null);
+  if (signed.length) {
+    const [row] = await db
+      .select({ id: mailLog.id, orderId: mailLog.orderId })
+      .from(mailLog)
+      .where(inArray(mailLog.id, signed))
+      .orderBy(desc(mailLog.id))
+      .limit(1);
+    return row ?? null;
+  }
+  const domain = config.INBOUND_REPLY_DOMAIN;
+  if (!domain) return null;
+  const orderId = [...report.originalReplyTo, ...mail.recipients]
+    .map((a) => orderOfReplyAddress(config.JWT_SECRET, domain, a))
+    .find((n): n is number => n !== null);
+  if (orderId === undefined) return null;
+  const [row] = await db
+    .select({ id: mailLog.id, orderId: mailLog.orderId })
+    .from(mailLog)
+    .where(
+      and(
+        eq(mailLog.orderId, orderId),
+        eq(mailLog.status, 'sent'),
+        report.recipient ? sql`lower(${mailLog.toEmail}) = ${report.recipient}` : undefined,
+      ),
+    )
+    .orderBy(desc(mailLog.id))
+    .limit(1);
+  return row ?? null;
 }
 
 async function orderExists(db: DbOrTx, orderId: number): Promise<boolean> {
@@ -220,23 +290,32 @@ export async function receiveMail(ctx: PipelineContext, mail: InboundMail): Prom
   let match: Match | null = null;
   let bouncedMailId: number | null = null;
   if (mail.report) {
-    disposition = 'bounce';
-    const [reported] = await mailsByIds(db, config, mail.report.originalIds);
+    const reported = await reportedMail(db, config, mail);
     if (reported) {
       bouncedMailId = reported.id;
-      match = { orderId: reported.orderId, by: 'thread', mailId: reported.id };
-    } else if (mail.report.originalOrderId !== null && (await orderExists(db, mail.report.originalOrderId))) {
-      match = { orderId: mail.report.originalOrderId, by: 'thread' };
+      match = { orderId: reported.orderId, by: 'thread', mailId: reported.id, verified: true };
     }
+    disposition = match ? 'bounce' : 'unmatched';
   } else {
     match = await matchOrder(db, config, mail);
     disposition = mail.autoReply ? 'auto-reply' : match ? 'attached' : 'unmatched';
   }
+  // An erased order accepts nothing: the message is unmatched, its content not kept (decision 352).
+  const erased = match !== null && (await isErased(db, match.orderId));
+  if (erased) {
+    match = null;
+    bouncedMailId = null;
+    disposition = 'unmatched';
+  }
+  const kept = erased
+    ? { ...mail, fromEmail: null, fromName: null, subject: '', bodyText: '', quotedText: '', attachments: [] }
+    : mail;
 
   const files =
     disposition === 'attached' || disposition === 'unmatched'
-      ? await storeAttachments(config, mail)
+      ? await storeAttachments(config, kept)
       : { stored: [], refused: [] };
+  const verified = match?.verified ?? true;
   try {
     return await inTransaction(db, async (tx) => {
       const [row] = await tx
@@ -245,14 +324,15 @@ export async function receiveMail(ctx: PipelineContext, mail: InboundMail): Prom
           orderId: match?.orderId ?? null,
           source: 'mail',
           disposition,
-          matchedBy: match?.by ?? null,
+          matchedBy: erased ? 'erased' : (match?.by ?? null),
           messageId: mail.messageId,
-          fromEmail: mail.fromEmail,
-          fromName: mail.fromName,
-          subject: mail.subject,
-          bodyText: mail.bodyText,
-          quotedText: mail.quotedText,
+          fromEmail: kept.fromEmail,
+          fromName: kept.fromName,
+          subject: kept.subject,
+          bodyText: kept.bodyText,
+          quotedText: kept.quotedText,
           wasHtml: mail.wasHtml,
+          senderVerified: verified,
           sizeBytes: mail.sizeBytes,
           refusedAttachments: files.refused,
           bouncedMailId,
@@ -275,7 +355,13 @@ export async function receiveMail(ctx: PipelineContext, mail: InboundMail): Prom
           })),
         );
       if (match && disposition === 'attached')
-        await customerAnswered(tx, match.orderId, `mail from ${mail.fromEmail ?? 'unknown'}`, mail.fromEmail);
+        await customerAnswered(
+          tx,
+          match.orderId,
+          `mail from ${mail.fromEmail ?? 'unknown'}`,
+          mail.fromEmail,
+          match.verified,
+        );
       if (match && disposition === 'auto-reply')
         await recordEvents(tx, [
           {
@@ -284,7 +370,7 @@ export async function receiveMail(ctx: PipelineContext, mail: InboundMail): Prom
             toValue: `auto-reply from ${mail.fromEmail ?? 'unknown'}`.slice(0, 200),
           },
         ]);
-      if (match && disposition === 'bounce' && mail.report) {
+      if (match && disposition === 'bounce' && mail.report && bouncedMailId !== null) {
         if (mail.report.permanent) await bounced(tx, match.orderId, bouncedMailId, mail.report);
         else
           await recordEvents(tx, [
@@ -329,7 +415,14 @@ export async function attachUnmatched(
     if (!msg) throw new HttpError(404, 'Message not found');
     if (msg.disposition !== 'unmatched')
       throw new HttpError(409, 'This message is already attached to an order.');
-    await lockOrders(tx, [orderId], 'Order not found');
+    const [order] = await lockOrders(tx, [orderId], 'Order not found');
+    if (order!.processStatus === 'Deleted')
+      throw new HttpError(409, 'The order is deleted: no message can be attached to it.');
+    if (await isErased(tx, orderId))
+      throw new HttpError(
+        409,
+        'The personal data of this order was erased: no message can be attached to it.',
+      );
     await tx
       .update(inboundMessages)
       .set({ orderId, disposition: 'attached', matchedBy: 'staff', attachedBy: staffId, readAt: null })
@@ -337,6 +430,21 @@ export async function attachUnmatched(
     const moved = await customerAnswered(tx, orderId, `mail from ${msg.fromEmail ?? 'unknown'}`, null);
     return { orderId, processStatus: moved.to };
   });
+}
+
+/**
+ * Why the track page may not take an answer for this order (decision 352): an erased (or unknown) order
+ * answers as an expired session (401), a Deleted one with the cancelled-order message (409).
+ */
+export async function trackReplyRefusal(db: DbOrTx, orderId: number): Promise<HttpError | null> {
+  const [order] = await db
+    .select({ processStatus: orders.processStatus })
+    .from(orders)
+    .where(eq(orders.orderId, orderId))
+    .limit(1);
+  if (!order || (await isErased(db, orderId))) return new HttpError(401, CUSTOMER_MSG.sessionExpired);
+  if (order.processStatus === 'Deleted') return new HttpError(409, CUSTOMER_MSG.orderCancelled);
+  return null;
 }
 
 /** The customer's answer on the track page: the same effects as a mail that matched its order. */
@@ -357,6 +465,8 @@ export async function receiveTrackReply(
   try {
     return await inTransaction(db, async (tx) => {
       const [order] = await lockOrders(tx, [orderId], 'Order not found');
+      const refusal = await trackReplyRefusal(tx, orderId);
+      if (refusal) throw refusal;
       const { visible, quoted } = { visible: message.trim(), quoted: '' };
       const [row] = await tx
         .insert(inboundMessages)

@@ -11,6 +11,7 @@ import {
   unsupportedMediaType,
 } from '../http/errors.js';
 import { INBOUND_LIMITS, parseInbound, TOO_LARGE_MESSAGE } from './parse.js';
+import { malformedForm } from './multipart.js';
 import { DISPOSITIONS, receiveMail } from './pipeline.js';
 
 function tokenMatches(expected: string, header: string | undefined): boolean {
@@ -113,7 +114,7 @@ export const inboundRoutes: FastifyPluginAsyncZod = async (app) => {
           if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_FILES_LIMIT')
             throw badRequest('The form has too many fields.');
           if (code === 'FST_REQ_FILE_TOO_LARGE') throw payloadTooLarge(TOO_LARGE_MESSAGE);
-          throw err;
+          throw malformedForm(err);
         }
         if (!raw) throw badRequest('Send the raw message in the field email (the "send raw" option).');
       } else if (Buffer.isBuffer(request.body)) {

@@ -104,6 +104,7 @@ export async function startMailQueue(app: FastifyInstance, opts: MailQueueOption
             messageId: result.messageId,
             ourMessageId: typeof message.messageId === 'string' ? message.messageId : null,
             providerMessageId: result.providerId ?? null,
+            subject: typeof message.subject === 'string' ? message.subject.slice(0, 500) : null,
             error: null,
             updatedAt: sql`now()`,
           })

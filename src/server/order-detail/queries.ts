@@ -85,7 +85,7 @@ export async function loadMailHistory(db: DbOrTx, orderId: number): Promise<Mail
     mail_service_provider: m.provider,
     kind: m.kind,
     to_email: m.toEmail,
-    status: m.status,
+    status: m.bouncedAt ? ('bounced' as const) : m.status,
     attempts: m.attempts,
     message_id: m.messageId,
     error: m.error,
@@ -94,6 +94,7 @@ export async function loadMailHistory(db: DbOrTx, orderId: number): Promise<Mail
     document_id: m.documentId,
     download_url: m.documentId === null ? null : documentDownloadUrl(m.documentId),
     other_recipient: !same(m.toEmail, orderEmail),
+    bounce_reason: m.bounceReason,
   }));
 }
 
@@ -224,7 +225,9 @@ from (
                     'id', m.id, 'order_id', m.order_id, 'create_ts', ${isoSql('m.created_at')},
                     'uploadDoc', md.original_name, 'remainder_mail', case when m.is_reminder then 1 else 0 end,
                     'mail_service_provider', m.provider, 'kind', m.kind, 'to_email', m.to_email,
-                    'status', m.status, 'attempts', m.attempts, 'message_id', m.message_id, 'error', m.error,
+                    'status', case when m.bounced_at is not null then 'bounced' else m.status end,
+                    'bounce_reason', m.bounce_reason,
+                    'attempts', m.attempts, 'message_id', m.message_id, 'error', m.error,
                     'sent_ts', case when m.status = 'sent' then ${isoSql('m.updated_at')} end,
                     'requested_by', ms.name, 'document_id', m.document_id)
                   order by m.created_at, m.id)

@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { OrderStatus } from '../../shared/constants.js';
+import { CLOSED_STATUSES, type OrderStatus } from '../../shared/constants.js';
 import type { DbOrTx } from '../db/client.js';
 import { sqlValue } from '../db/sql-lists.js';
 import { failingAddresses, mailLog, orderRemarks, orders } from '../db/schema.js';
@@ -7,8 +7,8 @@ import type { MailProvider } from '../../shared/constants.js';
 import { queueTemplateMail } from '../communication/notifications.js';
 import type { StaffIdentity } from '../context.js';
 import { conflict, notFound } from '../http/errors.js';
-import { changeStatus, inTransaction } from './commands.js';
-import { recordEvents } from './events.js';
+import { assertMayMail, changeStatus, inTransaction } from './commands.js';
+import { type OrderEvent, recordEvents } from './events.js';
 import { lockOrders } from './repository.js';
 import { assertVersion } from './rules.js';
 import { assertCustomerMailAllowed } from '../mail/limits.js';
@@ -44,19 +44,22 @@ const lockStatus = (tx: DbOrTx, orderId: number) =>
 /**
  * The effects of a customer's answer on its order, in the caller's transaction: the "Customer replied"
  * flag, the answer in the history, and an order waiting on the customer back to New (docs/decisions/307).
- * Two statements: the order locked and read, then one writing the order, its events and the address
- * no longer failing.
+ * `verified: false` (a sender our receiving server did not authenticate, decision 350): the flag and the
+ * history only; the order does not move and no failing address is cleared. Two statements: the order
+ * locked and read, then one writing the order, its events and the address no longer failing.
  */
 export async function customerAnswered(
   tx: DbOrTx,
   orderId: number,
   summary: string,
   fromEmail: string | null,
+  verified = true,
 ): Promise<{ from: OrderStatus; to: OrderStatus }> {
   const [order] = await lockStatus(tx, orderId);
   if (!order) throw notFound(`Order not found: ${orderId}`);
   const from = order.processStatus as OrderStatus;
-  const moving = WAITING_STATUSES.includes(from);
+  const moving = verified && WAITING_STATUSES.includes(from);
+  const clearing = verified && fromEmail;
   // The status is set only when it changes: its triggers (the due time) fire for a move alone.
   await tx.execute(sql`
     with answered as (
@@ -65,53 +68,63 @@ export async function customerAnswered(
     ),
     events as (
       insert into order_events (order_id, action, from_value, to_value)
-      values (${orderId}::bigint, 'customer_reply', null, ${summary.slice(0, 200)}::text)
+      values (${orderId}::bigint, 'customer_reply', null, ${(verified ? summary : `${summary} (sender not verified)`).slice(0, 200)}::text)
         ${moving ? sql`, (${orderId}::bigint, 'status', ${from}::text, ${sqlValue('New')})` : sql``}
-    )${fromEmail ? sql`, cleared as (delete from failing_addresses where email = ${fromEmail})` : sql``}
+    )${clearing ? sql`, cleared as (delete from failing_addresses where email = ${fromEmail})` : sql``}
     select 1`);
   return { from, to: moving ? 'New' : from };
 }
 
-/** A delivery report: the mail marked bounced, the address failing, the order to Contact Customer. */
+/**
+ * A delivery report on one mail we sent (named by our signed Message-ID or reply address, decision 351):
+ * the mail marked bounced with the reason, the address it went to failing, and an open order to Contact
+ * Customer with a remark. A closed order never moves. A second report on the same mail changes nothing
+ * but the history.
+ */
 export async function bounced(
   tx: DbOrTx,
   orderId: number,
-  mailId: number | null,
-  report: { status: string; diagnostic: string | null; recipient: string | null },
+  mailId: number,
+  report: { status: string; diagnostic: string | null },
 ): Promise<void> {
   const reason = `${report.status}${report.diagnostic ? ` ${report.diagnostic}` : ''}`.slice(0, 500);
-  let address = report.recipient;
-  if (mailId !== null) {
-    const [row] = await tx
-      .update(mailLog)
-      .set({ bouncedAt: sql`now()`, bounceReason: reason, updatedAt: sql`now()` })
-      .where(and(eq(mailLog.id, mailId), isNull(mailLog.bouncedAt)))
-      .returning({ toEmail: mailLog.toEmail });
-    address = row?.toEmail.toLowerCase() ?? address;
-  }
   const [order] = await lockOrders(tx, [orderId]);
-  address ??= order!.email.toLowerCase();
+  const [mail] = await tx
+    .update(mailLog)
+    .set({ bouncedAt: sql`now()`, bounceReason: reason, updatedAt: sql`now()` })
+    .where(and(eq(mailLog.id, mailId), eq(mailLog.orderId, orderId), isNull(mailLog.bouncedAt)))
+    .returning({ toEmail: mailLog.toEmail });
+  if (!mail) {
+    await recordEvents(tx, [{ orderId, action: 'bounce', toValue: `again: ${reason}`.slice(0, 200) }]);
+    return;
+  }
+  const address = mail.toEmail.trim().toLowerCase();
   await tx
     .insert(failingAddresses)
     .values({ email: address, reason, mailId })
     .onConflictDoUpdate({ target: failingAddresses.email, set: { reason, mailId, createdAt: sql`now()` } });
-  const remark = `The mail to ${address} did not arrive (${reason}). Please call the customer for a correct e-mail address.`;
-  const [row] = await tx
-    .insert(orderRemarks)
-    .values({ orderId, authorId: null, remark, telephone: 'Y' })
-    .returning({ id: orderRemarks.id });
   const from = order!.processStatus;
-  const moving = !NO_BOUNCE_MOVE.includes(from);
-  if (moving)
+  const closed = (CLOSED_STATUSES as readonly string[]).includes(from);
+  const moving = !closed && !NO_BOUNCE_MOVE.includes(from);
+  const events: OrderEvent[] = [
+    { orderId, action: 'bounce', toValue: `${address}: ${reason}`.slice(0, 200) },
+  ];
+  if (!closed) {
+    const remark = `The mail to ${address} did not arrive (${reason}). Please call the customer for a correct e-mail address.`;
+    const [row] = await tx
+      .insert(orderRemarks)
+      .values({ orderId, authorId: null, remark, telephone: 'Y' })
+      .returning({ id: orderRemarks.id });
+    events.push({ orderId, action: 'remark', toValue: String(row!.id) });
+  }
+  if (moving) {
     await tx
       .update(orders)
       .set({ processStatus: 'Contact Customer', updatedAt: sql`now()` })
       .where(eq(orders.orderId, orderId));
-  await recordEvents(tx, [
-    { orderId, action: 'bounce', toValue: `${address}: ${reason}`.slice(0, 200) },
-    { orderId, action: 'remark', toValue: String(row!.id) },
-    ...(moving ? [{ orderId, action: 'status' as const, fromValue: from, toValue: 'Contact Customer' }] : []),
-  ]);
+    events.push({ orderId, action: 'status', fromValue: from, toValue: 'Contact Customer' });
+  }
+  await recordEvents(tx, events);
 }
 
 /** Opening the conversation reads the answers: the "Customer replied" flag goes (no order change, no event). */
@@ -153,10 +166,15 @@ export async function sendStaffReply(
     provider: MailProvider;
     moveTo?: OrderStatus | undefined;
     expectedVersion?: number | undefined;
+    /** Admin or Manager: take over an order someone else holds (the holder rule). */
+    takeOver?: boolean | undefined;
   },
 ): Promise<{ mailId: number; processStatus: OrderStatus } | null> {
   return inTransaction(db, async (tx) => {
     const [order] = await lockOrders(tx, [input.orderId], 'Order not found');
+    // The rules of a macro's mail step (decision 295): no mail to Deleted or Completed Refunds orders,
+    // the holder rule. A reply that moves the order is held to the move's own rules besides.
+    await assertMayMail(tx, actor, order!, true, input.takeOver ?? false);
     await assertVersion(tx, order!, input.expectedVersion);
     if (input.body !== undefined) {
       const mailId = await queueTextReply(tx, actor, order!.email, { ...input, body: input.body });

@@ -19,7 +19,7 @@ export interface InboundMailApp {
  * addresses on, both mail providers pointed at a real SMTP server, and the mail queue delivering. The
  * fields are filled before the first test runs.
  */
-export function inboundMailApp(): InboundMailApp {
+export function inboundMailApp(overrides: Record<string, string> = {}): InboundMailApp {
   const ctx = {} as InboundMailApp;
   beforeAll(async () => {
     ctx.smtp = await startSmtp();
@@ -28,6 +28,7 @@ export function inboundMailApp(): InboundMailApp {
       INBOUND_REPLY_DOMAIN: INBOUND_DOMAIN,
       MAIL_AWS_SMTP_URL: ctx.smtp.url,
       MAIL_SENDGRID_SMTP_URL: ctx.smtp.url,
+      ...overrides,
     });
     ctx.queue = await startMailQueue(ctx.t.app, {
       retryDelaySeconds: 1,

@@ -37,6 +37,9 @@ export const conversationItem = z.discriminatedUnion('direction', [
     bounceReason: z.string().nullable(),
     /** What a staff member wrote, for a reply sent as free text. */
     text: z.string().nullable().optional(),
+    /** The subject it went out with and its Message-ID (what an answer's In-Reply-To names); null before it went. */
+    subject: z.string().nullable(),
+    messageId: z.string().nullable(),
   }),
   z.object({
     direction: z.literal('in'),
@@ -52,6 +55,11 @@ export const conversationItem = z.discriminatedUnion('direction', [
     unread: z.boolean(),
     attachments: z.array(conversationAttachment),
     refused: z.array(refusedAttachment),
+    /**
+     * False: matched by its sender alone, whom our receiving server did not authenticate; shown as
+     * "sender not verified", it moved nothing.
+     */
+    senderVerified: z.boolean(),
   }),
   z.object({
     /** A call or WhatsApp contact the Telecaller logged, with its outcome. */
@@ -130,6 +138,8 @@ export const staffMessageBody = z
     provider: z.enum(MAIL_PROVIDERS).default('AWS'),
     moveTo: z.enum(MOVABLE_STATUSES).optional(),
     expectedVersion: expectedVersionField,
+    /** Admin or Manager: take over an order someone else holds (the holder rule). */
+    takeOver: takeOverField,
   })
   .strict()
   .refine((b) => (b.templateId === undefined) !== (b.body === undefined), {

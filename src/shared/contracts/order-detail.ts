@@ -273,7 +273,8 @@ export const mailHistoryItem = z.object({
   mail_service_provider: z.string(),
   kind: z.enum(MAIL_KINDS),
   to_email: z.string(),
-  status: z.enum(MAIL_STATUSES),
+  /** `bounced`: sent, then a delivery report on it said it did not arrive (bounce_reason says why). */
+  status: z.enum([...MAIL_STATUSES, 'bounced']),
   attempts: z.number(),
   message_id: nullableText,
   error: nullableText,
@@ -284,6 +285,8 @@ export const mailHistoryItem = z.object({
   download_url: z.string().nullable().optional(),
   /** The mail went to an address other than the order's e-mail (a resend to another address). */
   other_recipient: z.boolean().optional(),
+  /** Why the mail bounced (the report's status and diagnostic); null unless it did. */
+  bounce_reason: nullableText.optional(),
 });
 export type MailHistoryItem = z.infer<typeof mailHistoryItem>;
 

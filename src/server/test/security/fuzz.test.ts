@@ -18,6 +18,7 @@ import { multipart } from '../smtp.js';
  */
 const INTAKE_KEY = 'fuzz-intake-key-0123456789abcdef';
 const DEMO_PASSWORD = 'demo-password';
+const FUZZ_INBOUND_TOKEN = 'fuzz-inbound-token-0123456789';
 
 const HOSTILE: unknown[] = [
   null,
@@ -181,7 +182,7 @@ async function freshTeamMember(): Promise<number> {
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ INTAKE_API_KEY: INTAKE_KEY });
+  t = await createTestApp({ INTAKE_API_KEY: INTAKE_KEY, INBOUND_TOKEN: FUZZ_INBOUND_TOKEN });
   const { rows } = await t.database.sql.query<{ id: number }>(
     `select id from staff_users where role = 'Admin' and deleted_at is null order by id limit 1`,
   );
@@ -666,4 +667,69 @@ describe('OpenAPI fuzzer', () => {
     expect(reached.hostile2xx).toBeGreaterThan(50);
     expect(sent).toBeGreaterThan(1500);
   }, 1_500_000);
+});
+
+describe('truncated and broken multipart bodies', () => {
+  it('every multipart route answers 4xx to a form cut anywhere or with a broken boundary, never 5xx, changing nothing', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    // The routes that read multipart/form-data: those the OpenAPI document says so of, and the ones that
+    // take either a raw message or a form (documented by `consumes`).
+    const known = ['/api/inbound/mail', '/api/customer/orders/{orderId}/replies'];
+    const ops = operations(doc).filter((op) => op.multipart || known.includes(op.path));
+    expect(ops.map((op) => op.path)).toEqual(
+      expect.arrayContaining([...known, '/api/admin/upload-visa-document']),
+    );
+    const pdf = await samplePdf('FUZZ-CUT');
+    const failures: string[] = [];
+    for (const op of ops) {
+      const order = await createOrder(t.database, { process_status: 'Awaiting' });
+      const url = op.path.replace('{orderId}', String(customer.orderId));
+      const fields: Record<string, string> = op.path.endsWith('/upload-visa-document')
+        ? { orderId: String(order.orderId), email: order.email, mailServiceProvider: 'AWS' }
+        : op.path === '/api/inbound/mail'
+          ? { email: 'From: <a@example.com>\r\nSubject: cut\r\n\r\nhello\r\n' }
+          : { message: 'hello' };
+      const form = multipart(fields, {
+        field: op.path.endsWith('/replies') ? 'files' : 'uploadVisaDoc',
+        name: 'card.pdf',
+        type: 'application/pdf',
+        content: pdf,
+      });
+      const authorization =
+        op.path === '/api/inbound/mail'
+          ? `Bearer ${FUZZ_INBOUND_TOKEN}`
+          : op.path.startsWith('/api/customer/')
+            ? customer.token
+            : adminToken;
+      const bodies: [string, Buffer, string][] = [
+        ...[1, 40, 120, Math.floor(form.payload.length / 2), form.payload.length - 4].map(
+          (keep): [string, Buffer, string] => [
+            `cut at ${keep}`,
+            form.payload.subarray(0, keep),
+            form.headers['content-type']!,
+          ],
+        ),
+        ['another boundary', form.payload, 'multipart/form-data; boundary=not-the-one'],
+        ['no boundary', form.payload, 'multipart/form-data'],
+        ['NUL in the boundary', form.payload, 'multipart/form-data; boundary=a\u0000b'],
+      ];
+      for (const [label, payload, type] of bodies) {
+        const before = await fingerprint();
+        const res = await t.app.inject({
+          method: op.method as 'POST',
+          url,
+          headers: { 'content-type': type, authorization },
+          payload,
+          remoteAddress: nextIp(),
+        });
+        const where = `${op.method} ${op.path} [${label}] -> ${res.statusCode}`;
+        if (res.statusCode >= 500 || res.statusCode < 400)
+          failures.push(`${where}: ${res.body.slice(0, 200)}`);
+        if (/\bat [\w.<>]+ \(|node_modules|\.ts:\d+/.test(res.body))
+          failures.push(`${where}: stack trace leaked`);
+        if ((await fingerprint()) !== before) failures.push(`${where}: data changed by a rejected request`);
+      }
+    }
+    expect(failures, failures.join('\n')).toEqual([]);
+  }, 120_000);
 });
