@@ -38,3 +38,9 @@ export function formatMinor(minor: number, currency: string): string {
   const s = scale(currency);
   return `${(minor / s).toFixed(s === 1 ? 0 : 2)} ${currency.toUpperCase()}`;
 }
+
+/** Minor units as a bare decimal amount, the way orders store it: "20.00" (no currency). */
+export function minorToDecimal(minor: number, currency: string): string {
+  const s = scale(currency);
+  return (minor / s).toFixed(s === 1 ? 0 : 2);
+}

@@ -11,11 +11,12 @@ import {
   type StatusNotification,
 } from '../../shared/contracts/communication.js';
 import type { PendingMail } from '../../shared/contracts/order-detail.js';
+import { minorToDecimal } from '../../shared/money.js';
 import { completionMailSuppressed, statusName } from '../../shared/order-rules.js';
 import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
-import { mailTemplates, statusNotifications } from '../db/schema.js';
+import { mailTemplates, paymentRefunds, statusNotifications } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
 import { assertCustomerMailAllowed, repeatedMailMinutes } from '../mail/limits.js';
 import { writeMail } from '../mail/outbox.js';
@@ -52,6 +53,15 @@ export type TemplateMailResult =
   | { queued: true; mail: PendingMail }
   | { queued: false; reason: 'repeat'; minutes: number; templateName: string };
 
+/** What the providers refunded of the order's payment (minor units; 0 when none is recorded). */
+async function refundedThroughProvider(tx: DbOrTx, orderId: number): Promise<number> {
+  const [row] = await tx
+    .select({ sum: sql<string>`coalesce(sum(${paymentRefunds.amount}), 0)::text` })
+    .from(paymentRefunds)
+    .where(and(eq(paymentRefunds.orderId, orderId), eq(paymentRefunds.status, 'succeeded')));
+  return Number(row?.sum ?? 0);
+}
+
 async function templateNameOf(tx: DbOrTx, templateId: number): Promise<string> {
   const [t] = await tx
     .select({ name: mailTemplates.name })
@@ -80,6 +90,12 @@ export async function queueTemplateMail(
   if (repeat !== null) return { queued: false, reason: 'repeat', minutes: repeat, templateName };
   await assertCustomerMailAllowed(tx, input.orderId, input.requestedBy);
   const snapshot = await orderSnapshotFor(tx, input.orderId);
+  // The refund confirmation states the amount actually refunded through a provider (a partial
+  // refund closed by "refund and close" included), not the order's price.
+  if (snapshot && input.kind === 'refund') {
+    const refunded = await refundedThroughProvider(tx, input.orderId);
+    if (refunded > 0) snapshot.amount = minorToDecimal(refunded, snapshot.currency);
+  }
   const provider = input.provider ?? 'AWS';
   const hold = input.hold ?? true;
   const row = await writeMail(

@@ -906,6 +906,10 @@ export const paymentRefunds = pgTable(
     status: text('status').$type<'pending' | 'succeeded' | 'failed' | 'unknown'>().notNull(),
     refundId: text('refund_id'),
     error: text('error'),
+    /** The payment the attempt refunds, as the order named it when the attempt began. */
+    paymentRef: text('payment_ref'),
+    /** While set and in the future, a request is talking to the provider about this attempt. */
+    inFlightUntil: timestamp('in_flight_until', { withTimezone: true, mode: 'date' }),
     requestedBy: integer('requested_by').references(() => staffUsers.id),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),

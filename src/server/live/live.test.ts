@@ -104,7 +104,7 @@ describe('the event stream', () => {
 
   it('sends an order event for each kind of change, with the new version, who and what', async () => {
     const s = await openStream(port, await t.tokenFor('Telecaller'));
-    const order = await createOrder(t.database);
+    const order = await createOrder(t.database, { merchant_name: 'PayPal' });
     const id = order.orderId;
     const start = await versionOf(id);
 
@@ -123,8 +123,8 @@ describe('the event stream', () => {
       (
         await post('Team', '/api/admin/save-transaction-details', {
           orderId: id,
-          transactionId: 'pi_42',
-          merchantName: 'Stripe',
+          transactionId: 'PAYID-42',
+          merchantName: 'PayPal',
         })
       ).statusCode,
     ).toBe(200);
@@ -233,7 +233,7 @@ describe('the event stream', () => {
 
 describe('optimistic concurrency', () => {
   it('refuses a stale change with 409 naming who changed the order, what and when; nothing changes', async () => {
-    const order = await createOrder(t.database);
+    const order = await createOrder(t.database, { merchant_name: 'PayPal' });
     const id = order.orderId;
     const seen = await versionOf(id);
     expect(
@@ -261,7 +261,7 @@ describe('optimistic concurrency', () => {
       [
         'POST',
         '/api/admin/save-transaction-details',
-        { orderId: id, transactionId: 'x', merchantName: 'y', expectedVersion: seen },
+        { orderId: id, transactionId: 'x', merchantName: 'PayPal', expectedVersion: seen },
       ],
       [
         'POST',

@@ -304,7 +304,8 @@ describe('add-new-remark', () => {
 
 describe('save-transaction-details', () => {
   it('saves both fields with an event; product messages when missing', async () => {
-    const order = await createOrder(t.database);
+    // A manual gateway: staff type its reference (a provider payment's is the intake's, see flows/).
+    const order = await createOrder(t.database, { merchant_name: 'PayPal', transaction_id: null });
     const missing = await t.as('Team', {
       method: 'POST',
       url: '/api/admin/save-transaction-details',

@@ -21,15 +21,10 @@ import { staffOf } from '../auth/guard.js';
 import { checkSettingsOf, orderChecks } from '../checks/routes.js';
 import { renderCurrentForOrder } from '../communication/templates.js';
 import { openStored, storedExists } from '../documents/storage.js';
+import { saveTransactionDetails } from '../flows/save-transaction-details.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
-import {
-  addRemark,
-  cancelPendingMail,
-  changeStatus,
-  saveTransaction,
-  withdrawDocument,
-} from '../orders/commands.js';
+import { addRemark, cancelPendingMail, changeStatus, withdrawDocument } from '../orders/commands.js';
 import { loadOrder, servableDocumentById } from '../orders/repository.js';
 import { providerRefund } from '../payments/detail-refund.js';
 import { previewCustomerMail } from './mail-preview.js';
@@ -202,7 +197,8 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'orders.transaction' },
       schema: {
         tags: ['order-detail'],
-        summary: 'Save the transaction id and merchant name of an order (Enter Transaction Details)',
+        summary:
+          'Save the transaction id and merchant name of an order (Enter Transaction Details). The payment reference of an order paid through an integrated provider is set by the intake or the provider only: 403 for staff, an Admin with a reason (audited), 409 while a refund or dispute exists',
         security,
         body: saveTransactionBody,
         response: { 200: saveTransactionResponse },
@@ -210,8 +206,14 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      const { orderId, transactionId, merchantName, expectedVersion } = request.body;
-      await saveTransaction(db, staff, { orderId, transactionId, merchantName, expectedVersion });
+      const { orderId, transactionId, merchantName, expectedVersion, reason } = request.body;
+      await saveTransactionDetails(db, config, staff, {
+        orderId,
+        transactionId,
+        merchantName,
+        expectedVersion,
+        reason,
+      });
       return ok(
         { order_id: orderId, transaction_id: transactionId, merchant_name: merchantName },
         'Transaction details have been saved successfully',

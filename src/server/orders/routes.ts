@@ -203,7 +203,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['orders'],
         summary:
-          'Orders in Refunds only (409 lists the others): refunded at the payment provider first where it is integrated (a partial amount for one order), then status Refunded, refund date now, refund confirmation mail queued. A provider failure leaves that order in Refunds and says why per order',
+          'Orders in Refunds only (409 lists the others): refunded at the payment provider first where it is integrated (a partial amount for one order), then status Refunded, refund date now, refund confirmation mail queued; a partial refund keeps the order in Refunds unless close is true. A provider failure leaves that order in Refunds and says why per order; a refund is never made twice (an unknown outcome stays pending under the same idempotency key, 409 while one is under way)',
         security,
         body: completeRefundBody,
         response: { 200: envelope(refundResult) },
@@ -211,10 +211,12 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      const { orderId, amount, refundReason } = request.body;
-      const result = await refundOrders(db, app.ctx.config, staff, orderId, {
+      const { orderId, amount, refundReason, close } = request.body;
+      const result = await refundOrders(db, app.ctx.config, staff, {
+        orderIds: orderId,
         amount,
         reason: refundReason,
+        close,
         today: serviceToday(),
       });
       return refundAnswer(result);

@@ -22,7 +22,9 @@ export async function providerRefund(app: FastifyInstance, staff: StaffIdentity,
     .from(orders)
     .where(eq(orders.orderId, orderId));
   if (!order || paymentRouteOf(config, order).kind !== 'integrated') return null;
-  const answer = refundAnswer(await refundOrders(db, config, staff, [orderId], { today: serviceToday() }));
+  const answer = refundAnswer(
+    await refundOrders(db, config, staff, { orderIds: [orderId], close: true, today: serviceToday() }),
+  );
   return {
     ...answer,
     data: { order_id: orderId, from: order.status, process_status: 'Refunded' as const },

@@ -9,7 +9,27 @@ export interface PaymentGateway {
   /** True when this order's payment reference is one the provider can act on. */
   handlesPayment(transactionId: string | null): boolean;
   refund(input: RefundRequest): Promise<GatewayResult<{ refundId: string; status: string }>>;
+  /**
+   * Reads back the refund an earlier attempt created with this idempotency key (null: none exists), so
+   * an attempt whose answer was lost is settled without a second refund.
+   */
+  findRefund(input: {
+    paymentRef: string;
+    idempotencyKey: string;
+  }): Promise<GatewayResult<{ refundId: string; status: string } | null>>;
+  /** The provider's record of a payment: whose it is (metadata order id, amount, customer). */
+  paymentRecord(paymentRef: string): Promise<GatewayResult<PaymentRecord>>;
   submitEvidence(input: EvidenceRequest): Promise<GatewayResult<{ fileIds: string[]; status: string }>>;
+}
+
+export interface PaymentRecord {
+  /** The order id the payment was made for (metadata order_id), when the intake set one. */
+  orderId: string | null;
+  /** In minor units. */
+  amount: number;
+  currency: string;
+  customer: string | null;
+  email: string | null;
 }
 
 export interface RefundRequest {

@@ -39,3 +39,16 @@ export function paymentRouteOf(
   }
   return { kind: 'integrated', gateway };
 }
+
+/**
+ * True when the order names a provider the product integrates (connected or not): its payment
+ * reference is the provider's, set by the intake or the provider's events, never typed by staff.
+ */
+export function paysThroughIntegration(
+  config: Config,
+  order: { merchantName: string | null; transactionId: string | null },
+): boolean {
+  const name = order.merchantName?.trim().toLowerCase();
+  if (!name) return false;
+  return KNOWN_INTEGRATIONS.includes(name) || paymentRouteOf(config, order).kind === 'integrated';
+}

@@ -1,8 +1,16 @@
 import { HttpError } from '../http/errors.js';
 import { ok } from '../http/envelope.js';
-import type { RefundResult } from './refunds.js';
+import type { ProviderRefund, RefundResult } from './refunds.js';
 
 export const REFUNDED_MESSAGE = 'Order has been refunded successfully';
+
+/** One provider refund in words, naming the refund id (the toast shows it). */
+export function providerRefundText(r: ProviderRefund): string {
+  const what = `Refunded ${r.amount} through ${r.gateway} (refund ${r.refundId}).`;
+  return r.closed
+    ? `${what} The order is in Completed Refunds.`
+    : `${what} ${r.refundedSoFar} refunded so far, ${r.remaining} left: the order stays in Refunds.`;
+}
 
 /**
  * The answer of 'Refunded it': 200 when any order was refunded (the failures listed per order); when
@@ -10,14 +18,16 @@ export const REFUNDED_MESSAGE = 'Order has been refunded successfully';
  */
 export function refundAnswer(result: RefundResult) {
   const data = { orderId: result.refunded, failed: result.failed, throughProvider: result.throughProvider };
-  if (!result.failed.length) return ok(data, REFUNDED_MESSAGE);
+  const done = new Set([...result.refunded, ...result.throughProvider.map((r) => r.orderId)]);
+  const said =
+    result.throughProvider.length === 1 && done.size === 1
+      ? providerRefundText(result.throughProvider[0]!)
+      : REFUNDED_MESSAGE;
+  if (!result.failed.length) return ok(data, said);
   const why = result.failed.map((f) => f.message).join(' ');
-  if (!result.refunded.length) {
+  if (!done.size) {
     const unknown = result.failed.some((f) => f.retrySafe);
     throw new HttpError(unknown ? 502 : 422, why, data);
   }
-  return ok(
-    data,
-    `${result.refunded.length} of ${result.refunded.length + result.failed.length} orders refunded. ${why}`,
-  );
+  return ok(data, `${done.size} of ${done.size + result.failed.length} orders refunded. ${why}`);
 }

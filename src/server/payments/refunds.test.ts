@@ -2,8 +2,10 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DemoRole, TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { stripeTestApp } from '../test/stripe-app.js';
+import { signedStripeEvent, stripeEvent, stripeRefundedCharge } from '../test/stripe-events.js';
 import type { StripeDouble } from '../test/stripe-server.js';
 
+const WEBHOOK_SECRET = 'whsec_test_refund_tests';
 let t: TestApp;
 let stripe: StripeDouble;
 let seq = 0;
@@ -11,6 +13,7 @@ let seq = 0;
 const app = stripeTestApp({
   STRIPE_SECRET_KEY: 'sk_test_refund_tests',
   STRIPE_TIMEOUT_MS: '400',
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
 });
 beforeAll(() => {
   ({ t, stripe } = app);
@@ -18,20 +21,27 @@ beforeAll(() => {
 beforeEach(() => {
   stripe.requests.length = 0;
   stripe.refundBehaviours.length = 0;
+  stripe.slow.ms = 0;
 });
 
 const q = async <T>(text: string, params: unknown[] = []) =>
   (await t.database.sql.query<T & Record<string, unknown>>(text, params)).rows;
 
+/** An order in Refunds paid through Stripe; the double knows its payment (metadata order_id). */
 async function inRefunds(over: Record<string, unknown> = {}) {
   seq += 1;
-  return createOrder(t.database, {
+  const order = await createOrder(t.database, {
     transaction_id: `ch_refundtest${Date.now().toString(36)}${seq}`,
     merchant_name: 'Stripe',
     process_status: 'Refunds',
     amount: 59,
     ...over,
   });
+  stripe.payments.set(order.transactionId!, {
+    amount: Math.round(Number(order.amount) * 100),
+    metadata: { order_id: String(order.orderId) },
+  });
+  return order;
 }
 
 const refund = (body: object, role: DemoRole = 'Team') =>
@@ -55,14 +65,17 @@ const refundRows = (orderId: number) =>
     'select attempt, status, refund_id, amount::text, reason, error from payment_refunds where order_id = $1 order by attempt',
     [orderId],
   );
-const refundRequests = () => stripe.requests.filter((r) => r.path === '/v1/refunds');
+const refundRequests = () => stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("'Refunded it' through Stripe", () => {
   it('creates the refund at Stripe first, then moves the order, records the refund and mails the customer', async () => {
     const order = await inRefunds();
     const res = await refund({ orderId: order.orderId });
     expect(res.statusCode).toBe(200);
-    expect(res.json().message).toBe('Order has been refunded successfully');
+    expect(res.json().message).toMatch(
+      /^Refunded 59\.00 USD through Stripe \(refund re_[0-9a-f]+\)\. The order is in Completed Refunds\.$/,
+    );
     const [sent] = refundRequests();
     expect(sent!.headers['idempotency-key']).toBe(`edcard-refund-${order.orderId}-1`);
     expect(sent!.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
@@ -71,14 +84,22 @@ describe("'Refunded it' through Stripe", () => {
       charge: order.transactionId,
       amount: '5900',
       reason: 'requested_by_customer',
-      metadata: { order_id: String(order.orderId) },
+      metadata: { order_id: String(order.orderId), edcard_key: `edcard-refund-${order.orderId}-1` },
     });
     expect(await statusOf(order.orderId)).toBe('Refunded');
     const [row] = await refundRows(order.orderId);
     expect(row).toMatchObject({ status: 'succeeded', amount: '5900', error: null });
     expect(row!.refund_id).toMatch(/^re_/);
     expect(res.json().data.throughProvider).toEqual([
-      { orderId: order.orderId, gateway: 'Stripe', refundId: row!.refund_id, amount: '59.00 USD' },
+      {
+        orderId: order.orderId,
+        gateway: 'Stripe',
+        refundId: row!.refund_id,
+        amount: '59.00 USD',
+        refundedSoFar: '59.00 USD',
+        remaining: '0.00 USD',
+        closed: true,
+      },
     ]);
     expect(await mailsOf(order.orderId)).toEqual(['refund']);
   });
@@ -110,21 +131,22 @@ describe("'Refunded it' through Stripe", () => {
     expect(await statusOf(order.orderId)).toBe('Refunded');
   });
 
-  it('a timeout changes nothing; the retry repeats the same request and Stripe refunds once', async () => {
+  it('a timeout changes nothing; the retry reads the refund back and Stripe refunds once', async () => {
     const order = await inRefunds();
     stripe.refundBehaviours.push({ kind: 'timeout', ms: 900 });
     const res = await refund({ orderId: order.orderId });
     expect(res.statusCode).toBe(502);
     expect(res.json().message).toMatch(
-      /Stripe did not answer in time\. The order was not changed; try again/,
+      /Stripe did not answer in time\. The refund of 59\.00 USD stays pending and the order was not changed; try again later/,
     );
     expect(await statusOf(order.orderId)).toBe('Refunds');
-    expect((await refundRows(order.orderId))[0]).toMatchObject({ status: 'unknown' });
-    await new Promise((r) => setTimeout(r, 700)); // the double finishes the first request
+    expect((await refundRows(order.orderId))[0]).toMatchObject({ status: 'pending' });
+    await sleep(700); // the double finishes the first request
     const retry = await refund({ orderId: order.orderId });
     expect(retry.statusCode).toBe(200);
     const keys = refundRequests().map((r) => r.headers['idempotency-key']);
-    expect(keys).toEqual([`edcard-refund-${order.orderId}-1`, `edcard-refund-${order.orderId}-1`]);
+    expect(keys).toEqual([`edcard-refund-${order.orderId}-1`]);
+    expect(stripe.requests.filter((r) => r.method === 'GET' && r.path === '/v1/refunds')).toHaveLength(1);
     const rows = await refundRows(order.orderId);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ attempt: 1, status: 'succeeded' });
@@ -279,5 +301,204 @@ describe("'Refunded it' through Stripe", () => {
     expect((await t.as('Team', { method: 'GET', url: '/api/admin/orders/abc/payment' })).statusCode).toBe(
       400,
     );
+  });
+});
+
+describe('a refund is never made twice (issue 36, item 2)', () => {
+  it('refund never twice: slow provider (5 s) — a click that times out, one at once (409 in progress), a third → one key, one refund', async () => {
+    const order = await inRefunds({ amount: 49 });
+    stripe.slow.ms = 5000;
+    const key = `edcard-refund-${order.orderId}-1`;
+    const first = await refund({ orderId: order.orderId });
+    expect(first.statusCode).toBe(502);
+    expect(first.json().message).toMatch(/Stripe did not answer in time/);
+    const second = await refund({ orderId: order.orderId });
+    expect(second.statusCode).toBe(502);
+    expect(second.json().message).toMatch(/Stripe is still working on this refund/);
+    const third = await refund({ orderId: order.orderId });
+    expect(third.statusCode).toBe(502);
+    expect(refundRequests().map((r) => r.headers['idempotency-key'])).toEqual([key, key, key]);
+    expect(await refundRows(order.orderId)).toEqual([
+      expect.objectContaining({ attempt: 1, status: 'pending', amount: '4900' }),
+    ]);
+    expect(await statusOf(order.orderId)).toBe('Refunds');
+    await sleep(5200); // Stripe finishes the first request
+    const settled = await refund({ orderId: order.orderId });
+    expect(settled.statusCode, settled.body).toBe(200);
+    expect(stripe.refunds.filter((r) => r.charge === order.transactionId)).toHaveLength(1);
+    expect(await refundRows(order.orderId)).toEqual([
+      expect.objectContaining({ attempt: 1, status: 'succeeded', amount: '4900' }),
+    ]);
+    expect(await statusOf(order.orderId)).toBe('Refunded');
+    expect(await mailsOf(order.orderId)).toEqual(['refund']);
+  }, 20_000);
+
+  it('refund never twice: five clicks 50 ms apart — one attempt in flight, the others 409, one refund of 49.00', async () => {
+    const order = await inRefunds({ amount: 49 });
+    stripe.slow.ms = 5000;
+    const clicks: Promise<{ statusCode: number; json(): { message: string } }>[] = [];
+    for (let i = 0; i < 5; i++) {
+      clicks.push(refund({ orderId: order.orderId }));
+      await sleep(50);
+    }
+    const answers = await Promise.all(clicks);
+    const codes = answers.map((a) => a.statusCode);
+    expect(codes.filter((c) => c === 409).length).toBeGreaterThanOrEqual(3);
+    for (const a of answers.filter((x) => x.statusCode === 409)) {
+      expect(a.json().message).toBe(
+        `Order ${order.orderId}: a refund of 49.00 USD through Stripe is already under way; wait for Stripe's answer (it is never made twice).`,
+      );
+    }
+    expect(codes.every((c) => c === 409 || c === 502)).toBe(true);
+    expect(new Set(refundRequests().map((r) => r.headers['idempotency-key']))).toEqual(
+      new Set([`edcard-refund-${order.orderId}-1`]),
+    );
+    await sleep(5200);
+    const last = await refund({ orderId: order.orderId });
+    expect(last.statusCode, last.body).toBe(200);
+    const rows = await refundRows(order.orderId);
+    expect(rows.filter((r) => r.status === 'succeeded').map((r) => r.amount)).toEqual(['4900']);
+    expect(rows.filter((r) => r.status === 'pending')).toEqual([]);
+    expect(stripe.refunds.filter((r) => r.charge === order.transactionId)).toHaveLength(1);
+  }, 20_000);
+
+  it('refund never twice: a 5xx after Stripe made the refund stays pending; the next click reads it back, no second refund', async () => {
+    const order = await inRefunds();
+    stripe.refundBehaviours.push({ kind: 'server_error_after' });
+    const lost = await refund({ orderId: order.orderId });
+    expect(lost.statusCode).toBe(502);
+    expect((await refundRows(order.orderId))[0]).toMatchObject({ status: 'pending' });
+    const again = await refund({ orderId: order.orderId });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(refundRequests()).toHaveLength(1);
+    expect(stripe.refunds.filter((r) => r.charge === order.transactionId)).toHaveLength(1);
+    expect(await refundRows(order.orderId)).toEqual([expect.objectContaining({ status: 'succeeded' })]);
+  });
+
+  it("refund never twice: Stripe's charge.refunded settles a pending attempt; no second refund after it", async () => {
+    const order = await inRefunds();
+    stripe.refundBehaviours.push({ kind: 'server_error_after' });
+    expect((await refund({ orderId: order.orderId })).statusCode).toBe(502);
+    const made = stripe.refunds.find((r) => r.charge === order.transactionId)!;
+    const { payload, signature } = signedStripeEvent(
+      stripeEvent(
+        'charge.refunded',
+        stripeRefundedCharge(order.transactionId!, {
+          refunds: { object: 'list', data: [{ id: made.id, status: 'succeeded', metadata: made.metadata }] },
+        }),
+        { id: `evt_settle${order.orderId}` },
+      ),
+      WEBHOOK_SECRET,
+    );
+    const hook = await t.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/stripe',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      payload,
+    });
+    expect(hook.json()).toMatchObject({ outcome: 'pending refund confirmed' });
+    expect(await refundRows(order.orderId)).toEqual([
+      expect.objectContaining({ status: 'succeeded', refund_id: made.id }),
+    ]);
+    expect(await statusOf(order.orderId)).toBe('Refunded');
+    expect(await mailsOf(order.orderId)).toEqual(['refund']);
+    expect((await refund({ orderId: order.orderId })).statusCode).toBe(409);
+    expect(refundRequests()).toHaveLength(1);
+  });
+
+  it('refund never twice: a pending refund counts against the payment — a new amount waits for it', async () => {
+    const order = await inRefunds();
+    stripe.refundBehaviours.push({ kind: 'server_error' });
+    expect((await refund({ orderId: order.orderId, amount: '50' })).statusCode).toBe(502);
+    // Still pending: the next request repeats the 50.00 one (same key, same amount), never a second.
+    const next = await refund({ orderId: order.orderId, amount: '9' });
+    expect(next.statusCode, next.body).toBe(200);
+    expect(refundRequests().map((r) => [r.headers['idempotency-key'], r.form.amount])).toEqual([
+      [`edcard-refund-${order.orderId}-1`, '5000'],
+      [`edcard-refund-${order.orderId}-1`, '5000'],
+    ]);
+    const over = await refund({ orderId: order.orderId, amount: '9.01' });
+    expect(over.statusCode).toBe(400);
+    expect(over.json().message).toBe('amount: at most 9.00 USD can be refunded');
+  });
+});
+
+describe("a refund reaches only the order's own payment (issue 36, item 3)", () => {
+  it("refund only to the order's payment: another order's payment (metadata) is refused, nothing refunded", async () => {
+    const victim = await inRefunds({ process_status: 'Completed' });
+    const order = await inRefunds({ transaction_id: `pi_own${Date.now().toString(36)}` });
+    await t.database.sql.query('update orders set transaction_id = $1 where order_id = $2', [
+      victim.transactionId,
+      order.orderId,
+    ]);
+    const res = await refund({ orderId: order.orderId });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toBe(
+      `Order ${order.orderId}: payment ${victim.transactionId} at Stripe belongs to another order: nothing was refunded.`,
+    );
+    expect(refundRequests()).toEqual([]);
+    expect(await statusOf(order.orderId)).toBe('Refunds');
+  });
+
+  it("refund only to the order's payment: without metadata, amount and customer must be the order's", async () => {
+    const order = await inRefunds();
+    stripe.payments.set(order.transactionId!, { amount: 5900, email: 'someone.else@example.org' });
+    expect((await refund({ orderId: order.orderId })).statusCode).toBe(422);
+    stripe.payments.set(order.transactionId!, { amount: 5900, email: order.email.toUpperCase() });
+    expect((await refund({ orderId: order.orderId })).statusCode).toBe(200);
+    expect(refundRequests()).toHaveLength(1);
+  });
+
+  it("refund only to the order's payment: a payment Stripe does not know is refused", async () => {
+    const order = await inRefunds();
+    stripe.payments.delete(order.transactionId!);
+    const res = await refund({ orderId: order.orderId });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toMatch(/could not confirm that payment .* is this order's/);
+    expect(refundRequests()).toEqual([]);
+  });
+});
+
+describe('a partial refund keeps the order in Refunds (issue 37)', () => {
+  it('partial refund: stays in Refunds with refunded so far and what remains; the rest closes it; the mail says the amount refunded', async () => {
+    const order = await inRefunds();
+    const part = await refund({ orderId: order.orderId, amount: '20' });
+    expect(part.statusCode, part.body).toBe(200);
+    const [first] = part.json().data.throughProvider;
+    expect(first).toMatchObject({
+      amount: '20.00 USD',
+      refundedSoFar: '20.00 USD',
+      remaining: '39.00 USD',
+      closed: false,
+    });
+    expect(part.json().message).toBe(
+      `Refunded 20.00 USD through Stripe (refund ${first.refundId}). 20.00 USD refunded so far, 39.00 USD left: the order stays in Refunds.`,
+    );
+    expect(part.json().data.orderId).toEqual([]);
+    expect(await statusOf(order.orderId)).toBe('Refunds');
+    expect(await mailsOf(order.orderId)).toEqual([]);
+    const rest = await refund({ orderId: order.orderId });
+    expect(rest.statusCode, rest.body).toBe(200);
+    expect(rest.json().data.throughProvider[0]).toMatchObject({ amount: '39.00 USD', closed: true });
+    expect(await statusOf(order.orderId)).toBe('Refunded');
+    const [mail] = await q<{ template_values: { amount: string } }>(
+      "select template_values from mail_log where order_id = $1 and kind = 'refund'",
+      [order.orderId],
+    );
+    expect(mail!.template_values.amount).toBe('59.00');
+  });
+
+  it('partial refund: "refund and close" closes it and the mail states the amount actually refunded', async () => {
+    const order = await inRefunds();
+    const res = await refund({ orderId: order.orderId, amount: '20', close: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.throughProvider[0]).toMatchObject({ remaining: '39.00 USD', closed: true });
+    expect(await statusOf(order.orderId)).toBe('Refunded');
+    const [mail] = await q<{ template_values: { amount: string } }>(
+      "select template_values from mail_log where order_id = $1 and kind = 'refund'",
+      [order.orderId],
+    );
+    expect(mail!.template_values.amount).toBe('20.00');
+    expect((await refund({ orderId: order.orderId, close: 'yes' })).statusCode).toBe(400);
   });
 });

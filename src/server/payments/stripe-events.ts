@@ -42,7 +42,19 @@ const charge = z
     refunded: z.boolean(),
     currency,
     refunds: z
-      .object({ data: z.array(z.object({ id }).loose()).max(1000) })
+      .object({
+        data: z
+          .array(
+            z
+              .object({
+                id,
+                status: word.nullish(),
+                metadata: z.record(z.string().max(40), z.string().max(500)).nullish(),
+              })
+              .loose(),
+          )
+          .max(1000),
+      })
       .loose()
       .nullish(),
   })

@@ -46,6 +46,20 @@ function failure(err: unknown): {
 } {
   if (err instanceof Stripe.errors.StripeError) {
     const status = err.statusCode ?? 0;
+    if (
+      err instanceof Stripe.errors.StripeIdempotencyError ||
+      err.rawType === 'idempotency_error' ||
+      status === 409
+    ) {
+      // 409: the first request with this key is still running at Stripe (or it was sent with other
+      // parameters): its outcome is unknown, and only the same key may ask again.
+      return {
+        ok: false,
+        kind: 'unreachable',
+        code: 'idempotency_error',
+        message: 'Stripe is still working on this refund (the same request is in progress).',
+      };
+    }
     const unknownOutcome =
       err instanceof Stripe.errors.StripeConnectionError || status === 0 || status >= 500;
     if (unknownOutcome) {
@@ -95,7 +109,7 @@ export function stripeGateway(config: Config): PaymentGateway {
             ...(ref.startsWith('pi_') ? { payment_intent: ref } : { charge: ref }),
             ...(input.amount !== undefined ? { amount: input.amount } : {}),
             reason: input.reason,
-            metadata: { order_id: String(input.orderId) },
+            metadata: { order_id: String(input.orderId), edcard_key: input.idempotencyKey },
           },
           { idempotencyKey: input.idempotencyKey },
         );
@@ -108,6 +122,56 @@ export function stripeGateway(config: Config): PaymentGateway {
           };
         }
         return { ok: true, value: { refundId: refund.id, status: refund.status ?? 'pending' } };
+      } catch (err) {
+        return failure(err);
+      }
+    },
+
+    async findRefund(input) {
+      const ref = input.paymentRef.trim();
+      try {
+        const list = await stripe.refunds.list({
+          ...(ref.startsWith('pi_') ? { payment_intent: ref } : { charge: ref }),
+          limit: 100,
+        });
+        const found = list.data.find((r) => r.metadata?.edcard_key === input.idempotencyKey);
+        if (!found) return { ok: true, value: null };
+        if (found.status === 'failed' || found.status === 'canceled') {
+          return {
+            ok: false,
+            kind: 'refused',
+            code: found.failure_reason ?? null,
+            message: `Stripe could not refund it: ${found.failure_reason ?? found.status}`,
+          };
+        }
+        return { ok: true, value: { refundId: found.id, status: found.status ?? 'pending' } };
+      } catch (err) {
+        return failure(err);
+      }
+    },
+
+    async paymentRecord(paymentRef) {
+      const ref = paymentRef.trim();
+      try {
+        const p = ref.startsWith('pi_')
+          ? await stripe.paymentIntents.retrieve(ref)
+          : await stripe.charges.retrieve(ref);
+        const email =
+          'receipt_email' in p && p.receipt_email
+            ? p.receipt_email
+            : 'billing_details' in p
+              ? (p.billing_details?.email ?? null)
+              : null;
+        return {
+          ok: true,
+          value: {
+            orderId: p.metadata?.order_id ?? null,
+            amount: p.amount,
+            currency: p.currency.toUpperCase(),
+            customer: typeof p.customer === 'string' ? p.customer : (p.customer?.id ?? null),
+            email: email ?? null,
+          },
+        };
       } catch (err) {
         return failure(err);
       }

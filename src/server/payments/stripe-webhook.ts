@@ -183,6 +183,8 @@ async function closedRemark(tx: DbOrTx, orderId: number, status: string, amount:
 async function applyRefunded(tx: DbOrTx, charge: Stripe.Charge, eventId: string): Promise<Outcome> {
   const orderId = await findOrder(tx, [charge.id, idOf(charge.payment_intent)]);
   if (orderId === null) return UNKNOWN_PAYMENT;
+  // Our own attempts whose answer was lost are settled by the provider's word (decision 354).
+  const settled = await settlePending(tx, orderId, charge);
   const [known] = await tx
     .select({ sum: sql<string>`coalesce(sum(${paymentRefunds.amount}), 0)::text` })
     .from(paymentRefunds)
@@ -195,6 +197,22 @@ async function applyRefunded(tx: DbOrTx, charge: Stripe.Charge, eventId: string)
       ),
     );
   const newAmount = charge.amount_refunded - Number(known?.sum ?? 0);
+  if (newAmount <= 0 && settled.length) {
+    const currency = charge.currency.toUpperCase();
+    const [order] = await tx
+      .select({ status: orders.processStatus })
+      .from(orders)
+      .where(eq(orders.orderId, orderId));
+    const done =
+      charge.refunded && order?.status === 'Refunds' ? await moveAsSystem(tx, orderId, 'Refunded') : null;
+    const text = settled.map((r) => `${r.refundId} ${formatMinor(r.amount, currency)}`).join(', ');
+    await addSystemRemark(
+      tx,
+      orderId,
+      `Stripe confirmed the pending refund ${text}.${done?.moved ? ' The order is now in Completed Refunds.' : ''}`,
+    );
+    return { outcome: 'pending refund confirmed', orderId };
+  }
   if (newAmount <= 0) return { outcome: 'refund already recorded', orderId };
   const currency = charge.currency.toUpperCase();
   const latest = charge.refunds?.data?.[0]?.id ?? null;
@@ -244,6 +262,39 @@ async function applyRefunded(tx: DbOrTx, charge: Stripe.Charge, eventId: string)
   }
   await addSystemRemark(tx, orderId, `Refunded at Stripe outside the product: ${amount}.${note}`);
   return { outcome: 'refund recorded', orderId };
+}
+
+/** Marks our pending attempts succeeded whose key a refund of the charge carries (metadata edcard_key). */
+async function settlePending(
+  tx: DbOrTx,
+  orderId: number,
+  charge: Stripe.Charge,
+): Promise<{ refundId: string; amount: number }[]> {
+  const settled: { refundId: string; amount: number }[] = [];
+  for (const r of charge.refunds?.data ?? []) {
+    const key = r.metadata?.edcard_key;
+    if (typeof key !== 'string' || !key || (r.status && r.status !== 'succeeded' && r.status !== 'pending'))
+      continue;
+    const rows = await tx
+      .update(paymentRefunds)
+      .set({ status: 'succeeded', refundId: r.id, error: null, inFlightUntil: null, updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(paymentRefunds.orderId, orderId),
+          eq(paymentRefunds.provider, PROVIDER),
+          eq(paymentRefunds.idempotencyKey, key),
+          inArray(paymentRefunds.status, ['pending', 'unknown']),
+        ),
+      )
+      .returning({ amount: paymentRefunds.amount });
+    for (const row of rows) {
+      settled.push({ refundId: r.id, amount: row.amount });
+      await recordEvents(tx, [
+        { orderId, action: 'payment', toValue: `refund ${r.id} ${formatMinor(row.amount, charge.currency)}` },
+      ]);
+    }
+  }
+  return settled;
 }
 
 async function applyFraudWarning(

@@ -25,7 +25,19 @@ export type RefundBehaviour =
   | { kind: 'card_declined' }
   | { kind: 'already_refunded' }
   | { kind: 'timeout'; ms: number }
-  | { kind: 'server_error' };
+  | { kind: 'server_error' }
+  /** Stripe creates the refund but the answer is lost (a 500 after the refund exists). */
+  | { kind: 'server_error_after' };
+
+/** A payment the double knows (GET /v1/charges/:id, /v1/payment_intents/:id). */
+export interface DoublePayment {
+  amount: number;
+  currency?: string;
+  metadata?: Record<string, string>;
+  customer?: string | null;
+  /** The charge's billing e-mail (receipt_email). */
+  email?: string | null;
+}
 
 export interface StripeDouble {
   url: string;
@@ -34,6 +46,12 @@ export interface StripeDouble {
   /** Disputes the server knows (status changes with evidence submitted). */
   disputes: Map<string, { status: string; evidence: Record<string, unknown> }>;
   files: Map<string, { name: string; type: string; bytes: Buffer; purpose: string }>;
+  /** Payments the double knows by charge or payment intent id; any other answers 404. */
+  payments: Map<string, DoublePayment>;
+  /** Refunds created (listed by GET /v1/refunds once the request creating them has finished). */
+  refunds: Record<string, unknown>[];
+  /** Every refund request takes this long before it is carried out (a slow provider). */
+  slow: { ms: number };
   close(): Promise<void>;
 }
 
@@ -73,6 +91,11 @@ export async function startStripeDouble(
   const idempotent = new Map<string, { status: number; body: unknown }>();
   const disputes = new Map<string, { status: string; evidence: Record<string, unknown> }>();
   const files = new Map<string, { name: string; type: string; bytes: Buffer; purpose: string }>();
+  const payments = new Map<string, DoublePayment>();
+  const refunds: Record<string, unknown>[] = [];
+  const slow = { ms: 0 };
+  /** Idempotency keys whose first request is still being carried out (Stripe answers 409 meanwhile). */
+  const inProgress = new Set<string>();
 
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
     done(null, parseStripeForm(body as string)),
@@ -94,7 +117,33 @@ export async function startStripeDouble(
     if (stored) {
       return reply.code(stored.status).header('idempotent-replayed', 'true').send(stored.body);
     }
+    if (typeof key === 'string' && inProgress.has(key)) {
+      // Stripe's documented answer to a second request while the first with the same key is running.
+      return reply.code(409).send(
+        stripeError(409, {
+          type: 'idempotency_error',
+          message:
+            'There is currently another in-progress request using this Idempotent Key (that probably means you submitted twice, and the other request is still going through): ' +
+            key +
+            '. Please try again later.',
+        }).body,
+      );
+    }
+    if (typeof key === 'string') inProgress.add(key);
+    try {
+      return await carryOut(form, key, reply);
+    } finally {
+      if (typeof key === 'string') inProgress.delete(key);
+    }
+  });
+
+  async function carryOut(
+    form: Record<string, unknown>,
+    key: string | string[] | undefined,
+    reply: import('fastify').FastifyReply,
+  ) {
     const behaviour = refundBehaviours.shift() ?? { kind: 'ok' };
+    if (slow.ms) await new Promise((r) => setTimeout(r, slow.ms));
     if (behaviour.kind === 'timeout') {
       await new Promise((r) => setTimeout(r, behaviour.ms));
       // The request was still carried out: a retry with the same key gets this same refund.
@@ -135,9 +184,57 @@ export async function startStripeDouble(
                 status: behaviour.kind === 'ok' ? (behaviour.status ?? 'succeeded') : 'succeeded',
               },
             };
+    if (answer.status === 200) refunds.unshift(answer.body as Record<string, unknown>);
+    if (behaviour.kind === 'server_error_after') {
+      const lost = stripeError(500, { type: 'api_error', message: 'An unknown error occurred' });
+      return reply.code(500).send(lost.body);
+    }
     if (typeof key === 'string') idempotent.set(key, answer);
     return reply.code(answer.status).send(answer.body);
+  }
+
+  app.get<{ Querystring: Record<string, string> }>('/v1/refunds', async (request, reply) => {
+    requests.push({ method: 'GET', path: '/v1/refunds', headers: request.headers, form: request.query });
+    if (!authorised(request.headers.authorization)) return reply.code(401).send(unauthorised.body);
+    const { charge, payment_intent: intent } = request.query;
+    const data = refunds.filter(
+      (r) => (charge && r.charge === charge) || (intent && r.payment_intent === intent),
+    );
+    return { object: 'list', data: data.slice(0, 100), has_more: false, url: '/v1/refunds' };
   });
+
+  const paymentObject =
+    (kind: 'charge' | 'payment_intent') =>
+    async (
+      request: import('fastify').FastifyRequest<{ Params: { id: string } }>,
+      reply: import('fastify').FastifyReply,
+    ) => {
+      const path = `/v1/${kind === 'charge' ? 'charges' : 'payment_intents'}/${request.params.id}`;
+      requests.push({ method: 'GET', path, headers: request.headers, form: {} });
+      if (!authorised(request.headers.authorization)) return reply.code(401).send(unauthorised.body);
+      const p = payments.get(request.params.id);
+      if (!p) {
+        return reply.code(404).send(
+          stripeError(404, {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            message: `No such ${kind}: '${request.params.id}'`,
+          }).body,
+        );
+      }
+      return {
+        id: request.params.id,
+        object: kind,
+        amount: p.amount,
+        currency: p.currency ?? 'usd',
+        customer: p.customer ?? null,
+        metadata: p.metadata ?? {},
+        receipt_email: p.email ?? null,
+        billing_details: { email: p.email ?? null },
+      };
+    };
+  app.get('/v1/charges/:id', paymentObject('charge'));
+  app.get('/v1/payment_intents/:id', paymentObject('payment_intent'));
 
   app.post('/v1/files', async (request, reply) => {
     const fields: Record<string, string> = {};
@@ -201,6 +298,11 @@ export async function startStripeDouble(
       disputes.set(request.body.id, { status: 'needs_response', evidence: {} });
       return { ok: true };
     });
+    app.post<{ Body: { id: string } & DoublePayment }>('/__double/payments', async (request) => {
+      const { id, ...payment } = request.body;
+      payments.set(id, payment);
+      return { ok: true };
+    });
     app.get('/__double/requests', async () =>
       requests.map((r) => ({
         method: r.method,
@@ -224,6 +326,9 @@ export async function startStripeDouble(
     refundBehaviours,
     disputes,
     files,
+    payments,
+    refunds,
+    slow,
     close: () => app.close(),
   };
 }

@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = {
   'order.restore': 'Order restored',
   'order.takeover': 'Order taken over',
   'order.force-complete': 'Order completed without a card',
+  'order.payment-reference': 'Payment reference corrected',
   logout: 'Sign-out',
   'session.end': 'Session ended',
   'two-factor.enable': 'Two-factor sign-in turned on',

@@ -138,6 +138,11 @@ export const saveTransactionBody = z.object({
       .max(120, 'at most 120 characters'),
   ),
   expectedVersion: expectedVersionField,
+  /**
+   * Admin only, for an order paid through an integrated provider: why its payment reference changes
+   * (audited). Staff cannot change such a reference (403).
+   */
+  reason: noControlCharacters(z.string().trim().max(500, 'at most 500 characters')).optional(),
 });
 export type SaveTransactionBody = z.infer<typeof saveTransactionBody>;
 export const saveTransactionForm = saveTransactionBody.omit({ orderId: true, expectedVersion: true });

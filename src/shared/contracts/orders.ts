@@ -239,6 +239,8 @@ export const completeRefundBody = z
     amount: refundAmountField.optional(),
     /** The provider's refund reason; default duplicate when a remark says so, else requested_by_customer. */
     refundReason: z.enum(REFUND_REASONS, { error: 'must be requested_by_customer or duplicate' }).optional(),
+    /** "Refund and close": Completed Refunds even when part of the payment is left. */
+    close: z.boolean({ error: 'must be true or false' }).optional(),
   })
   .strict();
 
@@ -249,7 +251,17 @@ export const changedIds = z.object({ orderId: z.array(z.number().int()) });
 export const refundResult = changedIds.extend({
   failed: z.array(z.object({ orderId: z.number().int(), message: z.string(), retrySafe: z.boolean() })),
   throughProvider: z.array(
-    z.object({ orderId: z.number().int(), gateway: z.string(), refundId: z.string(), amount: z.string() }),
+    z.object({
+      orderId: z.number().int(),
+      gateway: z.string(),
+      refundId: z.string(),
+      amount: z.string(),
+      /** All refunded of the payment so far, and what is left ("20.00 USD", "39.00 USD"). */
+      refundedSoFar: z.string(),
+      remaining: z.string(),
+      /** False: a partial refund, the order stays in Refunds. */
+      closed: z.boolean(),
+    }),
   ),
 });
 
