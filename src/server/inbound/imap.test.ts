@@ -16,7 +16,7 @@ describe.skipIf(!hasDovecot)('the IMAP way in, against a real dovecot', () => {
   const watchers: ImapWatcher[] = [];
   beforeAll(async () => {
     imap = await startDovecot();
-    t = await createTestApp({ INBOUND_IMAP_URL: imap.url });
+    t = await createTestApp({ INBOUND_IMAP_URL: imap.url, INBOUND_AUTHSERV_ID: 'mx.ed-card.test' });
     const u = new URL(imap.url);
     sender = new ImapFlow({
       host: u.hostname,
@@ -47,10 +47,11 @@ describe.skipIf(!hasDovecot)('the IMAP way in, against a real dovecot', () => {
     // Two watchers on one database: two instances of the service.
     for (let i = 0; i < 2; i++)
       watchers.push(await startImapWatcher(t.database.db, t.config, { url: imap.url, pollMs: 200 }));
+    // Our receiving server vouches for each sender: only an authenticated sender's answer moves its order.
     for (const [i, o] of orders.entries()) {
       await sender.append(
         'INBOX',
-        `From: Customer <${o.email}>\r\nTo: support@ed-card.test\r\nSubject: Re: order ${o.orderId}\r\nMessage-ID: <imap.${i}.${Date.now()}@example.com>\r\n\r\nHere is my answer ${i}.\r\n`,
+        `Authentication-Results: mx.ed-card.test; dmarc=pass header.from=example.com\r\nFrom: Customer <${o.email}>\r\nTo: support@ed-card.test\r\nSubject: Re: order ${o.orderId}\r\nMessage-ID: <imap.${i}.${Date.now()}@example.com>\r\n\r\nHere is my answer ${i}.\r\n`,
       );
     }
     // A MIME bomb in the mailbox is refused and marked seen, never retried.
