@@ -209,6 +209,7 @@ from (
          ${isoSql('o.due_at')} as due_at, ${isoSql('o.due_paused_at')} as due_paused_at,
          ${isoSql('o.trip_ends_at')} as trip_ends_at,
          (o.customer_replied_at is not null) as customer_replied,
+         (o.customer_edited_at is not null) as customer_edited,
          coalesce((
            select json_agg(json_build_object(
                     'id', d.id, 'order_id', d.order_id, 'withdrawn_at', ${isoSql('d.withdrawn_at')},
@@ -257,7 +258,7 @@ from (
            select json_agg(json_build_object(
                     'id', e.id, 'action', e.action,
                     'from_value', coalesce(fs.name, e.from_value), 'to_value', coalesce(ts.name, e.to_value),
-                    'actor_name', ea.name, 'create_ts', ${isoSql('e.created_at')})
+                    'actor_name', coalesce(ea.name, case when e.actor_kind = 'customer' then 'Customer' end), 'create_ts', ${isoSql('e.created_at')})
                   order by e.created_at, e.id)
            from order_events e
            left join staff_users ea on ea.id = e.actor_id

@@ -21,6 +21,7 @@ import { staffOf } from '../auth/guard.js';
 import { checkSettingsOf, orderChecks } from '../checks/routes.js';
 import { renderCurrentForOrder } from '../communication/templates.js';
 import { openStored, storedExists } from '../documents/storage.js';
+import { clearCustomerEdited } from '../customer/self-service.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
 import {
@@ -69,6 +70,8 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       const detail = await loadOrderDetail(app.ctx.database, request.params.orderId, config.APP_MAIL_DOMAIN);
       if (!detail) throw notFound('Order not found');
       const checks = await orderChecks(db, request.params.orderId, checkSettingsOf(config));
+      // Opening the order reads the customer's correction: the "Customer edited" badge goes.
+      if (detail.customer_edited) await clearCustomerEdited(db, request.params.orderId);
       return ok({ ...detail, checks }, 'Order details');
     },
   );
