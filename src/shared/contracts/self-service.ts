@@ -2,28 +2,15 @@ import { z } from 'zod';
 import { CUSTOMER_LANGUAGES } from '../languages.js';
 import { CUSTOMER_STAGES } from '../customer-stage.js';
 import { intakeOrderBody } from './intake.js';
+import { CUSTOMER_EDITABLE_FIELDS, type CustomerEditableField } from '../self-service-fields.js';
+
+export { CUSTOMER_EDITABLE_FIELDS, type CustomerEditableField };
 import { envelope, multilineText, text } from './common.js';
 
 /**
  * Customers help themselves on the track page (docs/product.md, "Customers help themselves"): correct
  * their details and cancel before submission, rate the order, read the answers of their stage.
  */
-
-/** The fields a traveller may change on the track page (a subset of what staff may correct). */
-export const CUSTOMER_EDITABLE_FIELDS = [
-  'first_name',
-  'last_name',
-  'passport_number',
-  'passport_expiration',
-  'date_of_birth',
-  'nationality',
-  'arrival_date',
-  'departure_date',
-  'flight_number',
-  'phone_code',
-  'telephone_number',
-] as const;
-export type CustomerEditableField = (typeof CUSTOMER_EDITABLE_FIELDS)[number];
 
 /** The fields validated as at intake (and as for staff corrections). */
 export const customerFields = intakeOrderBody

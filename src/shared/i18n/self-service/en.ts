@@ -21,7 +21,8 @@ export const selfServiceEn = {
   'self.editClosed':
     'Your order {orderId} has already been submitted or closed, so it can no longer be changed here. Please write to support at {supportEmail}.',
   'self.stale': 'Your order has changed meanwhile. Please reload the page and try again.',
-  'self.tooManyEdits': 'You have corrected this order too often today. Please try again tomorrow or write to support.',
+  'self.tooManyEdits':
+    'You have corrected this order too often today. Please try again tomorrow or write to support.',
   'self.corrected': 'Your details have been updated.',
   'self.policy':
     'If you cancel before our team has started on your order, we refund {untouched}% of your payment; once our team has worked on it, {workedOn}%. An order submitted to the government can no longer be cancelled.',
@@ -42,7 +43,8 @@ export const selfServiceEn = {
   'self.rating.send': 'SEND RATING',
   'self.rating.thanks': 'Thank you for your rating.',
   'self.rating.score': '{score} of 5',
-  'self.rating.linkInvalid': 'This rating link is not valid. Please track your order and rate it on the page.',
+  'self.rating.linkInvalid':
+    'This rating link is not valid. Please track your order and rate it on the page.',
   'self.correct.open': 'Correct my details',
   'self.correct.save': 'SAVE CHANGES',
   'self.correct.saving': 'SAVING…',
