@@ -5,6 +5,7 @@ import { checkRoutes } from './checks/routes.js';
 import { communicationRoutes } from './communication/routes.js';
 import { customerRoutes } from './customer/routes.js';
 import { selfServiceRoutes } from './customer/self-service-routes.js';
+import { ratingInsightsRoutes } from './insights/ratings.js';
 import { documentRoutes } from './documents/routes.js';
 import { gatewayRoutes } from './gateways/routes.js';
 import { healthRoutes } from './health/routes.js';
@@ -54,4 +55,5 @@ export const areaRoutes: FastifyPluginAsync[] = [
   inboundRoutes,
   conversationRoutes,
   selfServiceRoutes,
+  ratingInsightsRoutes,
 ];

@@ -1,7 +1,10 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { askForFeedback } from '../flows/rating.js';
 import type { DemoRole, TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
+import { readSse, type SseEvent } from '../test/sse.js';
 import { stripeTestApp } from '../test/stripe-app.js';
 import type { StripeDouble } from '../test/stripe-server.js';
 import { ratingSignature } from './rating-links.js';
@@ -233,20 +236,27 @@ describe('PATCH /api/customer/orders/{id}: the customer corrects their details',
     const after = await row(o.orderId);
     expect(after.customer_edited_at).not.toBeNull();
     expect(after.assigned_to).toBe(holder!.id);
-    const list = await t.as('Admin', {
-      method: 'GET',
-      url: `/api/admin/search-order?searchOrder=${o.orderId}`,
-    });
-    if (list.statusCode === 200) {
-      const rows = (list.json().data?.rows ?? list.json().data ?? []) as { customer_edited?: boolean }[];
-      if (Array.isArray(rows) && rows.length) expect(rows[0]!.customer_edited).toBe(true);
-    }
+    const listed = async () => {
+      const res = await t.as('Admin', {
+        method: 'GET',
+        url: '/api/admin/get-orders-list/allOrder?limit=500',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const data = res.json().data;
+      const rows = (Array.isArray(data) ? data : (data.orders ?? data.rows)) as {
+        order_id: number;
+        customer_edited?: boolean;
+      }[];
+      return rows.find((r) => Number(r.order_id) === o.orderId);
+    };
+    expect((await listed())?.customer_edited).toBe(true);
     const detail = await t.as('Admin', { method: 'GET', url: `/api/admin/get-orders-details/${o.orderId}` });
     expect(detail.statusCode).toBe(200);
     expect(detail.json().data.customer_edited).toBe(true);
     const history = detail.json().data.events as { action: string; actor_name: string | null }[];
     expect(history.find((e) => e.action === 'correction')?.actor_name).toBe('Customer');
     expect((await row(o.orderId)).customer_edited_at).toBeNull();
+    expect((await listed())?.customer_edited).toBe(false);
   });
 
   for (const status of ['Awaiting', 'Contact Customer'] as const) {
@@ -612,5 +622,123 @@ describe('ratings: "How did we do?"', () => {
     });
     await rate(o.orderId, { score: 1 });
     expect(await q('select 1 from order_contacts where order_id = $1', [o.orderId])).toHaveLength(1);
+  });
+});
+
+describe('GET /api/admin/insights/ratings', () => {
+  it('counts ratings per week, the share of 4–5 and the response rate; the latest comments; per member who completed', async () => {
+    const [member] = await q<{ id: number; name: string }>(
+      "select id, name from staff_users where role = 'Team' order by id limit 1",
+    );
+    const rated: number[] = [];
+    for (const score of [5, 4, 1]) {
+      const o = await order({ process_status: 'Completed' });
+      await q(
+        "insert into order_events (order_id, actor_id, action, from_value, to_value) values ($1, $2, 'status', 'New', 'Completed')",
+        [o.orderId, member!.id],
+      );
+      await q('insert into rating_requests (order_id) values ($1)', [o.orderId]);
+      await q('insert into order_ratings (order_id, score, comment) values ($1, $2, $3)', [
+        o.orderId,
+        score,
+        score === 1 ? 'Never again' : '',
+      ]);
+      rated.push(o.orderId);
+    }
+    const asked = await order({ process_status: 'Completed' });
+    await q('insert into rating_requests (order_id) values ($1)', [asked.orderId]);
+    const res = await t.as('Manager', { method: 'GET', url: '/api/admin/insights/ratings?weeks=2' });
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    expect(data.weeks).toHaveLength(2);
+    const thisWeek = data.weeks.at(-1);
+    expect(thisWeek.count).toBeGreaterThanOrEqual(3);
+    expect(thisWeek.goodShare).toBeGreaterThan(0);
+    expect(thisWeek.responseRate).toBeLessThan(1);
+    expect(data.comments).toContainEqual(
+      expect.objectContaining({ orderId: rated[2], score: 1, comment: 'Never again' }),
+    );
+    expect(data.staff).toContainEqual(
+      expect.objectContaining({ staffId: member!.id, name: member!.name, count: 3, average: 3.33 }),
+    );
+    expect((await t.as('Team', { method: 'GET', url: '/api/admin/insights/ratings' })).statusCode).toBe(403);
+    expect(
+      (await t.as('Manager', { method: 'GET', url: '/api/admin/insights/ratings?weeks=99' })).statusCode,
+    ).toBe(400);
+  });
+});
+
+describe('live: the holder sees the correction, the managers the low rating', () => {
+  interface Stream {
+    events: SseEvent[];
+    close(): void;
+  }
+  const openStream = (port: number, token: string) =>
+    new Promise<Stream>((resolve, reject) => {
+      const events: SseEvent[] = [];
+      const req = http.get(
+        { host: '127.0.0.1', port, path: '/api/admin/events', headers: { authorization: token } },
+        (res) => {
+          readSse(res, (e) => events.push(e));
+          res.on('error', () => {});
+          resolve({ events, close: () => req.destroy() });
+        },
+      );
+      req.on('error', reject);
+    });
+  async function eventually(check: () => void, timeoutMs = 5000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        check();
+        return;
+      } catch (err) {
+        if (Date.now() > until) throw err;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+  }
+
+  it('streams the customer correction to the holder and the low-rating notice to Admin and Manager only', async () => {
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = t.app.server.address() as AddressInfo;
+    const holder = await openStream(port, await t.tokenFor('Team'));
+    const manager = await openStream(port, await t.tokenFor('Manager'));
+    try {
+      const o = await order();
+      expect((await edit(o.orderId, { passport_number: 'L1234567' })).statusCode).toBe(200);
+      await eventually(() =>
+        expect(
+          holder.events.some(
+            (e) => e.event === 'order' && e.data.orderId === o.orderId && e.data.action === 'correction',
+          ),
+        ).toBe(true),
+      );
+      const done = await order({ process_status: 'Completed' });
+      await q(
+        "insert into mail_log (order_id, kind, to_email, provider, status) values ($1, 'approval', $2, 'AWS', 'sent')",
+        [done.orderId, done.email],
+      );
+      const signature = ratingSignature(t.config.JWT_SECRET, done.orderId);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/customer/orders/${done.orderId}/rating`,
+        payload: { score: 1, signature },
+        remoteAddress: nextIp(),
+      });
+      expect(res.statusCode).toBe(200);
+      await eventually(() =>
+        expect(manager.events).toContainEqual(
+          expect.objectContaining({
+            event: 'notice',
+            data: { kind: 'low-rating', orderId: done.orderId, score: 1 },
+          }),
+        ),
+      );
+      expect(holder.events.some((e) => e.event === 'notice')).toBe(false);
+    } finally {
+      holder.close();
+      manager.close();
+    }
   });
 });

@@ -150,3 +150,34 @@ export const trackPageAnswers = z
   .strict();
 export type TrackPageAnswers = z.infer<typeof trackPageAnswers>;
 export const trackPageAnswersResponse = envelope(trackPageAnswers);
+
+/** GET /api/admin/insights/ratings: the customers' ratings per week, the latest comments, per staff member. */
+export const ratingInsightsQuery = z
+  .object({ weeks: z.coerce.number().int().min(1).max(52).default(12) })
+  .strict();
+export const ratingInsights = z.object({
+  weeks: z.array(
+    z.object({
+      /** The Monday the week starts on (service time). */
+      week: z.string(),
+      count: z.number().int(),
+      /** Share of scores 4 and 5, 0–1 (null without ratings). */
+      goodShare: z.number().nullable(),
+      /** Ratings of the orders asked that week over the orders asked (null when none was asked). */
+      responseRate: z.number().nullable(),
+    }),
+  ),
+  comments: z.array(
+    z.object({ orderId: z.number().int(), score: z.number().int(), comment: z.string(), at: z.string() }),
+  ),
+  staff: z.array(
+    z.object({
+      staffId: z.number().int().nullable(),
+      name: z.string(),
+      count: z.number().int(),
+      average: z.number(),
+      goodShare: z.number(),
+    }),
+  ),
+});
+export type RatingInsights = z.infer<typeof ratingInsights>;
