@@ -77,14 +77,3 @@ export async function customerEditsToday(tx: DbOrTx, orderId: number): Promise<n
     );
   return row?.n ?? 0;
 }
-
-/** The "Customer edited" flag: set by the customer's correction, cleared when staff open the order. */
-export async function markCustomerEdited(tx: DbOrTx, orderId: number): Promise<void> {
-  await tx.update(orders).set({ customerEditedAt: sql`now()` }).where(eq(orders.orderId, orderId));
-}
-export async function clearCustomerEdited(db: DbOrTx, orderId: number): Promise<void> {
-  await db
-    .update(orders)
-    .set({ customerEditedAt: null })
-    .where(and(eq(orders.orderId, orderId), sql`${orders.customerEditedAt} is not null`));
-}

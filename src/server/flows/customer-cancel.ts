@@ -11,8 +11,9 @@ import { conflict, HttpError, serviceUnavailable, unauthorized } from '../http/e
 import { writeMail } from '../mail/outbox.js';
 import { addSystemRemark, inTransaction, moveAsSystem } from '../orders/commands.js';
 import { recordEvents } from '../orders/events.js';
-import { lockOrders, type OrderRow } from '../orders/repository.js';
-import { assertVersion } from '../orders/rules.js';
+import type { OrderRow } from '../orders/repository.js';
+import type { OrderStatus } from '../../shared/constants.js';
+import { lockForCustomer, undoCustomerCancel } from '../orders/self-service.js';
 import { paymentRouteOf } from '../payments/payment-route.js';
 import { refundOrders } from '../payments/refunds.js';
 import { customerOrder, customerSide, type CustomerSide, selfServiceOpen } from '../customer/self-service.js';
@@ -190,22 +191,27 @@ export async function customerCancel(
   const first = await inTransaction(db, async (tx) => {
     const previous = await earlier(tx, orderId);
     if (previous) return { done: answerOf(previous, side, orderId, true) as CancelResult | undefined };
-    const [order] = await lockOrders(tx, [orderId], 'Order not found');
-    const quote = await cancellationQuote(tx, order!);
-    if (!quote) throw closed();
+    const got: { quote: Awaited<ReturnType<typeof cancellationQuote>> } = { quote: null };
+    let order: OrderRow;
     try {
-      await assertVersion(tx, order!, body.expectedVersion);
+      order = await lockForCustomer(tx, orderId, body.expectedVersion, async (locked) => {
+        got.quote = await cancellationQuote(tx, locked);
+        if (!got.quote) throw closed();
+      });
     } catch (err) {
-      if (err instanceof HttpError && err.statusCode === 409) throw stale();
+      // A conflict after the stage was found open is the version's: worded for the customer.
+      if (err instanceof HttpError && err.statusCode === 409 && got.quote) throw stale();
       throw err;
     }
+    const quote = got.quote;
+    if (!quote) throw closed();
     const moved = await moveAsSystem(tx, orderId, 'Refunds', { notify: false });
     if (!moved.moved) throw closed();
-    const route = paymentRouteOf(config, order!);
-    if (route.kind === 'integrated' && quote.minor > 0) return { order: order!, quote };
+    const route = paymentRouteOf(config, order);
+    if (route.kind === 'integrated' && quote.minor > 0) return { order, quote };
     const row = await recordCancellation(
       tx,
-      order!,
+      order,
       side,
       {
         reason: body.reason,
@@ -238,23 +244,7 @@ export async function customerCancel(
   }
   if (failure !== null) {
     // The order as it was: back to its status (the refund's attempt is kept, so a retry repeats it).
-    await inTransaction(db, async (tx) => {
-      const [now] = await lockOrders(tx, [orderId]);
-      if (now!.processStatus !== 'Refunds') return;
-      await tx
-        .update(orders)
-        .set({ processStatus: order.processStatus, updatedAt: sql`now()` })
-        .where(and(eq(orders.orderId, orderId), eq(orders.processStatus, 'Refunds')));
-      await recordEvents(tx, [
-        {
-          orderId,
-          actorKind: 'customer',
-          action: 'status',
-          fromValue: 'Refunds',
-          toValue: order.processStatus,
-        },
-      ]);
-    });
+    await inTransaction(db, (tx) => undoCustomerCancel(tx, orderId, order.processStatus as OrderStatus));
     // The provider's own words stay with the team (the payment event and the refund's record).
     throw serviceUnavailable(side.t('self.providerError', { supportEmail: side.supportEmail }));
   }

@@ -15,12 +15,12 @@ import { inTransaction } from '../orders/commands.js';
 import { correctOrder } from '../orders/corrections.js';
 import { customerAnswered, WAITING_STATUSES } from '../orders/customer-answers.js';
 import type { CheckSettings } from '../orders/order-checks.js';
+import { markCustomerEdited } from '../orders/self-service.js';
 import {
   CUSTOMER_EDITS_PER_DAY,
   customerEditsToday,
   customerOrder,
   customerSide,
-  markCustomerEdited,
   selfServiceOpen,
 } from '../customer/self-service.js';
 import type { OrderStatus } from '../../shared/constants.js';

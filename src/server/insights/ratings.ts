@@ -9,6 +9,7 @@ import {
 import { SERVICE_TIME_ZONE } from '../../shared/constants.js';
 import type { DbOrTx } from '../db/client.js';
 import { ok } from '../http/envelope.js';
+import { sqlValue } from '../db/sql-lists.js';
 
 const security = [{ staffToken: [] }];
 const TZ = sql.raw(`'${SERVICE_TIME_ZONE}'`);
@@ -47,7 +48,7 @@ export async function ratingFigures(db: DbOrTx, weeks: number): Promise<RatingIn
       from order_ratings r
       left join lateral (
         select e.actor_id from order_events e
-        where e.order_id = r.order_id and e.action = 'status' and e.to_value = 'Completed'
+        where e.order_id = r.order_id and e.action = 'status' and e.to_value = ${sqlValue('Completed')}
         order by e.created_at desc, e.id desc limit 1) c on true
       left join staff_users s on s.id = c.actor_id
       where r.updated_at at time zone ${TZ} >= ${since}

@@ -170,7 +170,7 @@ export async function loadEvents(db: DbOrTx, orderId: number): Promise<OrderEven
     action: e.action,
     from_value: fromName ?? e.fromValue,
     to_value: toName ?? e.toValue,
-    actor_name: actor ?? null,
+    actor_name: actor ?? (e.actorKind === 'customer' ? 'Customer' : null),
     create_ts: e.createdAt.toISOString(),
   }));
 }

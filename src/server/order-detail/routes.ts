@@ -21,7 +21,6 @@ import { staffOf } from '../auth/guard.js';
 import { checkSettingsOf, orderChecks } from '../checks/routes.js';
 import { renderCurrentForOrder } from '../communication/templates.js';
 import { openStored, storedExists } from '../documents/storage.js';
-import { clearCustomerEdited } from '../customer/self-service.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
 import {
@@ -32,6 +31,7 @@ import {
   withdrawDocument,
 } from '../orders/commands.js';
 import { loadOrder, servableDocumentById } from '../orders/repository.js';
+import { clearCustomerEdited } from '../orders/self-service.js';
 import { providerRefund } from '../payments/detail-refund.js';
 import { previewCustomerMail } from './mail-preview.js';
 import { loadOrderDetail } from './queries.js';
