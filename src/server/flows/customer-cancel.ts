@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { CUSTOMER_MSG } from '../../shared/contracts/customer.js';
 import { serviceToday } from '../../shared/dates.js';
 import { formatMinor, toMinor } from '../../shared/money.js';
@@ -6,11 +6,10 @@ import { recordAudit } from '../audit/audit.js';
 import type { Config } from '../config.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
-import { customerCancellations, mailLog, orderEvents, orderRemarks, orders } from '../db/schema.js';
+import { customerCancellations, mailLog, orderEvents, orderRemarks } from '../db/schema.js';
 import { conflict, HttpError, serviceUnavailable, unauthorized } from '../http/errors.js';
 import { writeMail } from '../mail/outbox.js';
 import { addSystemRemark, inTransaction, moveAsSystem } from '../orders/commands.js';
-import { recordEvents } from '../orders/events.js';
 import type { OrderRow } from '../orders/repository.js';
 import type { OrderStatus } from '../../shared/constants.js';
 import { lockForCustomer, undoCustomerCancel } from '../orders/self-service.js';
