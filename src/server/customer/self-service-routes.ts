@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { orderIdField } from '../../shared/contracts/common.js';
 import { CUSTOMER_MSG } from '../../shared/contracts/customer.js';
@@ -31,6 +31,7 @@ import { customerCorrection } from '../flows/customer-correction.js';
 import { assertRatingLink, rateOrder, ratingAsked } from '../flows/rating.js';
 import { ok } from '../http/envelope.js';
 import { unauthorized } from '../http/errors.js';
+import { notErased } from './queries.js';
 import { customerSide, selfServiceOpen } from './self-service.js';
 import {
   getCancellationPolicy,
@@ -92,7 +93,10 @@ export const selfServiceRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { orderId } = request.params;
-      const [order] = await db.select().from(orders).where(eq(orders.orderId, orderId));
+      const [order] = await db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.orderId, orderId), notErased));
       if (!order || order.processStatus === 'Deleted') throw unauthorized(CUSTOMER_MSG.sessionExpired);
       const side = customerSide(config, order, request.query.lang);
       const open = selfServiceOpen(order.processStatus);

@@ -742,3 +742,25 @@ describe('live: the holder sees the correction, the managers the low rating', ()
     }
   });
 });
+
+describe('an erased order', () => {
+  it('answers every self-service call as an unknown order (401), with a token issued before the erasure', async () => {
+    const o = await order({ process_status: 'Completed' });
+    const version = await versionOf(o.orderId);
+    await q("insert into order_events (order_id, action) values ($1, 'erase')", [o.orderId]);
+    expect((await state(o.orderId)).statusCode).toBe(401);
+    const res = await call('PATCH', `/api/customer/orders/${o.orderId}`, o.orderId, {
+      expectedVersion: version,
+      fields: { flight_number: 'AA 1' },
+    });
+    expect(res.statusCode).toBe(401);
+    const signature = ratingSignature(t.config.JWT_SECRET, o.orderId);
+    const rated = await t.app.inject({
+      method: 'POST',
+      url: `/api/customer/orders/${o.orderId}/rating`,
+      payload: { score: 5, signature },
+      remoteAddress: nextIp(),
+    });
+    expect(rated.statusCode).toBe(401);
+  });
+});

@@ -5,6 +5,7 @@ import type { CustomerLanguage } from '../../shared/languages.js';
 import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderEvents, orders } from '../db/schema.js';
+import { notErased } from './queries.js';
 import { answerLanguage, translatorFor } from './stage-queries.js';
 
 /**
@@ -46,7 +47,7 @@ export function customerSide(
   return { language, supportEmail, t: translatorFor(language).t };
 }
 
-/** The order as the customer routes need it first (language, brand, status), or null. */
+/** The order as the customer routes need it first (language, brand, status), or null (also once erased). */
 export async function customerOrder(db: DbOrTx, orderId: number) {
   const [row] = await db
     .select({
@@ -57,7 +58,7 @@ export async function customerOrder(db: DbOrTx, orderId: number) {
       version: orders.version,
     })
     .from(orders)
-    .where(eq(orders.orderId, orderId))
+    .where(and(eq(orders.orderId, orderId), notErased))
     .limit(1);
   return row ?? null;
 }

@@ -13,7 +13,7 @@ import { inTransaction } from '../orders/commands.js';
 import { recordEvents } from '../orders/events.js';
 import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
 import { lockOrders } from '../orders/repository.js';
-import { customerSide } from '../customer/self-service.js';
+import { customerOrder, customerSide } from '../customer/self-service.js';
 import { getFeedbackPolicy } from '../customer/self-service-settings.js';
 import { ratingLink, validRatingSignature } from '../customer/rating-links.js';
 
@@ -38,6 +38,8 @@ export async function rateOrder(
   ip: string | null,
 ): Promise<{ score: number; comment: string }> {
   const { db, config, settings } = ctx;
+  // An erased order answers as an unknown one.
+  if (!(await customerOrder(db, orderId))) throw unauthorized(CUSTOMER_MSG.sessionExpired);
   return inTransaction(db, async (tx) => {
     const [order] = await lockOrders(tx, [orderId]).catch(() => []);
     if (!order || order.processStatus === 'Deleted') throw unauthorized(CUSTOMER_MSG.sessionExpired);
