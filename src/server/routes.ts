@@ -4,6 +4,8 @@ import { authRoutes } from './auth/routes.js';
 import { checkRoutes } from './checks/routes.js';
 import { communicationRoutes } from './communication/routes.js';
 import { customerRoutes } from './customer/routes.js';
+import { selfServiceRoutes } from './customer/self-service-routes.js';
+import { ratingInsightsRoutes } from './insights/ratings.js';
 import { documentRoutes } from './documents/routes.js';
 import { gatewayRoutes } from './gateways/routes.js';
 import { healthRoutes } from './health/routes.js';
@@ -52,4 +54,6 @@ export const areaRoutes: FastifyPluginAsync[] = [
   paymentRoutes,
   inboundRoutes,
   conversationRoutes,
+  selfServiceRoutes,
+  ratingInsightsRoutes,
 ];

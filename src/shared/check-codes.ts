@@ -26,6 +26,8 @@ export const CHECK_CODES = [
   'possible_duplicate',
   /** Raised from the order flag of the same name (a card network's early fraud warning). */
   'early_fraud_warning',
+  /** Raised from the order flag of the same name (the customer rated the order 1 or 2). */
+  'dispute_risk',
 ] as const;
 export type CheckCode = (typeof CHECK_CODES)[number];
 
@@ -42,7 +44,7 @@ export const ATTENTION_STATUSES = [
 ] as const;
 
 /** Order flags other parts of the service raise; each becomes the check of the same code. */
-export const CHECK_FLAGS = ['early_fraud_warning'] as const;
+export const CHECK_FLAGS = ['early_fraud_warning', 'dispute_risk'] as const;
 export type CheckFlag = (typeof CHECK_FLAGS)[number];
 
 export const DUPLICATE_DECISIONS = ['duplicate', 'not_duplicate'] as const;

@@ -75,6 +75,8 @@ export const PERMISSIONS = {
   'macros.write': ADMIN_MANAGER,
   /** Which statuses mail the customer, with which template. */
   'notifications.settings': ADMIN_MANAGER,
+  /** Customers' self-service: the cancellation ladder, the feedback mail, the track page's answers. */
+  'settings.selfService': ['Admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -17,6 +17,13 @@ const DetailsPage = lazy(() =>
   ),
 );
 
+const RatePage = lazy(() =>
+  import('./rate-order-page').then(
+    (m) => ({ default: m.Component }),
+    () => ({ default: ChunkFailed }),
+  ),
+);
+
 function ChunkFailed() {
   const { t } = useI18n();
   return <p className="c-card c-error">{t.t('chunk.failed')}</p>;
@@ -49,6 +56,7 @@ createRoot(document.getElementById('root')!).render(
           <Routes>
             <Route path="/track-order/:orderId?" element={<TrackPage />} />
             <Route path="/get-new-order-details/:orderId" element={<DetailsPage />} />
+            <Route path="/rate-order/:orderId" element={<RatePage />} />
             <Route path="*" element={<NotFound />} />
           </Routes>
         </Suspense>

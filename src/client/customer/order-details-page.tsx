@@ -11,6 +11,7 @@ import { NoticePreview } from './notice-preview';
 import { notifyError } from './notify';
 import { ProgressLine } from './progress-line';
 import { ReplyForm } from './reply-form';
+import { SelfServicePanel } from './self-service-panel';
 
 /** The file download starts 1000 ms after the download was recorded. */
 export const DOWNLOAD_DELAY_MS = 1000;
@@ -219,6 +220,9 @@ function OrderDetails() {
       />
       {stageShowsRequest(mainResult.stage) && loadToken(orderId) ? (
         <ReplyForm orderId={orderId} token={loadToken(orderId)!} />
+      ) : null}
+      {loadToken(orderId) ? (
+        <SelfServicePanel orderId={orderId} token={loadToken(orderId)!} onChanged={() => void load()} />
       ) : null}
       <section className="c-card">
         <HistoryTable rows={data} />

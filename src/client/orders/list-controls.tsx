@@ -77,6 +77,16 @@ export function RepliedBadge({ row }: { row: { customer_replied?: boolean | unde
   );
 }
 
+/** The customer corrected their details on the track page and no one has opened the order since. */
+export function EditedBadge({ row }: { row: { customer_edited?: boolean | undefined } }) {
+  if (!row.customer_edited) return null;
+  return (
+    <span className="badge text-bg-info ms-1" data-testid="edited-badge">
+      Customer edited
+    </span>
+  );
+}
+
 export function StatusBadge({ status }: { status: OrderStatus }) {
   return <span className={`badge ${STATUS_CLASS[status] ?? 'text-bg-light'}`}>{status}</span>;
 }

@@ -7,7 +7,7 @@ import { encodeOrderId } from '../../shared/order-id';
 import { formatIsoInstant } from '../../shared/dates';
 import { DataTable } from '../components/list-kit/data-table';
 import { type Column, type ColumnKey, cellText, SORT_KEY } from './columns';
-import { CheckBadge, DueBadge, RepliedBadge, StatusBadge } from './list-controls';
+import { CheckBadge, DueBadge, EditedBadge, RepliedBadge, StatusBadge } from './list-controls';
 
 /** Above this many rows only the visible rows are in the page (the list kit's row window). */
 const VIRTUAL_FROM = 200;
@@ -44,6 +44,7 @@ function Cell({ row, columnKey }: { row: OrderListRow; columnKey: ColumnKey }) {
         <StatusBadge status={row.process_status} />
         <CheckBadge row={row} />
         <RepliedBadge row={row} />
+        <EditedBadge row={row} />
       </>
     );
   const text = cellText(row, columnKey);

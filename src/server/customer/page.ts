@@ -7,7 +7,7 @@ import { brandFor, customerBrandOf } from '../../shared/brand.js';
 import { escapeHtml } from '../mail/approval-notice.js';
 
 /** Paths the customer page owns (docs/product.md, "The traveller's side"). */
-const CUSTOMER_PATH = /^\/(track-order|get-new-order-details)(\/[^/?#]*)?\/?(\?|#|$)/;
+const CUSTOMER_PATH = /^\/(track-order|get-new-order-details|rate-order)(\/[^/?#]*)?\/?(\?|#|$)/;
 
 export function isCustomerPath(url: string): boolean {
   return CUSTOMER_PATH.test(url);

@@ -247,6 +247,8 @@ export const orders = pgTable(
     language: text('language').$type<CustomerLanguage>(),
     /** When the customer's latest unread answer came in (the "Customer replied" flag); null once read. */
     customerRepliedAt: timestamp('customer_replied_at', { withTimezone: true, mode: 'date' }),
+    /** When the customer last corrected the order on the track page (the "Customer edited" badge); null once opened. */
+    customerEditedAt: timestamp('customer_edited_at', { withTimezone: true, mode: 'date' }),
     /**
      * The failing data checks of the order (src/shared/order-checks.ts) as last run, at intake and after
      * every change of its data: [{code, severity, fields, params}]; check_level is 2 with a blocking one,
@@ -619,6 +621,8 @@ export const orderEvents = pgTable(
       .notNull()
       .references(() => orders.orderId),
     actorId: integer('actor_id').references(() => staffUsers.id),
+    /** 'customer' when the customer made the change on the track page (no staff actor then). */
+    actorKind: text('actor_kind').$type<'customer'>(),
     action: text('action').$type<OrderEventAction>().notNull(),
     fromValue: text('from_value'),
     toValue: text('to_value'),
@@ -631,6 +635,7 @@ export const orderEvents = pgTable(
   },
   (t) => [
     check('order_events_action_ck', oneOf(t.action, ORDER_EVENT_ACTIONS)),
+    check('order_events_actor_kind_ck', sql`${t.actorKind} is null or ${t.actorKind} = 'customer'`),
     index('order_events_order_idx').on(t.orderId, t.createdAt),
     index('order_events_action_created_idx').on(t.action, t.toValue, t.createdAt),
   ],
@@ -1059,3 +1064,56 @@ export const inboundImapClaims = pgTable(
   },
   (t) => [primaryKey({ columns: [t.mailbox, t.uidValidity, t.uid] })],
 );
+
+/** A customer's cancellation on the track page, once per order: a replay answers this first result. */
+export const customerCancellations = pgTable(
+  'customer_cancellations',
+  {
+    orderId: bigint('order_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => orders.orderId),
+    reason: text('reason').notNull(),
+    /** The share of the payment refunded, from the cancellation policy's ladder. */
+    percent: integer('percent').notNull(),
+    /** The amount refunded in major units ("37.50"). */
+    amount: text('amount').notNull(),
+    currency: text('currency').notNull(),
+    fromStatus: text('from_status').notNull(),
+    /** 'refunded': refunded at the provider (Completed Refunds); 'refunds': left to the team in Refunds. */
+    outcome: text('outcome').$type<'refunded' | 'refunds'>().notNull(),
+    refundId: text('refund_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('customer_cancellations_outcome_ck', sql`${t.outcome} in ('refunded', 'refunds')`),
+    check('customer_cancellations_percent_ck', sql`${t.percent} between 0 and 100`),
+    check('customer_cancellations_reason_len_ck', sql`char_length(${t.reason}) <= 1000`),
+  ],
+);
+
+/** The customer's rating of an order (one per order; a later answer replaces it). */
+export const orderRatings = pgTable(
+  'order_ratings',
+  {
+    orderId: bigint('order_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => orders.orderId),
+    score: integer('score').notNull(),
+    comment: text('comment').notNull().default(''),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('order_ratings_score_ck', sql`${t.score} between 1 and 5`),
+    check('order_ratings_comment_len_ck', sql`char_length(${t.comment}) <= 2000`),
+    index('order_ratings_updated_idx').on(t.updatedAt),
+  ],
+);
+
+/** Orders whose "How did we do?" mail has gone (once per order). */
+export const ratingRequests = pgTable('rating_requests', {
+  orderId: bigint('order_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => orders.orderId),
+  sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

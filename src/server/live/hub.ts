@@ -15,6 +15,9 @@ import { onCacheEvent } from './cache-events.js';
 /** Channels the database triggers publish on (drizzle/0019_order_change_events.sql). */
 export const ORDER_CHANNEL = 'edcard_order';
 export const PRESENCE_CHANNEL = 'edcard_presence';
+/** Notices for the managers (a low rating): forwarded as a `notice` event to Admin and Manager streams. */
+export const NOTICE_CHANNEL = 'edcard_notice';
+const NOTICE_ROLES: readonly Role[] = ['Admin', 'Manager'];
 
 export const HEARTBEAT_MS = 15_000;
 /** A viewer without a heartbeat for this long is gone. */
@@ -85,6 +88,7 @@ export class LiveHub {
   async start(): Promise<void> {
     this.unlisten.push(await this.database.listen(ORDER_CHANNEL, (p) => this.onOrder(p)));
     this.unlisten.push(await this.database.listen(PRESENCE_CHANNEL, (p) => this.onPresence(p)));
+    this.unlisten.push(await this.database.listen(NOTICE_CHANNEL, (p) => this.onNotice(p)));
     // Logout, an end by an Admin, a password change, a deleted user: every instance hears it here.
     this.unlisten.push(await onCacheEvent(this.database, (p) => this.onStaffChange(p)));
     this.timers.push(setInterval(() => this.heartbeat(), HEARTBEAT_MS).unref());
@@ -236,6 +240,17 @@ export class LiveHub {
     const { assignedToId: _a, byId: _b, ...data } = event;
     this.broadcast('order', data);
     this.scheduleCounts();
+  }
+
+  private onNotice(payload: string): void {
+    let notice: unknown;
+    try {
+      notice = JSON.parse(payload);
+    } catch {
+      return;
+    }
+    const text = frame('notice', notice);
+    for (const s of this.streams) if (NOTICE_ROLES.includes(s.staff.type)) this.writeFrame(s, text);
   }
 
   private scheduleCounts(): void {

@@ -46,6 +46,10 @@ async function bySections(orderId: number) {
     customer_replied: (
       await q('select customer_replied_at is not null as replied from orders where order_id = $1', [orderId])
     ).rows.map((r) => (r as { replied: boolean }).replied)[0],
+    // The "Customer edited" mark (docs/product.md, "Customers help themselves").
+    customer_edited: (
+      await q('select customer_edited_at is not null as edited from orders where order_id = $1', [orderId])
+    ).rows.map((r) => (r as { edited: boolean }).edited)[0],
   };
 }
 

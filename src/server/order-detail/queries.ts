@@ -171,7 +171,7 @@ export async function loadEvents(db: DbOrTx, orderId: number): Promise<OrderEven
     action: e.action,
     from_value: fromName ?? e.fromValue,
     to_value: toName ?? e.toValue,
-    actor_name: actor ?? null,
+    actor_name: actor ?? (e.actorKind === 'customer' ? 'Customer' : null),
     create_ts: e.createdAt.toISOString(),
   }));
 }
@@ -210,6 +210,7 @@ from (
          ${isoSql('o.due_at')} as due_at, ${isoSql('o.due_paused_at')} as due_paused_at,
          ${isoSql('o.trip_ends_at')} as trip_ends_at,
          (o.customer_replied_at is not null) as customer_replied,
+         (o.customer_edited_at is not null) as customer_edited,
          coalesce((
            select json_agg(json_build_object(
                     'id', d.id, 'order_id', d.order_id, 'withdrawn_at', ${isoSql('d.withdrawn_at')},
@@ -260,7 +261,7 @@ from (
            select json_agg(json_build_object(
                     'id', e.id, 'action', e.action,
                     'from_value', coalesce(fs.name, e.from_value), 'to_value', coalesce(ts.name, e.to_value),
-                    'actor_name', ea.name, 'create_ts', ${isoSql('e.created_at')})
+                    'actor_name', coalesce(ea.name, case when e.actor_kind = 'customer' then 'Customer' end), 'create_ts', ${isoSql('e.created_at')})
                   order by e.created_at, e.id)
            from order_events e
            left join staff_users ea on ea.id = e.actor_id

@@ -26,6 +26,7 @@ import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
 import { addRemark, cancelPendingMail, changeStatus, withdrawDocument } from '../orders/commands.js';
 import { loadOrder, servableDocumentById } from '../orders/repository.js';
+import { clearCustomerEdited } from '../orders/self-service.js';
 import { providerRefund } from '../payments/detail-refund.js';
 import { previewCustomerMail } from './mail-preview.js';
 import { loadOrderDetail } from './queries.js';
@@ -64,6 +65,8 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       const detail = await loadOrderDetail(app.ctx.database, request.params.orderId, config.APP_MAIL_DOMAIN);
       if (!detail) throw notFound('Order not found');
       const checks = await orderChecks(db, request.params.orderId, checkSettingsOf(config));
+      // Opening the order reads the customer's correction: the "Customer edited" badge goes.
+      if (detail.customer_edited) await clearCustomerEdited(db, request.params.orderId);
       return ok({ ...detail, checks }, 'Order details');
     },
   );

@@ -27,14 +27,19 @@ const asText = (v: unknown): string | null => (v === null || v === undefined ? n
  */
 export async function correctOrder(
   db: DbOrTx,
-  actor: StaffIdentity,
+  actor: StaffIdentity | 'customer',
   orderId: number,
   body: CorrectOrderBody,
   settings: CheckSettings,
   ip: string | null = null,
+  /** The customer's own checks (status, daily limit), run on the locked order before anything changes. */
+  before?: (order: OrderRow) => Promise<void>,
 ): Promise<{ changes: FieldChange[]; version: number }> {
+  const byCustomer = actor === 'customer';
+  const actorId = byCustomer ? null : actor.id;
   return inTransaction(db, async (tx) => {
     const [order] = await lockOrders(tx, [orderId], 'Order not found');
+    if (before) await before(order!);
     await assertVersion(tx, order!, body.expectedVersion);
     if (CLOSED_FOR_CORRECTION.has(order!.processStatus)) {
       throw conflict(`A ${order!.processStatus} order cannot be corrected.`);
@@ -61,7 +66,8 @@ export async function correctOrder(
     await recordEvents(tx, [
       {
         orderId,
-        actorId: actor.id,
+        actorId,
+        actorKind: byCustomer ? 'customer' : null,
         action: 'correction',
         fromValue: JSON.stringify(Object.fromEntries(changes.map((c) => [c.field, c.from]))),
         toValue: JSON.stringify(Object.fromEntries(changes.map((c) => [c.field, c.to]))),
@@ -69,7 +75,8 @@ export async function correctOrder(
     ]);
     await recordAudit(tx, {
       action: 'order.correct',
-      actorId: actor.id,
+      actorId,
+      ...(byCustomer ? { actorEmail: 'customer' } : {}),
       target: `order ${orderId}`,
       from: Object.fromEntries(changes.map((c) => [c.field, c.from])),
       to: Object.fromEntries(changes.map((c) => [c.field, c.to])),

@@ -7,6 +7,8 @@ export interface OrderEvent {
   orderId: number;
   /** The staff member who did it; null for the system and the customer. */
   actorId?: number | null;
+  /** 'customer' when the customer made the change on the track page. */
+  actorKind?: 'customer' | null;
   action: OrderEventAction;
   fromValue?: string | null;
   toValue?: string | null;
@@ -23,6 +25,7 @@ export async function recordEvents(tx: DbOrTx, events: readonly OrderEvent[]): P
     events.map((e) => ({
       orderId: e.orderId,
       actorId: e.actorId ?? null,
+      ...(e.actorKind ? { actorKind: e.actorKind } : {}),
       action: e.action,
       fromValue: e.fromValue ?? null,
       toValue: e.toValue ?? null,

@@ -114,7 +114,8 @@ function rowColumns(clock: DueClock): SQL {
            case when o.process_status = ${sqlValue('ChargeBack')} then (
              select d.reason from payment_disputes d where d.order_id = o.order_id
              order by d.created_at desc, d.id desc limit 1) end as dispute_reason,
-           (o.customer_replied_at is not null) as customer_replied`;
+           (o.customer_replied_at is not null) as customer_replied,
+           (o.customer_edited_at is not null) as customer_edited`;
 }
 
 /**

@@ -43,6 +43,11 @@ export const AUDIT_ACTIONS = {
   'order.duplicate-decision': 'Duplicate decision',
   'shift.note': 'Shift note written',
   'waiting-policy.update': 'Waiting policy changed',
+  'order.customer-cancel': 'Order cancelled by the customer',
+  'order.rating': 'Order rated by the customer',
+  'cancellation-policy.update': 'Cancellation policy changed',
+  'feedback-policy.update': 'Feedback policy changed',
+  'track-page-answers.update': 'Track page answers changed',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];

@@ -405,6 +405,8 @@ export const orderFields = z.object({
   trip_ends_at: isoInstant.nullable().optional(),
   /** The customer answered and no one has read the conversation since ("Customer replied" badge). */
   customer_replied: z.boolean().optional(),
+  /** The customer corrected the order on the track page and no one has opened it since. */
+  customer_edited: z.boolean().optional(),
 });
 export type OrderFields = z.infer<typeof orderFields>;
 

@@ -168,6 +168,8 @@ export const orderListRow = z.object({
   dispute_reason: z.string().nullable().optional(),
   /** The customer answered and no one has read it yet (the row's "Customer replied" badge). */
   customer_replied: z.boolean().optional(),
+  /** The customer corrected the order on the track page and no one has opened it since. */
+  customer_edited: z.boolean().optional(),
 });
 export type OrderListRow = z.infer<typeof orderListRow>;
 

@@ -69,7 +69,20 @@ describe('customer catalogs', () => {
       // The compiled messages format exactly like their source.
       const fromSource = createTranslator('es', catalog, en);
       const fromAst = createTranslator('es', compiled, compiledOf('en'));
-      const values = { orderId: '100001', supportEmail: 'help@example.com', brand: 'B', stage: 'S' };
+      const values = {
+        orderId: '100001',
+        supportEmail: 'help@example.com',
+        brand: 'B',
+        stage: 'S',
+        // The self-service messages' values.
+        field: 'F',
+        amount: '10.00 USD',
+        name: 'N',
+        untouched: 100,
+        workedOn: 75,
+        score: 3,
+        fields: 'F, G',
+      };
       for (const key of Object.keys(en) as (keyof typeof en)[]) {
         if (key.startsWith('details.') || SERVER_ONLY_KEY.test(key)) continue;
         expect(fromAst.t(key, values)).toBe(fromSource.t(key, values));

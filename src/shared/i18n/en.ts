@@ -1,3 +1,4 @@
+import { selfServiceEn } from './self-service/en.js';
 /**
  * English messages of the customer pages and stage messages (ICU MessageFormat). English is the source:
  * these are the texts the pages showed before they were translated, and every other catalog falls back
@@ -124,6 +125,7 @@ const en = {
   'reply.received': 'Thank you. We have received your answer and will continue with your application.',
   'reply.failed': 'Your answer could not be sent. Please try again.',
   'reply.tooMany': 'Send at most 5 files.',
+  ...selfServiceEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

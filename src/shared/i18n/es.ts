@@ -1,4 +1,5 @@
 import type { Catalog } from './en.js';
+import { selfServiceEs } from './self-service/es.js';
 
 /** Spanish (docs/decisions/213). A key missing here falls back to English. */
 const es: Catalog = {
@@ -117,5 +118,6 @@ const es: Catalog = {
   'reply.received': 'Gracias. Hemos recibido su respuesta y continuaremos con su solicitud.',
   'reply.failed': 'No se pudo enviar su respuesta. Inténtelo de nuevo.',
   'reply.tooMany': 'Envíe como máximo 5 archivos.',
+  ...selfServiceEs,
 };
 export default es;

@@ -1,4 +1,5 @@
 import type { Catalog } from './en.js';
+import { selfServiceNl } from './self-service/nl.js';
 
 /** Dutch (docs/decisions/213). A key missing here falls back to English. */
 const nl: Catalog = {
@@ -118,5 +119,6 @@ const nl: Catalog = {
   'reply.received': 'Dank u. We hebben uw antwoord ontvangen en gaan verder met uw aanvraag.',
   'reply.failed': 'Uw antwoord kon niet worden verstuurd. Probeer het opnieuw.',
   'reply.tooMany': 'Stuur maximaal 5 bestanden.',
+  ...selfServiceNl,
 };
 export default nl;

@@ -1,4 +1,5 @@
 import type { Catalog } from './en.js';
+import { selfServicePap } from './self-service/pap.js';
 
 /** Papiamento (docs/decisions/213). A key missing here falls back to English. */
 const pap: Catalog = {
@@ -119,5 +120,6 @@ const pap: Catalog = {
   'reply.received': 'Danki. Nos a risibí bo contesta i lo sigui ku bo aplikashon.',
   'reply.failed': 'No por a manda bo contesta. Purba atrobe.',
   'reply.tooMany': 'Manda maksimo 5 archivo.',
+  ...selfServicePap,
 };
 export default pap;

@@ -1,4 +1,5 @@
 import type { Catalog } from './en.js';
+import { selfServicePt } from './self-service/pt.js';
 
 /** Portuguese (docs/decisions/213). A key missing here falls back to English. */
 const pt: Catalog = {
@@ -118,5 +119,6 @@ const pt: Catalog = {
   'reply.received': 'Obrigado. Recebemos a sua resposta e continuaremos com o seu pedido.',
   'reply.failed': 'Não foi possível enviar a sua resposta. Tente novamente.',
   'reply.tooMany': 'Envie no máximo 5 ficheiros.',
+  ...selfServicePt,
 };
 export default pt;

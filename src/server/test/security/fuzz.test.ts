@@ -272,7 +272,7 @@ interface Subject {
 
 /** Example values by field name: real ids and values that pass each contract. */
 function example(op: Operation, name: string, s: Subject): unknown {
-  const front = op.path.startsWith('/api/front/');
+  const front = customerSide(op);
   if (op.path === '/api/intake/orders') {
     if (name === 'client_reference') return `fuzz-${process.pid}-${++unique}`;
     return buildOrder()[name];
@@ -400,7 +400,7 @@ function foreignIds(op: Operation, field: string): { label: string; value: unkno
     return [
       {
         label: 'another order',
-        value: op.path.startsWith('/api/front/') ? String(otherOrderId) : otherOrderId,
+        value: customerSide(op) ? String(otherOrderId) : otherOrderId,
       },
       { label: 'no such order', value: 999_999_999 },
     ];
@@ -423,7 +423,7 @@ function fillPath(op: Operation, s: Subject, bad?: { name: string; value: string
   const real = (name: string): unknown => {
     if (name === 'orderName') return 'newOrder';
     if (name === 'documentId') return customer.documentId;
-    if (name === 'orderId') return op.path.startsWith('/api/front/') ? customer.orderId : s.orderId;
+    if (name === 'orderId') return customerSide(op) ? customer.orderId : s.orderId;
     if (name === 'id') return op.path.includes('sessions') ? 'no-such-session' : s.memberId || adminId;
     // Another numeric id (a message, a file): a well-formed one that names nothing (404).
     const type = op.pathParams.find((p) => p.name === name)?.schema?.type;
@@ -543,6 +543,13 @@ function multipartCases(): Case[] {
   return cases;
 }
 
+/**
+ * Routes of the customer (the track page): called with the customer token, on the customer's order. The
+ * self-service routes under /api/customer/ too (not the multipart answer: its parts are built apart).
+ */
+const customerSide = (op: Operation) =>
+  op.path.startsWith('/api/front/') || (op.path.startsWith('/api/customer/') && !op.multipart);
+
 /** Routes that act on an order (an orderId field or path parameter, or the search text). */
 const usesOrder = (op: Operation) =>
   'orderId' in (op.body?.properties ?? {}) ||
@@ -563,7 +570,7 @@ describe('OpenAPI fuzzer', () => {
     let sent = 0;
 
     for (const op of ops) {
-      const front = op.path.startsWith('/api/front/');
+      const front = customerSide(op);
       const changes = op.method !== 'GET';
       const cases = op.multipart ? multipartCases() : casesOf(op);
       const started = Date.now();
