@@ -2,7 +2,7 @@ import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { OrderPayment, PaymentInsights } from '../../shared/contracts/payments.js';
 import { serviceDayStart } from '../../shared/dates.js';
-import { formatMinor } from '../../shared/money.js';
+import { formatMinor, toMinor } from '../../shared/money.js';
 import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
 import { orders, paymentDisputes, paymentRefunds, staffUsers } from '../db/schema.js';
@@ -15,7 +15,12 @@ const TAKES_EVIDENCE = new Set(['needs_response', 'warning_needs_response']);
 /** The order's Payment section: its gateway, whether money moves through it, its disputes and refunds. */
 export async function orderPayment(db: DbOrTx, config: Config, orderId: number): Promise<OrderPayment> {
   const [order] = await db
-    .select({ merchantName: orders.merchantName, transactionId: orders.transactionId })
+    .select({
+      merchantName: orders.merchantName,
+      transactionId: orders.transactionId,
+      amount: orders.amount,
+      currency: orders.currency,
+    })
     .from(orders)
     .where(eq(orders.orderId, orderId));
   if (!order) throw notFound('Order not found');
@@ -35,7 +40,15 @@ export async function orderPayment(db: DbOrTx, config: Config, orderId: number):
       .where(eq(paymentRefunds.orderId, orderId))
       .orderBy(asc(paymentRefunds.createdAt), asc(paymentRefunds.id)),
   ]);
+  const currency = order.currency.toUpperCase();
+  const paid = toMinor(order.amount, currency) ?? 0;
+  const succeeded = refunds.filter(({ r }) => r.status === 'succeeded');
+  const refunded = succeeded.reduce((sum, { r }) => sum + r.amount, 0);
+  const pending = refunds.find(({ r }) => r.status === 'pending' || r.status === 'unknown')?.r ?? null;
   return {
+    refunded_so_far: formatMinor(refunded, currency),
+    remaining: formatMinor(Math.max(paid - refunded - (pending?.amount ?? 0), 0), currency),
+    pending_refund: pending ? formatMinor(pending.amount, pending.currency) : null,
     gateway: route.kind === 'integrated' ? route.gateway.name : route.gateway,
     integrated: route.kind === 'integrated',
     manual_reason: route.kind === 'manual' ? route.reason : null,
