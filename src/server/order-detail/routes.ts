@@ -27,6 +27,7 @@ import { notFound } from '../http/errors.js';
 import { addRemark, cancelPendingMail, changeStatus, withdrawDocument } from '../orders/commands.js';
 import { loadOrder, servableDocumentById } from '../orders/repository.js';
 import { providerRefund } from '../payments/detail-refund.js';
+import { latestDispute } from '../payments/queries.js';
 import { previewCustomerMail } from './mail-preview.js';
 import { loadOrderDetail } from './queries.js';
 
@@ -63,8 +64,9 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       // One prepared statement for the whole answer (docs/decisions/282-order-detail-read.md).
       const detail = await loadOrderDetail(app.ctx.database, request.params.orderId, config.APP_MAIL_DOMAIN);
       if (!detail) throw notFound('Order not found');
-      const checks = await orderChecks(db, request.params.orderId, checkSettingsOf(config));
-      return ok({ ...detail, checks }, 'Order details');
+      const { checks, duplicates } = await orderChecks(db, request.params.orderId, checkSettingsOf(config));
+      const dispute = await latestDispute(db, request.params.orderId);
+      return ok({ ...detail, checks, duplicates, dispute }, 'Order details');
     },
   );
 
