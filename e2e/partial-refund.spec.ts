@@ -2,7 +2,7 @@ import { encodeOrderId } from '../src/shared/order-id.js';
 import { addRemark, expect, loginAs, makeOrder, staffToken, test } from './fixtures';
 
 /**
- * A partial refund through Stripe (issue 37): the confirmation names the provider and the amount, the
+ * A partial refund through Stripe: the confirmation names the provider and the amount, the
  * toast names the refund id, the order stays in Refunds showing what was refunded and what is left, and
  * refunding the rest closes it. The refunds go to the local server speaking Stripe's API.
  */

@@ -3,7 +3,7 @@ import { serviceToday } from '../../shared/dates.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 
-/** Issue 36, item 16: the names the last round's issues gave, answered as named (old names kept). */
+/** The names the last round's contracts gave, answered as named (old names kept). */
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();

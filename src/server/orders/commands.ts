@@ -190,7 +190,7 @@ export async function changeStatus(
 }> {
   return inTransaction(db, async (tx) => {
     const order = await lockOne(tx, input.orderId);
-    // Refuse before asking (issue 36, item 12): the order rules, the role and the holder first; only a
+    // Refuse before asking (decision 357): the order rules, the role and the holder first; only a
     // move that would go through is met with "changed since you opened it" or "… just moved this —
     // continue?".
     enforceRules([order], { kind: 'move', to: input.to }, actor, serviceToday());

@@ -3,7 +3,7 @@ import { createTestApp, type DemoRole, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 
 /**
- * Issue 36, item 12: a move the actor may not make at all is refused (403, or the holder's 409) before
+ * Decision 357: a move the actor may not make at all is refused (403, or the holder's 409) before
  * anyone is asked "… just moved this — continue?"; only a move that would go through asks.
  */
 let t: TestApp;

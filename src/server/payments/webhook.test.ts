@@ -404,7 +404,7 @@ describe('POST /api/webhooks/stripe', () => {
   });
 });
 
-describe('provider events and closed orders (issue 36, items 9 and 10)', () => {
+describe('provider events and closed orders', () => {
   const mails = (orderId: number) =>
     q<{ kind: string }>('select kind from mail_log where order_id = $1', [orderId]);
   const disputeRow = (id: string) =>
