@@ -64,7 +64,7 @@ afterEach(() => localStorage.clear());
 describe('the checks panel of the order detail', () => {
   it('names each problem and its fields, shows a duplicate side by side, and sends a correction with the version', async () => {
     const user = userEvent.setup();
-    const order = orderFixture({ checks: CHECKS, flight_number: 'KLM', version: 7 });
+    const order = orderFixture({ ...CHECKS, flight_number: 'KLM', version: 7 });
     const sent = open(order, {
       [`PATCH /api/admin/orders/${order.order_id}`]: () => ({
         body: {
@@ -111,7 +111,7 @@ describe('the checks panel of the order detail', () => {
 
   it('a Telecaller sees the problems but no way to change the order', async () => {
     signInAs('Telecaller');
-    open(orderFixture({ checks: CHECKS }));
+    open(orderFixture({ ...CHECKS }));
     const panel = await screen.findByTestId('order-checks');
     expect(within(panel).getByTestId('check-flight_number_shape')).toBeInTheDocument();
     expect(within(panel).queryByRole('button', { name: 'Correct data' })).toBeNull();
@@ -119,7 +119,7 @@ describe('the checks panel of the order detail', () => {
   });
 
   it('a Completed order offers no correction', async () => {
-    open(orderFixture({ checks: CHECKS, process_status: 'Completed' }));
+    open(orderFixture({ ...CHECKS, process_status: 'Completed' }));
     const panel = await screen.findByTestId('order-checks');
     expect(within(panel).queryByRole('button', { name: 'Correct data' })).toBeNull();
   });

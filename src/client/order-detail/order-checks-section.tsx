@@ -67,8 +67,8 @@ const CLOSED = new Set(['Completed', 'Refunded', 'Deleted']);
 /** The top of the detail page: each failing check with its fields, possible duplicates, corrections. */
 export function OrderChecksSection({ order }: { order: OrderDetails }) {
   const [editing, setEditing] = useState(false);
-  const checks = order.checks?.checks ?? [];
-  const duplicates = order.checks?.duplicates ?? [];
+  const checks = order.checks ?? [];
+  const duplicates = order.duplicates ?? [];
   const mayCorrect = can(sessionUser()?.type ?? null, 'orders.correct') && !CLOSED.has(order.process_status);
   // The fields the checks name that staff may correct (the editor's own list; the server checks again).
   const named = checks

@@ -18,11 +18,14 @@ export const paymentApi = api.injectEndpoints({
       }),
       invalidatesTags: (_r, error, { orderId }) => (error ? [] : orderTag(orderId)),
     }),
-    refundThroughProvider: build.mutation<Envelope<unknown>, { orderId: number; amount?: string }>({
-      query: ({ orderId, amount }) => ({
+    refundThroughProvider: build.mutation<
+      Envelope<unknown>,
+      { orderId: number; amount?: string | undefined; close?: boolean | undefined }
+    >({
+      query: ({ orderId, amount, close }) => ({
         url: 'admin/move-to-complete-refund',
         method: 'PUT',
-        body: { orderId: [orderId], ...(amount ? { amount } : {}) },
+        body: { orderId: [orderId], ...(amount ? { amount } : {}), ...(close ? { close } : {}) },
       }),
       invalidatesTags: (_r, _error, { orderId }) => [...orderTag(orderId), 'Counts', 'Orders'],
     }),

@@ -30,6 +30,9 @@ const disputed: OrderPayment = {
     },
   ],
   refunds: [],
+  refunded_so_far: '0.00 USD',
+  remaining: '59.00 USD',
+  pending_refund: null,
 };
 
 function openOrder(payment: OrderPayment, extra: Parameters<typeof mockApi>[0] = {}) {
@@ -95,6 +98,52 @@ describe('the Payment section of the order detail', () => {
     expect(within(dispute).queryByRole('button')).not.toBeInTheDocument();
   });
 
+  it('a partial refund asks "Refund 20.00 USD through Stripe?", shows what is left and toasts the refund id', async () => {
+    const user = userEvent.setup();
+    signInAs('Team');
+    const order = orderFixture({ process_status: 'Refunds', amount: '59.00', currency: 'USD' });
+    const sent = mockApi({
+      [`GET /api/admin/get-orders-details/${order.order_id}`]: () =>
+        answer(orderDetailsResponse, { status: 1, message: 'ok', data: order }),
+      [`GET /api/admin/orders/${order.order_id}/payment`]: () =>
+        answer(orderPaymentResponse, {
+          status: 1,
+          message: 'Payment',
+          data: { ...disputed, disputes: [], refunded_so_far: '0.00 USD', remaining: '59.00 USD' },
+        }),
+      'PUT /api/admin/move-to-complete-refund': () => ({
+        body: {
+          status: 1,
+          message:
+            'Refunded 20.00 USD through Stripe (refund re_abc123). 20.00 USD refunded so far, 39.00 USD left: the order stays in Refunds.',
+          data: { orderId: [], failed: [], throughProvider: [] },
+        },
+      }),
+    });
+    renderPage(
+      '/admin/view-order/:orderId',
+      `/admin/view-order/${encodeOrderId(order.order_id)}`,
+      <Component />,
+    );
+    expect(await screen.findByTestId('payment-refunded-so-far')).toHaveTextContent(
+      'Refunded so far: 0.00 USD · Remaining: 59.00 USD',
+    );
+    await user.type(screen.getByLabelText('Amount to refund (empty: all that is left)'), '20');
+    await user.click(screen.getByRole('button', { name: 'Refund through Stripe' }));
+    expect(await screen.findByText('Refund 20.00 USD through Stripe?')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByText(/refund re_abc123/)).toBeInTheDocument();
+    expect(sent.find((r) => r.path.endsWith('/move-to-complete-refund'))?.body).toEqual({
+      orderId: [order.order_id],
+      amount: '20',
+    });
+    await user.click(screen.getByLabelText('Refund and close (Completed Refunds even if part is left)'));
+    await user.click(screen.getByRole('button', { name: 'Refund through Stripe' }));
+    expect(
+      await screen.findByText('Refund 59.00 USD through Stripe and close the order (Completed Refunds)?'),
+    ).toBeInTheDocument();
+  });
+
   it('says when a gateway has no integration and the flow stays manual', async () => {
     signInAs('Admin');
     openOrder({
@@ -103,6 +152,9 @@ describe('the Payment section of the order detail', () => {
       manual_reason: "PayPal has no integration: refund and answer chargebacks in PayPal's dashboard.",
       disputes: [],
       refunds: [],
+      refunded_so_far: '0.00 USD',
+      remaining: '59.00 USD',
+      pending_refund: null,
     });
     expect(await screen.findByTestId('payment-manual')).toHaveTextContent(
       "Handled by hand: PayPal has no integration: refund and answer chargebacks in PayPal's dashboard.",

@@ -16,7 +16,7 @@ import {
   useSubmitEvidenceMutation,
 } from './payment-api';
 import { FieldGrid, Section } from './section';
-import { TextField } from '../components/form-kit/form-field';
+import { CheckboxField, TextField } from '../components/form-kit/form-field';
 
 const words = (s: string | null) => (s ? s.replaceAll('_', ' ') : '');
 
@@ -49,6 +49,8 @@ export function PaymentSection({ order }: { order: OrderDetails }) {
   const [refund, refunding] = useRefundThroughProviderMutation();
   const [confirm, setConfirm] = useState(false);
   const [amount, setAmount] = useState('');
+  const [close, setClose] = useState(false);
+  const [askRefund, setAskRefund] = useState<string | null>(null);
   if (!data) return null;
   const role = sessionUser()?.type ?? null;
   const mayEvidence = can(role, 'orders.disputeEvidence');
@@ -64,13 +66,30 @@ export function PaymentSection({ order }: { order: OrderDetails }) {
     }
   };
   const refundPart = async () => {
+    setAskRefund(null);
     try {
-      const res = await refund({ orderId: order.order_id, amount: amount.trim() || undefined }).unwrap();
+      const res = await refund({
+        orderId: order.order_id,
+        amount: amount.trim() || undefined,
+        close: close || undefined,
+      }).unwrap();
+      // The server's answer names the refund id, what was refunded so far and what is left.
       toast.success(res.message);
       setAmount('');
+      setClose(false);
     } catch (error) {
       toast.error(errorMessage(error));
     }
+  };
+  /** "Refund 20.00 USD through Stripe?": the amount typed, or all that is left. */
+  const refundQuestion = () => {
+    const typed = amount.trim();
+    const what =
+      typed && /^\d+(\.\d{1,2})?$/.test(typed)
+        ? `${Number(typed).toFixed(2)} ${order.currency}`
+        : typed || data.remaining;
+    const closing = close ? ' and close the order (Completed Refunds)' : '';
+    return `Refund ${what} through ${data.gateway}${closing}?`;
   };
 
   return (
@@ -125,12 +144,19 @@ export function PaymentSection({ order }: { order: OrderDetails }) {
           ) : null}
         </div>
       ))}
+      {data.integrated && (data.refunds.length || order.process_status === 'Refunds') ? (
+        <p className="small mt-2 mb-0" data-testid="payment-refunded-so-far">
+          Refunded so far: {data.refunded_so_far} · Remaining: {data.remaining}
+          {data.pending_refund ? ` · Waiting for ${data.gateway}'s answer on ${data.pending_refund}` : ''}
+        </p>
+      ) : null}
       {data.integrated && order.process_status === 'Refunds' ? (
         <form
           className="d-flex flex-wrap align-items-end gap-2 mt-3"
+          data-testid="refund-form"
           onSubmit={(e) => {
             e.preventDefault();
-            void refundPart();
+            setAskRefund(refundQuestion());
           }}
         >
           <TextField
@@ -143,6 +169,13 @@ export function PaymentSection({ order }: { order: OrderDetails }) {
             value={amount}
             maxLength={12}
             onChange={(e) => setAmount(e.target.value)}
+          />
+          <CheckboxField
+            id="refund-close"
+            className="small mb-1"
+            label="Refund and close (Completed Refunds even if part is left)"
+            checked={close}
+            onChange={(e) => setClose(e.target.checked)}
           />
           <Button size="sm" type="submit" variant="success" disabled={refunding.isLoading}>
             Refund through {data.gateway}
@@ -159,6 +192,13 @@ export function PaymentSection({ order }: { order: OrderDetails }) {
           empty={null}
         />
       ) : null}
+      <ConfirmDialog
+        show={askRefund !== null}
+        message={askRefund ?? ''}
+        busy={refunding.isLoading}
+        onYes={() => void refundPart()}
+        onNo={() => setAskRefund(null)}
+      />
       <ConfirmDialog
         show={confirm && !!open}
         message="Submit the Defence Pack and the evidence to the bank now? Submitted evidence cannot be changed."

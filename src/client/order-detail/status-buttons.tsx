@@ -20,6 +20,7 @@ import {
   skipsMailPreview,
 } from '../components/mail-before-move';
 import { useLazyGetMailPreviewQuery, useMoveOrderStatusMutation } from './order-detail-api';
+import { useGetOrderPaymentQuery } from './payment-api';
 import { CheckboxField } from '../components/form-kit/form-field';
 
 type Movable = (typeof MOVABLE_STATUSES)[number];
@@ -51,6 +52,12 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
   const today = serviceToday();
   const movable = MOVABLE_STATUSES.filter((to) => decide(state, { kind: 'move', to }, role, today).allowed);
   const canRestore = decide(state, { kind: 'restore' }, role, today).allowed;
+  const { data: payment } = useGetOrderPaymentQuery(order.order_id);
+  /** A refund through a provider names it and the amount: "Refund 59.00 USD through Stripe …?" */
+  const confirmText = (status: Movable) =>
+    status === 'Refunded' && payment?.integrated
+      ? `Refund ${payment.remaining} through ${payment.gateway} and move this order to Completed Refunds? The customer will be mailed.`
+      : (CONFIRM[status] ?? '');
 
   const runRestore = async () => {
     try {
@@ -172,7 +179,7 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
       ) : null}
       <ConfirmDialog
         show={pending !== null}
-        message={pending ? (CONFIRM[pending] ?? '') : ''}
+        message={pending ? confirmText(pending) : ''}
         busy={isLoading}
         onYes={() => pending && run(pending)}
         onNo={() => setPending(null)}

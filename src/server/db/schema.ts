@@ -880,6 +880,8 @@ export const paymentDisputes = pgTable(
     evidenceSubmittedAt: timestamp('evidence_submitted_at', { withTimezone: true, mode: 'date' }),
     evidenceBy: integer('evidence_by').references(() => staffUsers.id),
     closedAt: timestamp('closed_at', { withTimezone: true, mode: 'date' }),
+    /** The `created` time of the latest provider event applied: an older one changes nothing. */
+    lastEventAt: timestamp('last_event_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 
-/** Issue 36, item 3: the payment reference of a provider payment is not staff's to type. */
+/** The payment reference of a provider payment is not staff's to type. */
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({ STRIPE_SECRET_KEY: 'sk_test_reference_tests' });

@@ -30,7 +30,7 @@ export const insightsRoutes: FastifyPluginAsyncZod = async (app) => {
         insights(sql, request.query),
         paymentInsights(app.ctx.db, request.query.from, request.query.to),
       ]);
-      return ok({ ...figures, payments }, 'Insights loaded');
+      return ok({ ...figures, payments, disputes: payments.disputes }, 'Insights loaded');
     },
   );
 

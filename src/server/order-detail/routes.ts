@@ -28,6 +28,7 @@ import { addRemark, cancelPendingMail, changeStatus, withdrawDocument } from '..
 import { loadOrder, servableDocumentById } from '../orders/repository.js';
 import { clearCustomerEdited } from '../orders/self-service.js';
 import { providerRefund } from '../payments/detail-refund.js';
+import { latestDispute } from '../payments/queries.js';
 import { previewCustomerMail } from './mail-preview.js';
 import { loadOrderDetail } from './queries.js';
 
@@ -64,10 +65,11 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       // One prepared statement for the whole answer (docs/decisions/282-order-detail-read.md).
       const detail = await loadOrderDetail(app.ctx.database, request.params.orderId, config.APP_MAIL_DOMAIN);
       if (!detail) throw notFound('Order not found');
-      const checks = await orderChecks(db, request.params.orderId, checkSettingsOf(config));
+      const { checks, duplicates } = await orderChecks(db, request.params.orderId, checkSettingsOf(config));
+      const dispute = await latestDispute(db, request.params.orderId);
       // Opening the order reads the customer's correction: the "Customer edited" badge goes.
       if (detail.customer_edited) await clearCustomerEdited(db, request.params.orderId);
-      return ok({ ...detail, checks }, 'Order details');
+      return ok({ ...detail, checks, duplicates, dispute }, 'Order details');
     },
   );
 

@@ -24,7 +24,7 @@ import { cancelHeldMails, mailLimitError } from '../mail/limits.js';
 import { queueMail } from '../mail/outbox.js';
 import { recordEvents } from './events.js';
 import { latestDocument, type LockedOrder, lockOrders, remarkItemOf } from './repository.js';
-import { applyHolderRule, assertVersion, enforceRules, ruleState } from './rules.js';
+import { applyHolderRule, assertHolderAllows, assertVersion, enforceRules, ruleState } from './rules.js';
 import { sqlList, sqlValue } from '../db/sql-lists.js';
 
 /**
@@ -190,16 +190,20 @@ export async function changeStatus(
 }> {
   return inTransaction(db, async (tx) => {
     const order = await lockOne(tx, input.orderId);
-    await assertVersion(tx, order, input.expectedVersion);
-    if (input.undo) await assertUndoable(tx, order.orderId, actor, input.to);
-    else if (!input.confirmRecent) await assertNoRecentMove(tx, order.orderId, actor);
-    if (input.to !== 'Deleted') await applyHolderRule(tx, order, actor, input.takeOver ?? false);
+    // Refuse before asking (decision 357): the order rules, the role and the holder first; only a
+    // move that would go through is met with "changed since you opened it" or "… just moved this —
+    // continue?".
     enforceRules([order], { kind: 'move', to: input.to }, actor, serviceToday());
     const forced = input.forceReason !== undefined;
     if (forced) {
       if (input.to !== 'Completed') throw badRequest('forceReason: only for a move to Completed');
       if (actor.type !== 'Admin') throw forbidden('Only an Admin can complete an order without a card.');
     }
+    if (input.to !== 'Deleted') await assertHolderAllows(tx, order, actor, input.takeOver ?? false);
+    await assertVersion(tx, order, input.expectedVersion);
+    if (input.undo) await assertUndoable(tx, order.orderId, actor, input.to);
+    else if (!input.confirmRecent) await assertNoRecentMove(tx, order.orderId, actor);
+    if (input.to !== 'Deleted') await applyHolderRule(tx, order, actor, input.takeOver ?? false);
     const cancelled = input.undo ? await cancelHeldMails(tx, order.orderId, actor.id) : [];
     if (cancelled.length) {
       await recordEvents(

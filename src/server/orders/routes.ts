@@ -31,6 +31,8 @@ import { futureMonthCounts as countFutureMonths } from './lists.js';
 import { isFolder, readList } from './read-list.js';
 
 const security = [{ staffToken: [] }];
+/** A list name of get-orders-list beside the folders: Order History's Customer replied filter. */
+const CUSTOMER_REPLIED_FOLDER = 'customerReplied';
 
 /** Order queues: counts, folder lists, search and the bulk actions (docs/product.md, "Order lists"). */
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -75,7 +77,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['orders'],
         summary:
-          'One page of a folder in its default order (due time in the working queues, else newest first) unless sorted; filters narrow it (month narrows futureOrder to one process month)',
+          'One page of a folder in its default order (due time in the working queues, else newest first) unless sorted; filters narrow it (month narrows futureOrder to one process month). The folder customerReplied is Order History with customerReplied=true',
         security,
         params: ordersListParams,
         querystring: ordersListQuery,
@@ -88,9 +90,13 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      const folder = request.params.orderName;
-      if (!isFolder(folder)) throw notFound(`Unknown folder: ${folder}`);
+      const name = request.params.orderName;
+      // `customerReplied` (named in the conversation issue): Order History filtered to the orders whose
+      // customer answered, mine or nobody's — the sidebar's "Customer replied" list.
+      const folder = name === CUSTOMER_REPLIED_FOLDER ? 'allOrder' : name;
+      if (!isFolder(folder)) throw notFound(`Unknown folder: ${name}`);
       const { page, limit, delay: _delay, userName: _userName, ...query } = request.query;
+      if (name === CUSTOMER_REPLIED_FOLDER) query.customerReplied = 'true';
       const { rows, total } = await readList(app.ctx, staff, folder, { ...query, read: { page, limit } });
       return { ...ok(rows, rows.length ? 'Orders' : MSG.noRecords), total };
     },

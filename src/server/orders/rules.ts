@@ -131,6 +131,26 @@ export async function assertVersion(
  * holder) for anyone else, or, for an Admin or Manager who asks, a takeover: the order is reassigned to
  * them with its own event and audit entry, in the same transaction.
  */
+/** The holder rule's answer alone, changing nothing (a refusal comes before any question). */
+export async function assertHolderAllows(
+  tx: DbOrTx,
+  order: { orderId: number; assignedTo: number | null },
+  actor: StaffIdentity,
+  takeOver: boolean,
+): Promise<void> {
+  if (order.assignedTo === null || order.assignedTo === actor.id) return;
+  const [holder] = await tx
+    .select({ name: staffUsers.name })
+    .from(staffUsers)
+    .where(sql`${staffUsers.id} = ${order.assignedTo}`);
+  const d = holderDecision(
+    { assignedToId: order.assignedTo, holder: holder?.name ?? null },
+    { id: actor.id, role: actor.type },
+    takeOver,
+  );
+  if (!d.allowed) throw conflict(d.message, { holder: holder?.name ?? null });
+}
+
 export async function applyHolderRule(
   tx: DbOrTx,
   order: { orderId: number; assignedTo: number | null },

@@ -1,8 +1,8 @@
-import { and, asc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { OrderPayment, PaymentInsights } from '../../shared/contracts/payments.js';
 import { serviceDayStart } from '../../shared/dates.js';
-import { formatMinor } from '../../shared/money.js';
+import { formatMinor, toMinor } from '../../shared/money.js';
 import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
 import { orders, paymentDisputes, paymentRefunds, staffUsers } from '../db/schema.js';
@@ -12,10 +12,54 @@ import { paymentRouteOf } from './payment-route.js';
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const TAKES_EVIDENCE = new Set(['needs_response', 'warning_needs_response']);
 
+type DisputeRow = typeof paymentDisputes.$inferSelect;
+
+/** A dispute as the screens show it (the Payment section, the order detail's `dispute`). */
+function disputeView(d: DisputeRow, by: string | null): OrderPayment['disputes'][number] {
+  return {
+    dispute_id: d.disputeId,
+    status: d.status,
+    reason: d.reason,
+    amount: formatMinor(d.amount, d.currency),
+    due_by: iso(d.dueBy),
+    evidence_saved_at: iso(d.evidenceSavedAt),
+    evidence_submitted_at: iso(d.evidenceSubmittedAt),
+    evidence_by: d.evidenceSavedAt ? by : null,
+    closed_at: iso(d.closedAt),
+    created_at: d.createdAt.toISOString(),
+    takes_evidence: !d.closedAt && TAKES_EVIDENCE.has(d.status),
+  };
+}
+
+/** The order's latest dispute, an open one before closed ones; null when it has none. */
+export async function latestDispute(
+  db: DbOrTx,
+  orderId: number,
+): Promise<OrderPayment['disputes'][number] | null> {
+  const evidenceBy = alias(staffUsers, 'evidence_by');
+  const [row] = await db
+    .select({ d: paymentDisputes, by: evidenceBy.name })
+    .from(paymentDisputes)
+    .leftJoin(evidenceBy, eq(evidenceBy.id, paymentDisputes.evidenceBy))
+    .where(eq(paymentDisputes.orderId, orderId))
+    .orderBy(
+      sql`${paymentDisputes.closedAt} is null desc`,
+      desc(paymentDisputes.createdAt),
+      desc(paymentDisputes.id),
+    )
+    .limit(1);
+  return row ? disputeView(row.d, row.by ?? null) : null;
+}
+
 /** The order's Payment section: its gateway, whether money moves through it, its disputes and refunds. */
 export async function orderPayment(db: DbOrTx, config: Config, orderId: number): Promise<OrderPayment> {
   const [order] = await db
-    .select({ merchantName: orders.merchantName, transactionId: orders.transactionId })
+    .select({
+      merchantName: orders.merchantName,
+      transactionId: orders.transactionId,
+      amount: orders.amount,
+      currency: orders.currency,
+    })
     .from(orders)
     .where(eq(orders.orderId, orderId));
   if (!order) throw notFound('Order not found');
@@ -35,23 +79,19 @@ export async function orderPayment(db: DbOrTx, config: Config, orderId: number):
       .where(eq(paymentRefunds.orderId, orderId))
       .orderBy(asc(paymentRefunds.createdAt), asc(paymentRefunds.id)),
   ]);
+  const currency = order.currency.toUpperCase();
+  const paid = toMinor(order.amount, currency) ?? 0;
+  const succeeded = refunds.filter(({ r }) => r.status === 'succeeded');
+  const refunded = succeeded.reduce((sum, { r }) => sum + r.amount, 0);
+  const pending = refunds.find(({ r }) => r.status === 'pending' || r.status === 'unknown')?.r ?? null;
   return {
+    refunded_so_far: formatMinor(refunded, currency),
+    remaining: formatMinor(Math.max(paid - refunded - (pending?.amount ?? 0), 0), currency),
+    pending_refund: pending ? formatMinor(pending.amount, pending.currency) : null,
     gateway: route.kind === 'integrated' ? route.gateway.name : route.gateway,
     integrated: route.kind === 'integrated',
     manual_reason: route.kind === 'manual' ? route.reason : null,
-    disputes: disputes.map(({ d, by }) => ({
-      dispute_id: d.disputeId,
-      status: d.status,
-      reason: d.reason,
-      amount: formatMinor(d.amount, d.currency),
-      due_by: iso(d.dueBy),
-      evidence_saved_at: iso(d.evidenceSavedAt),
-      evidence_submitted_at: iso(d.evidenceSubmittedAt),
-      evidence_by: d.evidenceSavedAt ? (by ?? null) : null,
-      closed_at: iso(d.closedAt),
-      created_at: d.createdAt.toISOString(),
-      takes_evidence: !d.closedAt && TAKES_EVIDENCE.has(d.status),
-    })),
+    disputes: disputes.map(({ d, by }) => disputeView(d, by ?? null)),
     refunds: refunds.map(({ r, by }) => ({
       refund_id: r.refundId,
       amount: formatMinor(r.amount, r.currency),

@@ -304,7 +304,7 @@ describe("'Refunded it' through Stripe", () => {
   });
 });
 
-describe('a refund is never made twice (issue 36, item 2)', () => {
+describe('a refund is never made twice', () => {
   it('refund never twice: slow provider (5 s) — a click that times out, one at once (409 in progress), a third → one key, one refund', async () => {
     const order = await inRefunds({ amount: 49 });
     stripe.slow.ms = 5000;
@@ -423,7 +423,7 @@ describe('a refund is never made twice (issue 36, item 2)', () => {
   });
 });
 
-describe("a refund reaches only the order's own payment (issue 36, item 3)", () => {
+describe("a refund reaches only the order's own payment", () => {
   it("refund only to the order's payment: another order's payment (metadata) is refused, nothing refunded", async () => {
     const victim = await inRefunds({ process_status: 'Completed' });
     const order = await inRefunds({ transaction_id: `pi_own${Date.now().toString(36)}` });
@@ -459,7 +459,7 @@ describe("a refund reaches only the order's own payment (issue 36, item 3)", () 
   });
 });
 
-describe('a partial refund keeps the order in Refunds (issue 37)', () => {
+describe('a partial refund keeps the order in Refunds', () => {
   it('partial refund: stays in Refunds with refunded so far and what remains; the rest closes it; the mail says the amount refunded', async () => {
     const order = await inRefunds();
     const part = await refund({ orderId: order.orderId, amount: '20' });

@@ -76,7 +76,7 @@ async function apply(tx: DbOrTx, event: Stripe.Event, settings: CheckSettings): 
     case 'charge.dispute.created':
     case 'charge.dispute.updated':
     case 'charge.dispute.closed':
-      return applyDispute(tx, event.data.object, event.type);
+      return applyDispute(tx, event.data.object, event.type, new Date(event.created * 1000));
     case 'charge.refunded':
       return applyRefunded(tx, event.data.object, event.id);
     case 'radar.early_fraud_warning.created':
@@ -91,10 +91,27 @@ const UNKNOWN_PAYMENT: Outcome = {
   orderId: null,
 };
 
+/** Where a dispute status stands in its life: an older or lower one never overwrites a later one. */
+function disputeRank(status: string): number {
+  if (['won', 'lost', 'warning_closed'].includes(status)) return 3;
+  if (['under_review', 'warning_under_review'].includes(status)) return 2;
+  return 1;
+}
+
+/** Statuses a provider event never moves an order out of: leaving Deleted is for Admin and Manager. */
+async function statusOf(tx: DbOrTx, orderId: number): Promise<string | null> {
+  const [row] = await tx
+    .select({ status: orders.processStatus })
+    .from(orders)
+    .where(eq(orders.orderId, orderId));
+  return row?.status ?? null;
+}
+
 async function applyDispute(
   tx: DbOrTx,
   dispute: Stripe.Dispute,
   type: 'charge.dispute.created' | 'charge.dispute.updated' | 'charge.dispute.closed',
+  eventAt: Date,
 ): Promise<Outcome> {
   const chargeId = idOf(dispute.charge);
   const intentId = idOf(dispute.payment_intent);
@@ -115,6 +132,7 @@ async function applyDispute(
     amount: dispute.amount,
     currency: dispute.currency.toUpperCase(),
     dueBy,
+    lastEventAt: eventAt,
     updatedAt: sql`now()`,
   };
   if (!before) {
@@ -127,9 +145,23 @@ async function applyDispute(
       ...values,
       closedAt: closed ? sql`now()` : null,
     });
-    const move = await moveAsSystem(tx, orderId, 'ChargeBack');
-    const due = dueBy ? `; evidence due by ${formatStaffDateTime(dueBy)}` : '';
-    const moved = move.moved ? '' : ` The order stays in ${move.from}: ${move.refusal}`;
+    // A Deleted or Completed Refunds order is not reopened by the provider (decision 356), nor is
+    // any order by a dispute the bank already decided for us.
+    const status = await statusOf(tx, orderId);
+    const keep =
+      status === 'Deleted'
+        ? 'leaving Deleted is for an Admin or Manager'
+        : status === 'Refunded'
+          ? 'the order is in Completed Refunds'
+          : dispute.status === 'won' || dispute.status === 'warning_closed'
+            ? 'the dispute is already closed in our favour'
+            : null;
+    const move = keep
+      ? { moved: false, from: status, refusal: keep }
+      : await moveAsSystem(tx, orderId, 'ChargeBack');
+    const due = dueBy && !closed ? `; evidence due by ${formatStaffDateTime(dueBy)}` : '';
+    const where = move.from === 'Refunded' ? 'Completed Refunds' : move.from;
+    const moved = move.moved ? '' : ` The order stays in ${where}: ${move.refusal?.replace(/\.$/, '')}.`;
     await addSystemRemark(
       tx,
       orderId,
@@ -140,6 +172,14 @@ async function applyDispute(
     ]);
     if (closed) await closedRemark(tx, orderId, dispute.status, amount);
     return { outcome: `dispute opened${move.moved ? ', order moved to ChargeBack' : ''}`, orderId };
+  }
+  // Events apply in the provider's order: an older event, a lower status, or anything after the
+  // dispute closed changes nothing (the event itself is recorded by the caller).
+  const wasClosed = !!before.closedAt || disputeRank(before.status) === 3;
+  if (wasClosed) return { outcome: 'dispute already closed: event not applied', orderId };
+  const older = !!before.lastEventAt && eventAt.getTime() < before.lastEventAt.getTime();
+  if (older || disputeRank(dispute.status) < disputeRank(before.status)) {
+    return { outcome: 'older dispute event: not applied', orderId };
   }
   const changed = before.status !== dispute.status || before.dueBy?.getTime() !== dueBy?.getTime();
   await tx
@@ -249,7 +289,10 @@ async function applyRefunded(tx: DbOrTx, charge: Stripe.Charge, eventId: string)
     .from(orders)
     .where(eq(orders.orderId, orderId));
   let note = '';
-  if (order?.status !== 'Refunded') {
+  if (order?.status === 'Deleted') {
+    // Recorded, not reopened (decision 356): no move and no customer mail for a Deleted order.
+    note = ' The order stays in Deleted: leaving Deleted is for an Admin or Manager.';
+  } else if (order?.status !== 'Refunded') {
     // As 'Refunded it' from the Refunds queue: one refund mail, none for the way through Refunds.
     const through =
       order?.status === 'Refunds'

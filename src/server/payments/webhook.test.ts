@@ -403,3 +403,100 @@ describe('POST /api/webhooks/stripe', () => {
     expect(flags!.needs_attention).toBe(true);
   });
 });
+
+describe('provider events and closed orders', () => {
+  const mails = (orderId: number) =>
+    q<{ kind: string }>('select kind from mail_log where order_id = $1', [orderId]);
+  const disputeRow = (id: string) =>
+    q<{ status: string; due_by: Date | null; closed_at: Date | null }>(
+      'select status, due_by, closed_at from payment_disputes where dispute_id = $1',
+      [id],
+    ).then((r) => r[0]!);
+
+  it('provider events never reopen: charge.refunded on a Deleted order is recorded with a remark, no move, no mail', async () => {
+    const { order, charge } = await paidOrder({ process_status: 'Deleted' });
+    const res = await post(event('charge.refunded', stripeRefundedCharge(charge)));
+    expect(res.statusCode).toBe(200);
+    expect((await status(order.orderId)).process_status).toBe('Deleted');
+    expect(await mails(order.orderId)).toEqual([]);
+    expect((await remarks(order.orderId)).at(-1)!.remark).toBe(
+      'Refunded at Stripe outside the product: 59.00 USD. The order stays in Deleted: leaving Deleted is for an Admin or Manager.',
+    );
+    const [row] = await q<{ n: string }>(
+      "select count(*)::text as n from payment_refunds where order_id = $1 and status = 'succeeded'",
+      [order.orderId],
+    );
+    expect(row!.n).toBe('1');
+  });
+
+  it('provider events never reopen: a dispute on a Deleted or a Completed Refunds order is recorded, the order stays', async () => {
+    for (const [from, shown, why] of [
+      ['Deleted', 'Deleted', 'leaving Deleted is for an Admin or Manager'],
+      ['Refunded', 'Completed Refunds', 'the order is in Completed Refunds'],
+    ] as const) {
+      const { order, charge } = await paidOrder({ process_status: from });
+      const d = dispute(charge);
+      const res = await post(event('charge.dispute.created', d));
+      expect(res.statusCode).toBe(200);
+      expect((await status(order.orderId)).process_status, from).toBe(from);
+      expect(await mails(order.orderId)).toEqual([]);
+      expect((await remarks(order.orderId)).at(-1)!.remark).toMatch(
+        new RegExp(`The order stays in ${shown}: ${why}\\.$`),
+      );
+      expect((await disputeRow(d.id)).status).toBe('needs_response');
+    }
+  });
+
+  it('dispute events in order: closed (won) then the older created changes nothing; won alone does not move to ChargeBack', async () => {
+    const { order, charge } = await paidOrder({ process_status: 'Completed' });
+    const now = Math.floor(Date.now() / 1000);
+    const d = dispute(charge, { created: now - 3600 });
+    const closed = { ...d, status: 'won' };
+    expect(
+      (await post(stripeEvent('charge.dispute.closed', closed, { id: uid('evt'), created: now }))).statusCode,
+    ).toBe(200);
+    expect((await status(order.orderId)).process_status).toBe('Completed');
+    const won = await disputeRow(d.id);
+    expect(won.status).toBe('won');
+    expect(won.closed_at).not.toBeNull();
+    const late = await post(
+      stripeEvent('charge.dispute.created', d, { id: uid('evt'), created: now - 3600 }),
+    );
+    expect(late.json().outcome).toBe('dispute already closed: event not applied');
+    expect(await disputeRow(d.id)).toEqual(won);
+    expect((await status(order.orderId)).process_status).toBe('Completed');
+    expect(await mails(order.orderId)).toEqual([]);
+  });
+
+  it('dispute events in order: an older update or a lower status does not overwrite a later one', async () => {
+    const { order, charge } = await paidOrder({ process_status: 'Completed' });
+    const now = Math.floor(Date.now() / 1000);
+    const d = dispute(charge);
+    await post(stripeEvent('charge.dispute.created', d, { id: uid('evt'), created: now - 100 }));
+    expect((await status(order.orderId)).process_status).toBe('ChargeBack');
+    await post(
+      stripeEvent(
+        'charge.dispute.updated',
+        { ...d, status: 'under_review' },
+        { id: uid('evt'), created: now },
+      ),
+    );
+    const older = await post(
+      stripeEvent(
+        'charge.dispute.updated',
+        { ...d, status: 'needs_response' },
+        { id: uid('evt'), created: now - 50 },
+      ),
+    );
+    expect(older.json().outcome).toBe('older dispute event: not applied');
+    const lower = await post(
+      stripeEvent(
+        'charge.dispute.updated',
+        { ...d, status: 'needs_response' },
+        { id: uid('evt'), created: now + 5 },
+      ),
+    );
+    expect(lower.json().outcome).toBe('older dispute event: not applied');
+    expect((await disputeRow(d.id)).status).toBe('under_review');
+  });
+});

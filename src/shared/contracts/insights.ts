@@ -110,6 +110,8 @@ export const insightsData = z.object({
   mail: z.array(z.object({ day: z.string(), provider: z.string(), sent: int, failed: int, pending: int })),
   /** Disputes and refunds through the payment providers (src/server/payments). */
   payments: paymentInsights.optional(),
+  /** The disputes of the period (opened, won, lost, amounts): the same as `payments.disputes`. */
+  disputes: paymentInsights.shape.disputes.optional(),
 });
 export type InsightsData = z.infer<typeof insightsData>;
 

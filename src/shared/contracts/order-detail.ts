@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { orderChecksAnswer } from './checks.js';
+import { paymentDispute } from './payments.js';
 import {
   DEFENCE_PACK_TYPES,
   MAIL_KINDS,
@@ -416,8 +417,14 @@ export const orderDetails = orderFields.extend({
   downloadHistory: z.array(downloadHistoryItem),
   remarks: z.array(remarkItem),
   events: z.array(orderEventItem),
-  /** The order's data checks and possible duplicates (the same as GET /api/admin/orders/{id}/checks). */
-  checks: orderChecksAnswer.optional(),
+  /**
+   * The order's failing data checks and its possible duplicates: the same lists as GET
+   * /api/admin/orders/{id}/checks answers under the same names.
+   */
+  checks: orderChecksAnswer.shape.checks.optional(),
+  duplicates: orderChecksAnswer.shape.duplicates.optional(),
+  /** The order's latest dispute at the payment provider (open ones first), or null. */
+  dispute: paymentDispute.nullable().optional(),
 });
 export type OrderDetails = z.infer<typeof orderDetails>;
 export const orderDetailsResponse = envelope(orderDetails);

@@ -60,6 +60,11 @@ export const orderPayment = z.object({
   manual_reason: z.string().nullable(),
   disputes: z.array(paymentDispute),
   refunds: z.array(paymentRefund),
+  /** Refunded through the provider so far and what is left of the payment ("20.00 USD"). */
+  refunded_so_far: z.string(),
+  remaining: z.string(),
+  /** A refund whose provider answer is still awaited (it counts against the payment). */
+  pending_refund: z.string().nullable(),
 });
 export type OrderPayment = z.infer<typeof orderPayment>;
 export const orderPaymentResponse = envelope(orderPayment);
