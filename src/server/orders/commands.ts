@@ -76,7 +76,10 @@ async function applyStatus(
     .set({
       processStatus: to,
       updatedAt: sql`now()`,
-      ...(refunding ? { refundDate: sql`now()` } : {}),
+      // A refund without a recorded reason records 'unspecified' (docs/product.md, "Refund reasons").
+      ...(refunding
+        ? { refundDate: sql`now()`, refundReason: sql`coalesce(refund_reason, 'unspecified')` }
+        : {}),
     })
     .where(inArray(orders.orderId, ids));
   await recordEvents(

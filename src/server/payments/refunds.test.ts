@@ -71,7 +71,7 @@ describe("'Refunded it' through Stripe", () => {
       charge: order.transactionId,
       amount: '5900',
       reason: 'requested_by_customer',
-      metadata: { order_id: String(order.orderId) },
+      metadata: { order_id: String(order.orderId), refund_reason: 'unspecified' },
     });
     expect(await statusOf(order.orderId)).toBe('Refunded');
     const [row] = await refundRows(order.orderId);

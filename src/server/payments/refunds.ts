@@ -5,8 +5,11 @@ import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { orderRemarks, paymentRefunds } from '../db/schema.js';
 import { badRequest, conflict, HttpError } from '../http/errors.js';
+import { refundReasonProblem } from '../../shared/contracts/payments.js';
+import type { RefundWhy } from '../../shared/refund-reasons.js';
 import { completeRefunds, lockRefundable } from '../orders/commands.js';
 import { recordEvents } from '../orders/events.js';
+import { setRefundReason } from '../orders/refund-reason.js';
 import type { LockedOrder } from '../orders/repository.js';
 import type { PaymentGateway } from './gateway.js';
 import { paymentRouteOf } from './payment-route.js';
@@ -18,14 +21,26 @@ import { paymentRouteOf } from './payment-route.js';
  * the reason; other orders of the request go on. Orders without an integration move as before.
  */
 
-export type RefundReason = 'requested_by_customer' | 'duplicate';
+export type RefundReason = 'requested_by_customer' | 'duplicate' | 'fraudulent';
 
 export interface RefundOptions {
   /** A partial amount (major units, e.g. "20.50"): one order only, at most what is left of the payment. */
   amount?: string | undefined;
   /** Default: duplicate when a remark on the order says so, otherwise requested_by_customer. */
   reason?: RefundReason | undefined;
+  /** The product's reason code (docs/product.md, "Refund reasons"), recorded on the orders first. */
+  why?: RefundWhy | undefined;
   today: string;
+}
+
+/** The reason a staff screen sent, checked: 400 for 'other' without a text or a text without 'other'. */
+export function refundWhyOf(body: {
+  reasonCode?: RefundWhy['code'] | undefined;
+  reasonText?: string | undefined;
+}): RefundWhy | undefined {
+  const problem = refundReasonProblem(body);
+  if (problem) throw badRequest(problem);
+  return body.reasonCode ? { code: body.reasonCode, text: body.reasonText } : undefined;
 }
 
 export interface RefundFailure {
@@ -85,6 +100,7 @@ export async function refundOrders(
   }
   // The rules for every order first: one refusal refuses the whole request and nothing changes.
   const locked = await lockRefundable(db, actor, ids, opts.today);
+  if (opts.why) await db.transaction((tx) => setRefundReason(tx, actor.id, ids, opts.why!));
   const manual: number[] = [];
   const integrated: { order: LockedOrder; gateway: PaymentGateway }[] = [];
   for (const order of locked) {
@@ -151,6 +167,7 @@ async function refundOne(
         amount: last.amount,
         currency,
         reason: last.reason as RefundReason,
+        reasonCode: last.reasonCode ?? 'unspecified',
       };
     }
     const paid = toMinor(current!.amount, currency) ?? 0;
@@ -176,11 +193,13 @@ async function refundOne(
         amount,
         currency,
         reason,
+        reasonCode: current!.refundReason ?? 'unspecified',
+        reasonText: current!.refundReasonText,
         status: 'pending',
         requestedBy: actor.id,
       })
       .returning({ id: paymentRefunds.id });
-    return { id: row!.id, key, amount, currency, reason };
+    return { id: row!.id, key, amount, currency, reason, reasonCode: current!.refundReason ?? 'unspecified' };
   });
 
   const answer = await gateway.refund({
@@ -188,6 +207,7 @@ async function refundOne(
     paymentRef: order.transactionId ?? '',
     amount: attempt.amount,
     reason: attempt.reason,
+    reasonCode: attempt.reasonCode,
     idempotencyKey: attempt.key,
   });
   const amountText = formatMinor(attempt.amount, attempt.currency);

@@ -95,7 +95,7 @@ export function stripeGateway(config: Config): PaymentGateway {
             ...(ref.startsWith('pi_') ? { payment_intent: ref } : { charge: ref }),
             ...(input.amount !== undefined ? { amount: input.amount } : {}),
             reason: input.reason,
-            metadata: { order_id: String(input.orderId) },
+            metadata: { order_id: String(input.orderId), refund_reason: input.reasonCode },
           },
           { idempotencyKey: input.idempotencyKey },
         );

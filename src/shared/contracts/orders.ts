@@ -9,7 +9,7 @@ import {
 } from '../constants.js';
 import { countryName } from '../countries.js';
 import { expectedVersionField, noControlCharacters, orderIdField, text } from './common.js';
-import { REFUND_REASONS, refundAmountField } from './payments.js';
+import { REFUND_REASONS, refundAmountField, refundReasonFields, refundReasonFilter } from './payments.js';
 import { DUE_STATES } from './due-time.js';
 
 /** Folder counts: one number per folder, and the open orders at risk of or past their due time. */
@@ -95,6 +95,10 @@ export const listFilterFields = {
   needsAttention: z.enum(['true', 'false']).optional(),
   /** `true`: only orders with an unread answer from the customer, held by the user or unassigned. */
   customerReplied: z.enum(['true', 'false']).optional(),
+  /** Refunds and Completed Refunds: only orders refunded for this reason. */
+  refundReason: refundReasonFilter,
+  /** `true`: only orders with a fraud warning or a risk hold (the "Risk review" filter). */
+  riskReview: z.enum(['true', 'false']).optional(),
 };
 
 export const listFilters = z.object(listFilterFields).strict();
@@ -168,6 +172,9 @@ export const orderListRow = z.object({
   dispute_reason: z.string().nullable().optional(),
   /** The customer answered and no one has read it yet (the row's "Customer replied" badge). */
   customer_replied: z.boolean().optional(),
+  /** Why the order is (being) refunded (a reason code, 'unspecified'), and the text of 'other'. */
+  refund_reason: z.string().nullable().optional(),
+  refund_reason_text: z.string().nullable().optional(),
 });
 export type OrderListRow = z.infer<typeof orderListRow>;
 
@@ -239,6 +246,7 @@ export const completeRefundBody = z
     amount: refundAmountField.optional(),
     /** The provider's refund reason; default duplicate when a remark says so, else requested_by_customer. */
     refundReason: z.enum(REFUND_REASONS, { error: 'must be requested_by_customer or duplicate' }).optional(),
+    ...refundReasonFields,
   })
   .strict();
 
