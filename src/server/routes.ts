@@ -17,6 +17,7 @@ import { defencePackRoutes } from './order-detail/defence-pack-routes.js';
 import { orderDetailRoutes } from './order-detail/routes.js';
 import { orderExportRoutes } from './orders/export-routes.js';
 import { orderRoutes } from './orders/routes.js';
+import { paymentRiskRoutes } from './payments/risk-routes.js';
 import { paymentRoutes } from './payments/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { retentionRoutes } from './retention/routes.js';
@@ -50,6 +51,7 @@ export const areaRoutes: FastifyPluginAsync[] = [
   shiftNoteRoutes,
   communicationRoutes,
   paymentRoutes,
+  paymentRiskRoutes,
   inboundRoutes,
   conversationRoutes,
 ];

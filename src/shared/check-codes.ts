@@ -26,6 +26,10 @@ export const CHECK_CODES = [
   'possible_duplicate',
   /** Raised from the order flag of the same name (a card network's early fraud warning). */
   'early_fraud_warning',
+  /** A fraud warning on an order already submitted or completed: refund now or keep (decision 372). */
+  'fraud_warning',
+  /** The payment's risk is elevated or highest: no submission until a Manager clears it (decision 372). */
+  'risk_hold',
 ] as const;
 export type CheckCode = (typeof CHECK_CODES)[number];
 
@@ -42,7 +46,7 @@ export const ATTENTION_STATUSES = [
 ] as const;
 
 /** Order flags other parts of the service raise; each becomes the check of the same code. */
-export const CHECK_FLAGS = ['early_fraud_warning'] as const;
+export const CHECK_FLAGS = ['early_fraud_warning', 'fraud_warning', 'risk_hold'] as const;
 export type CheckFlag = (typeof CHECK_FLAGS)[number];
 
 export const DUPLICATE_DECISIONS = ['duplicate', 'not_duplicate'] as const;

@@ -75,6 +75,15 @@ export const PERMISSIONS = {
   'macros.write': ADMIN_MANAGER,
   /** Which statuses mail the customer, with which template. */
   'notifications.settings': ADMIN_MANAGER,
+  /** The payment policy (fraud warnings, dispute bands): Admin and Manager read it, Admin changes it. */
+  'payments.policyRead': ADMIN_MANAGER,
+  'payments.policyWrite': ['Admin'],
+  /** Act on a fraud warning (refund now, keep) and clear a risk hold, with a reason. */
+  'payments.risk': ADMIN_MANAGER,
+  /** The dispute ratios the card networks watch, and the finance report. */
+  'payments.insights': ADMIN_MANAGER,
+  /** Read the provider's payouts now (a job; it also runs every hour). */
+  'payments.payoutSync': ['Admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

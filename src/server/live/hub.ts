@@ -11,6 +11,7 @@ import { staffSessions, staffUsers } from '../db/schema.js';
 import { trackEventStream } from '../metrics/metrics.js';
 import { type CountsMemory, countsFor } from '../orders/counts.js';
 import { onCacheEvent } from './cache-events.js';
+import { NOTICE_CHANNEL } from './notices.js';
 
 /** Channels the database triggers publish on (drizzle/0019_order_change_events.sql). */
 export const ORDER_CHANNEL = 'edcard_order';
@@ -85,6 +86,7 @@ export class LiveHub {
   async start(): Promise<void> {
     this.unlisten.push(await this.database.listen(ORDER_CHANNEL, (p) => this.onOrder(p)));
     this.unlisten.push(await this.database.listen(PRESENCE_CHANNEL, (p) => this.onPresence(p)));
+    this.unlisten.push(await this.database.listen(NOTICE_CHANNEL, (p) => this.onNotice(p)));
     // Logout, an end by an Admin, a password change, a deleted user: every instance hears it here.
     this.unlisten.push(await onCacheEvent(this.database, (p) => this.onStaffChange(p)));
     this.timers.push(setInterval(() => this.heartbeat(), HEARTBEAT_MS).unref());
@@ -236,6 +238,19 @@ export class LiveHub {
     const { assignedToId: _a, byId: _b, ...data } = event;
     this.broadcast('order', data);
     this.scheduleCounts();
+  }
+
+  /** A staff notice (live/notices.ts) to the streams of the roles it names. */
+  private onNotice(payload: string): void {
+    let parsed: { roles?: unknown; notice?: unknown };
+    try {
+      parsed = JSON.parse(payload);
+    } catch {
+      return;
+    }
+    const roles = Array.isArray(parsed.roles) ? (parsed.roles as string[]) : [];
+    const text = frame('notice', parsed.notice);
+    for (const s of this.streams) if (roles.includes(s.staff.type)) this.writeFrame(s, text);
   }
 
   private scheduleCounts(): void {

@@ -42,6 +42,11 @@ export const AUDIT_ACTIONS = {
   'order.duplicate-decision': 'Duplicate decision',
   'shift.note': 'Shift note written',
   'waiting-policy.update': 'Waiting policy changed',
+  'payment-policy.update': 'Payment policy changed',
+  'order.risk-hold-clear': 'Risk hold cleared',
+  'order.fraud-warning-keep': 'Fraud warning kept',
+  'order.fraud-warning-refund': 'Refunded on a fraud warning',
+  'payouts.sync': 'Payout sync started',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
