@@ -155,9 +155,8 @@ export const staffNotices = pgTable(
   'staff_notices',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => staffUsers.id),
+    /** Null for a notice to an address without an account (MANAGER_ALERT_EMAIL). */
+    userId: integer('user_id').references(() => staffUsers.id),
     kind: text('kind').notNull(),
     toEmail: text('to_email').notNull(),
     subject: text('subject').notNull(),
@@ -285,6 +284,7 @@ export const orders = pgTable(
     index('orders_due_idx').on(t.dueAt, t.orderId),
     index('orders_status_due_idx').on(t.processStatus, t.dueAt, t.orderId),
     index('orders_arrival_idx').on(t.arrivalDate, t.orderId),
+    index('orders_created_at_amount_idx').on(t.createdAt).where(sql`${t.amount} > 0`),
     index('orders_refund_reason_idx')
       .on(t.refundReason, t.refundDate)
       .where(sql`${t.refundReason} is not null`),
@@ -893,6 +893,7 @@ export const paymentDisputes = pgTable(
     unique('payment_disputes_provider_dispute_uq').on(t.provider, t.disputeId),
     index('payment_disputes_order_idx').on(t.orderId, t.createdAt),
     index('payment_disputes_created_idx').on(t.createdAt),
+    index('payment_disputes_closed_idx').on(t.closedAt),
   ],
 );
 
@@ -1011,6 +1012,76 @@ export const paymentFraudWarnings = pgTable(
     index('payment_fraud_warnings_order_idx').on(t.orderId),
     index('payment_fraud_warnings_created_idx').on(t.createdAt),
   ],
+);
+
+/** The provider's payouts as the payout sync read them. */
+export const paymentPayouts = pgTable(
+  'payment_payouts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    provider: text('provider').notNull(),
+    payoutId: text('payout_id').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').notNull(),
+    arrivalDate: timestamp('arrival_date', { withTimezone: true, mode: 'date' }),
+    created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull(),
+    syncedAt: timestamp('synced_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [unique('payment_payouts_uq').on(t.provider, t.payoutId)],
+);
+
+/** Each balance transaction of a payout (charge, refund, dispute, dispute fee, adjustment), in minor units. */
+export const paymentBalanceTransactions = pgTable(
+  'payment_balance_transactions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    provider: text('provider').notNull(),
+    txnId: text('txn_id').notNull(),
+    payoutId: text('payout_id').notNull(),
+    type: text('type').notNull(),
+    category: text('category')
+      .$type<'charge' | 'refund' | 'dispute' | 'dispute_fee' | 'adjustment' | 'payout' | 'other'>()
+      .notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    fee: bigint('fee', { mode: 'number' }).notNull(),
+    net: bigint('net', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    sourceId: text('source_id'),
+    chargeId: text('charge_id'),
+    paymentIntentId: text('payment_intent_id'),
+    orderId: bigint('order_id', { mode: 'number' }).references(() => orders.orderId),
+    created: timestamp('created', { withTimezone: true, mode: 'date' }).notNull(),
+    syncedAt: timestamp('synced_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('payment_balance_transactions_uq').on(t.provider, t.txnId),
+    check(
+      'payment_balance_transactions_category_ck',
+      sql`${t.category} in ('charge', 'refund', 'dispute', 'dispute_fee', 'adjustment', 'payout', 'other')`,
+    ),
+    index('payment_balance_transactions_order_idx').on(t.orderId),
+    index('payment_balance_transactions_created_idx').on(t.created),
+    index('payment_balance_transactions_unmatched_idx').on(t.created).where(sql`${t.orderId} is null`),
+  ],
+);
+
+/** Runs of the payout sync (the hourly job and POST /api/admin/payouts/sync). */
+export const payoutSyncRuns = pgTable(
+  'payout_sync_runs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    requestedBy: integer('requested_by').references(() => staffUsers.id),
+    status: text('status').$type<'queued' | 'running' | 'done' | 'failed'>().notNull().default('queued'),
+    payouts: integer('payouts').notNull().default(0),
+    transactions: integer('transactions').notNull().default(0),
+    newTransactions: integer('new_transactions').notNull().default(0),
+    error: text('error'),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [check('payout_sync_runs_status_ck', sql`${t.status} in ('queued', 'running', 'done', 'failed')`)],
 );
 
 /** Every webhook event a provider sent, once per event id (a replay finds its row and changes nothing). */

@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { orderIdField } from '../../shared/contracts/common.js';
 import {
+  disputesQuery,
+  disputesResponse,
   paymentPolicyBody,
   paymentPolicyResponse,
   riskActionResponse,
@@ -14,6 +16,7 @@ import { keepOnWarning, refundNowOnWarning } from '../flows/fraud-warning.js';
 import { clearRiskHold } from '../flows/risk-hold.js';
 import { ok } from '../http/envelope.js';
 import { HttpError } from '../http/errors.js';
+import { currentMonth, disputeRatios } from './dispute-ratios.js';
 import { readPaymentPolicy, savePaymentPolicy } from './policy.js';
 
 const security = [{ staffToken: [] }];
@@ -58,6 +61,22 @@ export const paymentRiskRoutes: FastifyPluginAsyncZod = async (app) => {
       const saved = await db.transaction((tx) => savePaymentPolicy(tx, staff, request.body, request.ip));
       return ok(saved, 'The payment policy has been saved.');
     },
+  );
+
+  app.get(
+    '/admin/insights/disputes',
+    {
+      config: { permission: 'payments.insights' },
+      schema: {
+        tags: ['payments'],
+        summary:
+          "The month's dispute ratios per card network (Visa-style and Mastercard-style, with bands) and the 12 months up to it",
+        security,
+        querystring: disputesQuery,
+        response: { 200: disputesResponse },
+      },
+    },
+    async (request) => ok(await disputeRatios(db, request.query.month ?? currentMonth()), 'Dispute ratios'),
   );
 
   app.post(

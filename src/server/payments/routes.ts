@@ -15,6 +15,7 @@ import { orderPayment } from './queries.js';
 import { stripeEventShapeError } from './stripe-events.js';
 import { verifyStripeEvent } from './stripe-gateway.js';
 import { applyStripeEvent } from './stripe-webhook.js';
+import { checkDisputeBand } from '../flows/dispute-band.js';
 import { refundOnFraudWarning } from '../flows/fraud-warning.js';
 
 const security = [{ staffToken: [] }];
@@ -94,6 +95,15 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         if (shapeError) throw badRequest(`The event cannot be read: ${shapeError}`);
         const settings = { minPassportValidityDays: app.ctx.config.PASSPORT_MIN_VALIDITY_DAYS };
         const applied = await applyStripeEvent(db, event, settings);
+        if (
+          !applied.duplicate &&
+          (event.type === 'charge.dispute.created' || event.type.startsWith('radar.'))
+        ) {
+          // The month's dispute band may have changed: the managers hear it once.
+          await checkDisputeBand(db, config).catch((err) =>
+            request.log.warn({ err }, 'dispute band check failed'),
+          );
+        }
         if (applied.refundWarning !== undefined) {
           // The event is recorded; the refund at the provider follows (its own idempotency key per warning).
           try {
