@@ -1,5 +1,5 @@
 -- Every refund carries a reason code (docs/product.md, "Refund reasons"): on the order (set when it is
--- sent to Refunds or refunded; the spec's routes record 'unspecified') and on each provider refund.
+-- sent to Refunds or refunded; a request without one records 'unspecified') and on each provider refund.
 ALTER TABLE "orders" ADD COLUMN "refund_reason" text;--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "refund_reason_text" text;--> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_refund_reason_ck" CHECK ("orders"."refund_reason" in ('customer_request', 'duplicate', 'government_rejected', 'fraud_warning', 'service_failure', 'chargeback_prevention', 'other', 'unspecified'));--> statement-breakpoint

@@ -121,15 +121,6 @@ const schema = z.object({
     .transform((v) => (v === '' ? undefined : v))
     .pipe(z.email().max(254).optional())
     .optional(),
-  /** The government's fee per traveller in cents (the finance report's government fees). */
-  GOV_FEE_CENTS: z.coerce.number().int().min(0).max(1_000_000).default(2000),
-  /** How often the payout sync runs, in minutes (0: only on request). */
-  PAYOUT_SYNC_EVERY_MINUTES: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(24 * 60)
-    .default(60),
 });
 
 /** What Fastify's `trustProxy` gets: false, a hop count, or the trusted proxy addresses. */

@@ -80,10 +80,8 @@ export const PERMISSIONS = {
   'payments.policyWrite': ['Admin'],
   /** Act on a fraud warning (refund now, keep) and clear a risk hold, with a reason. */
   'payments.risk': ADMIN_MANAGER,
-  /** The dispute ratios the card networks watch, and the finance report. */
+  /** The dispute ratios the card networks watch. */
   'payments.insights': ADMIN_MANAGER,
-  /** Read the provider's payouts now (a job; it also runs every hour). */
-  'payments.payoutSync': ['Admin'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -1,6 +1,6 @@
 /**
  * Why an order is refunded (docs/product.md, "Refund reasons"). Staff choose one of the codes; 'other'
- * carries a text. The spec's routes, which send none, record 'unspecified'.
+ * carries a text. A request without one records 'unspecified'.
  */
 export const REFUND_REASON_CODES = [
   'customer_request',

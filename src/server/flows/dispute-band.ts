@@ -8,8 +8,8 @@ import { currentMonth, disputeRatios } from '../payments/dispute-ratios.js';
 import { MANAGER_ROLES } from '../payments/stripe-risk.js';
 
 /**
- * The month's dispute band against the last one the managers were told (docs/product.md, "Dispute
- * ratios"): a change is told once — a live notice to Admin and Manager, and a mail to MANAGER_ALERT_EMAIL
+ * The month's dispute band against the last one the managers were told
+ * (docs/product.md, "Dispute ratios"): a change is told once — a live notice to Admin and Manager, and a mail to MANAGER_ALERT_EMAIL
  * where set — under the policy row's lock, so two instances never tell it twice. Answers the band and
  * whether it was told now.
  */

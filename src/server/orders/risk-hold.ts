@@ -7,8 +7,8 @@ export const RISK_HOLD_MESSAGE =
   "This order's payment is on a risk hold: a Manager reviews it (and clears the hold with a reason) before it is submitted.";
 
 /**
- * Refuses (409) while any of the orders carries the risk hold (docs/product.md, "Fraud warnings and
- * risk"): a move to Awaiting Govt, the submission routes and the job API call it in their transaction,
+ * Refuses (409) while any of the orders carries the risk hold
+ * (docs/product.md, "Fraud warnings and risk"): a move to Awaiting Govt, the submission routes and the job API call it in their transaction,
  * after the rules (a forbidden move answers 403 first).
  */
 export async function assertNoRiskHold(tx: DbOrTx, orderIds: number | readonly number[]): Promise<void> {

@@ -71,7 +71,7 @@ describe('refund reason codes', () => {
     expect(events.map((e) => e.to_value)).toEqual(['service_failure']);
   });
 
-  it("the spec's route without a reason records unspecified (manual gateway too)", async () => {
+  it('a refund without a reason records unspecified (manual gateway too)', async () => {
     const order = await inRefunds({ merchant_name: 'PayPal', transaction_id: 'PAYID-REASON' });
     expect((await refund({ orderId: order.orderId })).statusCode).toBe(200);
     expect(await reasonOf(order.orderId)).toMatchObject({

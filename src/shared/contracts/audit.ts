@@ -46,7 +46,6 @@ export const AUDIT_ACTIONS = {
   'order.risk-hold-clear': 'Risk hold cleared',
   'order.fraud-warning-keep': 'Fraud warning kept',
   'order.fraud-warning-refund': 'Refunded on a fraud warning',
-  'payouts.sync': 'Payout sync started',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
