@@ -33,7 +33,7 @@ export const riskApi = api.injectEndpoints({
       query: (body) => ({ url: 'admin/payment-policy', method: 'PUT', body }),
       onQueryStarted: async (_body, { dispatch, queryFulfilled }) => {
         const { data } = await queryFulfilled;
-        dispatch(riskApi.util.upsertQueryData('getPaymentPolicy', undefined, data.data));
+        if (data.data) dispatch(riskApi.util.upsertQueryData('getPaymentPolicy', undefined, data.data));
       },
     }),
   }),
