@@ -24,7 +24,7 @@ export function BandBadge({ band }: { band: DisputeBand }) {
   );
 }
 
-const pct = (v: number | null) => (v === null ? '–' : `${v} %`);
+export const pct = (v: number | null) => (v === null ? '–' : `${v} %`);
 const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 /**
@@ -190,19 +190,5 @@ function PolicyForm() {
         </Button>
       ) : null}
     </form>
-  );
-}
-
-/** The dashboard's line for Admin and Manager: this month's dispute band. */
-export function DisputeBandCard() {
-  const role = useSessionUser()?.type ?? null;
-  const allowed = can(role, 'payments.insights');
-  const { data } = useGetDisputesQuery(undefined, { skip: !allowed });
-  if (!allowed || !data) return null;
-  return (
-    <p className="small mb-2" data-testid="dashboard-dispute-band">
-      Dispute ratio this month ({data.month}): <BandBadge band={data.band} /> Visa-style{' '}
-      {pct(data.total.visaRatio)}, Mastercard-style {pct(data.total.mastercardRatio)}
-    </p>
   );
 }

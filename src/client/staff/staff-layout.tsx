@@ -20,7 +20,7 @@ const ShiftNoteCard = lazy(() =>
 );
 // This month's dispute band for Admin and Manager (docs/product.md, "Dispute ratios"): its own chunk.
 const DisputeBandCard = lazy(() =>
-  import('../insights/dispute-ratios-section').then((m) => ({ default: m.DisputeBandCard })),
+  import('../insights/dispute-band-card').then((m) => ({ default: m.DisputeBandCard })),
 );
 const LiveRoot = lazy(() => import('../live/live-root').then((m) => ({ default: m.LiveRoot })));
 

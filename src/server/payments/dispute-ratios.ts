@@ -79,8 +79,8 @@ async function cells(db: DbOrTx, from: string, to: string): Promise<Map<string, 
   const out = new Map<string, Cell>();
   const cell = (m: string, brand: string | null) => {
     const key = `${m}|${networkOf(brand)}`;
-    let c = out.get(key);
-    if (!c) out.set(key, (c = emptyCell()));
+    const c = out.get(key) ?? emptyCell();
+    out.set(key, c);
     return c;
   };
   const settled = await db.execute<{ m: string; brand: string; n: string; cents: string }>(sql`

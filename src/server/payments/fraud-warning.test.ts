@@ -1,4 +1,7 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readSse, type SseEvent } from '../test/sse.js';
 import type { OrderStatus } from '../../shared/constants.js';
 import { serviceToday } from '../../shared/dates.js';
 import type { DemoRole, TestApp } from '../test/app.js';
@@ -269,6 +272,48 @@ describe('radar.early_fraud_warning.created', () => {
       (await t.as('Admin', { method: 'POST', url: '/api/admin/orders/999999999/fraud-warning/refund' }))
         .statusCode,
     ).toBe(404);
+  });
+});
+
+describe('the live notice to managers', () => {
+  it('a warning on a submitted order reaches Admin and Manager streams, not Team', async () => {
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (t.app.server.address() as AddressInfo).port;
+    const open = (token: string) =>
+      new Promise<{ events: SseEvent[]; close: () => void }>((resolve, reject) => {
+        const events: SseEvent[] = [];
+        const req = http.get(
+          { host: '127.0.0.1', port, path: '/api/admin/events', headers: { authorization: token } },
+          (res) => {
+            readSse(res, (e) => events.push(e));
+            res.on('error', () => {});
+            resolve({ events, close: () => req.destroy() });
+          },
+        );
+        req.on('error', reject);
+      });
+    const manager = await open(await t.tokenFor('Manager'));
+    const team = await open(await t.tokenFor('Team'));
+    try {
+      const { orderId, charge } = await paid('AwaitingGovt');
+      await post(warningEvent(charge));
+      // (The warning may move the month's dispute band too: that is a notice of its own kind.)
+      const notices = (s: { events: SseEvent[] }) =>
+        s.events.filter((e) => e.event === 'notice' && e.data.kind === 'fraud_warning');
+      const until = Date.now() + 5000;
+      while (!notices(manager).length && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      expect(notices(manager).map((e) => e.data)).toEqual([
+        {
+          kind: 'fraud_warning',
+          text: `Order ${orderId}: early fraud warning — refund now or keep it (Risk review).`,
+          orderId,
+        },
+      ]);
+      expect(notices(team)).toEqual([]);
+    } finally {
+      manager.close();
+      team.close();
+    }
   });
 });
 
