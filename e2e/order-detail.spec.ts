@@ -235,6 +235,9 @@ test('a Refund remark moves the order to Refunds after asking; Move to Completed
   await confirm.getByRole('button', { name: 'No' }).click();
   await expect(page.getByTestId('process-status')).toHaveText('Refunds');
   await moves.getByRole('button', { name: 'Move to Completed Refunds' }).click();
+  // The move asks why (docs/product.md, "Refund reasons"): Yes waits for a reason.
+  await expect(page.getByRole('dialog').getByRole('button', { name: 'Yes' })).toBeDisabled();
+  await page.getByRole('dialog').getByLabel('Refund reason').selectOption('customer_request');
   await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
   await expect(page.getByTestId('process-status')).toHaveText('Refunded');
   await expect(moves.getByRole('button', { name: 'Move to Completed Refunds' })).toHaveCount(0);

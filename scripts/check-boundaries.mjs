@@ -83,7 +83,7 @@ const PUBLIC = {
   auth: ['use-session-user', 'sign-out', 'auth-slice'],
   orders: ['columns', 'order-queue', 'sidebar-views'],
   live: ['live-bus', 'live-root', 'describe', 'next-order', 'order-live-panel', 'undo', 'new-orders-bar'],
-  insights: ['my-day-card'],
+  insights: ['my-day-card', 'dispute-band-card'],
   communication: ['macro-menu'],
   staff: ['staff-layout', 'staff-root'],
   'shift-notes': ['shift-note-card'],

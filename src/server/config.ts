@@ -124,6 +124,13 @@ const schema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText,
   /** Each call to Stripe gives up after this long (a clear message, nothing changed). */
   STRIPE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** Where a dispute band change is mailed (besides the managers' live notice); unset: no mail. */
+  MANAGER_ALERT_EMAIL: z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v))
+    .pipe(z.email().max(254).optional())
+    .optional(),
 });
 
 /** What Fastify's `trustProxy` gets: false, a hop count, or the trusted proxy addresses. */

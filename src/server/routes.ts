@@ -19,6 +19,7 @@ import { defencePackRoutes } from './order-detail/defence-pack-routes.js';
 import { orderDetailRoutes } from './order-detail/routes.js';
 import { orderExportRoutes } from './orders/export-routes.js';
 import { orderRoutes } from './orders/routes.js';
+import { paymentRiskRoutes } from './payments/risk-routes.js';
 import { paymentRoutes } from './payments/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { retentionRoutes } from './retention/routes.js';
@@ -52,6 +53,7 @@ export const areaRoutes: FastifyPluginAsync[] = [
   shiftNoteRoutes,
   communicationRoutes,
   paymentRoutes,
+  paymentRiskRoutes,
   inboundRoutes,
   conversationRoutes,
   selfServiceRoutes,

@@ -28,6 +28,10 @@ export const CHECK_CODES = [
   'early_fraud_warning',
   /** Raised from the order flag of the same name (the customer rated the order 1 or 2). */
   'dispute_risk',
+  /** A fraud warning on an order already submitted or completed: refund now or keep (decision 372). */
+  'fraud_warning',
+  /** The payment's risk is elevated or highest: no submission until a Manager clears it (decision 372). */
+  'risk_hold',
 ] as const;
 export type CheckCode = (typeof CHECK_CODES)[number];
 
@@ -44,7 +48,7 @@ export const ATTENTION_STATUSES = [
 ] as const;
 
 /** Order flags other parts of the service raise; each becomes the check of the same code. */
-export const CHECK_FLAGS = ['early_fraud_warning', 'dispute_risk'] as const;
+export const CHECK_FLAGS = ['early_fraud_warning', 'dispute_risk', 'fraud_warning', 'risk_hold'] as const;
 export type CheckFlag = (typeof CHECK_FLAGS)[number];
 
 export const DUPLICATE_DECISIONS = ['duplicate', 'not_duplicate'] as const;

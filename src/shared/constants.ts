@@ -70,6 +70,10 @@ export const ORDER_EVENT_ACTIONS = [
   'duplicate',
   /** A call or WhatsApp contact logged with its outcome (order_contacts). */
   'contact',
+  /** Why the order is refunded (orders.refund_reason). */
+  'refund_reason',
+  /** A payment risk hold raised or cleared, a fraud warning kept (src/server/flows). */
+  'risk',
 ] as const;
 export type OrderEventAction = (typeof ORDER_EVENT_ACTIONS)[number];
 

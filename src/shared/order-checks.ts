@@ -283,6 +283,8 @@ export function runOrderChecks(order: CheckedOrder, options: CheckOptions): Orde
   for (const flag of options.flags ?? []) {
     if (flag === 'early_fraud_warning') add('early_fraud_warning', 'block', []);
     if (flag === 'dispute_risk') add('dispute_risk', 'warn', []);
+    if (flag === 'fraud_warning') add('fraud_warning', 'block', []);
+    if (flag === 'risk_hold') add('risk_hold', 'block', []);
   }
   return out.sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity]);
 }

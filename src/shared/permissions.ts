@@ -77,6 +77,13 @@ export const PERMISSIONS = {
   'notifications.settings': ADMIN_MANAGER,
   /** Customers' self-service: the cancellation ladder, the feedback mail, the track page's answers. */
   'settings.selfService': ['Admin'],
+  /** The payment policy (fraud warnings, dispute bands): Admin and Manager read it, Admin changes it. */
+  'payments.policyRead': ADMIN_MANAGER,
+  'payments.policyWrite': ['Admin'],
+  /** Act on a fraud warning (refund now, keep) and clear a risk hold, with a reason. */
+  'payments.risk': ADMIN_MANAGER,
+  /** The dispute ratios the card networks watch. */
+  'payments.insights': ADMIN_MANAGER,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

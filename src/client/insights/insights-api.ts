@@ -1,4 +1,5 @@
 import type { InsightsData, InsightsQuery, MyDayData } from '../../shared/contracts/insights';
+import type { DisputesAnswer } from '../../shared/contracts/payment-risk';
 import { api } from '../transport/api';
 
 /** The insights dashboard and the "My day" card. */
@@ -8,6 +9,10 @@ export const insightsApi = api.injectEndpoints({
       query: ({ from, to }) => ({ url: 'admin/insights', params: { from, to } }),
       providesTags: ['Reports'],
     }),
+    getDisputes: build.query<DisputesAnswer, string | undefined>({
+      query: (month) => ({ url: 'admin/insights/disputes', params: month ? { month } : {} }),
+      providesTags: ['Reports'],
+    }),
     getMyDay: build.query<MyDayData, void>({
       query: () => ({ url: 'admin/insights/my-day' }),
       providesTags: ['Counts'],
@@ -15,4 +20,4 @@ export const insightsApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetInsightsQuery, useGetMyDayQuery } = insightsApi;
+export const { useGetInsightsQuery, useGetMyDayQuery, useGetDisputesQuery } = insightsApi;

@@ -33,6 +33,8 @@ export interface InsightsChartSpec {
   stacked?: boolean;
   /** Values are shares 0…1, shown as percentages. */
   percent?: boolean;
+  /** Values are already percentages (e.g. 0.5 for 0.5 %), shown with decimals. */
+  percentValues?: boolean;
 }
 
 /** One chart of the insights dashboard (the same chart library as the reports, loaded lazily). */
@@ -60,7 +62,9 @@ export default function InsightsChart({ spec }: { spec: InsightsChartSpec }) {
         beginAtZero: true,
         ...(spec.percent
           ? { max: 1, ticks: { callback: (v: string | number) => `${Math.round(Number(v) * 100)} %` } }
-          : { ticks: { precision: 0 } }),
+          : spec.percentValues
+            ? { ticks: { callback: (v: string | number) => `${Number(v)} %` } }
+            : { ticks: { precision: 0 } }),
       },
     },
   };

@@ -16,6 +16,7 @@ import { useSessionUser } from '../auth/use-session-user';
 import type { InsightsChartSpec } from './insights-chart';
 import { useGetInsightsQuery } from './insights-api';
 import { type Period, PRESETS, type Preset, presetPeriod, previousPeriod, validPeriod } from './periods';
+import { DisputeRatiosSection } from './dispute-ratios-section';
 import { PaymentsCard } from './payments-card';
 
 // chart.js lives in its own chunk, fetched only when the dashboard draws.
@@ -504,6 +505,7 @@ export function Component() {
       {current.currentData && period ? (
         <Dashboard data={current.currentData} previous={prev.currentData} period={period} />
       ) : null}
+      <DisputeRatiosSection />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { FolderCounts, OrderStatus } from '../../shared/constants';
-import { orderChangeEvent, presenceEvent } from '../../shared/contracts/live';
+import { toast } from 'react-toastify';
+import { orderChangeEvent, presenceEvent, staffNotice } from '../../shared/contracts/live';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { api } from '../transport/api';
 import type { AppDispatch, RootState } from '../app/store';
@@ -76,6 +77,11 @@ export function applyLiveEvent(store: StoreLike, event: SseEvent): void {
   } else if (event.event === 'presence') {
     const parsed = presenceEvent.safeParse(data);
     if (parsed.success) presenceEvents.emit(parsed.data);
+  } else if (event.event === 'notice') {
+    // A fraud warning to review, a dispute band change: managers see it at once (the server chose who).
+    const parsed = staffNotice.safeParse(data);
+    if (parsed.success)
+      toast.warning(parsed.data.text, { autoClose: false, toastId: `notice-${event.data}` });
   }
 }
 

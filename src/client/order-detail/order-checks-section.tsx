@@ -11,6 +11,7 @@ import { can } from '../../shared/permissions';
 import { errorMessage } from '../transport/api';
 import { sessionUser } from '../transport/session';
 import { useCorrectOrderMutation, useDecideDuplicateMutation } from './order-checks-api';
+import { RiskActions } from './risk-actions';
 import { TextField } from '../components/form-kit/form-field';
 import { column, DataTable } from '../components/list-kit/data-table';
 
@@ -107,6 +108,9 @@ export function OrderChecksSection({ order }: { order: OrderDetails }) {
                   {c.message}
                   {c.fields.length > 0 && (
                     <span className="small text-body-secondary"> — {c.fields.map(label).join(', ')}</span>
+                  )}
+                  {(c.code === 'fraud_warning' || c.code === 'risk_hold') && (
+                    <RiskActions order={order} code={c.code} />
                   )}
                 </li>
               ))}

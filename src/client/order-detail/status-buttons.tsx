@@ -22,6 +22,14 @@ import {
 import { useLazyGetMailPreviewQuery, useMoveOrderStatusMutation } from './order-detail-api';
 import { useGetOrderPaymentQuery } from './payment-api';
 import { CheckboxField } from '../components/form-kit/form-field';
+import {
+  NO_REFUND_REASON,
+  RefundReasonFields,
+  type RefundReasonValue,
+  refundReasonBody,
+  refundReasonFrom,
+  refundReasonReady,
+} from '../components/refund-reason-fields';
 
 type Movable = (typeof MOVABLE_STATUSES)[number];
 
@@ -43,6 +51,7 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
   const [ask, setAsk] = useState<{ status: Movable; preview: MailPreview } | null>(null);
   const [recent, setRecent] = useState<{ status: Movable; message: string } | null>(null);
   const [force, setForce] = useState<string | null>(null);
+  const [reason, setReason] = useState<RefundReasonValue>(NO_REFUND_REASON);
   const [loadPreview] = useLazyGetMailPreviewQuery();
   const [showMailFirst, setShowMailFirst] = useState(() => !skipsMailPreview());
   const dispatch = useAppDispatch();
@@ -71,7 +80,8 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
   const run = async (status: Movable, extra: { confirmRecent?: boolean; forceReason?: string } = {}) => {
     setAsk(null);
     try {
-      const res = await move({ orderId: order.order_id, updatingStatus: status, ...extra }).unwrap();
+      const why = status === 'Refunded' ? refundReasonBody(reason) : {};
+      const res = await move({ orderId: order.order_id, updatingStatus: status, ...extra, ...why }).unwrap();
       // Undo for 10 s: a move back (or a restore after a delete), as its own change; it also cancels
       // the customer mail the move holds (the message names it).
       offerUndo(dispatch, {
@@ -100,6 +110,7 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
 
   // Before a move that mails the customer: which mail it is (unless the user turned that off).
   const start = async (status: Movable) => {
+    if (status === 'Refunded') setReason(refundReasonFrom(order.refund_reason, order.refund_reason_text));
     if (CONFIRM[status]) return setPending(status);
     if (!skipsMailPreview()) {
       let preview: MailPreview = null;
@@ -183,7 +194,12 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
         busy={isLoading}
         onYes={() => pending && run(pending)}
         onNo={() => setPending(null)}
-      />
+        ready={pending !== 'Refunded' || refundReasonReady(reason)}
+      >
+        {pending === 'Refunded' ? (
+          <RefundReasonFields id={`refund-reason-${order.order_id}`} value={reason} onChange={setReason} />
+        ) : null}
+      </ConfirmDialog>
     </nav>
   );
 }

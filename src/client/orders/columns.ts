@@ -1,6 +1,7 @@
 import type { ListSortKey, OrderListRow } from '../../shared/contracts/orders';
 import type { ListColumn } from '../../shared/contracts/views';
 import { formatDate, formatUtcDateTime } from '../../shared/dates';
+import { refundReasonText } from '../../shared/refund-reasons';
 
 export type ColumnKey =
   | 'id'
@@ -18,7 +19,8 @@ export type ColumnKey =
   | 'nationality'
   | 'mode'
   | 'amount'
-  | 'disputeReason';
+  | 'disputeReason'
+  | 'refundReason';
 
 export interface Column {
   key: ColumnKey;
@@ -114,6 +116,8 @@ export function cellText(row: OrderListRow, key: ColumnKey): string {
       return row.amount ? `${row.amount} ${row.currency ?? ''}`.trim() : '';
     case 'disputeReason':
       return row.dispute_reason ? row.dispute_reason.replaceAll('_', ' ') : '';
+    case 'refundReason':
+      return refundReasonText(row.refund_reason, row.refund_reason_text);
   }
 }
 
@@ -141,6 +145,7 @@ export const ALL_FOLDER_COLUMNS: Column[] = [
   col('nationality', 'Nationality'),
   col('mode', 'Mode'),
   ...FOLDER_COLUMNS.slice(4),
+  col('refundReason', 'Refund Reason'),
 ];
 
 /**
@@ -157,6 +162,9 @@ export const DEFAULT_FOLDER_COLUMN_KEYS: ColumnKey[] = [
 export const CONTACT_CUSTOMER_DEFAULT_KEYS: ColumnKey[] = DEFAULT_FOLDER_COLUMN_KEYS.filter(
   (k) => k !== 'telephone',
 );
+
+/** Refunds and Completed Refunds show why each order is refunded (docs/product.md, "Refund reasons"). */
+export const REFUND_DEFAULT_KEYS: ColumnKey[] = [...DEFAULT_FOLDER_COLUMN_KEYS, 'refundReason'];
 
 export const CONTACT_CUSTOMER_COLUMNS = FOLDER_COLUMNS.filter((c) => c.key !== 'telephone');
 

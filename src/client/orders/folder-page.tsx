@@ -5,6 +5,7 @@ import {
   CONTACT_CUSTOMER_COLUMNS,
   CONTACT_CUSTOMER_DEFAULT_KEYS,
   FOLDER_COLUMNS,
+  REFUND_DEFAULT_KEYS,
 } from './columns';
 import { useGetFolderCountQuery } from './counts-api';
 import { OrderQueue } from './order-queue';
@@ -23,6 +24,7 @@ function FolderQueue({ route }: { route: FolderRoute }) {
   // Counts are fetched again whenever a queue screen opens.
   const counts = useGetFolderCountQuery(undefined, { refetchOnMountOrArgChange: true });
   const contact = route.folder === 'contactCustomerOrder';
+  const refunds = route.folder === 'refundOrder' || route.folder === 'refundedOrder';
   return (
     <OrderQueue
       folder={route.folder}
@@ -32,6 +34,7 @@ function FolderQueue({ route }: { route: FolderRoute }) {
       choosable={ALL_FOLDER_COLUMNS}
       // Contact Customer keeps its own column choice, so Telephone stays hidden there until added there.
       {...(contact ? { defaultColumns: CONTACT_CUSTOMER_DEFAULT_KEYS, prefsScope: route.folder } : {})}
+      {...(refunds ? { defaultColumns: REFUND_DEFAULT_KEYS, prefsScope: route.folder } : {})}
     />
   );
 }

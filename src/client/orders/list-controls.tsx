@@ -10,6 +10,7 @@ import { DUE_STATES } from '../../shared/contracts/due-time';
 import type { ListColumn, ViewQuery } from '../../shared/contracts/views';
 import { allCountries } from '../../shared/countries';
 import { can } from '../../shared/permissions';
+import { REFUND_REASON_LABELS, STORED_REFUND_REASONS } from '../../shared/refund-reasons';
 import { errorMessage } from '../transport/api';
 import { DUE_STATE_LABEL } from '../components/due-badge';
 import { schemaParam } from '../components/list-kit/use-list-state';
@@ -35,6 +36,8 @@ export const LIST_FILTERS = {
   dueState: schemaParam(listFilterFields.dueState),
   needsAttention: schemaParam(listFilterFields.needsAttention),
   customerReplied: schemaParam(listFilterFields.customerReplied),
+  refundReason: schemaParam(listFilterFields.refundReason),
+  riskReview: schemaParam(listFilterFields.riskReview),
 };
 export const LIST_PARAMS = Object.keys(LIST_FILTERS) as (keyof typeof LIST_FILTERS)[];
 
@@ -94,10 +97,12 @@ export function StatusBadge({ status }: { status: OrderStatus }) {
 interface FilterBarProps {
   query: ListQuery;
   onChange: (changes: Record<string, string | null>) => void;
+  /** Refunds and Completed Refunds add the refund reason filter. */
+  folder?: Folder;
 }
 
 /** Nationality, mode, assignee, arrival range and due state; every change goes to the URL (page 1). */
-export function FilterBar({ query, onChange }: FilterBarProps) {
+export function FilterBar({ query, onChange, folder }: FilterBarProps) {
   const countries = useMemo(() => allCountries(), []);
   const set = (k: string) => (e: { target: { value: string } }) =>
     onChange({ [k]: e.target.value || null, page: null });
@@ -190,6 +195,30 @@ export function FilterBar({ query, onChange }: FilterBarProps) {
           </option>
         ))}
       </SelectField>
+      {folder === 'refundOrder' || folder === 'refundedOrder' ? (
+        <SelectField
+          id="filter-refund-reason"
+          label="Refund reason"
+          labelClassName="small mb-0"
+          size="sm"
+          value={query.refundReason ?? ''}
+          onChange={set('refundReason')}
+        >
+          <option value="">Any</option>
+          {STORED_REFUND_REASONS.map((r) => (
+            <option key={r} value={r}>
+              {REFUND_REASON_LABELS[r]}
+            </option>
+          ))}
+        </SelectField>
+      ) : null}
+      <CheckboxField
+        id="filter-risk-review"
+        className="align-self-end small"
+        label="Risk review"
+        checked={query.riskReview === 'true'}
+        onChange={(e) => onChange({ riskReview: e.target.checked ? 'true' : null, page: null })}
+      />
       <CheckboxField
         id="filter-needs-attention"
         className="align-self-end small"

@@ -7,6 +7,7 @@ import { api, errorMessage } from '../transport/api';
 import { useAppDispatch } from '../app/store';
 import { sessionUser } from '../transport/session';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { RefundReasonFields } from '../components/refund-reason-fields';
 import { LoadError } from '../components/load-error';
 import { PaginationBar } from '../components/pagination-bar';
 import { ListToolbar } from '../components/list-kit/list-toolbar';
@@ -228,7 +229,7 @@ export function OrderQueue({
         }
         onExport={() => void exportCsv()}
         exportDisabled={!rows.length || exporting}
-        filters={<FilterBar query={query} onChange={update} />}
+        filters={<FilterBar query={query} onChange={update} folder={folder} />}
         filtersActive={LIST_PARAMS.some((k) => k !== 'sort' && k !== 'dir' && !!query[k])}
       >
         {choosable ? (
@@ -291,7 +292,9 @@ export function OrderQueue({
         onPage={list.setPage}
         onPageSize={list.setSize}
       />
-      <ConfirmDialog {...bulk.confirm} busy={busy} />
+      <ConfirmDialog {...bulk.confirm} busy={busy}>
+        {bulk.refundReason ? <RefundReasonFields id="bulk-refund-reason" {...bulk.refundReason} /> : null}
+      </ConfirmDialog>
     </section>
   );
 }

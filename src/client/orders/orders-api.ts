@@ -1,3 +1,4 @@
+import type { RefundReasonCode } from '../../shared/refund-reasons';
 import type { Folder } from '../../shared/constants';
 import type { FutureMonthCounts } from '../../shared/contracts/orders';
 import { type Envelope, api } from '../transport/api';
@@ -32,7 +33,10 @@ export const ordersApi = api.injectEndpoints({
       },
       invalidatesTags: ['Counts', 'Orders', 'Order'],
     }),
-    completeRefund: build.mutation<Changed, { orderId: number[] }>({
+    completeRefund: build.mutation<
+      Changed,
+      { orderId: number[]; reasonCode?: RefundReasonCode; reasonText?: string }
+    >({
       query: (body) => ({ url: 'admin/move-to-complete-refund', method: 'PUT', body }),
       invalidatesTags: ['Counts', 'Orders', 'Order'],
     }),

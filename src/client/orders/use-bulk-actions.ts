@@ -6,6 +6,13 @@ import { serviceToday } from '../../shared/dates';
 import { type BulkAction, folderActions } from '../../shared/folder-actions';
 import { MSG } from '../../shared/messages';
 import { decide, type OrderAction, orderStateOf } from '../../shared/order-rules';
+import {
+  NO_REFUND_REASON,
+  type RefundReasonValue,
+  refundReasonBody,
+  refundReasonFrom,
+  refundReasonReady,
+} from '../components/refund-reason-fields';
 import { errorMessage } from '../transport/api';
 import { sessionUser } from '../transport/session';
 import {
@@ -61,6 +68,7 @@ interface BulkActionsInput {
 export function useBulkActions({ folder, role, rows, dataKey }: BulkActionsInput) {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [pending, setPending] = useState<{ action: BulkAction; ids: number[] } | null>(null);
+  const [reason, setReason] = useState<RefundReasonValue>(NO_REFUND_REASON);
   // A new page, size, search or data set starts with nothing selected.
   const [selectionFor, setSelectionFor] = useState(dataKey);
   if (selectionFor !== dataKey) {
@@ -102,7 +110,7 @@ export function useBulkActions({ folder, role, rows, dataKey }: BulkActionsInput
         const res = await restoreOrders({ orderId: ids }).unwrap();
         toast.success(res.message);
       } else {
-        const res = await completeRefund({ orderId: ids }).unwrap();
+        const res = await completeRefund({ orderId: ids, ...refundReasonBody(reason) }).unwrap();
         // Some orders refused by the payment provider: the message names them and why.
         const failed = (res.data as { failed?: unknown[] } | undefined)?.failed?.length;
         if (failed) toast.warning(res.message);
@@ -120,8 +128,17 @@ export function useBulkActions({ folder, role, rows, dataKey }: BulkActionsInput
   const ask = (action: BulkAction, ids: number[]) => {
     if (!ids.length) return;
     const refused = refusal(action, ids);
-    if (refused) toast.error(refused);
-    else setPending({ action, ids });
+    if (refused) return toast.error(refused);
+    if (action === 'refund') {
+      // The reason the selected orders share (the duplicate decision presets one) is the start.
+      const chosen = rows.filter((r) => ids.includes(r.order_id));
+      const first = chosen[0];
+      const same = chosen.every((r) => r.refund_reason === first?.refund_reason);
+      setReason(
+        same && first ? refundReasonFrom(first.refund_reason, first.refund_reason_text) : NO_REFUND_REASON,
+      );
+    }
+    setPending({ action, ids });
   };
 
   const policy = folderActions(folder, role);
@@ -147,6 +164,9 @@ export function useBulkActions({ folder, role, rows, dataKey }: BulkActionsInput
       message: pending ? CONFIRM[pending.action] : '',
       onYes: () => (pending ? run(pending.action, pending.ids) : undefined),
       onNo: () => setPending(null),
+      ready: pending?.action !== 'refund' || refundReasonReady(reason),
     },
+    /** 'Refunded it' asks why (docs/product.md, "Refund reasons"): shown in the confirmation. */
+    refundReason: pending?.action === 'refund' ? { value: reason, onChange: setReason } : null,
   };
 }

@@ -18,6 +18,10 @@ const MyDayCard = lazy(() => import('../insights/my-day-card').then((m) => ({ de
 const ShiftNoteCard = lazy(() =>
   import('../shift-notes/shift-note-card').then((m) => ({ default: m.ShiftNoteCard })),
 );
+// This month's dispute band for Admin and Manager (docs/product.md, "Dispute ratios"): its own chunk.
+const DisputeBandCard = lazy(() =>
+  import('../insights/dispute-band-card').then((m) => ({ default: m.DisputeBandCard })),
+);
 const LiveRoot = lazy(() => import('../live/live-root').then((m) => ({ default: m.LiveRoot })));
 
 /** The dashboard and the queues: the screens that show the folder tiles (a detail or form page does not). */
@@ -86,6 +90,11 @@ export function StaffLayout() {
           {onDashboard ? (
             <Suspense fallback={null}>
               <ShiftNoteCard />
+            </Suspense>
+          ) : null}
+          {onDashboard && user && (user.type === 'Admin' || user.type === 'Manager') ? (
+            <Suspense fallback={null}>
+              <DisputeBandCard />
             </Suspense>
           ) : null}
           {withTiles && user && MY_DAY_ROLES.includes(user.type) ? (

@@ -427,6 +427,12 @@ describe('duplicates', () => {
       process_status: 'Refunds',
       remark: `Duplicate of order ${first.order_id}`,
     });
+    // The refund that follows is for a duplicate: the reason is preset (docs/product.md, "Refund reasons").
+    const reason = await t.database.sql.query<{ refund_reason: string }>(
+      'select refund_reason from orders where order_id = $1',
+      [second.order_id],
+    );
+    expect(reason.rows[0]!.refund_reason).toBe('duplicate');
     expect((await row(first.order_id)).needs_attention).toBe(false);
     expect(
       (await decide('Team', first.order_id, { otherOrderId: second.order_id, decision: 'not_duplicate' }))

@@ -731,7 +731,7 @@ describe('live: the holder sees the correction, the managers the low rating', ()
         expect(manager.events).toContainEqual(
           expect.objectContaining({
             event: 'notice',
-            data: { kind: 'low-rating', orderId: done.orderId, score: 1 },
+            data: expect.objectContaining({ kind: 'low-rating', orderId: done.orderId, score: 1 }),
           }),
         ),
       );

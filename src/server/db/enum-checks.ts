@@ -10,6 +10,7 @@ import {
   PROCESSING_MODES,
   ROLES,
 } from '../../shared/constants.js';
+import { STORED_REFUND_REASONS } from '../../shared/refund-reasons.js';
 import type * as schema from './schema.js';
 import { sqlListText } from './sql-lists.js';
 
@@ -30,6 +31,12 @@ export const ENUM_CHECKS: readonly EnumCheck[] = [
   { name: 'mail_log_status_ck', table: 'mail_log', column: 'status', values: MAIL_STATUSES },
   { name: 'order_events_action_ck', table: 'order_events', column: 'action', values: ORDER_EVENT_ACTIONS },
   { name: 'order_contacts_channel_ck', table: 'order_contacts', column: 'channel', values: CONTACT_CHANNELS },
+  {
+    name: 'orders_refund_reason_ck',
+    table: 'orders',
+    column: 'refund_reason',
+    values: STORED_REFUND_REASONS,
+  },
   { name: 'order_contacts_outcome_ck', table: 'order_contacts', column: 'outcome', values: CONTACT_OUTCOMES },
 ];
 

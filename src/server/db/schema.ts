@@ -50,6 +50,7 @@ import type { CustomerLanguage } from '../../shared/languages.js';
 import type { OrderCheck } from '../../shared/order-checks.js';
 import { sqlList, sqlValue } from './sql-lists.js';
 import { ATTENTION_STATUSES } from '../../shared/check-codes.js';
+import { STORED_REFUND_REASONS } from '../../shared/refund-reasons.js';
 
 /** A check as stored with the order (its message is rendered when read). */
 type StoredCheck = OrderCheck;
@@ -154,9 +155,8 @@ export const staffNotices = pgTable(
   'staff_notices',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => staffUsers.id),
+    /** Null for a notice to an address without an account (MANAGER_ALERT_EMAIL). */
+    userId: integer('user_id').references(() => staffUsers.id),
     kind: text('kind').notNull(),
     toEmail: text('to_email').notNull(),
     subject: text('subject').notNull(),
@@ -221,6 +221,14 @@ export const orders = pgTable(
     assignedTo: integer('assigned_to').references(() => staffUsers.id),
     processingDate: date('processing_date', { mode: 'string' }).notNull(),
     refundDate: timestamp('refund_date', { withTimezone: true, mode: 'date' }),
+    /** Why the order is (being) refunded: a REFUND_REASON_CODES code; 'unspecified' when none was given. */
+    refundReason: text('refund_reason'),
+    /** The text of the reason 'other'. */
+    refundReasonText: text('refund_reason_text'),
+    /** The card network of the payment as the intake sent it (visa, mastercard, amex, …). */
+    cardBrand: text('card_brand'),
+    /** The payment's risk level as the intake sent it (normal, elevated, highest). */
+    riskLevel: text('risk_level'),
     amount: numeric('amount', { precision: 10, scale: 2 }).notNull().default('0'),
     currency: text('currency').notNull().default('USD'),
     createdAt: createdAt(),
@@ -271,12 +279,17 @@ export const orders = pgTable(
     check('orders_language_ck', sql`${t.language} in ('en', 'es', 'nl', 'pap', 'pt')`),
     check('orders_process_status_ck', oneOf(t.processStatus, ORDER_STATUSES)),
     check('orders_processing_mode_ck', oneOf(t.processingMode, PROCESSING_MODES)),
+    check('orders_refund_reason_ck', oneOf(t.refundReason, STORED_REFUND_REASONS)),
     uniqueIndex('orders_client_reference_uq').on(t.clientReference),
     // Lists sorted by due time or arrival, per status folder and across folders; the due-time index also
     // answers the at-risk and breached counts with one range scan.
     index('orders_due_idx').on(t.dueAt, t.orderId),
     index('orders_status_due_idx').on(t.processStatus, t.dueAt, t.orderId),
     index('orders_arrival_idx').on(t.arrivalDate, t.orderId),
+    index('orders_created_at_amount_idx').on(t.createdAt).where(sql`${t.amount} > 0`),
+    index('orders_refund_reason_idx')
+      .on(t.refundReason, t.refundDate)
+      .where(sql`${t.refundReason} is not null`),
     index('orders_status_arrival_idx').on(t.processStatus, t.arrivalDate, t.orderId),
     // Claim-next: the unassigned open orders of a folder, most urgent first. Claimed orders leave these,
     // so a queue worked for hours is not re-read past every order already handed out. New orders are
@@ -889,6 +902,7 @@ export const paymentDisputes = pgTable(
     unique('payment_disputes_provider_dispute_uq').on(t.provider, t.disputeId),
     index('payment_disputes_order_idx').on(t.orderId, t.createdAt),
     index('payment_disputes_created_idx').on(t.createdAt),
+    index('payment_disputes_closed_idx').on(t.closedAt),
   ],
 );
 
@@ -910,6 +924,9 @@ export const paymentRefunds = pgTable(
     amount: bigint('amount', { mode: 'number' }).notNull(),
     currency: text('currency').notNull(),
     reason: text('reason'),
+    /** The product's reason code (REFUND_REASON_CODES) and the text of 'other'. */
+    reasonCode: text('reason_code'),
+    reasonText: text('reason_text'),
     status: text('status').$type<'pending' | 'succeeded' | 'failed' | 'unknown'>().notNull(),
     refundId: text('refund_id'),
     error: text('error'),
@@ -927,6 +944,86 @@ export const paymentRefunds = pgTable(
     check('payment_refunds_status_ck', sql`${t.status} in ('pending', 'succeeded', 'failed', 'unknown')`),
     index('payment_refunds_order_idx').on(t.orderId, t.attempt),
     index('payment_refunds_created_idx').on(t.createdAt),
+  ],
+);
+
+/** The payment policy (one row, id 1): acting on fraud warnings and the dispute ratio's bands. */
+export const paymentPolicy = pgTable(
+  'payment_policy',
+  {
+    id: smallint('id').primaryKey().default(1),
+    autoRefundFraudWarnings: boolean('auto_refund_fraud_warnings').notNull().default(true),
+    disputeWatchPercent: numeric('dispute_watch_percent', { precision: 6, scale: 3 })
+      .notNull()
+      .default('0.5'),
+    disputeExcessivePercent: numeric('dispute_excessive_percent', { precision: 6, scale: 3 })
+      .notNull()
+      .default('0.75'),
+    /** The month and band the managers were last told about (a band change notifies once). */
+    notifiedMonth: text('notified_month'),
+    notifiedBand: text('notified_band'),
+    updatedBy: integer('updated_by').references(() => staffUsers.id),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('payment_policy_single_ck', sql`${t.id} = 1`),
+    check(
+      'payment_policy_bands_ck',
+      sql`${t.disputeWatchPercent} > 0 and ${t.disputeWatchPercent} < ${t.disputeExcessivePercent} and ${t.disputeExcessivePercent} <= 100`,
+    ),
+  ],
+);
+
+/** Charges the provider reported (charge.succeeded, payment_intent.succeeded): card network and risk. */
+export const paymentCharges = pgTable(
+  'payment_charges',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    provider: text('provider').notNull(),
+    chargeId: text('charge_id').notNull(),
+    paymentIntentId: text('payment_intent_id'),
+    orderId: bigint('order_id', { mode: 'number' }).references(() => orders.orderId),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    brand: text('brand').notNull(),
+    riskLevel: text('risk_level'),
+    chargedAt: timestamp('charged_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('payment_charges_uq').on(t.provider, t.chargeId),
+    index('payment_charges_order_idx').on(t.orderId),
+  ],
+);
+
+/** Early fraud warnings, one row per warning: what was done about it (refunded, kept, in review). */
+export const paymentFraudWarnings = pgTable(
+  'payment_fraud_warnings',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    provider: text('provider').notNull(),
+    warningId: text('warning_id').notNull(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    chargeId: text('charge_id'),
+    fraudType: text('fraud_type').notNull(),
+    action: text('action')
+      .$type<'refunding' | 'refunded' | 'refund_failed' | 'review' | 'kept' | 'recorded'>()
+      .notNull(),
+    note: text('note'),
+    handledBy: integer('handled_by').references(() => staffUsers.id),
+    handledAt: timestamp('handled_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('payment_fraud_warnings_uq').on(t.provider, t.warningId),
+    check(
+      'payment_fraud_warnings_action_ck',
+      sql`${t.action} in ('refunding', 'refunded', 'refund_failed', 'review', 'kept', 'recorded')`,
+    ),
+    index('payment_fraud_warnings_order_idx').on(t.orderId),
+    index('payment_fraud_warnings_created_idx').on(t.createdAt),
   ],
 );
 

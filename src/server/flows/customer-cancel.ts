@@ -48,9 +48,12 @@ const CUSTOMER_ACTOR = { id: null, name: 'Customer', type: 'Manager', email: '' 
  * below 100 %), the reason the entry point accepts for a customer's request.
  */
 function refundAsCustomer(db: Db, config: Config, orderId: number, amount: string | undefined) {
-  return refundOrders(db, config, CUSTOMER_ACTOR, [orderId], {
+  return refundOrders(db, config, CUSTOMER_ACTOR, {
+    orderIds: [orderId],
     amount,
     reason: 'requested_by_customer',
+    why: { code: 'customer_request' },
+    close: true,
     today: serviceToday(),
   });
 }

@@ -3,7 +3,7 @@ import { and, eq, notExists, sql } from 'drizzle-orm';
 import { CUSTOMER_MSG } from '../../shared/contracts/customer.js';
 import type { FeedbackPolicy } from '../../shared/contracts/self-service.js';
 import { recordAudit } from '../audit/audit.js';
-import { NOTICE_CHANNEL } from '../live/hub.js';
+import { publishNotice } from '../live/notices.js';
 import type { Config } from '../config.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { mailLog, orderContacts, orderRatings, orders, ratingRequests } from '../db/schema.js';
@@ -83,9 +83,12 @@ export async function rateOrder(
         },
       ]);
       await setOrderFlag(tx, orderId, 'dispute_risk', true, settings);
-      await tx.execute(
-        sql`select pg_notify(${NOTICE_CHANNEL}, ${JSON.stringify({ kind: 'low-rating', orderId, score: input.score })})`,
-      );
+      await publishNotice(tx, ['Admin', 'Manager'], {
+        kind: 'low-rating',
+        text: `Order #${orderId} was rated ${input.score} of 5`,
+        orderId,
+        score: input.score,
+      });
     }
     return { score: input.score, comment };
   });

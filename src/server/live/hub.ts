@@ -11,13 +11,11 @@ import { staffSessions, staffUsers } from '../db/schema.js';
 import { trackEventStream } from '../metrics/metrics.js';
 import { type CountsMemory, countsFor } from '../orders/counts.js';
 import { onCacheEvent } from './cache-events.js';
+import { NOTICE_CHANNEL } from './notices.js';
 
 /** Channels the database triggers publish on (drizzle/0019_order_change_events.sql). */
 export const ORDER_CHANNEL = 'edcard_order';
 export const PRESENCE_CHANNEL = 'edcard_presence';
-/** Notices for the managers (a low rating): forwarded as a `notice` event to Admin and Manager streams. */
-export const NOTICE_CHANNEL = 'edcard_notice';
-const NOTICE_ROLES: readonly Role[] = ['Admin', 'Manager'];
 
 export const HEARTBEAT_MS = 15_000;
 /** A viewer without a heartbeat for this long is gone. */
@@ -242,15 +240,17 @@ export class LiveHub {
     this.scheduleCounts();
   }
 
+  /** A staff notice (live/notices.ts) to the streams of the roles it names. */
   private onNotice(payload: string): void {
-    let notice: unknown;
+    let parsed: { roles?: unknown; notice?: unknown };
     try {
-      notice = JSON.parse(payload);
+      parsed = JSON.parse(payload);
     } catch {
       return;
     }
-    const text = frame('notice', notice);
-    for (const s of this.streams) if (NOTICE_ROLES.includes(s.staff.type)) this.writeFrame(s, text);
+    const roles = Array.isArray(parsed.roles) ? (parsed.roles as string[]) : [];
+    const text = frame('notice', parsed.notice);
+    for (const s of this.streams) if (roles.includes(s.staff.type)) this.writeFrame(s, text);
   }
 
   private scheduleCounts(): void {

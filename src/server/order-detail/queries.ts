@@ -205,6 +205,7 @@ from (
          o.dual_citizenship, o.phone_code, o.telephone_number, o.prior_visits, o.place_of_stay,
          o.name_of_place_of_stay, o.other_hotel_name, o.local_address, o.house_number,
          o.processing_date::text as processing_date, ${isoSql('o.refund_date')} as refund_date,
+         o.refund_reason, o.refund_reason_text,
          assignee.name as assign_to, o.amount::text as amount, o.currency,
          ${isoSql('o.created_at')} as created_at, ${isoSql('o.updated_at')} as updated_at, o.version,
          ${isoSql('o.due_at')} as due_at, ${isoSql('o.due_paused_at')} as due_paused_at,

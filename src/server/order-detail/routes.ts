@@ -29,6 +29,8 @@ import { loadOrder, servableDocumentById } from '../orders/repository.js';
 import { clearCustomerEdited } from '../orders/self-service.js';
 import { providerRefund } from '../payments/detail-refund.js';
 import { latestDispute } from '../payments/queries.js';
+import { refundWhyOf } from '../payments/refunds.js';
+import { setRefundReason } from '../orders/refund-reason.js';
 import { previewCustomerMail } from './mail-preview.js';
 import { loadOrderDetail } from './queries.js';
 
@@ -90,17 +92,23 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       const staff = staffOf(request);
       const { orderId, updatingStatus, expectedVersion, takeOver, undo, confirmRecent, forceReason } =
         request.body;
+      const why = updatingStatus === 'Refunded' ? refundWhyOf(request.body) : undefined;
       // Move to Completed Refunds of an order paid through an integrated gateway refunds there first.
-      const provider = updatingStatus === 'Refunded' ? await providerRefund(app, staff, orderId) : null;
+      const provider = updatingStatus === 'Refunded' ? await providerRefund(app, staff, orderId, why) : null;
       if (provider) return provider;
-      const moved = await changeStatus(db, staff, {
-        orderId,
-        to: updatingStatus,
-        expectedVersion,
-        takeOver,
-        undo,
-        confirmRecent,
-        forceReason,
+      // The reason is recorded after the move (its event would otherwise outdate expectedVersion).
+      const moved = await db.transaction(async (tx) => {
+        const done = await changeStatus(tx, staff, {
+          orderId,
+          to: updatingStatus,
+          expectedVersion,
+          takeOver,
+          undo,
+          confirmRecent,
+          forceReason,
+        });
+        if (why) await setRefundReason(tx, staff.id, [orderId], why);
+        return done;
       });
       const notes = [`Order status has been changed to ${updatingStatus}`];
       if (moved.mail) {

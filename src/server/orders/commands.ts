@@ -23,6 +23,7 @@ import { notifyStatusEntered, type StatusMails } from '../communication/notifica
 import { cancelHeldMails, mailLimitError } from '../mail/limits.js';
 import { queueMail } from '../mail/outbox.js';
 import { recordEvents } from './events.js';
+import { assertNoRiskHold } from './risk-hold.js';
 import { latestDocument, type LockedOrder, lockOrders, remarkItemOf } from './repository.js';
 import { applyHolderRule, assertHolderAllows, assertVersion, enforceRules, ruleState } from './rules.js';
 import { sqlList, sqlValue } from '../db/sql-lists.js';
@@ -70,13 +71,18 @@ async function applyStatus(
   // A restore puts an order back where it was; it is not a completion.
   if (to === 'Completed' && !opts.forced && !opts.restore) await assertCurrentDocuments(tx, changed);
   const ids = changed.map((o) => o.orderId);
+  // No submission while the payment is on a risk hold (decision 372), on every path of a move.
+  if (to === 'AwaitingGovt' && !opts.restore) await assertNoRiskHold(tx, ids);
   const refunding = to === 'Refunded' && !opts.restore;
   await tx
     .update(orders)
     .set({
       processStatus: to,
       updatedAt: sql`now()`,
-      ...(refunding ? { refundDate: sql`now()` } : {}),
+      // A refund without a recorded reason records 'unspecified' (docs/product.md, "Refund reasons").
+      ...(refunding
+        ? { refundDate: sql`now()`, refundReason: sql`coalesce(refund_reason, 'unspecified')` }
+        : {}),
     })
     .where(inArray(orders.orderId, ids));
   await recordEvents(

@@ -10,6 +10,7 @@ import { conflict, notFound } from '../http/errors.js';
 import { orderValuesFromSnake, snakeToCamel } from './columns.js';
 import { addRemark, inTransaction } from './commands.js';
 import { recordEvents } from './events.js';
+import { setRefundReason } from './refund-reason.js';
 import { lockOrders, type OrderRow } from './repository.js';
 import { assertVersion } from './rules.js';
 import { type CheckSettings, findDuplicates, refreshChecks } from './order-checks.js';
@@ -167,6 +168,8 @@ export async function decideDuplicate(
         reportError: 'N',
       });
       movedOrderId = result.moved ? newer : null;
+      // The refund that follows is for a duplicate (docs/product.md, "Refund reasons").
+      if (movedOrderId) await setRefundReason(tx, actor.id, [movedOrderId], { code: 'duplicate' });
     }
     await refreshChecks(tx, [orderId, input.otherOrderId], settings);
     return { movedOrderId };

@@ -5,6 +5,7 @@ import { MONTHS } from '../../shared/constants.js';
 import { text } from '../../shared/contracts/common.js';
 import { listFilterFields, type OrderListRow } from '../../shared/contracts/orders.js';
 import { csvCell } from '../../shared/csv.js';
+import { refundReasonText } from '../../shared/refund-reasons.js';
 import { formatDate, formatUtcDateTime, serviceToday } from '../../shared/dates.js';
 import { recordAudit } from '../audit/audit.js';
 import { staffOf } from '../auth/guard.js';
@@ -39,6 +40,7 @@ const HEADER = [
   'Date & Time (UTC)',
   'Process Date',
   'Assign To',
+  'Refund Reason',
 ];
 
 function phone(r: OrderListRow): string {
@@ -62,6 +64,7 @@ function line(r: OrderListRow): string {
     formatUtcDateTime(r.created_at),
     formatDate(r.processing_date),
     r.assign_to,
+    refundReasonText(r.refund_reason, r.refund_reason_text),
   ]
     .map(csvCell)
     .join(',');

@@ -115,7 +115,8 @@ function rowColumns(clock: DueClock): SQL {
              select d.reason from payment_disputes d where d.order_id = o.order_id
              order by d.created_at desc, d.id desc limit 1) end as dispute_reason,
            (o.customer_replied_at is not null) as customer_replied,
-           (o.customer_edited_at is not null) as customer_edited`;
+           (o.customer_edited_at is not null) as customer_edited,
+           o.refund_reason, o.refund_reason_text`;
 }
 
 /**
@@ -270,6 +271,11 @@ export function filterWhere(filters: ListFilters, staffId: number, clock: DueClo
   if (filters.customerReplied === 'true')
     parts.push(sql`customer_replied_at is not null and (assigned_to = ${staffId} or assigned_to is null)`);
   if (filters.dueState) parts.push(dueStateWhere(filters.dueState, dueColumnsOf(), clock));
+  if (filters.refundReason) parts.push(sql`refund_reason = ${filters.refundReason}`);
+  // Orders whose payment the card issuer warned about, or that wait for a risk review (decision 372).
+  if (filters.riskReview === 'true') {
+    parts.push(sql`check_flags && array['fraud_warning', 'risk_hold', 'early_fraud_warning']::text[]`);
+  }
   return parts.length ? sql.join(parts, sql` and `) : null;
 }
 

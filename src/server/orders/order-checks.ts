@@ -209,7 +209,7 @@ export async function checksOfNewOrder(
     ...values,
     orderId: 0,
     processStatus: 'New',
-    checkFlags: [],
+    checkFlags: values.checkFlags ?? [],
     passportNumber: values.passportNumber ?? null,
     nationality: values.nationality ?? null,
     firstName: values.firstName ?? '',

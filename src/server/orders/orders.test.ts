@@ -175,6 +175,8 @@ describe('folders and counts', () => {
         'check_level',
         'check_codes',
         'customer_replied',
+        'refund_reason',
+        'refund_reason_text',
       ].sort(),
     );
     expect(row).toMatchObject({

@@ -24,7 +24,7 @@ import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
 import { refundAnswer } from '../payments/refund-answer.js';
-import { refundOrders } from '../payments/refunds.js';
+import { refundOrders, refundWhyOf } from '../payments/refunds.js';
 import { assign, deleteOrders, restoreOrders } from './commands.js';
 import { countsFor } from './counts.js';
 import { futureMonthCounts as countFutureMonths } from './lists.js';
@@ -223,6 +223,7 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
         amount,
         reason: refundReason,
         close,
+        why: refundWhyOf(request.body),
         today: serviceToday(),
       });
       return refundAnswer(result);

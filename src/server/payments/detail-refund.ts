@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { serviceToday } from '../../shared/dates.js';
+import type { RefundWhy } from '../../shared/refund-reasons.js';
 import type { StaffIdentity } from '../context.js';
 import { orders } from '../db/schema.js';
 import { paymentRouteOf } from './payment-route.js';
@@ -11,7 +12,12 @@ import { refundOrders } from './refunds.js';
  * The detail screen's Move to Completed Refunds for an order paid through an integrated gateway: the
  * refund goes through the provider first ('Refunded it'). Null for any other order (the plain move).
  */
-export async function providerRefund(app: FastifyInstance, staff: StaffIdentity, orderId: number) {
+export async function providerRefund(
+  app: FastifyInstance,
+  staff: StaffIdentity,
+  orderId: number,
+  why?: RefundWhy,
+) {
   const { db, config } = app.ctx;
   const [order] = await db
     .select({
@@ -23,7 +29,7 @@ export async function providerRefund(app: FastifyInstance, staff: StaffIdentity,
     .where(eq(orders.orderId, orderId));
   if (!order || paymentRouteOf(config, order).kind !== 'integrated') return null;
   const answer = refundAnswer(
-    await refundOrders(db, config, staff, { orderIds: [orderId], close: true, today: serviceToday() }),
+    await refundOrders(db, config, staff, { orderIds: [orderId], close: true, today: serviceToday(), why }),
   );
   return {
     ...answer,

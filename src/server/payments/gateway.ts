@@ -38,7 +38,9 @@ export interface RefundRequest {
   paymentRef: string;
   /** In the currency's minor unit; undefined refunds what is left of the payment. */
   amount: number | undefined;
-  reason: 'requested_by_customer' | 'duplicate';
+  reason: 'requested_by_customer' | 'duplicate' | 'fraudulent';
+  /** The product's reason code, sent along as metadata (refund_reason). */
+  reasonCode: string;
   idempotencyKey: string;
 }
 

@@ -84,7 +84,11 @@ describe("'Refunded it' through Stripe", () => {
       charge: order.transactionId,
       amount: '5900',
       reason: 'requested_by_customer',
-      metadata: { order_id: String(order.orderId), edcard_key: `edcard-refund-${order.orderId}-1` },
+      metadata: {
+        order_id: String(order.orderId),
+        edcard_key: `edcard-refund-${order.orderId}-1`,
+        refund_reason: 'unspecified',
+      },
     });
     expect(await statusOf(order.orderId)).toBe('Refunded');
     const [row] = await refundRows(order.orderId);

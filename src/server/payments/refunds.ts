@@ -5,8 +5,11 @@ import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { orderRemarks, orders, paymentRefunds } from '../db/schema.js';
 import { badRequest, conflict, HttpError } from '../http/errors.js';
+import { refundReasonProblem } from '../../shared/contracts/payments.js';
+import type { RefundWhy } from '../../shared/refund-reasons.js';
 import { addSystemRemark, completeRefunds, lockRefundable } from '../orders/commands.js';
 import { recordEvents } from '../orders/events.js';
+import { setRefundReason } from '../orders/refund-reason.js';
 import type { LockedOrder } from '../orders/repository.js';
 import type { GatewayResult, PaymentGateway } from './gateway.js';
 import { paymentRouteOf } from './payment-route.js';
@@ -25,7 +28,7 @@ import { paymentRouteOf } from './payment-route.js';
  * exceed what was paid.
  */
 
-export type RefundReason = 'requested_by_customer' | 'duplicate';
+export type RefundReason = 'requested_by_customer' | 'duplicate' | 'fraudulent';
 
 /** Everything a refund request says: the one entry point's options (h41/h42 add to them). */
 export interface RefundOptions {
@@ -39,7 +42,19 @@ export interface RefundOptions {
    * partial refund keeps the order in Refunds (what is left can be refunded later).
    */
   close?: boolean | undefined;
+  /** The product's reason code (docs/product.md, "Refund reasons"), recorded on the orders first. */
+  why?: RefundWhy | undefined;
   today: string;
+}
+
+/** The reason a staff screen sent, checked: 400 for 'other' without a text or a text without 'other'. */
+export function refundWhyOf(body: {
+  reasonCode?: RefundWhy['code'] | undefined;
+  reasonText?: string | undefined;
+}): RefundWhy | undefined {
+  const problem = refundReasonProblem(body);
+  if (problem) throw badRequest(problem);
+  return body.reasonCode ? { code: body.reasonCode, text: body.reasonText } : undefined;
 }
 
 export interface RefundFailure {
@@ -124,6 +139,7 @@ export async function refundOrders(
   }
   // The rules for every order first: one refusal refuses the whole request and nothing changes.
   const locked = await lockRefundable(db, actor, ids, opts.today);
+  if (opts.why) await db.transaction((tx) => setRefundReason(tx, actor.id, ids, opts.why!));
   const manual: number[] = [];
   const integrated: { order: LockedOrder; gateway: PaymentGateway }[] = [];
   for (const order of locked) {
@@ -158,6 +174,8 @@ interface Attempt {
   amount: number;
   currency: string;
   reason: RefundReason;
+  /** The product's reason code, sent to the provider as metadata. */
+  reasonCode: string;
   /** The payment the attempt refunds (the order's transaction id when the attempt began). */
   paymentRef: string;
   /** True when an earlier attempt with this key may have reached the provider: read it back first. */
@@ -220,6 +238,7 @@ async function beginAttempt(
         paymentRef: open.paymentRef ?? current!.transactionId ?? '',
         retry: true,
         paid,
+        reasonCode: open.reasonCode ?? 'unspecified',
       };
     }
     const reason: RefundReason =
@@ -253,13 +272,25 @@ async function beginAttempt(
         amount,
         currency,
         reason,
+        reasonCode: current!.refundReason ?? 'unspecified',
+        reasonText: current!.refundReasonText,
         status: 'pending',
         paymentRef,
         inFlightUntil: lease,
         requestedBy: actor.id,
       })
       .returning({ id: paymentRefunds.id });
-    return { id: row!.id, key, amount, currency, reason, paymentRef, retry: false, paid };
+    return {
+      id: row!.id,
+      key,
+      amount,
+      currency,
+      reason,
+      reasonCode: current!.refundReason ?? 'unspecified',
+      paymentRef,
+      retry: false,
+      paid,
+    };
   });
 }
 
@@ -339,6 +370,7 @@ async function refundOne(
       paymentRef: attempt.paymentRef,
       amount: attempt.amount,
       reason: attempt.reason,
+      reasonCode: attempt.reasonCode,
       idempotencyKey: attempt.key,
     });
   }

@@ -15,6 +15,8 @@ import { orderPayment } from './queries.js';
 import { stripeEventShapeError } from './stripe-events.js';
 import { verifyStripeEvent } from './stripe-gateway.js';
 import { applyStripeEvent } from './stripe-webhook.js';
+import { checkDisputeBand } from '../flows/dispute-band.js';
+import { refundOnFraudWarning } from '../flows/fraud-warning.js';
 
 const security = [{ staffToken: [] }];
 const orderIdParams = z.object({ orderId: orderIdField });
@@ -91,9 +93,33 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         const shapeError = stripeEventShapeError(event);
         if (shapeError) throw badRequest(`The event cannot be read: ${shapeError}`);
-        const applied = await applyStripeEvent(db, event, {
-          minPassportValidityDays: app.ctx.config.PASSPORT_MIN_VALIDITY_DAYS,
-        });
+        const settings = { minPassportValidityDays: app.ctx.config.PASSPORT_MIN_VALIDITY_DAYS };
+        const applied = await applyStripeEvent(db, event, settings);
+        if (
+          !applied.duplicate &&
+          (event.type === 'charge.dispute.created' || event.type.startsWith('radar.'))
+        ) {
+          // The month's dispute band may have changed: the managers hear it once.
+          await checkDisputeBand(db, config).catch((err) =>
+            request.log.warn({ err }, 'dispute band check failed'),
+          );
+        }
+        if (applied.refundWarning !== undefined) {
+          // The event is recorded; the refund at the provider follows (its own idempotency key per warning).
+          try {
+            const done = await refundOnFraudWarning(db, config, settings, applied.refundWarning);
+            return {
+              received: true,
+              duplicate: false,
+              outcome: done.refunded
+                ? 'early fraud warning: order refunded'
+                : `early fraud warning: not refunded (${done.message})`,
+            };
+          } catch (err) {
+            request.log.warn({ err, eventId: event.id }, 'stripe event: refund on a fraud warning failed');
+            return { received: true, duplicate: false, outcome: 'early fraud warning: not refunded' };
+          }
+        }
         if (!applied.duplicate && applied.orderId === null) {
           request.log.warn({ eventId: event.id, type: event.type }, `stripe event: ${applied.outcome}`);
         }

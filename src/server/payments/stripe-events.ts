@@ -60,6 +60,33 @@ const charge = z
   })
   .loose();
 
+/** A succeeded charge: its card network and Radar's risk level (either may be absent). */
+const succeededCharge = z
+  .object({
+    id,
+    payment_intent: ref.nullish(),
+    amount: minor,
+    currency,
+    created: z.number().int().min(0).max(1e11).nullish(),
+    outcome: z.object({ risk_level: word.nullish() }).loose().nullish(),
+    payment_method_details: z
+      .object({ card: z.object({ brand: word.nullish() }).loose().nullish() })
+      .loose()
+      .nullish(),
+  })
+  .loose();
+
+/** A succeeded payment intent: its latest charge, expanded or by id. */
+const succeededIntent = z
+  .object({
+    id,
+    amount: minor,
+    currency,
+    created: z.number().int().min(0).max(1e11).nullish(),
+    latest_charge: z.union([id, succeededCharge]).nullish(),
+  })
+  .loose();
+
 const fraudWarning = z.object({ id, charge: ref, payment_intent: ref.nullish(), fraud_type: word }).loose();
 
 const OBJECTS: Record<string, z.ZodType> = {
@@ -68,6 +95,8 @@ const OBJECTS: Record<string, z.ZodType> = {
   'charge.dispute.closed': dispute,
   'charge.refunded': charge,
   'radar.early_fraud_warning.created': fraudWarning,
+  'charge.succeeded': succeededCharge,
+  'payment_intent.succeeded': succeededIntent,
 };
 
 /** Why the event cannot be applied (its id, type or the object the product reads), or null. */

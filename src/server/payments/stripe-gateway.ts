@@ -109,7 +109,11 @@ export function stripeGateway(config: Config): PaymentGateway {
             ...(ref.startsWith('pi_') ? { payment_intent: ref } : { charge: ref }),
             ...(input.amount !== undefined ? { amount: input.amount } : {}),
             reason: input.reason,
-            metadata: { order_id: String(input.orderId), edcard_key: input.idempotencyKey },
+            metadata: {
+              order_id: String(input.orderId),
+              edcard_key: input.idempotencyKey,
+              refund_reason: input.reasonCode,
+            },
           },
           { idempotencyKey: input.idempotencyKey },
         );

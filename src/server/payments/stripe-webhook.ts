@@ -6,7 +6,8 @@ import type { Db, DbOrTx } from '../db/client.js';
 import { orders, paymentDisputes, paymentRefunds, paymentWebhookEvents } from '../db/schema.js';
 import { addSystemRemark, moveAsSystem } from '../orders/commands.js';
 import { recordEvents } from '../orders/events.js';
-import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
+import type { CheckSettings } from '../orders/order-checks.js';
+import { applyChargeSucceeded, applyFraudWarning, PROVIDER, type RiskOutcome } from './stripe-risk.js';
 
 /**
  * Stripe's events applied to our orders (docs/product.md, "Connecting Stripe"). Each event is applied
@@ -14,15 +15,17 @@ import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
  * a payment we do not know is recorded too and answered 2xx, so Stripe stops sending it.
  */
 
-export const PROVIDER = 'stripe';
+export { PROVIDER };
 
 export interface AppliedEvent {
   duplicate: boolean;
   outcome: string;
   orderId: number | null;
+  /** A fraud warning to refund at the provider now that the event is recorded (flows/fraud-warning.ts). */
+  refundWarning?: number | undefined;
 }
 
-type Outcome = { outcome: string; orderId: number | null };
+type Outcome = RiskOutcome;
 
 const idOf = (v: string | { id: string } | null | undefined): string | null =>
   typeof v === 'string' ? v : (v?.id ?? null);
@@ -62,12 +65,12 @@ export async function applyStripeEvent(
       .onConflictDoNothing()
       .returning({ id: paymentWebhookEvents.id });
     if (!recorded) return { duplicate: true, outcome: 'already applied', orderId: null };
-    const { outcome, orderId } = await apply(tx, event, settings);
+    const { outcome, orderId, refundWarning } = await apply(tx, event, settings);
     await tx
       .update(paymentWebhookEvents)
       .set({ outcome, orderId })
       .where(eq(paymentWebhookEvents.id, recorded.id));
-    return { duplicate: false, outcome, orderId };
+    return { duplicate: false, outcome, orderId, refundWarning };
   });
 }
 
@@ -80,7 +83,10 @@ async function apply(tx: DbOrTx, event: Stripe.Event, settings: CheckSettings): 
     case 'charge.refunded':
       return applyRefunded(tx, event.data.object, event.id);
     case 'radar.early_fraud_warning.created':
-      return applyFraudWarning(tx, event.data.object, settings);
+      return applyWarning(tx, event.data.object, settings);
+    case 'charge.succeeded':
+    case 'payment_intent.succeeded':
+      return applyCharge(tx, event.data.object, settings);
     default:
       return { outcome: 'ignored: not an event the product handles', orderId: null };
   }
@@ -340,22 +346,45 @@ async function settlePending(
   return settled;
 }
 
-async function applyFraudWarning(
+async function applyWarning(
   tx: DbOrTx,
   warning: Stripe.Radar.EarlyFraudWarning,
   settings: CheckSettings,
 ): Promise<Outcome> {
   const orderId = await findOrder(tx, [idOf(warning.charge), idOf(warning.payment_intent)]);
   if (orderId === null) return UNKNOWN_PAYMENT;
-  // The order carries the blocking check early_fraud_warning: it shows in Needs attention.
-  await setOrderFlag(tx, orderId, 'early_fraud_warning', true, settings);
-  await recordEvents(tx, [
-    { orderId, action: 'payment', toValue: `early fraud warning ${warning.id} ${warning.fraud_type}` },
-  ]);
-  await addSystemRemark(
+  return applyFraudWarning(tx, warning, orderId, settings);
+}
+
+/** charge.succeeded, payment_intent.succeeded: the card network, and a hold when the risk is high. */
+async function applyCharge(
+  tx: DbOrTx,
+  object: Stripe.Charge | Stripe.PaymentIntent,
+  settings: CheckSettings,
+): Promise<Outcome> {
+  const charge: Stripe.Charge | null =
+    object.object === 'payment_intent'
+      ? typeof object.latest_charge === 'object'
+        ? object.latest_charge
+        : null
+      : (object as Stripe.Charge);
+  const intentId =
+    object.object === 'payment_intent' ? object.id : idOf((object as Stripe.Charge).payment_intent);
+  const chargeId = charge?.id ?? (object.object === 'payment_intent' ? idOf(object.latest_charge) : null);
+  const orderId = await findOrder(tx, [chargeId, intentId]);
+  if (!chargeId) return { outcome: 'payment recorded: no charge to read', orderId };
+  return applyChargeSucceeded(
     tx,
+    {
+      id: chargeId,
+      paymentIntentId: intentId,
+      amount: charge?.amount ?? object.amount,
+      currency: charge?.currency ?? object.currency,
+      created: charge?.created ?? object.created ?? null,
+      brand: charge?.payment_method_details?.card?.brand ?? null,
+      riskLevel: charge?.outcome?.risk_level ?? null,
+    },
     orderId,
-    `Early fraud warning: consider refunding before a dispute (card issuer reports ${words(warning.fraud_type)}).`,
+    settings,
   );
-  return { outcome: 'early fraud warning recorded', orderId };
 }

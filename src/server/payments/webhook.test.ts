@@ -376,7 +376,7 @@ describe('POST /api/webhooks/stripe', () => {
     );
   });
 
-  it('radar.early_fraud_warning.created flags the order with a remark and a check (Needs attention)', async () => {
+  it('radar.early_fraud_warning.created without a connected provider puts the order in risk review (Needs attention)', async () => {
     const { order, charge } = await paidOrder({ process_status: 'New' });
     const res = await post(
       event('radar.early_fraud_warning.created', {
@@ -389,8 +389,9 @@ describe('POST /api/webhooks/stripe', () => {
       }),
     );
     expect(res.statusCode).toBe(200);
+    // No Stripe key here: nothing can be refunded through the provider, so a Manager decides.
     expect((await remarks(order.orderId))[0]!.remark).toBe(
-      'Early fraud warning: consider refunding before a dispute (card issuer reports made with stolen card).',
+      "Early fraud warning: Stripe is not connected (no API key is set): refund and answer chargebacks in Stripe's dashboard. Refund now, or keep the payment with a reason (Risk review).",
     );
     expect((await status(order.orderId)).process_status).toBe('New');
     const [flags] = await q<{ check_flags: string[]; codes: string[]; needs_attention: boolean }>(
@@ -398,8 +399,8 @@ describe('POST /api/webhooks/stripe', () => {
          from orders where order_id = $1`,
       [order.orderId],
     );
-    expect(flags!.check_flags).toContain('early_fraud_warning');
-    expect(flags!.codes).toContain('early_fraud_warning');
+    expect(flags!.check_flags).toContain('fraud_warning');
+    expect(flags!.codes).toContain('fraud_warning');
     expect(flags!.needs_attention).toBe(true);
   });
 });

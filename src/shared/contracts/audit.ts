@@ -48,6 +48,10 @@ export const AUDIT_ACTIONS = {
   'cancellation-policy.update': 'Cancellation policy changed',
   'feedback-policy.update': 'Feedback policy changed',
   'track-page-answers.update': 'Track page answers changed',
+  'payment-policy.update': 'Payment policy changed',
+  'order.risk-hold-clear': 'Risk hold cleared',
+  'order.fraud-warning-keep': 'Fraud warning kept',
+  'order.fraud-warning-refund': 'Refunded on a fraud warning',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];

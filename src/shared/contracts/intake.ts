@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { PROCESSING_MODES } from '../constants.js';
 import { isoDate, multilineText, text as t } from './common.js';
 
+/** A payment's risk levels as providers score them (Stripe Radar's outcome.risk_level). */
+export const RISK_LEVELS = ['normal', 'elevated', 'highest', 'not_assessed', 'unknown'] as const;
+
 const opt = (max = 200) => t(max).nullish();
 const optDate = isoDate.nullish();
 
@@ -72,6 +75,15 @@ export const intakeOrderBody = z
       .trim()
       .regex(/^[A-Za-z]{3}$/, 'must be a 3-letter code')
       .transform((v) => v.toUpperCase()),
+    /** The card network of the payment where the site knows it (visa, mastercard, amex, …). */
+    card_brand: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z_ ]{1,40}$/, 'must be a card network name (letters)')
+      .transform((v) => v.toLowerCase())
+      .nullish(),
+    /** The payment's risk as the provider scored it; elevated or highest hold the order (decision 372). */
+    risk_level: z.enum(RISK_LEVELS, { error: `must be one of ${RISK_LEVELS.join(', ')}` }).nullish(),
   })
   .strict();
 export type IntakeOrderBody = z.infer<typeof intakeOrderBody>;

@@ -22,6 +22,16 @@ export const orderChangeEvent = z.object({
 });
 export type OrderChangeEvent = z.infer<typeof orderChangeEvent>;
 
+/** `notice` event: something managers should look at now (to the roles it names only). */
+export const staffNotice = z.object({
+  kind: z.enum(['fraud_warning', 'dispute_band', 'low-rating']),
+  text: z.string(),
+  orderId: z.number().int().nullable(),
+  /** A low rating's score (1 or 2). */
+  score: z.number().int().optional(),
+});
+export type StaffNotice = z.infer<typeof staffNotice>;
+
 export const presenceViewer = z.object({ staffId: z.number().int(), name: z.string(), editing: z.boolean() });
 /** `presence` event: who has the order open now. */
 export const presenceEvent = z.object({ orderId: z.number().int(), viewers: z.array(presenceViewer) });

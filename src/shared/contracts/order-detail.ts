@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { orderChecksAnswer } from './checks.js';
-import { paymentDispute } from './payments.js';
+import { paymentDispute, refundReasonFields } from './payments.js';
 import {
   DEFENCE_PACK_TYPES,
   MAIL_KINDS,
@@ -68,6 +68,8 @@ export const moveOrderStatusBody = z.object({
   forceReason: multilineText(500)
     .pipe(z.string().min(3, 'Please say why the order is completed without a card'))
     .optional(),
+  /** To Completed Refunds: why (docs/product.md, "Refund reasons"). */
+  ...refundReasonFields,
 });
 export type MoveOrderStatusBody = z.infer<typeof moveOrderStatusBody>;
 
@@ -390,6 +392,9 @@ export const orderFields = z.object({
   processing_date: z.string(),
   process_month: z.string(),
   refund_date: isoInstant.nullable(),
+  /** Why the order is (being) refunded (docs/product.md, "Refund reasons") and the text of 'other'. */
+  refund_reason: z.string().nullable().optional(),
+  refund_reason_text: z.string().nullable().optional(),
   assign_to: nullableText,
   amount: z.string(),
   currency: z.string(),

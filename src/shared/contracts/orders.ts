@@ -9,7 +9,7 @@ import {
 } from '../constants.js';
 import { countryName } from '../countries.js';
 import { expectedVersionField, noControlCharacters, orderIdField, text } from './common.js';
-import { REFUND_REASONS, refundAmountField } from './payments.js';
+import { REFUND_REASONS, refundAmountField, refundReasonFields, refundReasonFilter } from './payments.js';
 import { DUE_STATES } from './due-time.js';
 
 /** Folder counts: one number per folder, and the open orders at risk of or past their due time. */
@@ -95,6 +95,10 @@ export const listFilterFields = {
   needsAttention: z.enum(['true', 'false']).optional(),
   /** `true`: only orders with an unread answer from the customer, held by the user or unassigned. */
   customerReplied: z.enum(['true', 'false']).optional(),
+  /** Refunds and Completed Refunds: only orders refunded for this reason. */
+  refundReason: refundReasonFilter,
+  /** `true`: only orders with a fraud warning or a risk hold (the "Risk review" filter). */
+  riskReview: z.enum(['true', 'false']).optional(),
 };
 
 export const listFilters = z.object(listFilterFields).strict();
@@ -170,6 +174,9 @@ export const orderListRow = z.object({
   customer_replied: z.boolean().optional(),
   /** The customer corrected the order on the track page and no one has opened it since. */
   customer_edited: z.boolean().optional(),
+  /** Why the order is (being) refunded (a reason code, 'unspecified'), and the text of 'other'. */
+  refund_reason: z.string().nullable().optional(),
+  refund_reason_text: z.string().nullable().optional(),
 });
 export type OrderListRow = z.infer<typeof orderListRow>;
 
@@ -243,6 +250,7 @@ export const completeRefundBody = z
     refundReason: z.enum(REFUND_REASONS, { error: 'must be requested_by_customer or duplicate' }).optional(),
     /** "Refund and close": Completed Refunds even when part of the payment is left. */
     close: z.boolean({ error: 'must be true or false' }).optional(),
+    ...refundReasonFields,
   })
   .strict();
 

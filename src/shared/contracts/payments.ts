@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { envelope } from './common.js';
+import { REFUND_REASON_CODES, STORED_REFUND_REASONS } from '../refund-reasons.js';
+import { envelope, text } from './common.js';
 
 /** Submit (or save as a draft) the evidence of an order's open dispute at the payment provider. */
 export const submitEvidenceBody = z
@@ -23,6 +24,28 @@ export const refundAmountField = z
   );
 
 export const REFUND_REASONS = ['requested_by_customer', 'duplicate'] as const;
+
+/** The product's refund reason (docs/product.md, "Refund reasons"): a code, and a text for 'other'. */
+export const refundReasonFields = {
+  reasonCode: z
+    .enum(REFUND_REASON_CODES, { error: `must be one of ${REFUND_REASON_CODES.join(', ')}` })
+    .optional(),
+  reasonText: text(300).optional(),
+};
+
+/** 'other' needs a text; a text goes only with 'other'. */
+export function refundReasonProblem(v: { reasonCode?: string | undefined; reasonText?: string | undefined }) {
+  if (v.reasonCode === 'other' && (v.reasonText ?? '').length < 3) {
+    return 'reasonText: say why in a few words (at least 3 characters) for the reason other';
+  }
+  if (v.reasonText && v.reasonCode !== 'other') return 'reasonText: only with the reason other';
+  return null;
+}
+
+/** A list filter by refund reason (Refunds and Completed Refunds). */
+export const refundReasonFilter = z
+  .enum(STORED_REFUND_REASONS, { error: `must be one of ${STORED_REFUND_REASONS.join(', ')}` })
+  .optional();
 
 /** A dispute as the order's Payment section shows it. Amounts are formatted ("59.00 USD"). */
 export const paymentDispute = z.object({

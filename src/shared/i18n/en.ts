@@ -117,6 +117,9 @@ const en = {
     'The passport number does not look like a passport number of the nationality.',
   'check.possible_duplicate': 'This order may be a duplicate of another order.',
   'check.early_fraud_warning': 'The card issuer warned that this payment may be fraudulent.',
+  'check.fraud_warning':
+    'The card issuer warned that this payment may be fraudulent: refund it now, or keep it with a reason.',
+  'check.risk_hold': "The payment's risk is elevated: a Manager reviews it before the order is submitted.",
   'reply.title': 'Send us your answer',
   'reply.message': 'Your message',
   'reply.files': 'Photos or documents (up to 5)',

@@ -110,6 +110,9 @@ const es: Catalog = {
     'El número de pasaporte no parece un número de pasaporte de la nacionalidad.',
   'check.possible_duplicate': 'Este pedido puede ser un duplicado de otro pedido.',
   'check.early_fraud_warning': 'El emisor de la tarjeta advirtió que este pago puede ser fraudulento.',
+  'check.fraud_warning':
+    'El emisor de la tarjeta advirtió que este pago puede ser fraudulento: reembólselo ahora o consérvelo con un motivo.',
+  'check.risk_hold': 'El riesgo del pago es elevado: un gerente lo revisa antes de enviar el pedido.',
   'reply.title': 'Envíenos su respuesta',
   'reply.message': 'Su mensaje',
   'reply.files': 'Fotos o documentos (hasta 5)',

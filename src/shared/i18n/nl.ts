@@ -111,6 +111,10 @@ const nl: Catalog = {
   'check.passport_number_shape': 'Het paspoortnummer lijkt niet op een paspoortnummer van de nationaliteit.',
   'check.possible_duplicate': 'Deze bestelling is mogelijk een dubbele van een andere bestelling.',
   'check.early_fraud_warning': 'De kaartuitgever waarschuwde dat deze betaling frauduleus kan zijn.',
+  'check.fraud_warning':
+    'De kaartuitgever waarschuwde dat deze betaling frauduleus kan zijn: betaal nu terug, of houd haar met een reden.',
+  'check.risk_hold':
+    'Het risico van de betaling is verhoogd: een manager beoordeelt haar voordat de bestelling wordt ingediend.',
   'reply.title': 'Stuur ons uw antwoord',
   'reply.message': 'Uw bericht',
   'reply.files': "Foto's of documenten (maximaal 5)",

@@ -112,6 +112,9 @@ const pap: Catalog = {
   'check.passport_number_shape': 'E number di paspoort no ta parce un number di paspoort di e nacionalidad.',
   'check.possible_duplicate': 'E orden aki por ta un duplicado di otro orden.',
   'check.early_fraud_warning': 'E emisor di e tarheta a avisa cu e pago aki por ta frauduloso.',
+  'check.fraud_warning':
+    'E emisor di e tarheta a avisa cu e pago aki por ta frauduloso: debolbé awor, of tené cu un motibo.',
+  'check.risk_hold': "E riesgo di e pago ta elevá: un manager ta revis'é promé cu e órden ta wordo entregá.",
   'reply.title': 'Manda nos bo contesta',
   'reply.message': 'Bo mensahe',
   'reply.files': 'Potret of dokumento (te 5)',

@@ -111,6 +111,9 @@ const pt: Catalog = {
     'O número do passaporte não parece um número de passaporte da nacionalidade.',
   'check.possible_duplicate': 'Este pedido pode ser uma duplicata de outro pedido.',
   'check.early_fraud_warning': 'O emissor do cartão avisou que este pagamento pode ser fraudulento.',
+  'check.fraud_warning':
+    'O emissor do cartão avisou que este pagamento pode ser fraudulento: reembolse agora ou mantenha com um motivo.',
+  'check.risk_hold': 'O risco do pagamento é elevado: um gerente o revisa antes de o pedido ser enviado.',
   'reply.title': 'Envie-nos a sua resposta',
   'reply.message': 'A sua mensagem',
   'reply.files': 'Fotos ou documentos (até 5)',

@@ -285,6 +285,13 @@ function example(op: Operation, name: string, s: Subject): unknown {
     if (name === 'callBackAt') return new Date(Date.now() + 3_600_000).toISOString();
     if (name === 'note') return 'Rang twice.\nCall back after lunch.';
   }
+  // A refund reason: 'other' with its text (a text goes only with 'other').
+  if (name === 'reasonCode') return 'other';
+  if (name === 'reasonText') return 'Trip cancelled by the traveller';
+  // The payment policy's bands: watch below excessive.
+  if (name === 'disputeWatchPercent') return 0.5;
+  if (name === 'disputeExcessivePercent') return 0.75;
+  if (name === 'month' && op.path === '/api/admin/insights/disputes') return '2026-01';
   switch (name) {
     case 'orderId':
       if (op.path.endsWith('/send-invoice')) return String(s.orderId);
