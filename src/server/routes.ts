@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { cardCheckRoutes } from './card-check/routes.js';
 import { checkRoutes } from './checks/routes.js';
 import { communicationRoutes } from './communication/routes.js';
 import { customerRoutes } from './customer/routes.js';
@@ -37,6 +38,7 @@ export const areaRoutes: FastifyPluginAsync[] = [
   customerRoutes,
   orderDetailRoutes,
   documentRoutes,
+  cardCheckRoutes,
   defencePackRoutes,
   invoiceRoutes,
   insightsRoutes,

@@ -282,6 +282,9 @@ export function runOrderChecks(order: CheckedOrder, options: CheckOptions): Orde
   }
   for (const flag of options.flags ?? []) {
     if (flag === 'early_fraud_warning') add('early_fraud_warning', 'block', []);
+    else if (flag === 'card_mismatch' || flag === 'card_duplicate') add(flag, 'block', []);
+    else if (flag === 'card_unreadable' || flag === 'passport_scan_unreadable') add(flag, 'info', []);
+    else if (flag === 'passport_scan_mismatch') add(flag, 'warn', []);
   }
   return out.sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity]);
 }

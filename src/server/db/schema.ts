@@ -45,6 +45,7 @@ import {
   type TemplateLanguage,
   type TemplatePurpose,
 } from '../../shared/contracts/communication.js';
+import { CARD_RESULTS, type CardFieldResult, type CardResult } from '../../shared/contracts/card-check.js';
 import type { DuplicateDecision } from '../../shared/duplicates.js';
 import type { CustomerLanguage } from '../../shared/languages.js';
 import type { OrderCheck } from '../../shared/order-checks.js';
@@ -427,7 +428,40 @@ export const documents = pgTable(
     withdrawnBy: integer('withdrawn_by').references(() => staffUsers.id),
     withdrawReason: text('withdraw_reason'),
   },
-  (t) => [index('documents_order_idx').on(t.orderId, t.createdAt)],
+  (t) => [
+    index('documents_order_idx').on(t.orderId, t.createdAt),
+    index('documents_sha256_idx').on(t.sha256),
+  ],
+);
+
+/**
+ * The card check of an approved document (docs/product.md, "Card check"): what was read from the card
+ * and how it compares with the order; a Manager's or Admin's release lets a blocked card go out. One row
+ * per document; `result` null while the card is being read.
+ */
+export const cardChecks = pgTable(
+  'card_checks',
+  {
+    documentId: bigint('document_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => documents.id),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    result: text('result').$type<CardResult>(),
+    fields: jsonb('fields').$type<CardFieldResult[]>().notNull().default([]),
+    qr: jsonb('qr').$type<string[]>().notNull().default([]),
+    duplicateOf: bigint('duplicate_of', { mode: 'number' }),
+    createdAt: createdAt(),
+    checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }),
+    releasedAt: timestamp('released_at', { withTimezone: true, mode: 'date' }),
+    releasedBy: integer('released_by').references(() => staffUsers.id),
+    releaseReason: text('release_reason'),
+  },
+  (t) => [
+    check('card_checks_result_ck', sql`${t.result} is null or ${oneOf(t.result, CARD_RESULTS)}`),
+    index('card_checks_order_idx').on(t.orderId),
+  ],
 );
 
 /**

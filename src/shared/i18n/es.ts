@@ -109,6 +109,12 @@ const es: Catalog = {
     'El número de pasaporte no parece un número de pasaporte de la nacionalidad.',
   'check.possible_duplicate': 'Este pedido puede ser un duplicado de otro pedido.',
   'check.early_fraud_warning': 'El emisor de la tarjeta advirtió que este pago puede ser fraudulento.',
+  'check.card_mismatch':
+    'La tarjeta aprobada no coincide con el pedido: vea la verificación antes de enviarla.',
+  'check.card_duplicate': 'El mismo archivo de tarjeta está en otro pedido: puede ser de otro viajero.',
+  'check.card_unreadable': 'No se pudo leer la tarjeta aprobada (sin texto ni código QR): revísela a ojo.',
+  'check.passport_scan_mismatch': 'El escaneo del pasaporte difiere del pedido: vea los valores del escaneo.',
+  'check.passport_scan_unreadable': 'No se pudo leer la zona de lectura mecánica del escaneo del pasaporte.',
   'reply.title': 'Envíenos su respuesta',
   'reply.message': 'Su mensaje',
   'reply.files': 'Fotos o documentos (hasta 5)',
