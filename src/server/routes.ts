@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { cardCheckRoutes } from './card-check/routes.js';
+import { passportScanRoutes } from './passport-scan/routes.js';
 import { checkRoutes } from './checks/routes.js';
 import { communicationRoutes } from './communication/routes.js';
 import { customerRoutes } from './customer/routes.js';
@@ -39,6 +40,7 @@ export const areaRoutes: FastifyPluginAsync[] = [
   orderDetailRoutes,
   documentRoutes,
   cardCheckRoutes,
+  passportScanRoutes,
   defencePackRoutes,
   invoiceRoutes,
   insightsRoutes,

@@ -45,7 +45,12 @@ import {
   type TemplateLanguage,
   type TemplatePurpose,
 } from '../../shared/contracts/communication.js';
-import { CARD_RESULTS, type CardFieldResult, type CardResult } from '../../shared/contracts/card-check.js';
+import {
+  CARD_RESULTS,
+  type CardFieldResult,
+  type CardResult,
+  type PassportScan,
+} from '../../shared/contracts/card-check.js';
 import type { DuplicateDecision } from '../../shared/duplicates.js';
 import type { CustomerLanguage } from '../../shared/languages.js';
 import type { OrderCheck } from '../../shared/order-checks.js';
@@ -461,6 +466,27 @@ export const cardChecks = pgTable(
   (t) => [
     check('card_checks_result_ck', sql`${t.result} is null or ${oneOf(t.result, CARD_RESULTS)}`),
     index('card_checks_order_idx').on(t.orderId),
+  ],
+);
+
+/** Passport scans read at intake and on arrival (docs/product.md, "Passport scan"): the MRZ against the order. */
+export const passportScans = pgTable(
+  'passport_scans',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    /** Where the image came from: staff, customer, intake. */
+    source: text('source').notNull(),
+    status: text('status').$type<'read' | 'unreadable'>().notNull(),
+    reason: text('reason'),
+    fields: jsonb('fields').$type<PassportScan['fields']>().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('passport_scans_status_ck', sql`${t.status} in ('read', 'unreadable')`),
+    index('passport_scans_order_idx').on(t.orderId, t.createdAt),
   ],
 );
 

@@ -67,3 +67,13 @@ export async function readCardInWorker(
 ) {
   return runInPdfWorker(limits, { kind: 'read-card', bytes, mimeType }, timeoutMs);
 }
+
+/** A passport scan decoded and cut to its bottom band for OCR, on a worker thread (null: undecodable). */
+export async function passportPicturesInWorker(
+  limits: PdfWorkerLimits,
+  bytes: Uint8Array,
+  mimeType: string,
+  timeoutMs: number,
+) {
+  return runInPdfWorker(limits, { kind: 'passport-pictures', bytes, mimeType }, timeoutMs);
+}

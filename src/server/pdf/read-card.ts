@@ -157,3 +157,90 @@ async function readImage(bytes: Uint8Array): Promise<CardReading> {
 export async function readCard(bytes: Uint8Array, mimeType: string): Promise<CardReading> {
   return mimeType === 'application/pdf' ? readPdf(bytes) : readImage(bytes);
 }
+
+/** The widest picture handed to OCR: an MRZ line stays legible, the OCR time stays bounded. */
+const MAX_SCAN_WIDTH = 1800;
+
+type DrawableCanvas = {
+  width: number;
+  height: number;
+  getContext(kind: '2d'): {
+    fillStyle: string;
+    fillRect(...a: number[]): void;
+    drawImage(image: unknown, ...a: number[]): void;
+  };
+  toBuffer(type: 'image/png'): Buffer;
+};
+
+/** The page or photo scaled to at most MAX_SCAN_WIDTH wide, and its bottom band (where the MRZ is). */
+function scanPictures(
+  source: unknown,
+  width: number,
+  height: number,
+  create: (w: number, h: number) => DrawableCanvas,
+) {
+  const scale = Math.min(1, MAX_SCAN_WIDTH / width, Math.sqrt(MAX_RENDER_PIXELS / (width * height)));
+  const w = Math.max(1, Math.round(width * scale));
+  const h = Math.max(1, Math.round(height * scale));
+  const whole = create(w, h);
+  const ctx = whole.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, w, h);
+  ctx.drawImage(source, 0, 0, w, h);
+  const bandTop = Math.floor(h * 0.6);
+  const band = create(w, h - bandTop);
+  const bctx = band.getContext('2d');
+  bctx.fillStyle = '#ffffff';
+  bctx.fillRect(0, 0, w, h - bandTop);
+  bctx.drawImage(whole, 0, bandTop, w, h - bandTop, 0, 0, w, h - bandTop);
+  return {
+    band: new Uint8Array(band.toBuffer('image/png')),
+    whole: new Uint8Array(whole.toBuffer('image/png')),
+  };
+}
+
+/**
+ * A passport scan prepared for OCR on a PDF worker: the photo (or the first page of a PDF, rendered at
+ * 150 dpi) decoded, scaled and cut to its bottom band, both as PNG. Decoding a hostile image is bounded
+ * by the worker's heap and time like every PDF task.
+ */
+export async function passportPictures(
+  bytes: Uint8Array,
+  mimeType: string,
+): Promise<{ band: Uint8Array; whole: Uint8Array }> {
+  if (mimeType === 'application/pdf') {
+    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const pdf = await pdfjs.getDocument({
+      data: new Uint8Array(bytes),
+      isEvalSupported: false,
+      standardFontDataUrl: STANDARD_FONTS,
+      useSystemFonts: false,
+      verbosity: 0,
+    }).promise;
+    try {
+      const page = await pdf.getPage(1);
+      const viewport = page.getViewport({ scale: RENDER_SCALE });
+      const factory = pdf.canvasFactory as {
+        create(w: number, h: number): { canvas: DrawableCanvas; context: unknown };
+      };
+      const target = factory.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
+      await page.render({ canvas: null, canvasContext: target.context as never, viewport }).promise;
+      return scanPictures(
+        target.canvas,
+        target.canvas.width,
+        target.canvas.height,
+        (w, h) => factory.create(w, h).canvas,
+      );
+    } finally {
+      await pdf.destroy();
+    }
+  }
+  const { createCanvas, loadImage } = await import('@napi-rs/canvas');
+  const image = await loadImage(Buffer.from(bytes));
+  return scanPictures(
+    image,
+    image.width,
+    image.height,
+    (w, h) => createCanvas(w, h) as unknown as DrawableCanvas,
+  );
+}

@@ -55,3 +55,35 @@ export const cardCheckAnswer = z.object({ cardCheck: cardCheck.nullable() });
 export const releaseCardBody = z
   .object({ reason: text(500).pipe(z.string().min(3, 'at least 3 characters')) })
   .strict();
+
+/** The order fields a passport scan is compared with; each is a correctable field (PATCH /admin/orders/{id}). */
+export const SCAN_FIELDS = [
+  'passport_number',
+  'last_name',
+  'first_name',
+  'nationality',
+  'date_of_birth',
+  'passport_expiration',
+] as const;
+export type ScanField = (typeof SCAN_FIELDS)[number];
+
+export const passportScan = z.object({
+  id: z.number().int(),
+  source: z.string(),
+  createdAt: z.string(),
+  /** read: a valid MRZ; unreadable: none found, or its check digits fail. */
+  status: z.enum(['read', 'unreadable']),
+  reason: z.string().nullable(),
+  /** The scan's value of each field, as the order writes it (nationality as the ISO name), and the order's. */
+  fields: z.array(
+    z.object({
+      field: z.enum(SCAN_FIELDS),
+      scan: z.string().nullable(),
+      order: z.string().nullable(),
+      differs: z.boolean(),
+    }),
+  ),
+});
+export type PassportScan = z.infer<typeof passportScan>;
+
+export const passportScanAnswer = z.object({ passportScan: passportScan.nullable() });
