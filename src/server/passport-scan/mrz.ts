@@ -213,7 +213,11 @@ export function parseMrzText(text: string): MrzRead {
     }
     if (!found) {
       if (parsePair([toLength44(lines[i]!), toLength44(lines[i + 1]!)]))
-        return { ok: false, reason: 'check_digits', lines: [toLength44(lines[i]!), toLength44(lines[i + 1]!)] };
+        return {
+          ok: false,
+          reason: 'check_digits',
+          lines: [toLength44(lines[i]!), toLength44(lines[i + 1]!)],
+        };
       continue;
     }
     const { pair, result } = found;
