@@ -41,7 +41,7 @@ export function CardCheckPanel({ orderId }: { orderId: number }) {
   const { data } = useCardCheckQuery(orderId);
   const [release, { isLoading }] = useReleaseCardMutation();
   const [reason, setReason] = useState('');
-  const check = data?.data?.cardCheck;
+  const check = data?.cardCheck;
   if (!check) return null;
   const role = sessionUser()?.type ?? null;
   const run = async () => {
