@@ -1,4 +1,4 @@
--- The card check (issue 40): what was read from each approved card and how it compares with its order;
+-- The card check (docs/product.md, "Card check"): what was read from each approved card and how it compares with its order;
 -- the same file on two orders is found through the documents' sha256.
 CREATE TABLE "card_checks" (
 	"document_id" bigint PRIMARY KEY NOT NULL,

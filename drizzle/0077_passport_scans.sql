@@ -1,4 +1,4 @@
--- The passport scan (issue 40): the machine-readable zone read from a passport image an order received,
+-- The passport scan (docs/product.md, "Passport scan"): the machine-readable zone read from a passport image an order received,
 -- with its values against the order's.
 CREATE TABLE "passport_scans" (
 	"id" bigserial PRIMARY KEY NOT NULL,

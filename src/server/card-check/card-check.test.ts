@@ -2,12 +2,16 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CardField } from '../../shared/contracts/card-check.js';
+import { storeBuffer } from '../documents/storage.js';
+import { checkStoredCard, recheckPendingCards } from '../flows/card-check.js';
+import { CARD_CHECK_RUNNING_MESSAGE, cardGate } from '../orders/card-gate.js';
 import { readCardInWorker } from '../pdf/build.js';
 import { DEFAULT_PDF_WORKER_LIMITS } from '../pdf/worker-pool.js';
 import { createTestApp, type DemoRole, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { multipart } from '../test/smtp.js';
 import { type CardExpectation, compareCard, normaliseCardDate } from './compare.js';
+import { recordPendingCheck } from './store.js';
 
 /**
  * The card check (docs/product.md, "Card check"): cards made here with pdf-lib (text, QR codes made with
@@ -353,6 +357,36 @@ describe('the card gate', () => {
     expect(res.statusCode, res.body).toBe(200);
     const checks = (await statusOfOrder(o.orderId)).checks;
     expect(checks).toContainEqual(expect.objectContaining({ code: 'card_unreadable', severity: 'info' }));
+  });
+
+  it('a card stored by a job: checkStoredCard records its check and cardGate holds the send', async () => {
+    const o = await newOrder();
+    const stored = await storeBuffer(t.config, await cardFor(o, { given: 'JUANA' }), 'pdf');
+    const { rows } = await t.database.sql.query<{ id: number }>(
+      `insert into documents (order_id, storage_key, original_name, mime_type, size_bytes, sha256)
+       values ($1, $2, 'card.pdf', 'application/pdf', $3, $4) returning id::int as id`,
+      [o.orderId, stored.key, stored.size, stored.sha256],
+    );
+    const check = await checkStoredCard(t.app.ctx, rows[0]!.id);
+    expect(check).toMatchObject({ result: 'mismatch', blocked: true });
+    expect(await cardGate(t.database.db, o.orderId)).toMatchObject({ state: 'blocked' });
+  });
+
+  it('a card stored while the workers were busy is "still being checked" until the sweep reads it', async () => {
+    const o = await newOrder();
+    const stored = await storeBuffer(t.config, await cardFor(o), 'pdf');
+    const { rows } = await t.database.sql.query<{ id: number }>(
+      `insert into documents (order_id, storage_key, original_name, mime_type, size_bytes, sha256)
+       values ($1, $2, 'card.pdf', 'application/pdf', $3, $4) returning id::int as id`,
+      [o.orderId, stored.key, stored.size, stored.sha256],
+    );
+    await recordPendingCheck(t.database.db, o.orderId, rows[0]!.id);
+    const held = await resend(o.orderId, o.email);
+    expect(held.statusCode).toBe(409);
+    expect(held.json().message).toBe(CARD_CHECK_RUNNING_MESSAGE);
+    expect((await complete(o.orderId)).statusCode).toBe(409);
+    expect(await recheckPendingCards(t.app.ctx)).toBeGreaterThanOrEqual(1);
+    expect((await resend(o.orderId, o.email)).statusCode).toBe(200);
   });
 
   it('GET card-check: null without a card, 404 for an unknown order, 400 for a hostile id', async () => {

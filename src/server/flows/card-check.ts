@@ -155,6 +155,7 @@ export async function cardRefusal(db: DbOrTx, orderId: number, cardCheck: CardCh
 /**
  * Reads a card already stored on an order (a card stored by a job, e.g. from the government's mail) and
  * records its check; the sender then asks cardGate (orders/card-gate.ts) before sending it.
+ * @public for the government-mail automatic send
  */
 export async function checkStoredCard(ctx: Ctx, documentId: number): Promise<CardCheck | null> {
   const { db, config } = ctx;

@@ -90,7 +90,7 @@ export function mrzOf(p: {
     number + mrzCheckDigit(number),
     p.birth + mrzCheckDigit(p.birth),
     p.expiry + mrzCheckDigit(p.expiry),
-    personal + '0',
+    `${personal}0`,
   ];
   const line2 = `${parts[0]}${p.country}${parts[1]}${p.sex}${parts[2]}${parts[3]}${mrzCheckDigit(parts.join(''))}`;
   return [line1, line2];
