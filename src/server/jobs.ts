@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { startNoticeDelivery } from './auth/notices.js';
+import { startCardCheckSweep } from './flows/card-check.js';
 import { imapJob } from './inbound/imap.js';
 import { startWaitingPolicy } from './inbound/waiting.js';
 import { startMailQueue } from './mail/queue.js';
@@ -18,4 +19,5 @@ export const backgroundJobs: BackgroundJob[] = [
   retentionJob,
   startWaitingPolicy,
   imapJob,
+  (app) => startCardCheckSweep(app.ctx, app.log),
 ];

@@ -251,3 +251,24 @@ export async function releaseCard(
   });
   return currentCardCheck(ctx.db, input.orderId);
 }
+
+/** How often the background job looks for cards still unread (after a restart, or a busy minute). */
+const SWEEP_EVERY_MS = 60_000;
+
+/** The background job: reads every card left "running" (at start, then every minute); returns its stop. */
+export async function startCardCheckSweep(
+  ctx: Ctx,
+  log: { error: (obj: object, msg: string) => void },
+): Promise<() => Promise<void>> {
+  let running: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    running = recheckPendingCards(ctx).catch((err) => log.error({ err }, 'card check sweep failed'));
+  };
+  tick();
+  const timer = setInterval(tick, SWEEP_EVERY_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
