@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { startNoticeDelivery } from './auth/notices.js';
 import { startFeedbackRequests } from './flows/rating.js';
+import { startCardCheckSweep } from './flows/card-check.js';
 import { imapJob } from './inbound/imap.js';
 import { startWaitingPolicy } from './inbound/waiting.js';
 import { startMailQueue } from './mail/queue.js';
@@ -20,4 +21,5 @@ export const backgroundJobs: BackgroundJob[] = [
   startWaitingPolicy,
   imapJob,
   startFeedbackRequests,
+  (app) => startCardCheckSweep(app.ctx, app.log),
 ];

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { cardCheckRoutes } from './card-check/routes.js';
+import { passportScanRoutes } from './passport-scan/routes.js';
 import { checkRoutes } from './checks/routes.js';
 import { communicationRoutes } from './communication/routes.js';
 import { customerRoutes } from './customer/routes.js';
@@ -40,6 +42,8 @@ export const areaRoutes: FastifyPluginAsync[] = [
   customerRoutes,
   orderDetailRoutes,
   documentRoutes,
+  cardCheckRoutes,
+  passportScanRoutes,
   defencePackRoutes,
   invoiceRoutes,
   insightsRoutes,

@@ -32,6 +32,16 @@ export const CHECK_CODES = [
   'fraud_warning',
   /** The payment's risk is elevated or highest: no submission until a Manager clears it (decision 372). */
   'risk_hold',
+  /** Raised by the card check (docs/product.md, "Card check"): the card differs from the order. */
+  'card_mismatch',
+  /** The same card file is stored on another order. */
+  'card_duplicate',
+  /** No text and no QR code could be read from the card (information only). */
+  'card_unreadable',
+  /** The passport scan's machine-readable zone differs from the order. */
+  'passport_scan_mismatch',
+  /** The passport scan's machine-readable zone could not be read or its check digits fail. */
+  'passport_scan_unreadable',
 ] as const;
 export type CheckCode = (typeof CHECK_CODES)[number];
 
@@ -48,7 +58,17 @@ export const ATTENTION_STATUSES = [
 ] as const;
 
 /** Order flags other parts of the service raise; each becomes the check of the same code. */
-export const CHECK_FLAGS = ['early_fraud_warning', 'dispute_risk', 'fraud_warning', 'risk_hold'] as const;
+export const CHECK_FLAGS = [
+  'early_fraud_warning',
+  'dispute_risk',
+  'fraud_warning',
+  'risk_hold',
+  'card_mismatch',
+  'card_duplicate',
+  'card_unreadable',
+  'passport_scan_mismatch',
+  'passport_scan_unreadable',
+] as const;
 export type CheckFlag = (typeof CHECK_FLAGS)[number];
 
 export const DUPLICATE_DECISIONS = ['duplicate', 'not_duplicate'] as const;

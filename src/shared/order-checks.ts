@@ -111,7 +111,7 @@ export function isKnownCountry(value: string): boolean {
 }
 
 /** The alpha-2 code of a country field, when it names one. */
-function alpha2Of(value: string | null | undefined): string | undefined {
+export function alpha2Of(value: string | null | undefined): string | undefined {
   const v = value?.trim().toUpperCase() ?? '';
   if (!v) return undefined;
   if (v === 'UK' || v === 'GREAT BRITAIN' || v === 'ENGLAND') return 'GB';
@@ -285,6 +285,9 @@ export function runOrderChecks(order: CheckedOrder, options: CheckOptions): Orde
     if (flag === 'dispute_risk') add('dispute_risk', 'warn', []);
     if (flag === 'fraud_warning') add('fraud_warning', 'block', []);
     if (flag === 'risk_hold') add('risk_hold', 'block', []);
+    else if (flag === 'card_mismatch' || flag === 'card_duplicate') add(flag, 'block', []);
+    else if (flag === 'card_unreadable' || flag === 'passport_scan_unreadable') add(flag, 'info', []);
+    else if (flag === 'passport_scan_mismatch') add(flag, 'warn', []);
   }
   return out.sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity]);
 }

@@ -29,6 +29,8 @@ export const PERMISSIONS = {
   'orders.deleteFuture': ALL,
   /** Withdraw a wrongly uploaded document (kept for audit, never served again). */
   'orders.withdrawDocument': ADMIN_MANAGER,
+  /** Let a card whose check found a mismatch or another order's file go out, with a reason. */
+  'orders.releaseCard': ADMIN_MANAGER,
   'orders.refund': ALL,
   'orders.remark': ALL,
   'orders.documents': ALL,

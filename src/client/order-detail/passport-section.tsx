@@ -1,5 +1,6 @@
 import { formatDate } from '../../shared/dates';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
+import { PassportScanPanel } from './passport-scan-panel';
 import { FieldGrid, Section } from './section';
 
 export function PassportSection({ order }: { order: OrderDetails }) {
@@ -17,6 +18,7 @@ export function PassportSection({ order }: { order: OrderDetails }) {
           ['Country of Birth', order.country_of_birth],
         ]}
       />
+      <PassportScanPanel order={order} />
     </Section>
   );
 }

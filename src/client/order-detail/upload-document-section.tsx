@@ -14,6 +14,7 @@ import { can } from '../../shared/permissions';
 import { sessionUser } from '../transport/session';
 import { TextField } from '../components/form-kit/form-field';
 import { useZodForm } from '../components/form-kit/use-zod-form';
+import { CardCheckPanel } from './card-check-panel';
 import { currentDocument } from './current-document';
 import { EarlierDocuments, WithdrawDialog } from './withdraw-document';
 import { api } from '../transport/api';
@@ -60,6 +61,8 @@ export function UploadDocumentSection({ order }: { order: OrderDetails }) {
       setProgress(null);
       if (body.status !== 1) {
         toastFailure(httpStatus, body.message);
+        // A card its check blocks is stored all the same: show it and its check.
+        if (httpStatus === 409) dispatch(api.util.invalidateTags([{ type: 'Order', id: order.order_id }]));
         return;
       }
       toast.success(body.message);
@@ -165,6 +168,7 @@ export function UploadDocumentSection({ order }: { order: OrderDetails }) {
           )}
         </div>
       </form>
+      {latest && <CardCheckPanel orderId={order.order_id} />}
       <EarlierDocuments order={order} />
       <WithdrawDialog order={order} doc={withdrawing} onClose={() => setWithdrawing(null)} />
     </Section>

@@ -7,6 +7,7 @@ import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { macros, orders } from '../db/schema.js';
 import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
+import { assertCardMayLeave } from '../orders/card-gate.js';
 import { addRemark, assertMayMail, changeStatus } from '../orders/commands.js';
 import { latestDocument, lockOrders } from '../orders/repository.js';
 import { assertSendableKey, queueTemplateMail } from './notifications.js';
@@ -172,6 +173,8 @@ export async function applyMacro(
         if (macro.requiresDocument && !(await latestDocument(tx, orderId))) {
           throw conflict('No approved card has been uploaded for this order yet.');
         }
+        // A mail or a completion with a card its check blocks: refused, as by hand (orders/card-gate.ts).
+        if (macro.templateKey || macro.moveTo === 'Completed') await assertCardMayLeave(tx, [orderId]);
         if (macro.templateKey) await assertMayMail(tx, actor, order!, !macro.moveTo, input.takeOver ?? false);
         const done: string[] = [];
         let held = false;

@@ -156,7 +156,9 @@ export async function orderSnapshotFor(db: DbOrTx, orderId: number): Promise<Ord
   const language = isCustomerLanguage(o.language) ? o.language : 'en';
   const failing = o.checks
     .filter(
-      (c) => c.severity !== 'info' && c.code !== 'early_fraud_warning' && c.code !== 'possible_duplicate',
+      (c) =>
+        c.severity !== 'info' &&
+        !['early_fraud_warning', 'possible_duplicate', 'card_mismatch', 'card_duplicate'].includes(c.code),
     )
     .map((c) => `• ${checkItem(c, language).message}`);
   const [remark] = await db

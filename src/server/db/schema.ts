@@ -45,6 +45,12 @@ import {
   type TemplateLanguage,
   type TemplatePurpose,
 } from '../../shared/contracts/communication.js';
+import {
+  CARD_RESULTS,
+  type CardFieldResult,
+  type CardResult,
+  type PassportScan,
+} from '../../shared/contracts/card-check.js';
 import type { DuplicateDecision } from '../../shared/duplicates.js';
 import type { CustomerLanguage } from '../../shared/languages.js';
 import type { OrderCheck } from '../../shared/order-checks.js';
@@ -442,7 +448,61 @@ export const documents = pgTable(
     withdrawnBy: integer('withdrawn_by').references(() => staffUsers.id),
     withdrawReason: text('withdraw_reason'),
   },
-  (t) => [index('documents_order_idx').on(t.orderId, t.createdAt)],
+  (t) => [
+    index('documents_order_idx').on(t.orderId, t.createdAt),
+    index('documents_sha256_idx').on(t.sha256),
+  ],
+);
+
+/**
+ * The card check of an approved document (docs/product.md, "Card check"): what was read from the card
+ * and how it compares with the order; a Manager's or Admin's release lets a blocked card go out. One row
+ * per document; `result` null while the card is being read.
+ */
+export const cardChecks = pgTable(
+  'card_checks',
+  {
+    documentId: bigint('document_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => documents.id),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    result: text('result').$type<CardResult>(),
+    fields: jsonb('fields').$type<CardFieldResult[]>().notNull().default([]),
+    qr: jsonb('qr').$type<string[]>().notNull().default([]),
+    duplicateOf: bigint('duplicate_of', { mode: 'number' }),
+    createdAt: createdAt(),
+    checkedAt: timestamp('checked_at', { withTimezone: true, mode: 'date' }),
+    releasedAt: timestamp('released_at', { withTimezone: true, mode: 'date' }),
+    releasedBy: integer('released_by').references(() => staffUsers.id),
+    releaseReason: text('release_reason'),
+  },
+  (t) => [
+    check('card_checks_result_ck', sql`${t.result} is null or ${oneOf(t.result, CARD_RESULTS)}`),
+    index('card_checks_order_idx').on(t.orderId),
+  ],
+);
+
+/** Passport scans read at intake and on arrival (docs/product.md, "Passport scan"): the MRZ against the order. */
+export const passportScans = pgTable(
+  'passport_scans',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    /** Where the image came from: staff, customer, intake. */
+    source: text('source').notNull(),
+    status: text('status').$type<'read' | 'unreadable'>().notNull(),
+    reason: text('reason'),
+    fields: jsonb('fields').$type<PassportScan['fields']>().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('passport_scans_status_ck', sql`${t.status} in ('read', 'unreadable')`),
+    index('passport_scans_order_idx').on(t.orderId, t.createdAt),
+  ],
 );
 
 /**

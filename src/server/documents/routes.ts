@@ -8,25 +8,22 @@ import {
   uploadDocumentFields,
 } from '../../shared/contracts/order-detail.js';
 import { MSG } from '../../shared/messages.js';
-import { completionMailSuppressed } from '../../shared/order-rules.js';
 import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import {
   badRequest,
-  conflict,
   HttpError,
   payloadTooLarge,
   tooManyRequests,
   unsupportedMediaType,
 } from '../http/errors.js';
-import { attachDocument, changeStatus, resendDocument } from '../orders/commands.js';
-import { lockOrders } from '../orders/repository.js';
-import { removeStored } from './storage.js';
+import { attachCheckedCard, cardRefusal } from '../flows/card-check.js';
+import { resendDocument } from '../orders/commands.js';
+import { readStored, removeStored } from './storage.js';
 import { type StoredUpload, sanitizeFileName, storeUpload } from './upload.js';
 
 const security = [{ staffToken: [] }];
-export const CHARGEBACK_NOT_COMPLETED_BY_UPLOAD =
-  'This order is in ChargeBack: "Upload, mail and complete" would mail the disputing customer. Move it to Completed Orders instead (no mail is sent).';
+export { CHARGEBACK_NOT_COMPLETED_BY_UPLOAD } from '../flows/card-check.js';
 const TOO_LARGE = `The file is too large. The maximum size is ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`;
 
 /** Upload of the approved document with its approval mail, and resending that mail. */
@@ -104,35 +101,30 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
         confirmOtherAddress,
       } = parsed.data;
 
-      let result: { mailId: number; documentId: number };
+      let result: Awaited<ReturnType<typeof attachCheckedCard>>;
       try {
-        // "Upload, mail and complete": the document, its approval mail and the move to Completed are one
-        // transaction; the approval notice is the customer's mail (no Completed notification besides).
-        result = await db.transaction(async (tx) => {
-          const [order] = await lockOrders(tx, [orderId], 'Order not found');
-          // Its approval notice would be the completion mail the rule forbids (src/shared/order-rules.ts).
-          if (complete && completionMailSuppressed(order!.processStatus, 'Completed')) {
-            throw conflict(CHARGEBACK_NOT_COMPLETED_BY_UPLOAD);
-          }
-          const attached = await attachDocument(tx, staff, {
-            orderId,
-            file,
-            email,
-            provider: mailServiceProvider,
-            expectedVersion,
-            takeOver,
-            confirmOtherAddress,
-          });
-          if (complete)
-            await changeStatus(tx, staff, { orderId, to: 'Completed', notify: false, confirmRecent: true });
-          return attached;
+        const bytes = await readStored(config, file.key);
+        if (!bytes) throw new Error('the stored upload is gone');
+        // "Upload, mail and complete": the document, its card check, its approval mail and the move to
+        // Completed are one transaction; a card its check blocks is stored, not mailed (flows/card-check.ts).
+        result = await attachCheckedCard({ db, config }, staff, {
+          orderId,
+          file,
+          bytes,
+          email,
+          provider: mailServiceProvider,
+          expectedVersion,
+          takeOver,
+          confirmOtherAddress,
+          complete,
         });
       } catch (err) {
         await discard();
         throw err;
       }
+      if (result.mailId === null) throw await cardRefusal(db, orderId, result.cardCheck);
       return ok(
-        { ...result, status: 'queued' },
+        { mailId: result.mailId, documentId: result.documentId, status: 'queued' },
         complete
           ? `Document has been uploaded and the order completed. The mail to ${email} is on its way (${mailServiceProvider}).`
           : `Document has been uploaded. The mail to ${email} is on its way (${mailServiceProvider}).`,

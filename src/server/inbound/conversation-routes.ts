@@ -40,7 +40,7 @@ import {
   unsupportedMediaType,
 } from '../http/errors.js';
 import { contentDisposition } from '../order-detail/routes.js';
-import { attachDocument } from '../orders/commands.js';
+import { attachCheckedCard, cardRefusal } from '../flows/card-check.js';
 import { logContact } from '../orders/contacts.js';
 import { sendStaffReply } from '../orders/customer-answers.js';
 import { loadOrder } from '../orders/repository.js';
@@ -129,14 +129,15 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
       // The upload rules apply again, as if the file were uploaded now: its own stored copy.
       const stored = await storeUpload(config, Readable.from([bytes]));
       const email = request.body.email ?? order.email;
-      let result: { mailId: number; documentId: number };
+      let result: Awaited<ReturnType<typeof attachCheckedCard>>;
       try {
-        result = await attachDocument(db, staff, {
+        result = await attachCheckedCard({ db, config }, staff, {
           orderId,
           file: {
             ...stored,
             originalName: sanitizeFileName(file.originalName, stored.extension, 'document'),
           },
+          bytes,
           email,
           provider: request.body.mailServiceProvider,
           expectedVersion: request.body.expectedVersion,
@@ -145,8 +146,9 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
         await removeStored(config, stored.key);
         throw err;
       }
+      if (result.mailId === null) throw await cardRefusal(db, orderId, result.cardCheck);
       return ok(
-        { ...result, status: 'queued' },
+        { mailId: result.mailId, documentId: result.documentId, status: 'queued' },
         `The file is now the approved card. The mail to ${email} is on its way (${request.body.mailServiceProvider}).`,
       );
     },

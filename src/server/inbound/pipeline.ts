@@ -7,6 +7,7 @@ import type { Db, DbOrTx } from '../db/client.js';
 import { inboundAttachments, inboundMessages, mailLog, orderEvents, orders } from '../db/schema.js';
 import { removeStored } from '../documents/storage.js';
 import { sanitizeFileName, storeUpload } from '../documents/upload.js';
+import { scanCustomerFiles } from '../flows/passport-scan.js';
 import { HttpError } from '../http/errors.js';
 import { inTransaction } from '../orders/commands.js';
 import { recordEvents } from '../orders/events.js';
@@ -317,7 +318,7 @@ export async function receiveMail(ctx: PipelineContext, mail: InboundMail): Prom
       : { stored: [], refused: [] };
   const verified = match?.verified ?? true;
   try {
-    return await inTransaction(db, async (tx) => {
+    const result = await inTransaction(db, async (tx) => {
       const [row] = await tx
         .insert(inboundMessages)
         .values({
@@ -383,6 +384,10 @@ export async function receiveMail(ctx: PipelineContext, mail: InboundMail): Prom
       }
       return { orderId: match?.orderId ?? null, disposition, inboundId: row.id };
     });
+    // The passport trigger: files the customer named as a passport are scanned after the reply is kept.
+    if (result.orderId !== null && result.disposition === 'attached')
+      scanCustomerFiles(ctx, result.orderId, files.stored);
+    return result;
   } catch (err) {
     for (const f of files.stored) await removeStored(config, f.key);
     if (err instanceof DuplicateMessage) return { orderId: null, disposition: 'duplicate', inboundId: null };
@@ -463,7 +468,7 @@ export async function receiveTrackReply(
     throw new HttpError(422, `${refused.name}: ${refused.reason}`);
   }
   try {
-    return await inTransaction(db, async (tx) => {
+    const result = await inTransaction(db, async (tx) => {
       const [order] = await lockOrders(tx, [orderId], 'Order not found');
       const refusal = await trackReplyRefusal(tx, orderId);
       if (refusal) throw refusal;
@@ -497,6 +502,8 @@ export async function receiveTrackReply(
       await customerAnswered(tx, orderId, 'answer on the track page', null);
       return { inboundId: row!.id };
     });
+    scanCustomerFiles(ctx, orderId, stored.stored);
+    return result;
   } catch (err) {
     for (const f of stored.stored) await removeStored(config, f.key);
     throw err;

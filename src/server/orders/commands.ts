@@ -22,6 +22,7 @@ import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/er
 import { notifyStatusEntered, type StatusMails } from '../communication/notifications.js';
 import { cancelHeldMails, mailLimitError } from '../mail/limits.js';
 import { queueMail } from '../mail/outbox.js';
+import { assertCardMayLeave } from './card-gate.js';
 import { recordEvents } from './events.js';
 import { assertNoRiskHold } from './risk-hold.js';
 import { latestDocument, type LockedOrder, lockOrders, remarkItemOf } from './repository.js';
@@ -70,6 +71,12 @@ async function applyStatus(
 ): Promise<StatusMails> {
   // A restore puts an order back where it was; it is not a completion.
   if (to === 'Completed' && !opts.forced && !opts.restore) await assertCurrentDocuments(tx, changed);
+  // A card whose check found a mismatch or another order's file never completes an order (card-gate.ts).
+  if (to === 'Completed' && !opts.restore)
+    await assertCardMayLeave(
+      tx,
+      changed.map((o) => o.orderId),
+    );
   const ids = changed.map((o) => o.orderId);
   // No submission while the payment is on a risk hold (decision 372), on every path of a move.
   if (to === 'AwaitingGovt' && !opts.restore) await assertNoRiskHold(tx, ids);
@@ -599,6 +606,11 @@ export interface AttachDocumentInput {
   takeOver?: boolean | undefined;
   /** Admin or Manager: the card really goes to an address other than the order's. */
   confirmOtherAddress?: boolean | undefined;
+  /**
+   * A caller that checks the card before it leaves (flows/card-check.ts) stores it with `false`, then
+   * sends it with queueApprovalMail when the card gate is clear. Default true: stored and mailed at once.
+   */
+  mail?: boolean | undefined;
 }
 
 /**
@@ -635,7 +647,7 @@ export async function attachDocument(
   db: DbOrTx,
   actor: StaffIdentity,
   input: AttachDocumentInput,
-): Promise<{ mailId: number; documentId: number }> {
+): Promise<{ mailId: number | null; documentId: number }> {
   return inTransaction(db, async (tx) => {
     const { orderId, file } = input;
     const order = await lockOne(tx, orderId);
@@ -661,15 +673,34 @@ export async function attachDocument(
       })
       .returning({ id: documents.id });
     await recordEvents(tx, [{ orderId, actorId: actor.id, action: 'upload', toValue: file.originalName }]);
-    const mailId = await queueMail(tx, {
+    if (input.mail === false) return { mailId: null, documentId: doc!.id };
+    await assertCardMayLeave(tx, [orderId]);
+    const mailId = await queueApprovalMail(tx, actor, {
       orderId,
-      kind: 'approval',
-      toEmail: input.email,
-      provider: input.provider,
       documentId: doc!.id,
-      requestedBy: actor.id,
+      email: input.email,
+      provider: input.provider,
     });
     return { mailId, documentId: doc!.id };
+  });
+}
+
+/**
+ * The approval mail of a document just attached (attachDocument with `mail: false`), in the caller's
+ * transaction, once the card gate is clear (the caller asked it).
+ */
+export async function queueApprovalMail(
+  tx: DbOrTx,
+  actor: StaffIdentity,
+  input: { orderId: number; documentId: number; email: string; provider: MailProvider },
+): Promise<number> {
+  return queueMail(tx, {
+    orderId: input.orderId,
+    kind: 'approval',
+    toEmail: input.email,
+    provider: input.provider,
+    documentId: input.documentId,
+    requestedBy: actor.id,
   });
 }
 
@@ -698,6 +729,7 @@ export async function resendDocument(
     assertRecipient(order, input.email, actor, input.confirmOtherAddress);
     const refusal = await resendRefusal(tx, orderId, actor.id);
     if (refusal) return { refused: refusal };
+    await assertCardMayLeave(tx, [orderId]);
     const mailId = await queueMail(tx, {
       orderId,
       kind: 'resend',

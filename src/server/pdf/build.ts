@@ -57,3 +57,23 @@ export async function buildInvoicePdf(
 export async function countPdfPages(limits: PdfWorkerLimits, bytes: Uint8Array, timeoutMs: number) {
   return runInPdfWorker(limits, { kind: 'count-pages', bytes }, timeoutMs);
 }
+
+/** The text and QR codes of a card, read on a worker thread (null: unreadable); limits throw PdfWorkerError. */
+export async function readCardInWorker(
+  limits: PdfWorkerLimits,
+  bytes: Uint8Array,
+  mimeType: string,
+  timeoutMs: number,
+) {
+  return runInPdfWorker(limits, { kind: 'read-card', bytes, mimeType }, timeoutMs);
+}
+
+/** A passport scan decoded and cut to its bottom band for OCR, on a worker thread (null: undecodable). */
+export async function passportPicturesInWorker(
+  limits: PdfWorkerLimits,
+  bytes: Uint8Array,
+  mimeType: string,
+  timeoutMs: number,
+) {
+  return runInPdfWorker(limits, { kind: 'passport-pictures', bytes, mimeType }, timeoutMs);
+}

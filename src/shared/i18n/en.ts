@@ -120,6 +120,12 @@ const en = {
   'check.fraud_warning':
     'The card issuer warned that this payment may be fraudulent: refund it now, or keep it with a reason.',
   'check.risk_hold': "The payment's risk is elevated: a Manager reviews it before the order is submitted.",
+  'check.card_mismatch': 'The approved card does not match the order: see the card check before it is sent.',
+  'check.card_duplicate':
+    'The same card file is stored on another order: it may belong to another traveller.',
+  'check.card_unreadable': 'The approved card could not be read (no text, no QR code): check it by eye.',
+  'check.passport_scan_mismatch': "The passport scan differs from the order: see the scan's values.",
+  'check.passport_scan_unreadable': "The passport scan's machine-readable zone could not be read.",
   'reply.title': 'Send us your answer',
   'reply.message': 'Your message',
   'reply.files': 'Photos or documents (up to 5)',

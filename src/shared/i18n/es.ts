@@ -113,6 +113,12 @@ const es: Catalog = {
   'check.fraud_warning':
     'El emisor de la tarjeta advirtió que este pago puede ser fraudulento: reembólselo ahora o consérvelo con un motivo.',
   'check.risk_hold': 'El riesgo del pago es elevado: un gerente lo revisa antes de enviar el pedido.',
+  'check.card_mismatch':
+    'La tarjeta aprobada no coincide con el pedido: vea la verificación antes de enviarla.',
+  'check.card_duplicate': 'El mismo archivo de tarjeta está en otro pedido: puede ser de otro viajero.',
+  'check.card_unreadable': 'No se pudo leer la tarjeta aprobada (sin texto ni código QR): revísela a ojo.',
+  'check.passport_scan_mismatch': 'El escaneo del pasaporte difiere del pedido: vea los valores del escaneo.',
+  'check.passport_scan_unreadable': 'No se pudo leer la zona de lectura mecánica del escaneo del pasaporte.',
   'reply.title': 'Envíenos su respuesta',
   'reply.message': 'Su mensaje',
   'reply.files': 'Fotos o documentos (hasta 5)',

@@ -115,6 +115,15 @@ const nl: Catalog = {
     'De kaartuitgever waarschuwde dat deze betaling frauduleus kan zijn: betaal nu terug, of houd haar met een reden.',
   'check.risk_hold':
     'Het risico van de betaling is verhoogd: een manager beoordeelt haar voordat de bestelling wordt ingediend.',
+  'check.card_mismatch':
+    'De goedgekeurde kaart komt niet overeen met de bestelling: bekijk de kaartcontrole voor verzending.',
+  'check.card_duplicate':
+    'Hetzelfde kaartbestand staat bij een andere bestelling: het kan van een andere reiziger zijn.',
+  'check.card_unreadable':
+    'De goedgekeurde kaart kon niet worden gelezen (geen tekst, geen QR-code): controleer hem met het oog.',
+  'check.passport_scan_mismatch':
+    'De paspoortscan wijkt af van de bestelling: bekijk de waarden van de scan.',
+  'check.passport_scan_unreadable': 'De machineleesbare zone van de paspoortscan kon niet worden gelezen.',
   'reply.title': 'Stuur ons uw antwoord',
   'reply.message': 'Uw bericht',
   'reply.files': "Foto's of documenten (maximaal 5)",

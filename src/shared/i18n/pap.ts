@@ -115,6 +115,12 @@ const pap: Catalog = {
   'check.fraud_warning':
     'E emisor di e tarheta a avisa cu e pago aki por ta frauduloso: debolbé awor, of tené cu un motibo.',
   'check.risk_hold': "E riesgo di e pago ta elevá: un manager ta revis'é promé cu e órden ta wordo entregá.",
+  'check.card_mismatch':
+    'E tarheta aprobá no ta cuadra cu e order: mira e control promé cu e ta wordu mandá.',
+  'check.card_duplicate': 'E mesun archivo di tarheta ta riba otro order: e por ta di otro biahero.',
+  'check.card_unreadable': 'No por a lesa e tarheta aprobá (sin teksto, sin code QR): controlé cu bista.',
+  'check.passport_scan_mismatch': 'E scan di pasaporte ta diferente di e order: mira e balornan di e scan.',
+  'check.passport_scan_unreadable': 'No por a lesa e zona lesabel pa máquina di e scan di pasaporte.',
   'reply.title': 'Manda nos bo contesta',
   'reply.message': 'Bo mensahe',
   'reply.files': 'Potret of dokumento (te 5)',

@@ -114,6 +114,14 @@ const pt: Catalog = {
   'check.fraud_warning':
     'O emissor do cartão avisou que este pagamento pode ser fraudulento: reembolse agora ou mantenha com um motivo.',
   'check.risk_hold': 'O risco do pagamento é elevado: um gerente o revisa antes de o pedido ser enviado.',
+  'check.card_mismatch': 'O cartão aprovado não corresponde ao pedido: veja a verificação antes de o enviar.',
+  'check.card_duplicate': 'O mesmo ficheiro de cartão está noutro pedido: pode ser de outro viajante.',
+  'check.card_unreadable':
+    'Não foi possível ler o cartão aprovado (sem texto nem código QR): verifique-o à vista.',
+  'check.passport_scan_mismatch':
+    'A digitalização do passaporte difere do pedido: veja os valores da digitalização.',
+  'check.passport_scan_unreadable':
+    'Não foi possível ler a zona de leitura ótica da digitalização do passaporte.',
   'reply.title': 'Envie-nos a sua resposta',
   'reply.message': 'A sua mensagem',
   'reply.files': 'Fotos ou documentos (até 5)',

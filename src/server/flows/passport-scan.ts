@@ -1,0 +1,194 @@
+import { desc, eq } from 'drizzle-orm';
+import type { PassportScan, ScanField } from '../../shared/contracts/card-check.js';
+import type { CorrectOrderBody } from '../../shared/contracts/checks.js';
+import type { Config } from '../config.js';
+import type { StaffIdentity } from '../context.js';
+import type { Db, DbOrTx } from '../db/client.js';
+import { orders, passportScans } from '../db/schema.js';
+import { readStored } from '../documents/storage.js';
+import { conflict, notFound } from '../http/errors.js';
+import { correctOrder } from '../orders/corrections.js';
+import { setOrderFlag } from '../orders/order-checks.js';
+import { lockOrders } from '../orders/repository.js';
+import { passportPicturesInWorker } from '../pdf/build.js';
+import { PdfWorkerError } from '../pdf/worker-pool.js';
+import { compareScan } from '../passport-scan/compare.js';
+import { type MrzRead, MrzTimeout, readMrz } from '../passport-scan/mrz.js';
+
+/**
+ * The passport scan as a use case (docs/product.md, "Passport scan"; decision 369): a passport image
+ * that reaches an order (a staff upload of a passport, a customer's reply or track-page file named as a
+ * passport) is decoded on a PDF worker, its bottom band read by OCR on the OCR worker within a time
+ * limit, the MRZ parsed with its check digits and compared with the order. A difference is the check
+ * passport_scan_mismatch (warn); no MRZ or failing check digits is passport_scan_unreadable (info).
+ */
+
+type Ctx = { db: Db; config: Config };
+
+const DECODE_TIMEOUT_MS = 15_000;
+/** OCR of the band and, when needed, of the whole picture. */
+const OCR_TIMEOUT_MS = 20_000;
+
+export type ScanSource = 'staff' | 'customer' | 'intake';
+
+/** File names that say "this is a passport" (customer files are scanned only when so named or marked). */
+export const PASSPORT_NAME = /pass(?:port|eport|aporte|aport|poort)/i;
+
+const settingsOf = (config: Config) => ({ minPassportValidityDays: config.PASSPORT_MIN_VALIDITY_DAYS });
+
+async function readScan(
+  config: Config,
+  bytes: Uint8Array,
+  mimeType: string,
+): Promise<MrzRead | 'undecodable'> {
+  let pictures: Awaited<ReturnType<typeof passportPicturesInWorker>>;
+  try {
+    pictures = await passportPicturesInWorker(config, bytes, mimeType, DECODE_TIMEOUT_MS);
+  } catch (err) {
+    if (err instanceof PdfWorkerError) return 'undecodable';
+    throw err;
+  }
+  if (!pictures) return 'undecodable';
+  try {
+    return await readMrz(pictures, OCR_TIMEOUT_MS);
+  } catch (err) {
+    if (err instanceof MrzTimeout) return { ok: false, reason: 'no_mrz', lines: [] };
+    throw err;
+  }
+}
+
+const REASONS = {
+  undecodable: 'The file could not be decoded as an image.',
+  no_mrz: 'No machine-readable zone was found.',
+  check_digits: 'The check digits of the machine-readable zone do not hold.',
+} as const;
+
+/** Reads a passport image for an order and records the scan with the order's checks. */
+export async function scanPassport(
+  ctx: Ctx,
+  input: { orderId: number; bytes: Uint8Array; mimeType: string; source: ScanSource },
+): Promise<PassportScan> {
+  const read = await readScan(ctx.config, input.bytes, input.mimeType);
+  const settings = settingsOf(ctx.config);
+  await ctx.db.transaction(async (tx) => {
+    const [order] = await lockOrders(tx, [input.orderId], 'Order not found');
+    const ok = read !== 'undecodable' && read.ok;
+    const fields = read !== 'undecodable' && read.ok ? compareScan(read.values, order!) : [];
+    await tx.insert(passportScans).values({
+      orderId: input.orderId,
+      source: input.source,
+      status: ok ? 'read' : 'unreadable',
+      reason: read === 'undecodable' ? REASONS.undecodable : read.ok ? null : REASONS[read.reason],
+      fields,
+    });
+    await setOrderFlag(
+      tx,
+      input.orderId,
+      'passport_scan_mismatch',
+      fields.some((f) => f.differs),
+      settings,
+    );
+    await setOrderFlag(tx, input.orderId, 'passport_scan_unreadable', !ok, settings);
+  });
+  return (await latestScan(ctx.db, input.orderId))!;
+}
+
+/**
+ * The scan's comparison again after the order changed (a value taken from the scan): the differences
+ * and the order's passport_scan_mismatch check follow the order's values now.
+ */
+export async function latestScan(db: DbOrTx, orderId: number): Promise<PassportScan | null> {
+  const [row] = await db
+    .select()
+    .from(passportScans)
+    .where(eq(passportScans.orderId, orderId))
+    .orderBy(desc(passportScans.createdAt), desc(passportScans.id))
+    .limit(1);
+  if (!row) return null;
+  const [order] = await db.select().from(orders).where(eq(orders.orderId, orderId));
+  const current = new Map<string, string | null>([
+    ['passport_number', order?.passportNumber ?? null],
+    ['last_name', order?.lastName ?? null],
+    ['first_name', order?.firstName ?? null],
+    ['nationality', order?.nationality ?? null],
+    ['date_of_birth', order?.dateOfBirth ?? null],
+    ['passport_expiration', order?.passportExpiration ?? null],
+  ]);
+  return {
+    id: row.id,
+    source: row.source,
+    createdAt: row.createdAt.toISOString(),
+    status: row.status,
+    reason: row.reason,
+    fields: row.fields.map((f) => {
+      const now = current.get(f.field)?.trim() || null;
+      // A value taken from the scan no longer differs.
+      return now === f.order ? f : { ...f, order: now, differs: f.differs && now !== f.scan };
+    }),
+  };
+}
+
+/**
+ * The trigger for files an order received from its customer (a reply or the track page): those named as
+ * a passport are scanned after they are stored, one after the other, off the request. Failures are
+ * logged by the caller's logger and never undo the reply.
+ */
+export function scanCustomerFiles(
+  ctx: Ctx,
+  orderId: number,
+  files: { key: string; name: string; mimeType: string }[],
+  log: { error: (obj: object, msg: string) => void } = {
+    error: (obj, msg) => console.error(msg, obj),
+  },
+): void {
+  const passports = files.filter((f) => PASSPORT_NAME.test(f.name));
+  if (!passports.length) return;
+  void (async () => {
+    for (const f of passports) {
+      try {
+        const bytes = await readStored(ctx.config, f.key);
+        if (!bytes) throw notFound('File not found');
+        await scanPassport(ctx, { orderId, bytes, mimeType: f.mimeType, source: 'customer' });
+      } catch (err) {
+        log.error({ err, orderId }, 'passport scan failed');
+      }
+    }
+  })();
+}
+
+export const NOTHING_TO_TAKE = 'The passport scan has no value for this field.';
+
+/**
+ * One click on the detail: the scan's value of a field becomes the order's (a correction, with its old
+ * and new value, as every correction is); when nothing differs any more the scan check clears.
+ */
+export async function takeScanValue(
+  ctx: Ctx,
+  actor: StaffIdentity,
+  input: { orderId: number; field: ScanField; expectedVersion: number; ip: string | null },
+): Promise<PassportScan> {
+  const settings = settingsOf(ctx.config);
+  await ctx.db.transaction(async (tx) => {
+    await lockOrders(tx, [input.orderId], 'Order not found');
+    const scan = await latestScan(tx, input.orderId);
+    const value = scan?.status === 'read' ? scan.fields.find((f) => f.field === input.field)?.scan : null;
+    if (!value) throw conflict(NOTHING_TO_TAKE);
+    await correctOrder(
+      tx,
+      actor,
+      input.orderId,
+      { [input.field]: value, expectedVersion: input.expectedVersion } as CorrectOrderBody,
+      settings,
+      input.ip,
+    );
+    const after = await latestScan(tx, input.orderId);
+    await setOrderFlag(
+      tx,
+      input.orderId,
+      'passport_scan_mismatch',
+      !!after?.fields.some((f) => f.differs),
+      settings,
+    );
+  });
+  return (await latestScan(ctx.db, input.orderId))!;
+}
