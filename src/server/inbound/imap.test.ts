@@ -16,7 +16,7 @@ describe.skipIf(!hasDovecot)('the IMAP way in, against a real dovecot', () => {
   const watchers: ImapWatcher[] = [];
   beforeAll(async () => {
     imap = await startDovecot();
-    t = await createTestApp({ INBOUND_IMAP_URL: imap.url });
+    t = await createTestApp({ INBOUND_IMAP_URL: imap.url, INBOUND_AUTHSERV_ID: 'mx.ed-card.test' });
     const u = new URL(imap.url);
     sender = new ImapFlow({
       host: u.hostname,
@@ -50,7 +50,8 @@ describe.skipIf(!hasDovecot)('the IMAP way in, against a real dovecot', () => {
     for (const [i, o] of orders.entries()) {
       await sender.append(
         'INBOX',
-        `From: Customer <${o.email}>\r\nTo: support@ed-card.test\r\nSubject: Re: order ${o.orderId}\r\nMessage-ID: <imap.${i}.${Date.now()}@example.com>\r\n\r\nHere is my answer ${i}.\r\n`,
+        // Matched by the sender alone: it moves the order because our receiving server authenticated it.
+        `Authentication-Results: mx.ed-card.test; dkim=pass header.d=example.com\r\nFrom: Customer <${o.email}>\r\nTo: support@ed-card.test\r\nSubject: Re: order ${o.orderId}\r\nMessage-ID: <imap.${i}.${Date.now()}@example.com>\r\n\r\nHere is my answer ${i}.\r\n`,
       );
     }
     // A MIME bomb in the mailbox is refused and marked seen, never retried.
