@@ -88,5 +88,32 @@ describe.skipIf(!hasDovecot)('the IMAP way in, against a real dovecot', () => {
     }
     // Nothing new: another pass takes nothing.
     expect(await watchers[0]!.poll()).toBe(0);
+
+    // Erasing an order deletes the raw copy of its mail from the mailbox; the others stay.
+    const { rows: ids } = await t.database.sql.query<{ order_id: number; message_id: string }>(
+      `select order_id, message_id from inbound_messages where source = 'mail' and order_id = any($1::bigint[])
+        order by id`,
+      [orders.map((o) => o.orderId)],
+    );
+    expect(ids).toHaveLength(3);
+    const erased = await t.as('Admin', {
+      method: 'POST',
+      url: `/api/admin/orders/${ids[0]!.order_id}/erase`,
+      payload: { reason: 'Customer request' },
+    });
+    expect(erased.statusCode, erased.body).toBe(200);
+    const inMailbox = async (messageId: string) => {
+      const lock = await sender.getMailboxLock('INBOX');
+      try {
+        // A session sees another's deletions once it has asked the server anything.
+        await sender.noop();
+        return ((await sender.search({ header: { 'message-id': messageId } }, { uid: true })) || []).length;
+      } finally {
+        lock.release();
+      }
+    };
+    expect(await inMailbox(ids[0]!.message_id)).toBe(0);
+    expect(await inMailbox(ids[1]!.message_id)).toBe(1);
+    expect(await inMailbox(ids[2]!.message_id)).toBe(1);
   });
 });

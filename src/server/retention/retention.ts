@@ -17,6 +17,7 @@ import type { Database, DbOrTx } from '../db/client.js';
 import { sqlValueText } from '../db/sql-lists.js';
 import { appSettings, documents, orderEvents } from '../db/schema.js';
 import { removeStored } from '../documents/storage.js';
+import { removeFromMailbox } from '../inbound/imap.js';
 import { conflict } from '../http/errors.js';
 import { bossDb } from '../mail/queue.js';
 import { outboxDir } from '../mail/transports.js';
@@ -128,7 +129,7 @@ export async function eraseOrder(
   orderId: number,
   by: { actorId: number | null; actorEmail: string | null; reason: string; ip?: string | null },
 ): Promise<ErasureResult> {
-  const { result, keys, outbox } = await db.transaction(async (tx) => {
+  const { result, keys, outbox, mailbox } = await db.transaction(async (tx) => {
     const order = (await lockOrders(tx, [orderId], 'Order not found'))[0]!;
     if (order.processStatus === 'ChargeBack') {
       throw conflict('This order is under chargeback: its data is kept until the chargeback is closed.');
@@ -250,6 +251,10 @@ export async function eraseOrder(
     }
     // The conversation (decision 352): every message that came in for the order (mail, track-page
     // answers, unmatched mail attached to it) keeps only when it came and how; its files go.
+    const { rows: rawIds } = await tx.execute<{ message_id: string }>(
+      sql`select message_id from inbound_messages where order_id = ${orderId} and source = 'mail'
+           and message_id is not null`,
+    );
     const { rows: files } = await tx.execute<{ storage_key: string }>(sql`
       delete from inbound_attachments a using inbound_messages m
        where m.id = a.inbound_id and m.order_id = ${orderId}
@@ -366,10 +371,17 @@ export async function eraseOrder(
         messageIds: sent.map((r) => r.message_id).filter((m): m is string => !!m),
         addresses,
       },
+      mailbox: rawIds.map((r) => r.message_id),
     };
   });
   for (const key of keys) await removeStored(config, key);
   await removeOutboxMails(config, outbox);
+  // The raw messages stay only in the watched mailbox (the app keeps none): they go there too. The
+  // erasure stands if the mailbox is away; its log says so.
+  if (config.INBOUND_IMAP_URL && mailbox.length)
+    await removeFromMailbox(config.INBOUND_IMAP_URL, mailbox).catch((err: Error) => {
+      console.warn(`erasure of order ${orderId}: raw messages left in the mailbox (${err.message})`);
+    });
   return result;
 }
 
