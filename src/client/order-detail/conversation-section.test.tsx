@@ -147,3 +147,47 @@ describe('conversation section: logged calls', () => {
     expect(await screen.findByText('callBackAt: must be in the future')).toBeInTheDocument();
   });
 });
+
+describe('conversation section: what a reader needs to judge a message', () => {
+  it('shows a sent mail’s subject (its Message-ID on hover) and bounce, and marks an unverified sender', async () => {
+    signInAs('Team');
+    mockApi({
+      'GET /api/admin/orders/100123/conversation': () =>
+        ok({
+          ...conversation,
+          items: [
+            {
+              ...conversation.items[0],
+              subject: 'ED-Card #100123',
+              messageId: '<edc.7.abc@ed-card.test>',
+              bouncedAt: '2026-11-25T10:05:00.000Z',
+              bounceReason: '5.1.1 user unknown',
+            },
+            {
+              direction: 'in',
+              id: 3,
+              at: '2026-11-25T11:00:00.000Z',
+              source: 'mail',
+              disposition: 'attached',
+              from: order.email,
+              fromName: null,
+              subject: 'Re: my order',
+              text: 'Here it is',
+              quoted: '',
+              unread: false,
+              attachments: [],
+              refused: [],
+              senderVerified: false,
+            },
+          ],
+        }),
+      'GET /api/admin/mail-templates': () => ok([]),
+    });
+    renderPage('/admin/x', '/admin/x', <ConversationSection order={order} />);
+    const out = await screen.findByTestId('conversation-out');
+    expect(out).toHaveTextContent('ED-Card #100123');
+    expect(out).toHaveTextContent('bounced');
+    expect(within(out).getByText('ED-Card #100123')).toHaveAttribute('title', '<edc.7.abc@ed-card.test>');
+    expect(screen.getByTestId('conversation-in')).toHaveTextContent('sender not verified');
+  });
+});

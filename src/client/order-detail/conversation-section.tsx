@@ -192,7 +192,7 @@ function Incoming({
           </Badge>
         )}
         {label && <Badge bg="secondary">{label}</Badge>}
-        {!item.senderVerified && (
+        {item.senderVerified === false && (
           <Badge
             bg="danger"
             title="Matched by the sender's address alone, not authenticated: it moved nothing"

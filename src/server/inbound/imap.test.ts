@@ -47,11 +47,11 @@ describe.skipIf(!hasDovecot)('the IMAP way in, against a real dovecot', () => {
     // Two watchers on one database: two instances of the service.
     for (let i = 0; i < 2; i++)
       watchers.push(await startImapWatcher(t.database.db, t.config, { url: imap.url, pollMs: 200 }));
-    // Our receiving server vouches for each sender: only an authenticated sender's answer moves its order.
     for (const [i, o] of orders.entries()) {
       await sender.append(
         'INBOX',
-        `Authentication-Results: mx.ed-card.test; dmarc=pass header.from=example.com\r\nFrom: Customer <${o.email}>\r\nTo: support@ed-card.test\r\nSubject: Re: order ${o.orderId}\r\nMessage-ID: <imap.${i}.${Date.now()}@example.com>\r\n\r\nHere is my answer ${i}.\r\n`,
+        // Matched by the sender alone: it moves the order because our receiving server authenticated it.
+        `Authentication-Results: mx.ed-card.test; dkim=pass header.d=example.com\r\nFrom: Customer <${o.email}>\r\nTo: support@ed-card.test\r\nSubject: Re: order ${o.orderId}\r\nMessage-ID: <imap.${i}.${Date.now()}@example.com>\r\n\r\nHere is my answer ${i}.\r\n`,
       );
     }
     // A MIME bomb in the mailbox is refused and marked seen, never retried.
@@ -88,5 +88,32 @@ describe.skipIf(!hasDovecot)('the IMAP way in, against a real dovecot', () => {
     }
     // Nothing new: another pass takes nothing.
     expect(await watchers[0]!.poll()).toBe(0);
+
+    // Erasing an order deletes the raw copy of its mail from the mailbox; the others stay.
+    const { rows: ids } = await t.database.sql.query<{ order_id: number; message_id: string }>(
+      `select order_id, message_id from inbound_messages where source = 'mail' and order_id = any($1::bigint[])
+        order by id`,
+      [orders.map((o) => o.orderId)],
+    );
+    expect(ids).toHaveLength(3);
+    const erased = await t.as('Admin', {
+      method: 'POST',
+      url: `/api/admin/orders/${ids[0]!.order_id}/erase`,
+      payload: { reason: 'Customer request' },
+    });
+    expect(erased.statusCode, erased.body).toBe(200);
+    const inMailbox = async (messageId: string) => {
+      const lock = await sender.getMailboxLock('INBOX');
+      try {
+        // A session sees another's deletions once it has asked the server anything.
+        await sender.noop();
+        return ((await sender.search({ header: { 'message-id': messageId } }, { uid: true })) || []).length;
+      } finally {
+        lock.release();
+      }
+    };
+    expect(await inMailbox(ids[0]!.message_id)).toBe(0);
+    expect(await inMailbox(ids[1]!.message_id)).toBe(1);
+    expect(await inMailbox(ids[2]!.message_id)).toBe(1);
   });
 });

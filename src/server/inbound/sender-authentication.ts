@@ -1,7 +1,7 @@
 /**
  * Whether our receiving server authenticated a message's sender (RFC 8601 `Authentication-Results`).
  * Only a header whose authserv-id is ours (`INBOUND_AUTHSERV_ID`) counts: any other was written by
- * someone we do not trust (the receiving server removes incoming ones carrying its own id, RFC 8601 §5).
+ * someone we do not trust (the receiving server removes incoming ones carrying its own id).
  * The sender is authenticated for `domain` by `dkim=pass` with `header.d` equal to it or to a parent of
  * it (DMARC relaxed alignment), or by `dmarc=pass` with `header.from` equal to it.
  */
@@ -35,7 +35,7 @@ function passes(tokens: string[], domain: string): boolean {
     return i < 0 ? null : { key: t.slice(0, i).trim().toLowerCase(), value: unquote(t.slice(i + 1)) };
   });
   const first = pairs[0];
-  if (!first || first.value.toLowerCase() !== 'pass') return false;
+  if (first?.value.toLowerCase() !== 'pass') return false;
   const property = (key: string) => {
     const found = pairs.find((p) => p?.key === key);
     return found ? normalDomain(found.value) : null;

@@ -82,9 +82,6 @@ async function signIn(email: string, password: string): Promise<string> {
   return res.json().jwtToken as string;
 }
 
-const sessionOf = (token: string) =>
-  JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid as string;
-
 beforeAll(async () => {
   t = await createTestApp({});
   await t.app.listen({ host: '127.0.0.1', port: 0 });

@@ -78,6 +78,7 @@ const ERASED_ORDER_FIELDS = new Set<keyof DefencePackDetails['order']>([
   'name_of_place_of_stay',
   'other_hotel_name',
   'transaction_id',
+  'merchant_name',
 ]);
 
 /**
@@ -136,7 +137,7 @@ export async function renderDefencePack(
 
   w.heading('2. Transaction');
   w.field('Transaction ID', kept('transaction_id'));
-  w.field('Merchant', o.merchant_name);
+  w.field('Merchant', kept('merchant_name'));
   w.field('Amount', `${o.amount} ${o.currency}`);
   w.field('Paid on', at(o.created_at));
 

@@ -8,7 +8,9 @@ import { startMailQueue, type MailQueue } from '../mail/queue.js';
 import { outboxDir } from '../mail/transports.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
-import { samplePdf } from '../test/fixtures.js';
+import { samplePdf, TINY_PNG } from '../test/fixtures.js';
+import { INBOUND_DOMAIN, INBOUND_TOKEN, postInbound } from '../test/inbound.js';
+import { ourMessageId, replyAddress } from '../inbound/tokens.js';
 import { eventually, multipart, pdfText } from '../test/smtp.js';
 
 /**
@@ -26,7 +28,10 @@ beforeAll(async () => {
       done();
     },
   });
-  t = await createTestApp({}, { logger: { level: 'info', stream } });
+  t = await createTestApp(
+    { INBOUND_TOKEN, INBOUND_REPLY_DOMAIN: INBOUND_DOMAIN },
+    { logger: { level: 'info', stream } },
+  );
   queue = await startMailQueue(t.app, {
     retryDelaySeconds: 1,
     retryLimit: 2,
@@ -69,6 +74,12 @@ const ERASED_VALUES = [
   'Flamboyan',
   TRANSACTION,
   IPV4,
+  // The conversation, the dispute, the merchant and a withdrawal's free-text reason.
+  'Glimmerwhisk',
+  'Marchpane',
+  'pi_QZ4455667788',
+  'ch_QZ5566778899',
+  'Snorkelwing',
 ];
 
 async function databaseDump(): Promise<string> {
@@ -94,6 +105,90 @@ async function dataFolderText(dir: string): Promise<string> {
     else out.push(`${full}\n${(await readFile(full)).toString('latin1')}`);
   }
   return out.join('\n');
+}
+
+/**
+ * The whole conversation of an order before its erasure: a mail with a file to the signed reply
+ * address, a track-page answer with a file, a staff reply (delivered to the outbox), the customer's
+ * out-of-office, a bounce of that reply, unmatched mail attached by an Admin and a closed dispute.
+ * Answers the ids of the files kept.
+ */
+async function conversation(id: number, customerToken: string): Promise<number[]> {
+  const pdf = (await samplePdf('Quirinus Snorkelwing passport', 1)).toString('base64');
+  const mailed = await postInbound(
+    t,
+    `From: Quirinus Zebedee <${CUSTOMER.email}>\nTo: ${replyAddress(t.config.JWT_SECRET, INBOUND_DOMAIN, id)}\nSubject: Quirinus passport Snorkelwing\nMessage-ID: <qz.mail.${id}@example.com>\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="QZ"\n\n--QZ\nContent-Type: text/plain\n\nHere is my passport XQ7734921. Quirinus\n--QZ\nContent-Type: application/pdf\nContent-Disposition: attachment; filename="Quirinus Snorkelwing.pdf"\nContent-Transfer-Encoding: base64\n\n${pdf.replace(/(.{76})/g, '$1\n')}\n--QZ--\n`,
+  );
+  expect(mailed.json().data).toEqual({ orderId: id, disposition: 'attached' });
+  const form = multipart({ message: 'Quirinus here, call me on 5557771234' }, [
+    { field: 'files', name: 'Zebedee Snorkelwing.png', type: 'image/png', content: TINY_PNG },
+  ]);
+  const tracked = await t.app.inject({
+    method: 'POST',
+    url: `/api/customer/orders/${id}/replies`,
+    payload: form.payload,
+    headers: { ...form.headers, authorization: `Bearer ${customerToken}` },
+    remoteAddress: '198.51.100.40',
+  });
+  expect(tracked.statusCode, tracked.body).toBe(200);
+  const reply = await t.as('Admin', {
+    method: 'POST',
+    url: `/api/admin/orders/${id}/messages`,
+    payload: { body: 'Dear Quirinus Zebedee, thank you for the Snorkelwing passport.' },
+  });
+  expect(reply.statusCode, reply.body).toBe(200);
+  const mailId = reply.json().data.mailId as number;
+  await eventually(async () => {
+    const { rows } = await t.database.sql.query<{ status: string }>(
+      'select status from mail_log where id = $1',
+      [mailId],
+    );
+    return rows[0]!.status === 'sent' ? true : undefined;
+  }, 30_000);
+  const signed = ourMessageId(t.config.JWT_SECRET, t.config.APP_MAIL_DOMAIN, mailId);
+  const away = await postInbound(
+    t,
+    `From: Quirinus Zebedee <${CUSTOMER.email}>\nTo: no-reply@ed-card.test\nIn-Reply-To: ${signed}\nSubject: Out of office: Quirinus Zebedee\nAuto-Submitted: auto-replied\nMessage-ID: <qz.away.${id}@example.com>\n\nQuirinus is away from Snorkelwing.\n`,
+  );
+  expect(away.json().data).toEqual({ orderId: id, disposition: 'auto-reply' });
+  const bounce = await postInbound(
+    t,
+    `From: MAILER-DAEMON@mx.example.net\nTo: no-reply@ed-card.test\nSubject: Undelivered\nMessage-ID: <qz.dsn.${id}@mx.example.net>\nMIME-Version: 1.0\nContent-Type: multipart/report; report-type=delivery-status; boundary="R"\n\n--R\nContent-Type: text/plain\n\nThe mail to ${CUSTOMER.email} failed.\n--R\nContent-Type: message/delivery-status\n\nReporting-MTA: dns; mx.example.net\n\nAction: failed\nFinal-Recipient: rfc822; ${CUSTOMER.email}\nDiagnostic-Code: smtp; 550 5.1.1 <${CUSTOMER.email}> Quirinus unknown\nStatus: 5.1.1\n\n--R\nContent-Type: text/rfc822-headers\n\nTo: ${CUSTOMER.email}\nMessage-ID: ${signed}\n\n--R--\n`,
+  );
+  expect(bounce.json().data).toEqual({ orderId: id, disposition: 'bounce' });
+  const stray = await postInbound(
+    t,
+    `From: Travel Agent <agent.qz@travel.example>\nTo: support@ed-card.test\nSubject: About Quirinus Zebedee\nMessage-ID: <qz.agent.${id}@travel.example>\n\nMy client Quirinus Zebedee (XQ7734921) asks about Snorkelwing.\n`,
+  );
+  expect(stray.json().data.disposition).toBe('unmatched');
+  const { rows: unmatched } = await t.database.sql.query<{ id: number }>(
+    `select id from inbound_messages where message_id = $1`,
+    [`<qz.agent.${id}@travel.example>`],
+  );
+  const attached = await t.as('Admin', {
+    method: 'POST',
+    url: `/api/admin/inbound/${unmatched[0]!.id}/attach`,
+    payload: { orderId: id },
+  });
+  expect(attached.statusCode, attached.body).toBe(200);
+  await t.database.sql.query(
+    `insert into payment_disputes (provider, dispute_id, order_id, charge_id, payment_intent_id, amount,
+       currency, reason, status, closed_at)
+     values ('stripe', $2, $1, 'ch_QZ5566778899', 'pi_QZ4455667788', 4900, 'usd', 'fraudulent', 'won', now())`,
+    [id, `dp_qz_${id}`],
+  );
+  const { rows: files } = await t.database.sql.query<{ id: number }>(
+    `select a.id from inbound_attachments a join inbound_messages m on m.id = a.inbound_id
+      where m.order_id = $1 order by a.id`,
+    [id],
+  );
+  expect(files).toHaveLength(2);
+  const file = await t.as('Admin', {
+    method: 'GET',
+    url: `/api/admin/orders/${id}/conversation/attachments/${files[0]!.id}`,
+  });
+  expect(file.statusCode).toBe(200);
+  return files.map((f) => Number(f.id));
 }
 
 function leftovers(text: string, values: string[]): string[] {
@@ -123,7 +218,7 @@ describe('the erasure of an order leaves none of its personal data', () => {
     const withdrawn = await t.as('Admin', {
       method: 'DELETE',
       url: `/api/admin/order-document/${wrong[0]!.id}`,
-      payload: { reason: 'Belongs to Mr Quirinus, not this file' },
+      payload: { reason: 'Belongs to Mr Quirinus, the Glimmerwhisk photo, not this file' },
     });
     expect(withdrawn.statusCode, withdrawn.body).toBe(200);
     expect((await upload(FILE_NAME, 'RIGHT')).statusCode).toBe(200);
@@ -140,12 +235,7 @@ describe('the erasure of an order leaves none of its personal data', () => {
     const transaction = await t.as('Admin', {
       method: 'POST',
       url: '/api/admin/save-transaction-details',
-      payload: {
-        orderId: id,
-        transactionId: TRANSACTION,
-        merchantName: 'Stripe',
-        reason: 'intake left it out',
-      },
+      payload: { orderId: id, transactionId: TRANSACTION, merchantName: 'Marchpane Payments' },
     });
     expect(transaction.statusCode, transaction.body).toBe(200);
     // Staff search for the customer and export what they found (URL and audit log).
@@ -191,6 +281,8 @@ describe('the erasure of an order leaves none of its personal data', () => {
     expect(leftovers(await dataFolderText(outboxDir(t.config.DATA_DIR)), ['quirinus.zebedee'])).toEqual([
       'quirinus.zebedee',
     ]);
+    const conversationFiles = await conversation(id, customerToken);
+
     const before = await databaseDump();
     expect(leftovers(before, ERASED_VALUES)).toEqual(ERASED_VALUES);
 
@@ -202,6 +294,29 @@ describe('the erasure of an order leaves none of its personal data', () => {
     expect(erased.statusCode, erased.body).toBe(200);
 
     expect(leftovers(await databaseDump(), ERASED_VALUES)).toEqual([]);
+    // The conversation shows when and how, none of the words; its files are gone (rows and disk).
+    const after = await t.as('Admin', { method: 'GET', url: `/api/admin/orders/${id}/conversation` });
+    expect(after.statusCode).toBe(200);
+    expect(leftovers(after.body, ERASED_VALUES)).toEqual([]);
+    expect(after.json().data.items.filter((i: { direction: string }) => i.direction === 'in')).toHaveLength(
+      5,
+    );
+    for (const fileId of conversationFiles) {
+      const file = await t.as('Admin', {
+        method: 'GET',
+        url: `/api/admin/orders/${id}/conversation/attachments/${fileId}`,
+      });
+      expect(file.statusCode).toBe(404);
+    }
+    // The detail answer keeps no merchant name.
+    const detail = await t.as('Admin', { method: 'GET', url: `/api/admin/get-orders-details/${id}` });
+    expect(detail.json().data.merchant_name ?? null).toBeNull();
+    // The withdrawal's reason in the audit trail is gone as a whole, not only the customer's name.
+    const { rows: withdrawals } = await t.database.sql.query<{ to_value: { reason: string } }>(
+      `select to_value from audit_log where action = 'document.withdraw' and target like $1`,
+      [`order ${id},%`],
+    );
+    expect(withdrawals.map((w) => w.to_value.reason)).toEqual(['[erased]']);
     expect(leftovers(await dataFolderText(t.config.DATA_DIR), ERASED_VALUES)).toEqual([]);
     // The request log keeps client addresses for security; names, e-mails and search terms never.
     expect(

@@ -17,6 +17,7 @@ import type { Database, DbOrTx } from '../db/client.js';
 import { sqlValueText } from '../db/sql-lists.js';
 import { appSettings, documents, orderEvents } from '../db/schema.js';
 import { removeStored } from '../documents/storage.js';
+import { removeFromMailbox } from '../inbound/imap.js';
 import { conflict } from '../http/errors.js';
 import { bossDb } from '../mail/queue.js';
 import { outboxDir } from '../mail/transports.js';
@@ -76,6 +77,32 @@ function scrubJson(value: unknown, values: readonly string[], erasedEmail: strin
   return value;
 }
 
+/** Keys of audit values that hold words someone wrote (reasons, notes), not facts. */
+const FREE_TEXT_KEYS = /^(reason|forceReason|remark|note|text|body|message|comment|subject|fileName|name)$/i;
+
+/**
+ * An audit value about an erased order: free text (FREE_TEXT_KEYS, or every value of a correction)
+ * becomes `[erased]`, other strings lose the order's values.
+ */
+function redactFreeText(
+  value: unknown,
+  all: boolean,
+  values: readonly string[],
+  erasedEmail: string,
+): unknown {
+  const walk = (v: unknown, key: string | null): unknown => {
+    if (typeof v === 'string')
+      return v !== '' && (all || (key !== null && FREE_TEXT_KEYS.test(key)))
+        ? ERASED
+        : scrubText(v, values, erasedEmail);
+    if (Array.isArray(v)) return v.map((x) => walk(x, key));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
+    return v;
+  };
+  return walk(value, null);
+}
+
 /** Distinct non-trivial values, longest first (so "Maria Lopez" goes before "Maria"). */
 function distinctValues(values: readonly (string | null | undefined)[], min: number): string[] {
   const set = new Set<string>();
@@ -102,7 +129,7 @@ export async function eraseOrder(
   orderId: number,
   by: { actorId: number | null; actorEmail: string | null; reason: string; ip?: string | null },
 ): Promise<ErasureResult> {
-  const { result, keys, outbox } = await db.transaction(async (tx) => {
+  const { result, keys, outbox, mailbox } = await db.transaction(async (tx) => {
     const order = (await lockOrders(tx, [orderId], 'Order not found'))[0]!;
     if (order.processStatus === 'ChargeBack') {
       throw conflict('This order is under chargeback: its data is kept until the chargeback is closed.');
@@ -121,7 +148,17 @@ export async function eraseOrder(
     const { rows: docRows } = await tx.execute<{ original_name: string; withdraw_reason: string | null }>(
       sql`select original_name, withdraw_reason from documents where order_id = ${orderId}`,
     );
-    const addresses = distinctValues([order.email, order.reEnterEmail, ...sent.map((r) => r.to_email)], 3);
+    const { rows: disputes } = await tx.execute<{
+      charge_id: string | null;
+      payment_intent_id: string | null;
+    }>(sql`select charge_id, payment_intent_id from payment_disputes where order_id = ${orderId}`);
+    const { rows: received } = await tx.execute<{ from_email: string | null; from_name: string | null }>(
+      sql`select from_email, from_name from inbound_messages where order_id = ${orderId}`,
+    );
+    const addresses = distinctValues(
+      [order.email, order.reEnterEmail, ...sent.map((r) => r.to_email), ...received.map((r) => r.from_email)],
+      3,
+    );
     const fullName = `${order.firstName} ${order.lastName}`.trim();
     const phone = order.telephoneNumber ?? null;
     // What is looked for in other people's records (the audit log): values that name this customer.
@@ -135,6 +172,8 @@ export async function eraseOrder(
         order.transactionId,
         order.address,
         order.localAddress,
+        ...disputes.flatMap((d) => [d.charge_id, d.payment_intent_id]),
+        ...received.map((r) => (r.from_name?.includes(' ') ? r.from_name : null)),
       ],
       4,
     );
@@ -156,7 +195,7 @@ export async function eraseOrder(
         local_address = null, house_number = null, occupation = null,
         flight_number = null, vessel_name = null,
         name_of_place_of_stay = null, other_hotel_name = null, transaction_id = null,
-        updated_at = now()
+        merchant_name = null, updated_at = now()
       where order_id = ${orderId}`);
     // Free text written by staff about the customer: the text goes, when and by whom stay.
     await tx.execute(sql`update order_remarks set remark = ${ERASED} where order_id = ${orderId}`);
@@ -168,25 +207,75 @@ export async function eraseOrder(
       update order_events set
         from_value = case when from_value is null then null else ${ERASED} end,
         to_value = case when to_value is null then null else ${ERASED} end
-      where order_id = ${orderId} and action in ('upload', 'withdraw', 'transaction')`);
+      where order_id = ${orderId} and action in ('upload', 'withdraw', 'transaction', 'correction')`);
     const { rows: events } = await tx.execute<{
       id: number;
+      action: string;
       from_value: string | null;
       to_value: string | null;
     }>(
-      sql`select id, from_value, to_value from order_events where order_id = ${orderId}
-           and action in ('mail', 'customer_download')`,
+      sql`select id, action, from_value, to_value from order_events where order_id = ${orderId}
+           and action in ('mail', 'customer_download', 'customer_reply', 'bounce', 'payment', 'contact', 'duplicate')`,
     );
     for (const e of events) {
-      const from = e.from_value === null ? null : scrubText(e.from_value, identifying, erasedEmail);
-      const to = e.to_value === null ? null : scrubText(e.to_value, identifying, erasedEmail);
+      // What came from outside (answers, reports, provider events) may carry any of the order's words.
+      const values = e.action === 'mail' || e.action === 'customer_download' ? identifying : own;
+      const from = e.from_value === null ? null : scrubText(e.from_value, values, erasedEmail);
+      const to = e.to_value === null ? null : scrubText(e.to_value, values, erasedEmail);
       if (from === e.from_value && to === e.to_value) continue;
       await tx.execute(
         sql`update order_events set from_value = ${from}, to_value = ${to} where id = ${e.id}`,
       );
     }
     await tx.execute(
-      sql`update mail_log set to_email = ${erasedEmail}, template_values = null where order_id = ${orderId}`,
+      sql`update mail_log set to_email = ${erasedEmail}, template_values = null,
+            body_text = case when body_text is null then null else ${ERASED} end
+          where order_id = ${orderId}`,
+    );
+    // What went out and what came back: subjects and bounce reasons keep their words, not the customer's.
+    const { rows: mailTexts } = await tx.execute<{
+      id: number;
+      subject: string | null;
+      bounce_reason: string | null;
+    }>(
+      sql`select id, subject, bounce_reason from mail_log where order_id = ${orderId}
+           and (subject is not null or bounce_reason is not null)`,
+    );
+    for (const m of mailTexts) {
+      const subject = m.subject === null ? null : scrubText(m.subject, own, erasedEmail);
+      const bounce = m.bounce_reason === null ? null : scrubText(m.bounce_reason, own, erasedEmail);
+      if (subject !== m.subject || bounce !== m.bounce_reason)
+        await tx.execute(
+          sql`update mail_log set subject = ${subject}, bounce_reason = ${bounce} where id = ${m.id}`,
+        );
+    }
+    // The conversation (decision 352): every message that came in for the order (mail, track-page
+    // answers, unmatched mail attached to it) keeps only when it came and how; its files go.
+    const { rows: rawIds } = await tx.execute<{ message_id: string }>(
+      sql`select message_id from inbound_messages where order_id = ${orderId} and source = 'mail'
+           and message_id is not null`,
+    );
+    const { rows: files } = await tx.execute<{ storage_key: string }>(sql`
+      delete from inbound_attachments a using inbound_messages m
+       where m.id = a.inbound_id and m.order_id = ${orderId}
+      returning a.storage_key`);
+    await tx.execute(sql`
+      update inbound_messages set
+        from_email = case when from_email is null then null else ${erasedEmail} end,
+        from_name = null,
+        subject = case when subject is null then null else ${ERASED} end,
+        body_text = case when body_text = '' then '' else ${ERASED} end,
+        quoted_text = '', refused_attachments = '[]'::jsonb, message_id = null
+      where order_id = ${orderId}`);
+    // A failing mark of the customer's address goes unless another order still uses that address.
+    if (addresses.length)
+      await tx.execute(sql`
+        delete from failing_addresses f
+         where f.email in (select lower(v) from json_array_elements_text(${JSON.stringify(addresses)}::json) t(v))
+           and not exists (select 1 from orders o where lower(o.email) = f.email and o.order_id <> ${orderId})`);
+    // A closed dispute keeps its amounts and dates, not the payment's references.
+    await tx.execute(
+      sql`update payment_disputes set charge_id = null, payment_intent_id = null where order_id = ${orderId}`,
     );
     for (const table of ['mail_log', 'mail_attempts'] as const) {
       const { rows: errors } = await tx.execute<{ id: number; error: string }>(
@@ -221,11 +310,12 @@ export async function eraseOrder(
     if (own.length) {
       const { rows: audit } = await tx.execute<{
         id: number;
+        action: string;
         target: string | null;
         from_value: unknown;
         to_value: unknown;
       }>(sql`
-        select id, target, from_value, to_value from audit_log a
+        select id, action, target, from_value, to_value from audit_log a
          where a.target in (${target}, ${`order ${orderId}`}) or a.target like ${`order ${orderId},%`}
             or exists (select 1 from json_array_elements_text(${JSON.stringify(identifying)}::json) v(value)
                         where strpos(lower(coalesce(a.from_value::text, '') || ' ' || coalesce(a.to_value::text, '')),
@@ -233,8 +323,14 @@ export async function eraseOrder(
       for (const r of audit) {
         const about = r.target === target || r.target?.replace(/,.*$/, '') === `order ${orderId}`;
         const values = about ? own : identifying;
-        const from = scrubJson(r.from_value, values, erasedEmail);
-        const to = scrubJson(r.to_value, values, erasedEmail);
+        // About this order, free text goes whole (a withdrawal's reason, a correction's values): it
+        // may describe the customer in words no list of values can find (decision 352).
+        const redact = (v: unknown) =>
+          about
+            ? redactFreeText(v, r.action === 'order.correct', own, erasedEmail)
+            : scrubJson(v, values, erasedEmail);
+        const from = redact(r.from_value);
+        const to = redact(r.to_value);
         if (
           JSON.stringify(from) === JSON.stringify(r.from_value) &&
           JSON.stringify(to) === JSON.stringify(r.to_value)
@@ -270,15 +366,22 @@ export async function eraseOrder(
         fields: [...ERASED_FIELDS],
         documents: docs.length,
       },
-      keys: docs.map((d) => d.key),
+      keys: [...docs.map((d) => d.key), ...files.map((f) => f.storage_key)],
       outbox: {
         messageIds: sent.map((r) => r.message_id).filter((m): m is string => !!m),
         addresses,
       },
+      mailbox: rawIds.map((r) => r.message_id),
     };
   });
   for (const key of keys) await removeStored(config, key);
   await removeOutboxMails(config, outbox);
+  // The raw messages stay only in the watched mailbox (the app keeps none): they go there too. The
+  // erasure stands if the mailbox is away; its log says so.
+  if (config.INBOUND_IMAP_URL && mailbox.length)
+    await removeFromMailbox(config.INBOUND_IMAP_URL, mailbox).catch((err: Error) => {
+      console.warn(`erasure of order ${orderId}: raw messages left in the mailbox (${err.message})`);
+    });
   return result;
 }
 
