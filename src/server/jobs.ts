@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { startNoticeDelivery } from './auth/notices.js';
+import { startRouting } from './flows/routing-job.js';
 import { imapJob } from './inbound/imap.js';
 import { startWaitingPolicy } from './inbound/waiting.js';
 import { startMailQueue } from './mail/queue.js';
@@ -18,4 +19,5 @@ export const backgroundJobs: BackgroundJob[] = [
   retentionJob,
   startWaitingPolicy,
   imapJob,
+  startRouting,
 ];

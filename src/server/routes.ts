@@ -20,6 +20,7 @@ import { orderRoutes } from './orders/routes.js';
 import { paymentRoutes } from './payments/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { retentionRoutes } from './retention/routes.js';
+import { routingRoutes } from './routing/routes.js';
 import { shiftNoteRoutes } from './shift-notes/routes.js';
 import { dueTimeRoutes } from './due-time/routes.js';
 import { teamRoutes } from './team/routes.js';
@@ -52,4 +53,5 @@ export const areaRoutes: FastifyPluginAsync[] = [
   paymentRoutes,
   inboundRoutes,
   conversationRoutes,
+  routingRoutes,
 ];

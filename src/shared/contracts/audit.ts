@@ -42,6 +42,8 @@ export const AUDIT_ACTIONS = {
   'order.duplicate-decision': 'Duplicate decision',
   'shift.note': 'Shift note written',
   'waiting-policy.update': 'Waiting policy changed',
+  'routing-policy.update': 'Routing policy changed',
+  'team.availability': 'Available/Away switched',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
