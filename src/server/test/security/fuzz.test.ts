@@ -349,6 +349,13 @@ function example(op: Operation, name: string, s: Subject): unknown {
       return 120;
     case 'escalateAfterMinutes':
       return 180;
+    // Routing: a member away until a day ahead, a weekday shift, a release after an hour.
+    case 'awayUntil':
+      return new Date(Date.now() + 86_400_000).toISOString();
+    case 'shift':
+      return { mon: [['09:00', '17:00']], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] };
+    case 'idleMinutesToRelease':
+      return 60;
     case 'key':
       return `fuzz-${++unique}`;
     case 'subject':
