@@ -64,6 +64,8 @@ export const PERMISSIONS = {
   /** The due-time policy per processing mode: everyone reads it, Admin and Manager change it. */
   'dueTime.read': ALL,
   'dueTime.write': ADMIN_MANAGER,
+  /** The working-hours calendar (weekly hours, holidays): everyone reads it, an Admin changes it. */
+  'workingHours.write': ['Admin'],
   /** Retention of personal data: the policy period, and erasing one order's personal data on request. */
   'settings.retention': ['Admin'],
   'orders.erase': ['Admin'],

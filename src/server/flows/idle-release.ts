@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.js';
+import { subtractWorkingMinutes, workingHoursSet } from '../due-time/working-hours.js';
 import { releaseIdle } from '../orders/routing-writes.js';
 import { getRoutingPolicy } from '../routing/policy.js';
 
@@ -7,14 +8,17 @@ const RELEASE_BATCH = 500;
 
 /**
  * Claims that do not rot (docs/product.md, "Routing"): held orders whose holder did nothing for the
- * policy's `idleMinutesToRelease` go back to their folder, unheld, each with its event (no actor:
+ * policy's `idleMinutesToRelease` (working minutes where the calendar is set) go back to their folder, unheld, each with its event (no actor:
  * "Routing"); the former holder hears it on the live stream. Routing hands them out again on its next
  * pass. Answers the released orders and their former holders.
  */
 export async function releaseIdleOrders(db: Db, now: Date): Promise<{ orderId: number; holder: number }[]> {
   const { idleMinutesToRelease } = await getRoutingPolicy(db);
   if (idleMinutesToRelease === null) return [];
-  const cutoff = new Date(now.getTime() - idleMinutesToRelease * 60_000);
+  // Working minutes where the calendar is set: a claim does not rot over a weekend nobody works.
+  const cutoff = (await workingHoursSet(db))
+    ? await subtractWorkingMinutes(db, now, idleMinutesToRelease)
+    : new Date(now.getTime() - idleMinutesToRelease * 60_000);
   const all: { orderId: number; holder: number }[] = [];
   for (;;) {
     const released = await db.transaction((tx) => releaseIdle(tx, cutoff, RELEASE_BATCH));

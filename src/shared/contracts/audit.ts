@@ -44,6 +44,7 @@ export const AUDIT_ACTIONS = {
   'waiting-policy.update': 'Waiting policy changed',
   'routing-policy.update': 'Routing policy changed',
   'team.availability': 'Available/Away switched',
+  'working-hours.update': 'Working hours changed',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];
