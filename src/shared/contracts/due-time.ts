@@ -54,6 +54,8 @@ export const dueTimePolicy = z
   })
   .strict();
 export type DueTimePolicy = z.infer<typeof dueTimePolicy>;
+/** A policy as given (each rule's clock may be left out: calendar). */
+export type DueTimePolicyInput = z.input<typeof dueTimePolicy>;
 
 export const DEFAULT_DUE_TIME_POLICY: DueTimePolicy = {
   modes: {
