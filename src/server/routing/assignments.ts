@@ -127,11 +127,3 @@ export async function routeWaitingOrders(
   await assignRouted(tx, assignments);
   return assignments;
 }
-
-/** Open orders a member holds now. */
-export async function heldBy(tx: DbOrTx, staffId: number): Promise<number> {
-  const { rows } = await tx.execute<{ n: number }>(
-    sql`select count(*)::int as n from orders where assigned_to = ${staffId} and process_status not in ${CLOSED}`,
-  );
-  return Number(rows[0]?.n ?? 0);
-}

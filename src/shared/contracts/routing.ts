@@ -79,7 +79,6 @@ export const routingPolicyAnswer = routingPolicy.extend({
 });
 
 export const CAPACITY_MAX = 200;
-export const DEFAULT_CAPACITY = 25;
 
 /** An instant in ISO 8601 with its offset, within reason. */
 const instant = z
