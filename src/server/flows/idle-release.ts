@@ -13,8 +13,10 @@ const RELEASE_BATCH = 500;
  * pass. Answers the released orders and their former holders.
  */
 export async function releaseIdleOrders(db: Db, now: Date): Promise<{ orderId: number; holder: number }[]> {
-  const { idleMinutesToRelease } = await getRoutingPolicy(db);
-  if (idleMinutesToRelease === null) return [];
+  const { idleMinutesToRelease, updatedAt } = await getRoutingPolicy(db);
+  // Until someone saves the routing policy nothing is released: an upgrade never empties My Orders by
+  // surprise (decision 380).
+  if (idleMinutesToRelease === null || updatedAt === null) return [];
   // Working minutes where the calendar is set: a claim does not rot over a weekend nobody works.
   const cutoff = (await workingHoursSet(db))
     ? await subtractWorkingMinutes(db, now, idleMinutesToRelease)
