@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { startNoticeDelivery } from './auth/notices.js';
 import { startFeedbackRequests } from './flows/rating.js';
 import { startCardCheckSweep } from './flows/card-check.js';
+import { startRouting } from './flows/routing-job.js';
 import { imapJob } from './inbound/imap.js';
 import { startWaitingPolicy } from './inbound/waiting.js';
 import { startMailQueue } from './mail/queue.js';
@@ -22,4 +23,5 @@ export const backgroundJobs: BackgroundJob[] = [
   imapJob,
   startFeedbackRequests,
   (app) => startCardCheckSweep(app.ctx, app.log),
+  startRouting,
 ];

@@ -25,6 +25,7 @@ import { paymentRiskRoutes } from './payments/risk-routes.js';
 import { paymentRoutes } from './payments/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { retentionRoutes } from './retention/routes.js';
+import { routingRoutes } from './routing/routes.js';
 import { shiftNoteRoutes } from './shift-notes/routes.js';
 import { dueTimeRoutes } from './due-time/routes.js';
 import { teamRoutes } from './team/routes.js';
@@ -62,4 +63,5 @@ export const areaRoutes: FastifyPluginAsync[] = [
   conversationRoutes,
   selfServiceRoutes,
   ratingInsightsRoutes,
+  routingRoutes,
 ];

@@ -20,6 +20,10 @@ export const PERMISSIONS = {
   'orders.assign': ALL,
   /** Move another staff member's orders back to the original folder (supervisors). */
   'orders.releaseAny': ADMIN_MANAGER,
+  /** Assign above one's routing capacity, after the warning with the load. */
+  'orders.assignOverCapacity': ADMIN_MANAGER,
+  /** The routing policy (which folders route, the idle release): Admin and Manager. */
+  'routing.policy': ADMIN_MANAGER,
   'orders.move': ALL,
   /** Bulk or per-row delete in the new, priority, default and refund queues and on the chargeback list. */
   'orders.delete': ADMIN_MANAGER,
@@ -62,6 +66,8 @@ export const PERMISSIONS = {
   /** The due-time policy per processing mode: everyone reads it, Admin and Manager change it. */
   'dueTime.read': ALL,
   'dueTime.write': ADMIN_MANAGER,
+  /** The working-hours calendar (weekly hours, holidays): everyone reads it, an Admin changes it. */
+  'workingHours.write': ['Admin'],
   /** Retention of personal data: the policy period, and erasing one order's personal data on request. */
   'settings.retention': ['Admin'],
   'orders.erase': ['Admin'],

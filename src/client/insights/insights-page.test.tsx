@@ -46,6 +46,10 @@ function answer(from: string, to: string, scale: number): InsightsData {
         remarks: 9,
         handled: 12,
         medianHandlingHours: 5,
+        assigned: 14,
+        medianFirstActionMinutes: 7,
+        completedWithDue: 10,
+        onTimeShare: 0.9,
       },
     ],
     onTime: {
@@ -153,7 +157,7 @@ describe('Insights screen', () => {
     expect(recorded[0]!.body).toMatchObject({ screen: 'insights', rows: 1 });
     const csv = await created.mock.calls[0]![0].text();
     expect(csv).toMatch(
-      /^Staff member,Completed,Status moves,Remarks,Median handling \(h\)\r\nTess Team \d,12,30,9,5$/,
+      /^Staff member,Completed,Status moves,Remarks,Median handling \(h\),Assigned,Median to first action \(min\),Within due time\r\nTess Team \d,12,30,9,5,14,7,90\.0 %$/,
     );
   });
 

@@ -338,6 +338,9 @@ function Dashboard({
           { label: 'Status moves', value: (r) => r.statusMoves },
           { label: 'Remarks', value: (r) => r.remarks },
           { label: 'Median handling (h)', value: (r) => r.medianHandlingHours },
+          { label: 'Assigned', value: (r) => r.assigned },
+          { label: 'Median to first action (min)', value: (r) => r.medianFirstActionMinutes },
+          { label: 'Within due time', value: (r) => pct(r.onTimeShare) },
         ]}
       />
 

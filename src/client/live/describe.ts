@@ -4,7 +4,8 @@ import { statusName } from '../../shared/order-rules';
 
 /** "Demo Team moved it to Awaiting Govt": one order change in words, for the detail page's notice. */
 export function describeOrderChange(e: OrderChangeEvent): string {
-  const who = e.by || 'The system';
+  // Assignments and releases without a staff member are routing's.
+  const who = e.by || (e.action === 'assign' ? 'Routing' : 'The system');
   switch (e.action) {
     case 'status':
       return `${who} moved it to ${statusName(e.processStatus)}`;

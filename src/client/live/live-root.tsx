@@ -13,7 +13,7 @@ import { toast } from 'react-toastify';
 import { api, errorMessage } from '../transport/api';
 import { signalUnauthorized } from '../transport/api-client';
 import { ordersApi } from '../orders/orders-api';
-import { currentStreamState, rememberQueue, setStreamState, streamStates } from './live-bus';
+import { currentStreamState, orderEvents, rememberQueue, setStreamState, streamStates } from './live-bus';
 import { applyLiveEvent } from './live-cache';
 import { openNextOrder } from './next-order';
 import { openEventStream } from './sse';
@@ -108,6 +108,17 @@ export function LiveRoot() {
       setStreamState('connecting');
     };
   }, [store]);
+
+  // Routing handed this user an order: a notice as it arrives in My Orders.
+  useEffect(
+    () =>
+      orderEvents.on((e) => {
+        const me = sessionUser()?.name;
+        if (e.action !== 'assign' || e.by !== '' || !me || e.assignTo !== me) return;
+        toast.info(`Routing assigned order ${e.orderId} to you.`, { toastId: `routed:${e.orderId}` });
+      }),
+    [],
+  );
 
   // The queue the user works from: Next order claims from it, Back to the queue returns to it.
   useEffect(() => {

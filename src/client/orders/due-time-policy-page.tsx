@@ -8,7 +8,7 @@ import { DateTime } from '../components/date-time';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../transport/api';
 import { sessionUser } from '../transport/session';
-import { TextField } from '../components/form-kit/form-field';
+import { SelectField, TextField } from '../components/form-kit/form-field';
 import { LoadError } from '../components/load-error';
 import { useGetDueTimePolicyQuery, useSaveDueTimePolicyMutation } from './list-api';
 
@@ -89,6 +89,23 @@ export function Component() {
                   value={draft.modes[mode].beforeArrivalHours}
                   onChange={(e) => setMode(mode, 'beforeArrivalHours', e.target.value)}
                 />
+                <SelectField
+                  id={`due-time-${mode}-clock`}
+                  label="Hours from payment count"
+                  value={draft.modes[mode].clock ?? 'calendar'}
+                  onChange={(e) =>
+                    setDraft({
+                      ...draft,
+                      modes: {
+                        ...draft.modes,
+                        [mode]: { ...draft.modes[mode], clock: e.target.value as 'calendar' | 'working' },
+                      },
+                    })
+                  }
+                >
+                  <option value="calendar">Every hour (calendar)</option>
+                  <option value="working">Working hours only</option>
+                </SelectField>
               </Card.Body>
             </Card>
           ))}

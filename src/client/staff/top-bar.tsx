@@ -1,7 +1,10 @@
 import Dropdown from 'react-bootstrap/Dropdown';
 import { Link, useNavigate } from 'react-router';
+import { toast } from 'react-toastify';
 import { signOut } from '../auth/sign-out';
 import { useSessionUser } from '../auth/use-session-user';
+import { errorMessage } from '../transport/api';
+import { useGetAvailabilityQuery, useSetAvailabilityMutation } from './availability-api';
 
 interface Props {
   name: string;
@@ -21,6 +24,9 @@ function initials(name: string): string {
 export function TopBar({ name, sidebarOpen, onToggleSidebar }: Props) {
   const navigate = useNavigate();
   const type = useSessionUser()?.type;
+  const availability = useGetAvailabilityQuery();
+  const [setAvailability] = useSetAvailabilityMutation();
+  const away = availability.data?.away ?? false;
   return (
     <header className="staff-topbar">
       <button
@@ -45,7 +51,23 @@ export function TopBar({ name, sidebarOpen, onToggleSidebar }: Props) {
             </span>
           </Dropdown.Toggle>
           <Dropdown.Menu>
-            <Dropdown.ItemText className="small text-body-secondary">{name}</Dropdown.ItemText>
+            <Dropdown.ItemText className="small text-body-secondary">
+              {name}
+              {availability.data ? ` · ${away ? 'Away' : 'Available'}` : ''}
+            </Dropdown.ItemText>
+            {availability.data ? (
+              <Dropdown.Item
+                as="button"
+                onClick={() => {
+                  setAvailability({ away: !away })
+                    .unwrap()
+                    .then((r) => toast.success(r.message))
+                    .catch((e) => toast.error(errorMessage(e)));
+                }}
+              >
+                {away ? 'Set me Available' : 'Set me Away'}
+              </Dropdown.Item>
+            ) : null}
             <Dropdown.Divider />
             <Dropdown.Item as={Link} to="/admin/account/sessions">
               Your sessions

@@ -7,7 +7,18 @@ import { mockApi, ok, refused, renderPage, signInAs } from '../test/fixtures';
 import { Component, TEAM_NO_ACCESS_NOTICE, TEAM_READ_ONLY_NOTICE } from './manage-team-page';
 
 const member = (id: number, type: TeamMember['type'], name = `Member ${id}`): TeamMember =>
-  teamMember.parse({ id, name, email: `m${id}@demo.test`, type, memberRole: type });
+  teamMember.parse({
+    id,
+    name,
+    email: `m${id}@demo.test`,
+    type,
+    memberRole: type,
+    capacity: 25,
+    languages: [],
+    shift: null,
+    away: false,
+    awayUntil: null,
+  });
 
 const MEMBERS = [member(1, 'Admin', 'Demo Admin'), member(2, 'Manager'), member(3, 'Team')];
 

@@ -5,6 +5,7 @@ import { can } from '../../shared/permissions';
 import { useSessionUser } from '../auth/use-session-user';
 import { useGetTeamMemberQuery, useGetTeamMembersQuery } from './team-api';
 import { TeamForm } from './team-form';
+import { RoutingForm } from './routing-form';
 import { TeamList } from './team-list';
 
 export const TEAM_READ_ONLY_NOTICE =
@@ -39,12 +40,17 @@ export function Component() {
             ) : editId !== undefined && member.isError ? (
               <Alert variant="danger">Team member not found.</Alert>
             ) : (
-              <TeamForm
-                key={editId ?? 'new'}
-                member={editId !== undefined ? member.data : undefined}
-                actorType={role ?? ''}
-                actorId={user?.id}
-              />
+              <>
+                <TeamForm
+                  key={editId ?? 'new'}
+                  member={editId !== undefined ? member.data : undefined}
+                  actorType={role ?? ''}
+                  actorId={user?.id}
+                />
+                {editId !== undefined && member.data ? (
+                  <RoutingForm key={`routing-${editId}`} member={member.data} />
+                ) : null}
+              </>
             )
           ) : (
             <Alert variant="info">{TEAM_READ_ONLY_NOTICE}</Alert>

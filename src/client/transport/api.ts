@@ -27,6 +27,6 @@ const baseQuery: BaseQueryFn<ApiArgs, unknown, ApiError, object, ApiMeta> = asyn
 export const api = createApi({
   reducerPath: 'api',
   baseQuery,
-  tagTypes: ['Counts', 'Orders', 'Order', 'Team', 'Gateways', 'Reports', 'User'],
+  tagTypes: ['Counts', 'Orders', 'Order', 'Team', 'Gateways', 'Reports', 'User', 'Availability'],
   endpoints: () => ({}),
 });

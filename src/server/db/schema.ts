@@ -53,6 +53,7 @@ import {
 } from '../../shared/contracts/card-check.js';
 import type { DuplicateDecision } from '../../shared/duplicates.js';
 import type { CustomerLanguage } from '../../shared/languages.js';
+import type { WeekHours } from '../../shared/contracts/routing.js';
 import type { OrderCheck } from '../../shared/order-checks.js';
 import { sqlList, sqlValue } from './sql-lists.js';
 import { ATTENTION_STATUSES } from '../../shared/check-codes.js';
@@ -88,12 +89,23 @@ export const staffUsers = pgTable(
     totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true, mode: 'date' }),
     /** The last accepted TOTP time step: a code is good once. */
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    /** Routing (drizzle/0087): open orders routing hands them at most (0–200). */
+    capacity: integer('capacity').notNull().default(25),
+    /** The customer languages they answer in. */
+    languages: text('languages').array().$type<CustomerLanguage[]>().notNull().default(sql`'{}'::text[]`),
+    /** Weekly hours in the service time zone; null: never assigned by routing. */
+    shift: jsonb('shift').$type<WeekHours>(),
+    /** Away (until `awayUntil` when set): routing hands them nothing. */
+    away: boolean('away').notNull().default(false),
+    awayUntil: timestamp('away_until', { withTimezone: true, mode: 'date' }),
     deletedAt: timestamp('deleted_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [
     check('staff_users_role_ck', oneOf(t.role, ROLES)),
+    check('staff_users_capacity_ck', sql`${t.capacity} between 0 and 200`),
+    check('staff_users_languages_ck', sql`${t.languages} <@ array['en', 'es', 'nl', 'pap', 'pt']::text[]`),
     uniqueIndex('staff_users_email_live_uq').on(sql`lower(${t.email})`).where(sql`${t.deletedAt} is null`),
   ],
 );

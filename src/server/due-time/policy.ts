@@ -2,6 +2,7 @@ import { eq, type SQL, sql } from 'drizzle-orm';
 import {
   DEFAULT_DUE_TIME_POLICY,
   type DueTimePolicy,
+  type DueTimePolicyInput,
   type DueState,
   dueTimePolicy,
 } from '../../shared/contracts/due-time.js';
@@ -41,7 +42,7 @@ export async function getDueTimePolicy(
 }
 
 /** Saves the policy; the database trigger recomputes every open order's due_at in the same transaction. */
-export async function saveDueTimePolicy(db: DbOrTx, value: DueTimePolicy, by: number): Promise<void> {
+export async function saveDueTimePolicy(db: DbOrTx, value: DueTimePolicyInput, by: number): Promise<void> {
   const at = now();
   await db
     .insert(appSettings)

@@ -273,6 +273,24 @@ async function oracle(from: string, to: string, at: Date): Promise<InsightsData>
     handling.set(k, [...(handling.get(k) ?? []), Math.floor((c.ms - a.ms) / HOUR)]);
     staffIdsSeen.add(k);
   }
+  // Assignments in the period and the minutes to the assignee's first own action after each.
+  const assignsInPeriod = periodEvents.filter(
+    (e) => e.action === 'assign' && /^[0-9]{1,9}$/.test(e.to_value ?? ''),
+  );
+  for (const a of assignsInPeriod) staffIdsSeen.add(Number(a.to_value));
+  const firstActionMinutes = (a: RawEvent) => {
+    const first = (eventsOfOrder.get(a.order_id) ?? []).find(
+      (e) =>
+        e.actor_id === Number(a.to_value) && e.ms >= a.ms && e.action !== 'assign' && e.action !== 'takeover',
+    );
+    return first ? (first.ms - a.ms) / 60_000 : null;
+  };
+  const medianOf = (values: number[]) => {
+    if (!values.length) return null;
+    const v = [...values].sort((x, y) => x - y);
+    const mid = Math.floor(v.length / 2);
+    return Math.round(v.length % 2 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2);
+  };
   const perStaff = [...staffIdsSeen].map((id) => {
     const mine = periodEvents.filter((e) => (e.actor_id ?? 0) === id);
     const h = handling.get(id) ?? [];
@@ -284,6 +302,15 @@ async function oracle(from: string, to: string, at: Date): Promise<InsightsData>
       remarks: mine.filter((e) => e.action === 'remark').length,
       handled: h.length,
       medianHandlingHours: pct(h, 1, 2),
+      assigned: assignsInPeriod.filter((a) => Number(a.to_value) === id).length,
+      medianFirstActionMinutes: medianOf(
+        assignsInPeriod
+          .filter((a) => Number(a.to_value) === id)
+          .map(firstActionMinutes)
+          .filter((m): m is number => m !== null),
+      ),
+      completedWithDue: 0,
+      onTimeShare: null as number | null,
     };
   });
 
@@ -393,7 +420,10 @@ async function oracle(from: string, to: string, at: Date): Promise<InsightsData>
         return { day, completed: hs.length, medianHours: pct(hs, 1, 2), p90Hours: pct(hs, 9, 10) };
       }),
     },
-    perStaff,
+    perStaff: perStaff.map((p) => {
+      const mine = onTimeOf(completions.filter((c) => (c.actor_id ?? 0) === p.staffId));
+      return { ...p, completedWithDue: mine.completed, onTimeShare: mine.share };
+    }),
     onTime: {
       overall: onTimeOf(completions),
       days: days.map((day) => ({ day, ...onTimeOf(completions.filter((e) => eventDay.get(e.id) === day)) })),
@@ -443,6 +473,7 @@ describe('insights figures equal a direct computation over the raw rows', () => 
     // The history is not trivial: every section has something to compare.
     expect(got.timeToComplete.overall.completed).toBeGreaterThan(20);
     expect(got.perStaff.length).toBeGreaterThan(2);
+    expect(got.perStaff.some((s) => s.assigned > 0 && s.medianFirstActionMinutes !== null)).toBe(true);
     expect(got.mail.length).toBeGreaterThan(5);
     expect(got.backlog.total.total).toBeGreaterThan(20);
     expect(got.chargebacks.overall.chargebacks).toBeGreaterThan(0);

@@ -46,6 +46,27 @@ export const HISTOGRAM_SQL = `
   group by kind, actor_id, hours
   having sum(n) <> 0`;
 
+/**
+ * Routing's figures per member (docs/product.md, "Routing"): the assignments to them in the period and the
+ * median minutes from each to their first own action on the order (a move, remark, mail, call, upload or
+ * correction; not another assignment). $1, $2: first and last service day.
+ */
+const ASSIGNED_SQL = `
+  select a.to_value::int as staff_id, coalesce(max(s.name), 'System') as name, count(*)::int as assigned,
+         percentile_cont(0.5) within group (order by extract(epoch from f.first_at - a.created_at) / 60)
+           filter (where f.first_at is not null) as median_first_action_minutes
+  from order_events a
+  cross join lateral (
+    select min(e.created_at) as first_at from order_events e
+    where e.order_id = a.order_id and e.actor_id::text = a.to_value and e.created_at >= a.created_at
+      and e.action not in ('assign', 'takeover')
+  ) f
+  left join staff_users s on s.id::text = a.to_value
+  where a.action = 'assign' and a.to_value ~ '^[0-9]{1,9}$'
+    and a.created_at >= ($1::date)::timestamp at time zone '${SERVICE_TIME_ZONE}'
+    and a.created_at < ($2::date + 1)::timestamp at time zone '${SERVICE_TIME_ZONE}'
+  group by a.to_value`;
+
 /** Payment → Completed per day: count, median and p90, kept per day by the event trigger. */
 export const TIME_TO_COMPLETE_DAILY_SQL = `
   select to_char(day, 'YYYY-MM-DD') as day, completed, median_hours as median, p90_hours as p90
@@ -140,7 +161,7 @@ export async function insights(
 ): Promise<InsightsData> {
   const range = [period.from, period.to];
   const today = serviceToday(now);
-  const [daily, histogram, ttcDays, mail, backlog] = await Promise.all([
+  const [daily, histogram, ttcDays, mail, backlog, assignedRows] = await Promise.all([
     sql.query<{
       day: string | null;
       actor_id: number | null;
@@ -173,6 +194,12 @@ export async function insights(
       today,
       now.toISOString(),
     ]),
+    sql.query<{
+      staff_id: number;
+      name: string;
+      assigned: number;
+      median_first_action_minutes: number | null;
+    }>(ASSIGNED_SQL, range),
   ]);
 
   const days = periodDays(period.from, period.to);
@@ -201,14 +228,26 @@ export async function insights(
   const totalCompleted = dayRows.reduce((sum, r) => sum + r.completed, 0);
 
   const names = new Map<number, string>();
-  const counts = new Map<number, { completed: number; statusMoves: number; remarks: number }>();
+  const counts = new Map<
+    number,
+    { completed: number; statusMoves: number; remarks: number; completedDue: number; onTime: number }
+  >();
   for (const r of daily.rows) {
     if (r.day !== null || r.actor_id === null) continue;
     names.set(r.actor_id, r.name);
     if (r.status_moves + r.remarks > 0)
-      counts.set(r.actor_id, { completed: r.completed, statusMoves: r.status_moves, remarks: r.remarks });
+      counts.set(r.actor_id, {
+        completed: r.completed,
+        statusMoves: r.status_moves,
+        remarks: r.remarks,
+        completedDue: r.completed_due,
+        onTime: r.completed_on_time,
+      });
   }
-  const staffIds = new Set([...counts.keys(), ...handlingBins.keys()]);
+  const assignedTo = new Map(assignedRows.rows.map((r) => [Number(r.staff_id), r]));
+  for (const r of assignedRows.rows)
+    if (!names.has(Number(r.staff_id))) names.set(Number(r.staff_id), r.name);
+  const staffIds = new Set([...counts.keys(), ...handlingBins.keys(), ...assignedTo.keys()]);
   const perStaff = [...staffIds].map((staffId) => {
     const bins = (handlingBins.get(staffId) ?? []).sort(byHours);
     const handled = bins.reduce((sum, [, n]) => sum + n, 0);
@@ -221,6 +260,13 @@ export async function insights(
       remarks: c?.remarks ?? 0,
       handled,
       medianHandlingHours: histogramPercentile(bins, handled, 1, 2),
+      assigned: assignedTo.get(staffId)?.assigned ?? 0,
+      medianFirstActionMinutes: (() => {
+        const m = assignedTo.get(staffId)?.median_first_action_minutes;
+        return m === null || m === undefined ? null : Math.round(Number(m));
+      })(),
+      completedWithDue: c?.completedDue ?? 0,
+      onTimeShare: ratio(c?.onTime ?? 0, c?.completedDue ?? 0),
     };
   });
   perStaff.sort((a, b) => b.completed - a.completed || a.name.localeCompare(b.name) || a.staffId - b.staffId);

@@ -147,6 +147,9 @@ export async function loadRemarks(db: DbOrTx, orderId: number): Promise<RemarkIt
   return rows.map(({ r, author }) => remarkItemOf(r, author ?? null));
 }
 
+/** The name the history shows for routing's assignments and releases. */
+const ROUTING_ACTOR = 'Routing';
+
 export async function loadEvents(db: DbOrTx, orderId: number): Promise<OrderEventItem[]> {
   const actor = alias(staffUsers, 'actor');
   // Assignment events store staff ids: show their names instead.
@@ -171,7 +174,11 @@ export async function loadEvents(db: DbOrTx, orderId: number): Promise<OrderEven
     action: e.action,
     from_value: fromName ?? e.fromValue,
     to_value: toName ?? e.toValue,
-    actor_name: actor ?? (e.actorKind === 'customer' ? 'Customer' : null),
+    // Customer's own writes carry no staff actor; assignments without an actor are routing's
+    // (src/server/orders/routing-writes.ts).
+    actor_name:
+      actor ??
+      (e.actorKind === 'customer' ? 'Customer' : e.action === 'assign' && e.actorId === null ? ROUTING_ACTOR : null),
     create_ts: e.createdAt.toISOString(),
   }));
 }
@@ -262,7 +269,7 @@ from (
            select json_agg(json_build_object(
                     'id', e.id, 'action', e.action,
                     'from_value', coalesce(fs.name, e.from_value), 'to_value', coalesce(ts.name, e.to_value),
-                    'actor_name', coalesce(ea.name, case when e.actor_kind = 'customer' then 'Customer' end), 'create_ts', ${isoSql('e.created_at')})
+                    'actor_name', coalesce(ea.name, case when e.actor_kind = 'customer' then 'Customer' when e.action = 'assign' and e.actor_id is null then '${ROUTING_ACTOR}' end), 'create_ts', ${isoSql('e.created_at')})
                   order by e.created_at, e.id)
            from order_events e
            left join staff_users ea on ea.id = e.actor_id

@@ -439,6 +439,37 @@ export interface AssignInput {
   assign: boolean;
   /** With a single order: the version the client last saw. */
   expectedVersion?: number | undefined;
+  /** Admin and Manager: assign even above the actor's routing capacity (after the 409 with the load). */
+  overCapacity?: boolean | undefined;
+}
+
+export const OVER_CAPACITY_FORBIDDEN = 'Only an Admin or a Manager can assign above the capacity.';
+
+/**
+ * A member taking part in routing (a shift set) who would hold more open orders than their capacity:
+ * 409 with the load, unless an Admin or Manager confirms. Their row is locked for the rest of the
+ * transaction, so a routing pass counts after this assignment (or this check after the pass).
+ */
+async function assertCapacity(
+  tx: DbOrTx,
+  actor: StaffIdentity,
+  adding: number,
+  confirmed: boolean,
+): Promise<void> {
+  const { rows } = await tx.execute<{ capacity: number; routed: boolean; held: number }>(sql`
+    select capacity, shift is not null as routed,
+           (select count(*)::int from orders where assigned_to = ${actor.id}
+              and process_status not in (${sqlList(CLOSED_STATUSES)})) as held
+    from staff_users where id = ${actor.id} for no key update`);
+  const row = rows[0];
+  if (!row?.routed) return;
+  const held = Number(row.held);
+  if (held + adding <= row.capacity || confirmed) return;
+  const mayConfirm = can(actor.type, 'orders.assignOverCapacity');
+  throw conflict(
+    `You hold ${held} open order${held === 1 ? '' : 's'} and your capacity is ${row.capacity}: ${adding === 1 ? 'this order goes' : `these ${adding} orders go`} above it.${mayConfirm ? ' Assign anyway?' : ''}`,
+    { load: { held, capacity: row.capacity, adding, mayConfirm } },
+  );
 }
 
 /**
@@ -448,6 +479,8 @@ export interface AssignInput {
  */
 export async function assign(db: DbOrTx, actor: StaffIdentity, input: AssignInput): Promise<number[]> {
   const mayReleaseOthers = can(actor.type, 'orders.releaseAny');
+  if (input.overCapacity && !can(actor.type, 'orders.assignOverCapacity'))
+    throw forbidden(OVER_CAPACITY_FORBIDDEN);
   return inTransaction(db, async (tx) => {
     const locked = await lockOrders(tx, input.orderIds);
     if (input.expectedVersion !== undefined) {
@@ -461,6 +494,7 @@ export async function assign(db: DbOrTx, actor: StaffIdentity, input: AssignInpu
       const held = locked.find((o) => o.assignedTo !== null && o.assignedTo !== actor.id);
       if (held) throw conflict(`Order ${held.orderId} is already assigned to ${held.holder}.`);
       changed = locked.filter((o) => o.assignedTo === null);
+      if (changed.length) await assertCapacity(tx, actor, changed.length, input.overCapacity ?? false);
     } else {
       const held = mayReleaseOthers
         ? undefined

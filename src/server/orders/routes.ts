@@ -192,9 +192,14 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = staffOf(request);
-      const { orderId, assignto, expectedVersion } = request.body;
+      const { orderId, assignto, expectedVersion, overCapacity } = request.body;
       const toMe = !!assignto?.trim();
-      const changed = await assign(db, staff, { orderIds: orderId, assign: toMe, expectedVersion });
+      const changed = await assign(db, staff, {
+        orderIds: orderId,
+        assign: toMe,
+        expectedVersion,
+        overCapacity,
+      });
       return ok(
         { orderId: changed },
         toMe ? MSG.assigned : 'Order has been moved to the original folder successfully',

@@ -1,20 +1,47 @@
 import { and, asc, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Role } from '../../shared/constants.js';
+import type { MemberRouting, WeekHours } from '../../shared/contracts/routing.js';
 import type { TeamMember } from '../../shared/contracts/team.js';
+import type { CustomerLanguage } from '../../shared/languages.js';
 import type { DbOrTx } from '../db/client.js';
 import { staffUsers } from '../db/schema.js';
 import { forgetStaffUser } from '../auth/staff-cache.js';
 
-const columns = { id: staffUsers.id, name: staffUsers.name, email: staffUsers.email, role: staffUsers.role };
+const columns = {
+  id: staffUsers.id,
+  name: staffUsers.name,
+  email: staffUsers.email,
+  role: staffUsers.role,
+  capacity: staffUsers.capacity,
+  languages: staffUsers.languages,
+  shift: staffUsers.shift,
+  away: staffUsers.away,
+  awayUntil: staffUsers.awayUntil,
+};
 
 /** The public shape of a member: never the hash; `memberRole` is what the list shows. */
-function toMember(row: { id: number; name: string; email: string; role: Role }): TeamMember {
+function toMember(row: {
+  id: number;
+  name: string;
+  email: string;
+  role: Role;
+  capacity: number;
+  languages: CustomerLanguage[];
+  shift: WeekHours | null;
+  away: boolean;
+  awayUntil: Date | null;
+}): TeamMember {
   return {
     id: row.id,
     name: row.name,
     email: row.email,
     type: row.role,
     memberRole: row.role,
+    capacity: row.capacity,
+    languages: row.languages,
+    shift: row.shift,
+    away: row.away,
+    awayUntil: row.awayUntil ? row.awayUntil.toISOString() : null,
   };
 }
 
@@ -71,7 +98,7 @@ export async function updateMember(
     role: Role;
     passwordHash?: string | undefined;
     mustChangePassword?: boolean | undefined;
-  },
+  } & Partial<MemberRouting>,
   revoke: boolean,
 ): Promise<TeamMember> {
   forgetStaffUser(id); // the guard's cached lookups on this instance (others hear the trigger)
@@ -83,6 +110,13 @@ export async function updateMember(
       role: values.role,
       ...(values.passwordHash ? { passwordHash: values.passwordHash } : {}),
       ...(values.mustChangePassword !== undefined ? { mustChangePassword: values.mustChangePassword } : {}),
+      ...(values.capacity !== undefined ? { capacity: values.capacity } : {}),
+      ...(values.languages !== undefined ? { languages: [...new Set(values.languages)] } : {}),
+      ...(values.shift !== undefined ? { shift: values.shift } : {}),
+      ...(values.away !== undefined ? { away: values.away } : {}),
+      ...(values.awayUntil !== undefined
+        ? { awayUntil: values.awayUntil === null ? null : new Date(values.awayUntil) }
+        : {}),
       ...(revoke ? { tokenVersion: sql`${staffUsers.tokenVersion} + 1` } : {}),
       updatedAt: new Date(),
     })

@@ -10,6 +10,7 @@ import {
   needsCurrentPassword,
   TEAM_MSG,
   teamMember,
+  type TeamMember,
   teamMemberParams,
   updateTeamMemberBody,
   memberOpenOrders,
@@ -54,6 +55,15 @@ const audited = (m: { name: string; email: string; type: string }) => ({
   name: m.name,
   email: m.email,
   type: m.type,
+});
+
+/** The routing fields of a member, as the audit trail records them. */
+const auditedRouting = (m: TeamMember) => ({
+  capacity: m.capacity,
+  languages: m.languages,
+  shift: m.shift,
+  away: m.away,
+  awayUntil: m.awayUntil,
 });
 
 export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -155,7 +165,19 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const actor = staffOf(request);
-      const { tmId, name, email, password, type, currentPassword } = request.body;
+      const {
+        tmId,
+        name,
+        email,
+        password,
+        type,
+        currentPassword,
+        capacity,
+        languages,
+        shift,
+        away,
+        awayUntil,
+      } = request.body;
       const target = await findMember(db, tmId);
       if (!target) throw notFound(TEAM_MSG.notFound);
       assertMayManage(actor.type, target.type);
@@ -188,7 +210,18 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
           const after = await updateMember(
             tx,
             tmId,
-            { name, email, role: type, passwordHash, mustChangePassword: mustChange },
+            {
+              name,
+              email,
+              role: type,
+              passwordHash,
+              mustChangePassword: mustChange,
+              capacity,
+              languages,
+              shift,
+              away,
+              awayUntil,
+            },
             revoke,
           );
           if (passwordHash) {
@@ -206,8 +239,13 @@ export const teamRoutes: FastifyPluginAsyncZod = async (app) => {
             actorId: actor.id,
             actorEmail: actor.email,
             target: `staff:${tmId}`,
-            from: audited(before),
-            to: { ...audited(after), passwordChanged: !!passwordHash, tokensRevoked: revoke },
+            from: { ...audited(before), ...auditedRouting(before) },
+            to: {
+              ...audited(after),
+              ...auditedRouting(after),
+              passwordChanged: !!passwordHash,
+              tokensRevoked: revoke,
+            },
             ip: request.ip,
           });
           return after;

@@ -46,7 +46,18 @@ describe('team list, info and types', () => {
       expect.arrayContaining(['admin@demo.test', 'night@demo.test']),
     );
     for (const m of body.data) {
-      expect(Object.keys(m).sort()).toEqual(['email', 'id', 'memberRole', 'name', 'type']);
+      expect(Object.keys(m).sort()).toEqual([
+        'away',
+        'awayUntil',
+        'capacity',
+        'email',
+        'id',
+        'languages',
+        'memberRole',
+        'name',
+        'shift',
+        'type',
+      ]);
       expect(m.memberRole).toBe(m.type);
     }
     expect(res.body).not.toMatch(/password|argon2/i);
@@ -66,6 +77,11 @@ describe('team list, info and types', () => {
       email: 'telecaller@demo.test',
       type: 'Telecaller',
       memberRole: 'Telecaller',
+      capacity: 25,
+      languages: [],
+      shift: null,
+      away: false,
+      awayUntil: null,
     });
     const missing = await as('Admin', 'GET', 'team-member-info/99999');
     expect(missing.statusCode).toBe(404);

@@ -53,6 +53,9 @@ export const AUDIT_ACTIONS = {
   'order.risk-hold-clear': 'Risk hold cleared',
   'order.fraud-warning-keep': 'Fraud warning kept',
   'order.fraud-warning-refund': 'Refunded on a fraud warning',
+  'routing-policy.update': 'Routing policy changed',
+  'team.availability': 'Available/Away switched',
+  'working-hours.update': 'Working hours changed',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];

@@ -11,6 +11,9 @@ export const DUE_STATES = ['on_track', 'at_risk', 'breached', 'paused', 'trip_pa
 
 export type DueState = (typeof DUE_STATES)[number];
 
+/** How a rule counts its hours (docs/product.md, "Working hours"). */
+export const DUE_CLOCKS = ['calendar', 'working'] as const;
+
 /** Up to a year, in whole hours. */
 const hours = z.coerce
   .number({ error: 'must be a number' })
@@ -23,6 +26,11 @@ export const dueTimeModePolicy = z
   .object({
     fromPaymentHours: hours.refine((h) => h >= 1, 'must be 1 or more'),
     beforeArrivalHours: hours,
+    /**
+     * How the hours from payment are counted: `calendar` (every hour) or `working` (only the working
+     * hours of the calendar, GET/PUT /api/admin/working-hours). The arrival limit is always calendar time.
+     */
+    clock: z.enum(DUE_CLOCKS, { error: 'must be calendar or working' }).default('calendar'),
   })
   .strict();
 export type DueTimeModePolicy = z.infer<typeof dueTimeModePolicy>;
@@ -46,11 +54,13 @@ export const dueTimePolicy = z
   })
   .strict();
 export type DueTimePolicy = z.infer<typeof dueTimePolicy>;
+/** A policy as given (each rule's clock may be left out: calendar). */
+export type DueTimePolicyInput = z.input<typeof dueTimePolicy>;
 
 export const DEFAULT_DUE_TIME_POLICY: DueTimePolicy = {
   modes: {
-    Standard: { fromPaymentHours: 72, beforeArrivalHours: 24 },
-    Priority: { fromPaymentHours: 24, beforeArrivalHours: 24 },
+    Standard: { fromPaymentHours: 72, beforeArrivalHours: 24, clock: 'calendar' },
+    Priority: { fromPaymentHours: 24, beforeArrivalHours: 24, clock: 'calendar' },
   },
   atRiskMarginHours: 12,
 };

@@ -91,6 +91,13 @@ export const insightsData = z.object({
       remarks: int,
       handled: int,
       medianHandlingHours: hours,
+      /** Orders assigned to them in the period (by themselves, someone else or routing). */
+      assigned: int,
+      /** Median minutes from an assignment to their first own action on that order (null: none yet). */
+      medianFirstActionMinutes: z.number().nullable(),
+      /** Their completions with a due time, and the share of those done within it (null: none). */
+      completedWithDue: int,
+      onTimeShare: z.number().nullable(),
     }),
   ),
   /**

@@ -236,6 +236,8 @@ export const assignOrderBody = z
     assignto: text(200).nullable().optional(),
     /** Only with a single order (the detail page): see expectedVersionField. */
     expectedVersion: expectedVersionField,
+    /** Admin and Manager: assign above one's routing capacity (after the 409 with the load). */
+    overCapacity: z.boolean({ error: 'must be true or false' }).optional(),
   })
   .strict();
 export type AssignOrderBody = z.infer<typeof assignOrderBody>;

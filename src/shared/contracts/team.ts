@@ -3,6 +3,7 @@ import { ROLES } from '../constants.js';
 import { MSG } from '../messages.js';
 import { AUTH_MSG, MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, NEW_PASSWORD_MIN_LENGTH } from './auth.js';
 import { noControlCharacters } from './common.js';
+import { memberRouting } from './routing.js';
 
 /** A required text: a missing field and an empty one give the same required-field message. */
 const requiredString = (required: string) =>
@@ -93,6 +94,8 @@ export const editTeamMemberFormWithReauth = editTeamMemberForm.extend({ currentP
 export const updateTeamMemberBody = editTeamMemberForm.extend({
   tmId: idField(TEAM_MSG.badId),
   currentPassword,
+  // Routing (docs/product.md, "Routing"): each left out keeps its value.
+  ...memberRouting.partial().shape,
 });
 export type UpdateTeamMemberBody = z.infer<typeof updateTeamMemberBody>;
 
@@ -141,5 +144,6 @@ export const teamMember = z.object({
   email: z.string(),
   type: z.enum(ROLES),
   memberRole: z.enum(ROLES),
+  ...memberRouting.shape,
 });
 export type TeamMember = z.infer<typeof teamMember>;

@@ -357,6 +357,19 @@ function example(op: Operation, name: string, s: Subject): unknown {
       return 120;
     case 'escalateAfterMinutes':
       return 180;
+    // Routing: a member away until a day ahead, a weekday shift, a release after an hour.
+    case 'awayUntil':
+      return new Date(Date.now() + 86_400_000).toISOString();
+    case 'shift':
+    case 'week':
+      return { mon: [['09:00', '17:00']], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] };
+    case 'idleMinutesToRelease':
+      return 60;
+    // Working hours: a holiday, and an iCalendar file with one more.
+    case 'holidays':
+      return ['2026-12-25'];
+    case 'ical':
+      return 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Fuzz//EN\r\nBEGIN:VEVENT\r\nUID:f@x\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;VALUE=DATE:20260704\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n';
     case 'key':
       return `fuzz-${++unique}`;
     case 'subject':
