@@ -110,6 +110,8 @@ export function orderFieldsOf(
     processing_date: o.processingDate,
     process_month: processMonth(o.processingDate),
     refund_date: iso(o.refundDate),
+    refund_reason: o.refundReason,
+    refund_reason_text: o.refundReasonText,
     assign_to: extra.assignTo,
     amount: o.amount,
     currency: o.currency,
