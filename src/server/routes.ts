@@ -21,6 +21,7 @@ import { paymentRoutes } from './payments/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { retentionRoutes } from './retention/routes.js';
 import { shiftNoteRoutes } from './shift-notes/routes.js';
+import { submissionRoutes } from './submission/routes.js';
 import { dueTimeRoutes } from './due-time/routes.js';
 import { teamRoutes } from './team/routes.js';
 import { viewRoutes } from './views/routes.js';
@@ -52,4 +53,5 @@ export const areaRoutes: FastifyPluginAsync[] = [
   paymentRoutes,
   inboundRoutes,
   conversationRoutes,
+  submissionRoutes,
 ];

@@ -26,6 +26,8 @@ export const CHECK_CODES = [
   'possible_duplicate',
   /** Raised from the order flag of the same name (a card network's early fraud warning). */
   'early_fraud_warning',
+  /** An order in Awaiting Govt without the government's reference (moved there without one). */
+  'government_reference_missing',
 ] as const;
 export type CheckCode = (typeof CHECK_CODES)[number];
 

@@ -70,6 +70,8 @@ export const ORDER_EVENT_ACTIONS = [
   'duplicate',
   /** A call or WhatsApp contact logged with its outcome (order_contacts). */
   'contact',
+  /** The government's reference stored (submitted to the government, or added later). */
+  'submission',
 ] as const;
 export type OrderEventAction = (typeof ORDER_EVENT_ACTIONS)[number];
 

@@ -111,7 +111,7 @@ export function isKnownCountry(value: string): boolean {
 }
 
 /** The alpha-2 code of a country field, when it names one. */
-function alpha2Of(value: string | null | undefined): string | undefined {
+export function alpha2Of(value: string | null | undefined): string | undefined {
   const v = value?.trim().toUpperCase() ?? '';
   if (!v) return undefined;
   if (v === 'UK' || v === 'GREAT BRITAIN' || v === 'ENGLAND') return 'GB';

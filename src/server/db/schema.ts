@@ -256,6 +256,11 @@ export const orders = pgTable(
     checkLevel: smallint('check_level').notNull().default(0),
     /** Flags other parts of the service raise on the order (CHECK_FLAGS); each becomes a check. */
     checkFlags: text('check_flags').array().notNull().default(sql`'{}'::text[]`),
+    /** The reference the government's portal gave on submission (4–40 of A-Z, 0-9, '-'); null until known. */
+    governmentReference: text('government_reference'),
+    /** When and by whom the order was marked submitted to the government (POST .../submitted). */
+    submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }),
+    submittedBy: integer('submitted_by').references(() => staffUsers.id),
     /** A warning or a blocking check on an order still being worked: the Needs attention filter. */
     needsAttention: boolean('needs_attention').generatedAlwaysAs(
       sql`"check_level" > 0 and "process_status" in (${sqlList(ATTENTION_STATUSES)})`,
@@ -318,6 +323,9 @@ export const orders = pgTable(
     index('orders_status_created_idx').on(t.processStatus, t.createdAt.desc(), t.orderId.desc()),
     index('orders_assigned_idx').on(t.assignedTo, t.createdAt.desc(), t.orderId.desc()),
     index('orders_email_lower_idx').on(sql`lower(${t.email})`),
+    index('orders_government_reference_idx')
+      .on(sql`upper(${t.governmentReference})`)
+      .where(sql`${t.governmentReference} is not null`),
     index('orders_transaction_id_idx').on(t.transactionId).where(sql`${t.transactionId} is not null`),
     index('orders_customer_replied_idx')
       .on(t.assignedTo, t.customerRepliedAt)

@@ -65,7 +65,13 @@ async function applyStatus(
   actor: { id: number | null },
   changed: StatusChange[],
   to: OrderStatus,
-  opts: { restore?: boolean; notify?: boolean | undefined; forced?: boolean } = {},
+  opts: {
+    restore?: boolean;
+    notify?: boolean | undefined;
+    forced?: boolean;
+    /** The move to Awaiting Govt of POST .../submitted: the government's reference, stored with it. */
+    governmentReference?: string | undefined;
+  } = {},
 ): Promise<StatusMails> {
   // A restore puts an order back where it was; it is not a completion.
   if (to === 'Completed' && !opts.forced && !opts.restore) await assertCurrentDocuments(tx, changed);
@@ -77,8 +83,12 @@ async function applyStatus(
       processStatus: to,
       updatedAt: sql`now()`,
       ...(refunding ? { refundDate: sql`now()` } : {}),
+      ...(opts.governmentReference !== undefined
+        ? { governmentReference: opts.governmentReference, submittedAt: sql`now()`, submittedBy: actor.id }
+        : {}),
     })
     .where(inArray(orders.orderId, ids));
+  await syncReferenceCheck(tx, ids);
   await recordEvents(
     tx,
     changed.map((o) => ({
@@ -93,6 +103,45 @@ async function applyStatus(
     restore: opts.restore,
     skip: opts.notify === false || opts.forced,
   });
+}
+
+const REFERENCE_CHECK = {
+  code: 'government_reference_missing',
+  severity: 'warn',
+  fields: [],
+  params: {},
+} as const;
+
+/**
+ * An order in Awaiting Govt without the government's reference carries the check
+ * government_reference_missing (warn), so it shows in Needs attention until one is stored; any other
+ * order does not. Kept on the stored checks of `ids` in the transaction of the change (the server's
+ * checksOfOrder computes the same, so a later run of the checks agrees).
+ */
+export async function syncReferenceCheck(tx: DbOrTx, ids: readonly number[]): Promise<void> {
+  if (!ids.length) return;
+  await tx.execute(sql`
+    with x as (
+      select order_id,
+             process_status = ${sqlValue('AwaitingGovt')} and government_reference is null as wanted,
+             coalesce((select jsonb_agg(c) from jsonb_array_elements(checks) c
+                       where c->>'code' <> ${REFERENCE_CHECK.code}), '[]'::jsonb) as others
+      from orders
+      where order_id in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})
+        and (process_status = ${sqlValue('AwaitingGovt')} and government_reference is null)
+            <> (checks @> ${JSON.stringify([{ code: REFERENCE_CHECK.code }])}::jsonb)),
+    n as (
+      select order_id,
+             case when wanted then others || ${JSON.stringify([REFERENCE_CHECK])}::jsonb else others end as checks
+      from x)
+    update orders o
+    set checks = n.checks,
+        check_level = case when n.checks @> '[{"severity":"block"}]'::jsonb then 2
+                           when n.checks @> '[{"severity":"warn"}]'::jsonb then 1 else 0 end
+    from n where o.order_id = n.order_id`);
 }
 
 export const NO_CARD_MESSAGE =
@@ -170,6 +219,8 @@ export interface ChangeStatusInput {
   confirmRecent?: boolean | undefined;
   /** Admin only, to Completed: without a current document, for this reason; no customer mail. */
   forceReason?: string | undefined;
+  /** To Awaiting Govt only: the government's reference, stored with the move (POST .../submitted). */
+  governmentReference?: string | undefined;
 }
 
 /**
@@ -212,10 +263,32 @@ export async function changeStatus(
         })),
       );
     }
+    if (input.governmentReference !== undefined && input.to !== 'AwaitingGovt') {
+      throw badRequest('governmentReference: only with a move to Awaiting Govt');
+    }
     const mails = await applyStatus(tx, actor, [order], input.to, {
       notify: input.undo ? false : input.notify,
       forced: forced && !(await latestDocument(tx, order.orderId)),
+      governmentReference: input.governmentReference,
     });
+    if (input.governmentReference !== undefined) {
+      await recordEvents(tx, [
+        {
+          orderId: order.orderId,
+          actorId: actor.id,
+          action: 'submission',
+          fromValue: order.governmentReference,
+          toValue: input.governmentReference,
+        },
+      ]);
+      await recordAudit(tx, {
+        action: 'order.submitted',
+        actorId: actor.id,
+        target: `order ${order.orderId}`,
+        from: { status: order.processStatus, governmentReference: order.governmentReference },
+        to: { status: 'AwaitingGovt', governmentReference: input.governmentReference },
+      });
+    }
     if (forced) {
       await recordAudit(tx, {
         action: 'order.force-complete',

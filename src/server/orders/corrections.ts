@@ -53,6 +53,14 @@ export async function correctOrder(
       changes.push({ field: f, from, to });
       set[key] = values[key];
     }
+    if (body.governmentReference !== undefined && body.governmentReference !== order!.governmentReference) {
+      changes.push({
+        field: 'government_reference',
+        from: order!.governmentReference,
+        to: body.governmentReference,
+      });
+      set.governmentReference = body.governmentReference;
+    }
     if (!changes.length) return { changes, version: order!.version };
     await tx
       .update(orders)

@@ -39,6 +39,7 @@ const HEADER = [
   'Date & Time (UTC)',
   'Process Date',
   'Assign To',
+  'Government Reference',
 ];
 
 function phone(r: OrderListRow): string {
@@ -62,6 +63,7 @@ function line(r: OrderListRow): string {
     formatUtcDateTime(r.created_at),
     formatDate(r.processing_date),
     r.assign_to,
+    r.government_reference ?? '',
   ]
     .map(csvCell)
     .join(',');

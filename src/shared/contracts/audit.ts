@@ -42,6 +42,7 @@ export const AUDIT_ACTIONS = {
   'order.duplicate-decision': 'Duplicate decision',
   'shift.note': 'Shift note written',
   'waiting-policy.update': 'Waiting policy changed',
+  'order.submitted': 'Submitted to the government',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];

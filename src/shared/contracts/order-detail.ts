@@ -397,6 +397,10 @@ export const orderFields = z.object({
   trip_ends_at: isoInstant.nullable().optional(),
   /** The customer answered and no one has read the conversation since ("Customer replied" badge). */
   customer_replied: z.boolean().optional(),
+  /** The government's reference (docs/product.md, "Submitting to the government"); null until stored. */
+  government_reference: nullableText.optional(),
+  /** When the order was marked submitted to the government with its reference. */
+  submitted_at: isoInstant.nullable().optional(),
 });
 export type OrderFields = z.infer<typeof orderFields>;
 

@@ -168,6 +168,8 @@ export const orderListRow = z.object({
   dispute_reason: z.string().nullable().optional(),
   /** The customer answered and no one has read it yet (the row's "Customer replied" badge). */
   customer_replied: z.boolean().optional(),
+  /** The government's reference once the order was submitted (docs/product.md, "Submitting to the government"). */
+  government_reference: z.string().nullable().optional(),
 });
 export type OrderListRow = z.infer<typeof orderListRow>;
 

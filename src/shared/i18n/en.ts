@@ -70,6 +70,7 @@ const en = {
     'We need something from you before we can continue. Please read our request and answer the e-mail we sent you.',
   'stage.with_government.message':
     'Your application has been submitted to the government of Aruba. We will e-mail you as soon as your card is approved.',
+  'stage.submittedOn': 'Submitted to the government on {date}.',
   'stage.approved.message': 'Your card is approved. You can download it on this page.',
   'stage.refund_requested.message':
     'Your refund request has been received and is being processed. We will e-mail you when the money has been returned.',
@@ -116,6 +117,8 @@ const en = {
     'The passport number does not look like a passport number of the nationality.',
   'check.possible_duplicate': 'This order may be a duplicate of another order.',
   'check.early_fraud_warning': 'The card issuer warned that this payment may be fraudulent.',
+  'check.government_reference_missing':
+    'Submitted to the government without its reference: add the reference.',
   'reply.title': 'Send us your answer',
   'reply.message': 'Your message',
   'reply.files': 'Photos or documents (up to 5)',

@@ -67,6 +67,7 @@ const es: Catalog = {
     'Necesitamos algo de usted para continuar. Lea nuestra solicitud y responda al correo que le enviamos.',
   'stage.with_government.message':
     'Su solicitud se ha enviado al gobierno de Aruba. Le enviaremos un correo en cuanto su tarjeta esté aprobada.',
+  'stage.submittedOn': 'Enviado al gobierno el {date}.',
   'stage.approved.message': 'Su tarjeta está aprobada. Puede descargarla en esta página.',
   'stage.refund_requested.message':
     'Hemos recibido su solicitud de reembolso y la estamos procesando. Le enviaremos un correo cuando se haya devuelto el dinero.',
@@ -109,6 +110,7 @@ const es: Catalog = {
     'El número de pasaporte no parece un número de pasaporte de la nacionalidad.',
   'check.possible_duplicate': 'Este pedido puede ser un duplicado de otro pedido.',
   'check.early_fraud_warning': 'El emisor de la tarjeta advirtió que este pago puede ser fraudulento.',
+  'check.government_reference_missing': 'Enviado al gobierno sin su referencia: añada la referencia.',
   'reply.title': 'Envíenos su respuesta',
   'reply.message': 'Su mensaje',
   'reply.files': 'Fotos o documentos (hasta 5)',

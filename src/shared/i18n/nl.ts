@@ -68,6 +68,7 @@ const nl: Catalog = {
     'We hebben iets van u nodig voordat we verder kunnen. Lees ons verzoek en beantwoord de e-mail die we u stuurden.',
   'stage.with_government.message':
     'Uw aanvraag is ingediend bij de overheid van Aruba. We e-mailen u zodra uw kaart is goedgekeurd.',
+  'stage.submittedOn': 'Op {date} bij de overheid ingediend.',
   'stage.approved.message': 'Uw kaart is goedgekeurd. U kunt hem op deze pagina downloaden.',
   'stage.refund_requested.message':
     'Uw verzoek om terugbetaling is ontvangen en wordt verwerkt. We e-mailen u zodra het geld is teruggestort.',
@@ -110,6 +111,8 @@ const nl: Catalog = {
   'check.passport_number_shape': 'Het paspoortnummer lijkt niet op een paspoortnummer van de nationaliteit.',
   'check.possible_duplicate': 'Deze bestelling is mogelijk een dubbele van een andere bestelling.',
   'check.early_fraud_warning': 'De kaartuitgever waarschuwde dat deze betaling frauduleus kan zijn.',
+  'check.government_reference_missing':
+    'Zonder referentie bij de overheid ingediend: voeg de referentie toe.',
   'reply.title': 'Stuur ons uw antwoord',
   'reply.message': 'Uw bericht',
   'reply.files': "Foto's of documenten (maximaal 5)",

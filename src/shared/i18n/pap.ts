@@ -67,6 +67,7 @@ const pap: Catalog = {
     'Nos mester algo di bo promé cu nos por sigui. Por fabor lesa nos peticion i contestá e e-mail cu nos a manda bo.',
   'stage.with_government.message':
     'Bo aplicacion a wòrdu entregá na gobierno di Aruba. Nos ta manda bo un e-mail mesora cu bo karchi ta aprobá.',
+  'stage.submittedOn': 'Entrega na gobierno riba {date}.',
   'stage.approved.message': 'Bo karchi ta aprobá. Bo por download e riba e página aki.',
   'stage.refund_requested.message':
     'Nos a ricibí bo peticion di reembolso i nos ta procesando e. Nos ta manda bo un e-mail ora e placa a wòrdu debolbé.',
@@ -111,6 +112,7 @@ const pap: Catalog = {
   'check.passport_number_shape': 'E number di paspoort no ta parce un number di paspoort di e nacionalidad.',
   'check.possible_duplicate': 'E orden aki por ta un duplicado di otro orden.',
   'check.early_fraud_warning': 'E emisor di e tarheta a avisa cu e pago aki por ta frauduloso.',
+  'check.government_reference_missing': 'Entrega na gobierno sin su referencia: agrega e referencia.',
   'reply.title': 'Manda nos bo contesta',
   'reply.message': 'Bo mensahe',
   'reply.files': 'Potret of dokumento (te 5)',

@@ -68,6 +68,7 @@ const pt: Catalog = {
     'Precisamos de algo de você para continuar. Leia o nosso pedido e responda ao e-mail que enviamos.',
   'stage.with_government.message':
     'A sua solicitação foi enviada ao governo de Aruba. Enviaremos um e-mail assim que o seu cartão for aprovado.',
+  'stage.submittedOn': 'Enviado ao governo em {date}.',
   'stage.approved.message': 'O seu cartão foi aprovado. Você pode baixá-lo nesta página.',
   'stage.refund_requested.message':
     'Recebemos o seu pedido de reembolso e ele está sendo processado. Enviaremos um e-mail quando o dinheiro for devolvido.',
@@ -110,6 +111,7 @@ const pt: Catalog = {
     'O número do passaporte não parece um número de passaporte da nacionalidade.',
   'check.possible_duplicate': 'Este pedido pode ser uma duplicata de outro pedido.',
   'check.early_fraud_warning': 'O emissor do cartão avisou que este pagamento pode ser fraudulento.',
+  'check.government_reference_missing': 'Enviado ao governo sem a referência: adicione a referência.',
   'reply.title': 'Envie-nos a sua resposta',
   'reply.message': 'A sua mensagem',
   'reply.files': 'Fotos ou documentos (até 5)',

@@ -351,6 +351,8 @@ function example(op: Operation, name: string, s: Subject): unknown {
       return 180;
     case 'key':
       return `fuzz-${++unique}`;
+    case 'governmentReference':
+      return `FUZZ-${++unique}`;
     case 'subject':
       return 'Your order {{order_id}}';
     case 'body':
