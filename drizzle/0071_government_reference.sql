@@ -1,4 +1,4 @@
--- The government step (issue 39, section 3): the reference the government's portal gave when the order
+-- The government step: the reference the government's portal gave when the order
 -- was submitted, when and by whom; an exact search for a reference reads its own index.
 ALTER TABLE "orders" ADD COLUMN "government_reference" text;--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "submitted_at" timestamp with time zone;--> statement-breakpoint

@@ -28,6 +28,8 @@ export const CHECK_CODES = [
   'early_fraud_warning',
   /** An order in Awaiting Govt without the government's reference (moved there without one). */
   'government_reference_missing',
+  /** Raised from the order flag of the same name: the government's card arrived and was not sent yet. */
+  'card_arrived_unsent',
 ] as const;
 export type CheckCode = (typeof CHECK_CODES)[number];
 
@@ -44,7 +46,7 @@ export const ATTENTION_STATUSES = [
 ] as const;
 
 /** Order flags other parts of the service raise; each becomes the check of the same code. */
-export const CHECK_FLAGS = ['early_fraud_warning'] as const;
+export const CHECK_FLAGS = ['early_fraud_warning', 'card_arrived_unsent'] as const;
 export type CheckFlag = (typeof CHECK_FLAGS)[number];
 
 export const DUPLICATE_DECISIONS = ['duplicate', 'not_duplicate'] as const;

@@ -282,6 +282,7 @@ export function runOrderChecks(order: CheckedOrder, options: CheckOptions): Orde
   }
   for (const flag of options.flags ?? []) {
     if (flag === 'early_fraud_warning') add('early_fraud_warning', 'block', []);
+    if (flag === 'card_arrived_unsent') add('card_arrived_unsent', 'warn', []);
   }
   return out.sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity]);
 }

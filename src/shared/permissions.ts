@@ -60,6 +60,8 @@ export const PERMISSIONS = {
   /** The due-time policy per processing mode: everyone reads it, Admin and Manager change it. */
   'dueTime.read': ALL,
   'dueTime.write': ADMIN_MANAGER,
+  /** The submission policy: window, job minutes, auto-send of government cards (docs/product.md). */
+  'submission.policy': ADMIN_MANAGER,
   /** Retention of personal data: the policy period, and erasing one order's personal data on request. */
   'settings.retention': ['Admin'],
   'orders.erase': ['Admin'],

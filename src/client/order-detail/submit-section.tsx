@@ -4,7 +4,7 @@ import Button from 'react-bootstrap/Button';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
 import { toast } from 'react-toastify';
-import { formatStaffDateTime } from '../../shared/dates';
+import { formatServiceMoment, formatStaffDateTime } from '../../shared/dates';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { GOVERNMENT_REFERENCE_PATTERN, packetText } from '../../shared/contracts/submission';
 import { errorMessage } from '../transport/api';
@@ -31,8 +31,14 @@ async function copyText(value: string): Promise<boolean> {
  */
 export function SubmitSection({ order }: { order: OrderDetails }) {
   const submittable = SUBMITTABLE.has(order.process_status);
+  const opensAt = order.submission_opens_at ? Date.parse(order.submission_opens_at) : null;
   return (
     <Section title="Submit">
+      {opensAt !== null && opensAt > Date.now() && !order.government_reference ? (
+        <Alert variant="info" className="py-2" data-testid="submission-opens">
+          Submission opens on {formatServiceMoment(order.submission_opens_at)}
+        </Alert>
+      ) : null}
       {order.government_reference ? (
         <p className="mb-2" data-testid="government-reference">
           Submitted to the government

@@ -261,6 +261,13 @@ export const orders = pgTable(
     /** When and by whom the order was marked submitted to the government (POST .../submitted). */
     submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }),
     submittedBy: integer('submitted_by').references(() => staffUsers.id),
+    /**
+     * The submission window (docs/product.md, "Submitting to the government"): the processing date the
+     * order came with, while a window moved processing_date to the day its window opens; null otherwise.
+     */
+    orderedProcessingDate: date('ordered_processing_date', { mode: 'string' }),
+    /** When the government's portal accepts the order (start of that service day); null without a window. */
+    submissionOpensAt: timestamp('submission_opens_at', { withTimezone: true, mode: 'date' }),
     /** A warning or a blocking check on an order still being worked: the Needs attention filter. */
     needsAttention: boolean('needs_attention').generatedAlwaysAs(
       sql`"check_level" > 0 and "process_status" in (${sqlList(ATTENTION_STATUSES)})`,
@@ -974,6 +981,8 @@ export const inboundMessages = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     readAt: timestamp('read_at', { withTimezone: true, mode: 'date' }),
     attachedBy: integer('attached_by').references(() => staffUsers.id),
+    /** Why a message that named an order went to Unmatched Mail (e.g. "sender not authenticated as the government"). */
+    unmatchedReason: text('unmatched_reason'),
   },
   (t) => [
     check('inbound_messages_source_ck', sql`${t.source} in ('mail', 'track')`),

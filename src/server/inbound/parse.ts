@@ -57,6 +57,8 @@ export interface InboundMail {
   ourOrderHeader: string | null;
   attachments: Attachment[];
   sizeBytes: number;
+  /** Every Authentication-Results header value, as received (src/server/inbound/sender-authentication.ts). */
+  authResults: string[];
 }
 
 /**
@@ -272,5 +274,14 @@ export async function parseInbound(raw: Buffer, envelopeTo: string[] = []): Prom
             !a.related && !a.contentType.startsWith('message/') && !a.contentType.startsWith('text/rfc822'),
         ),
     sizeBytes: raw.length,
+    authResults: mail.headerLines
+      .filter((h) => h.key === 'authentication-results')
+      .map((h) =>
+        h.line
+          .replace(/^[^:]*:/, '')
+          .replace(/\r?\n[ \t]+/g, ' ')
+          .trim(),
+      )
+      .slice(0, 20),
   };
 }

@@ -9,11 +9,13 @@ import {
   RECENT_MOVE_SECONDS,
 } from '../../shared/constants.js';
 import type { PendingMail, RemarkItem } from '../../shared/contracts/order-detail.js';
-import { serviceToday } from '../../shared/dates.js';
+import { formatServiceMoment, serviceToday } from '../../shared/dates.js';
 import type { CustomerLanguage } from '../../shared/languages.js';
 import { decide, type OrderAction, remarkMove, statusName } from '../../shared/order-rules.js';
 import { can } from '../../shared/permissions.js';
 import { recordAudit } from '../audit/audit.js';
+import { now } from '../auth/clock.js';
+import { applySubmissionWindow } from './submission-window.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { documents, orderRemarks, orders } from '../db/schema.js';
@@ -89,6 +91,13 @@ async function applyStatus(
     })
     .where(inArray(orders.orderId, ids));
   await syncReferenceCheck(tx, ids);
+  // A government card sent with the completion is no longer waiting to be sent.
+  if (to === 'Completed') {
+    await tx
+      .update(orders)
+      .set({ checkFlags: sql`array_remove(check_flags, 'card_arrived_unsent')` })
+      .where(and(inArray(orders.orderId, ids), sql`'card_arrived_unsent' = any(check_flags)`));
+  }
   await recordEvents(
     tx,
     changed.map((o) => ({
@@ -142,6 +151,15 @@ export async function syncReferenceCheck(tx: DbOrTx, ids: readonly number[]): Pr
         check_level = case when n.checks @> '[{"severity":"block"}]'::jsonb then 2
                            when n.checks @> '[{"severity":"warn"}]'::jsonb then 1 else 0 end
     from n where o.order_id = n.order_id`);
+}
+
+/** The order's submission window has not opened yet (the portal would refuse it). */
+function windowClosed(order: Pick<LockedOrder, 'submissionOpensAt'>): boolean {
+  return order.submissionOpensAt !== null && order.submissionOpensAt.getTime() > now().getTime();
+}
+
+export function windowClosedMessage(opensAt: Date): string {
+  return `Submission opens on ${formatServiceMoment(opensAt)}: the government's portal refuses the order until then. An Admin can submit it earlier, with a reason.`;
 }
 
 export const NO_CARD_MESSAGE =
@@ -247,10 +265,20 @@ export async function changeStatus(
     if (input.to !== 'Deleted') await applyHolderRule(tx, order, actor, input.takeOver ?? false);
     enforceRules([order], { kind: 'move', to: input.to }, actor, serviceToday());
     const forced = input.forceReason !== undefined;
+    const early = input.to === 'AwaitingGovt' && windowClosed(order);
     if (forced) {
-      if (input.to !== 'Completed') throw badRequest('forceReason: only for a move to Completed');
-      if (actor.type !== 'Admin') throw forbidden('Only an Admin can complete an order without a card.');
+      if (input.to !== 'Completed' && input.to !== 'AwaitingGovt') {
+        throw badRequest('forceReason: only for a move to Completed or Awaiting Govt');
+      }
+      if (actor.type !== 'Admin') {
+        throw forbidden(
+          input.to === 'Completed'
+            ? 'Only an Admin can complete an order without a card.'
+            : 'Only an Admin can submit an order before its submission window opens.',
+        );
+      }
     }
+    if (early && !forced) throw conflict(windowClosedMessage(order.submissionOpensAt!));
     const cancelled = input.undo ? await cancelHeldMails(tx, order.orderId, actor.id) : [];
     if (cancelled.length) {
       await recordEvents(
@@ -268,7 +296,7 @@ export async function changeStatus(
     }
     const mails = await applyStatus(tx, actor, [order], input.to, {
       notify: input.undo ? false : input.notify,
-      forced: forced && !(await latestDocument(tx, order.orderId)),
+      forced: forced && input.to === 'Completed' && !(await latestDocument(tx, order.orderId)),
       governmentReference: input.governmentReference,
     });
     if (input.governmentReference !== undefined) {
@@ -289,7 +317,18 @@ export async function changeStatus(
         to: { status: 'AwaitingGovt', governmentReference: input.governmentReference },
       });
     }
-    if (forced) {
+    if (forced && input.to === 'AwaitingGovt') {
+      await recordAudit(tx, {
+        action: 'order.force-submit',
+        actorId: actor.id,
+        target: `order ${order.orderId}`,
+        from: {
+          status: order.processStatus,
+          submissionOpensAt: order.submissionOpensAt?.toISOString() ?? null,
+        },
+        to: { status: 'AwaitingGovt', reason: input.forceReason },
+      });
+    } else if (forced) {
       await recordAudit(tx, {
         action: 'order.force-complete',
         actorId: actor.id,
@@ -405,6 +444,10 @@ export async function restoreOrders(
       byTarget.set(to, [...(byTarget.get(to) ?? []), o]);
     }
     for (const [to, group] of byTarget) await applyStatus(tx, actor, group, to, { restore: true });
+    await applySubmissionWindow(
+      tx,
+      locked.map((o) => o.orderId),
+    );
     for (const o of locked) {
       await recordAudit(tx, {
         action: 'order.restore',
@@ -853,6 +896,7 @@ export async function createOrder(db: DbOrTx, values: typeof orders.$inferInsert
       .returning({ orderId: orders.orderId });
     if (created) {
       await recordEvents(tx, [{ orderId: created.orderId, action: 'created', toValue: 'New' }]);
+      await applySubmissionWindow(tx, [created.orderId]);
       return created.orderId;
     }
     const [existing] = await tx
@@ -981,4 +1025,78 @@ export async function openOrdersHeldBy(db: DbOrTx, staffId: number): Promise<num
       and(eq(orders.assignedTo, staffId), sql`${orders.processStatus} not in (${sqlList(CLOSED_STATUSES)})`),
     );
   return Number(row?.n ?? 0);
+}
+
+/** A file the government mailed, stored under the upload rules (src/server/flows/government-mail.ts). */
+export interface GovernmentFile {
+  key: string;
+  name: string;
+  mimeType: string;
+  size: number;
+  sha256: string;
+}
+
+/**
+ * The government's card for an order, as an upload by the system user "Government mail": it becomes the
+ * order's current document, with its upload event. The same PDF (sha256) twice on one order, or a
+ * closed order, stores nothing (null).
+ */
+export async function attachGovernmentCard(
+  db: DbOrTx,
+  orderId: number,
+  file: GovernmentFile,
+): Promise<{ documentId: number } | null> {
+  return inTransaction(db, async (tx) => {
+    const order = await lockOne(tx, orderId);
+    if ((CLOSED_STATUSES as readonly string[]).includes(order.processStatus)) return null;
+    const [same] = await tx
+      .select({ id: documents.id })
+      .from(documents)
+      .where(and(eq(documents.orderId, orderId), eq(documents.sha256, file.sha256)))
+      .limit(1);
+    if (same) return null;
+    const [doc] = await tx
+      .insert(documents)
+      .values({
+        orderId,
+        storageKey: file.key,
+        originalName: file.name,
+        mimeType: file.mimeType,
+        sizeBytes: file.size,
+        sha256: file.sha256,
+        uploadedBy: null,
+      })
+      .returning({ id: documents.id });
+    await recordEvents(tx, [
+      { orderId, actorId: null, action: 'upload', toValue: `${file.name} (Government mail)`.slice(0, 200) },
+    ]);
+    return { documentId: doc!.id };
+  });
+}
+
+/**
+ * "Upload, mail and complete" by the system user "Government mail": the approval mail with the card to
+ * the order's address and the move to Completed (the shared rules decide; no Completed notification
+ * besides the approval mail). Answers whether it completed the order.
+ */
+export async function sendGovernmentCard(
+  db: DbOrTx,
+  orderId: number,
+  documentId: number,
+  provider: MailProvider,
+): Promise<boolean> {
+  return inTransaction(db, async (tx) => {
+    const order = await lockOne(tx, orderId);
+    const moved = await moveAsSystem(tx, orderId, 'Completed', { notify: false });
+    if (!moved.moved) return false;
+    await queueMail(tx, {
+      orderId,
+      kind: 'approval',
+      toEmail: order.email,
+      provider,
+      documentId,
+      requestedBy: null,
+    });
+    return true;
+  });
 }

@@ -12,6 +12,7 @@ import { addRemark, inTransaction } from './commands.js';
 import { recordEvents } from './events.js';
 import { lockOrders, type OrderRow } from './repository.js';
 import { assertVersion } from './rules.js';
+import { applySubmissionWindow } from './submission-window.js';
 import { type CheckSettings, findDuplicates, refreshChecks } from './order-checks.js';
 
 /** Orders whose data no longer changes: their card is issued, refunded or the order is gone. */
@@ -83,6 +84,7 @@ export async function correctOrder(
       to: Object.fromEntries(changes.map((c) => [c.field, c.to])),
       ip,
     });
+    if (changes.some((c) => c.field === 'arrival_date')) await applySubmissionWindow(tx, [orderId]);
     await refreshChecks(tx, [orderId], settings, { withCandidates: true });
     const [after] = await tx
       .select({ version: orders.version })

@@ -116,7 +116,8 @@ function rowColumns(clock: DueClock): SQL {
              select d.reason from payment_disputes d where d.order_id = o.order_id
              order by d.created_at desc, d.id desc limit 1) end as dispute_reason,
            (o.customer_replied_at is not null) as customer_replied,
-           o.government_reference`;
+           o.government_reference,
+           to_char(o.submission_opens_at at time zone 'UTC', ${sql.raw(ISO)}) as submission_opens_at`;
 }
 
 /**

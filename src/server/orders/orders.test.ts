@@ -175,6 +175,8 @@ describe('folders and counts', () => {
         'check_level',
         'check_codes',
         'customer_replied',
+        'government_reference',
+        'submission_opens_at',
       ].sort(),
     );
     expect(row).toMatchObject({

@@ -122,6 +122,7 @@ export function orderFieldsOf(
     due_state: extra.dueState,
     government_reference: o.governmentReference,
     submitted_at: iso(o.submittedAt),
+    submission_opens_at: iso(o.submissionOpensAt),
   };
 }
 

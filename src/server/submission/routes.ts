@@ -5,9 +5,13 @@ import {
   markSubmittedAnswer,
   markSubmittedBody,
   submissionPacket,
+  submissionPolicy,
+  submissionPolicyAnswer,
 } from '../../shared/contracts/submission.js';
 import { staffOf } from '../auth/guard.js';
+import { changeSubmissionPolicy } from '../flows/submission-window.js';
 import { markSubmitted, submissionPacketOf } from '../flows/submit-order.js';
+import { getSubmissionPolicy } from './policy.js';
 import { ok } from '../http/envelope.js';
 
 const security = [{ staffToken: [] }];
@@ -52,6 +56,40 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const answer = await markSubmitted(db, staffOf(request), request.params.orderId, request.body);
       return ok(answer, `Order marked submitted with reference ${answer.government_reference}.`);
+    },
+  );
+
+  app.get(
+    '/admin/submission-policy',
+    {
+      config: { permission: 'submission.policy' },
+      schema: {
+        tags: ['submission'],
+        summary:
+          'The submission policy: the window before arrival (null: none), the job minutes and the auto-send of government cards',
+        security,
+        response: { 200: envelope(submissionPolicyAnswer) },
+      },
+    },
+    async () => ok(await getSubmissionPolicy(db), 'Submission policy'),
+  );
+
+  app.put(
+    '/admin/submission-policy',
+    {
+      config: { permission: 'submission.policy' },
+      schema: {
+        tags: ['submission'],
+        summary:
+          'Change the submission policy (Admin, Manager; audited): New orders move into or out of Future Orders at once',
+        security,
+        body: submissionPolicy,
+        response: { 200: envelope(submissionPolicyAnswer) },
+      },
+    },
+    async (request) => {
+      const moved = await changeSubmissionPolicy(db, staffOf(request), request.body, request.ip);
+      return ok({ ...(await getSubmissionPolicy(db)), moved }, 'The submission policy has been saved.');
     },
   );
 };

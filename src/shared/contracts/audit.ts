@@ -43,6 +43,8 @@ export const AUDIT_ACTIONS = {
   'shift.note': 'Shift note written',
   'waiting-policy.update': 'Waiting policy changed',
   'order.submitted': 'Submitted to the government',
+  'order.force-submit': 'Submitted before the submission window opened',
+  'submission-policy.update': 'Submission policy changed',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];

@@ -401,6 +401,8 @@ export const orderFields = z.object({
   government_reference: nullableText.optional(),
   /** When the order was marked submitted to the government with its reference. */
   submitted_at: isoInstant.nullable().optional(),
+  /** With a submission window: when the government's portal accepts the order; null without one. */
+  submission_opens_at: isoInstant.nullable().optional(),
 });
 export type OrderFields = z.infer<typeof orderFields>;
 

@@ -170,6 +170,8 @@ export const orderListRow = z.object({
   customer_replied: z.boolean().optional(),
   /** The government's reference once the order was submitted (docs/product.md, "Submitting to the government"). */
   government_reference: z.string().nullable().optional(),
+  /** With a submission window: when the government's portal accepts the order (ISO time); null without one. */
+  submission_opens_at: z.string().nullable().optional(),
 });
 export type OrderListRow = z.infer<typeof orderListRow>;
 

@@ -70,3 +70,40 @@ export function packetText(fields: readonly Pick<PacketField, 'label' | 'value'>
     .map((f) => `${f.label}: ${f.value}`)
     .join('\n');
 }
+
+/** The submission policy (GET/PUT /api/admin/submission-policy). */
+export const submissionPolicy = z
+  .object({
+    /** How long before arrival the portal accepts an application; null: no window (the default). */
+    windowHours: z
+      .number({ error: 'must be a number or null' })
+      .int('must be a whole number')
+      .min(1, 'must be 1 to 2160 hours, or null for no window')
+      .max(2160, 'must be 1 to 2160 hours, or null for no window')
+      .nullable(),
+    /** A machine's job returns its order to the queue after this many minutes without a result. */
+    jobMinutes: z
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(1, 'must be 1 to 1440 minutes')
+      .max(1440, 'must be 1 to 1440 minutes'),
+    /** Government mail with the card sends the approval mail and completes the order by itself. */
+    autoSendCard: z.boolean({ error: 'must be true or false' }),
+  })
+  .strict();
+export type SubmissionPolicy = z.infer<typeof submissionPolicy>;
+
+export const DEFAULT_SUBMISSION_POLICY: SubmissionPolicy = {
+  windowHours: null,
+  jobMinutes: 15,
+  autoSendCard: false,
+};
+/** What the settings screen suggests: the portal accepts applications a week before arrival. */
+export const SUGGESTED_WINDOW_HOURS = 168;
+
+export const submissionPolicyAnswer = submissionPolicy.extend({
+  updatedAt: z.string().nullable(),
+  updatedBy: z.string().nullable(),
+  /** Orders whose processing date the last change moved (PUT only). */
+  moved: z.number().int().optional(),
+});

@@ -117,6 +117,7 @@ const en = {
     'The passport number does not look like a passport number of the nationality.',
   'check.possible_duplicate': 'This order may be a duplicate of another order.',
   'check.early_fraud_warning': 'The card issuer warned that this payment may be fraudulent.',
+  'check.card_arrived_unsent': 'The government sent the approved card: check it and send it to the customer.',
   'check.government_reference_missing':
     'Submitted to the government without its reference: add the reference.',
   'reply.title': 'Send us your answer',

@@ -110,6 +110,7 @@ const es: Catalog = {
     'El número de pasaporte no parece un número de pasaporte de la nacionalidad.',
   'check.possible_duplicate': 'Este pedido puede ser un duplicado de otro pedido.',
   'check.early_fraud_warning': 'El emisor de la tarjeta advirtió que este pago puede ser fraudulento.',
+  'check.card_arrived_unsent': 'El gobierno envió la tarjeta aprobada: revísela y envíela al cliente.',
   'check.government_reference_missing': 'Enviado al gobierno sin su referencia: añada la referencia.',
   'reply.title': 'Envíenos su respuesta',
   'reply.message': 'Su mensaje',

@@ -111,6 +111,8 @@ const nl: Catalog = {
   'check.passport_number_shape': 'Het paspoortnummer lijkt niet op een paspoortnummer van de nationaliteit.',
   'check.possible_duplicate': 'Deze bestelling is mogelijk een dubbele van een andere bestelling.',
   'check.early_fraud_warning': 'De kaartuitgever waarschuwde dat deze betaling frauduleus kan zijn.',
+  'check.card_arrived_unsent':
+    'De overheid stuurde de goedgekeurde kaart: controleer hem en stuur hem naar de klant.',
   'check.government_reference_missing':
     'Zonder referentie bij de overheid ingediend: voeg de referentie toe.',
   'reply.title': 'Stuur ons uw antwoord',

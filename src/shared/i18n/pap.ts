@@ -112,6 +112,7 @@ const pap: Catalog = {
   'check.passport_number_shape': 'E number di paspoort no ta parce un number di paspoort di e nacionalidad.',
   'check.possible_duplicate': 'E orden aki por ta un duplicado di otro orden.',
   'check.early_fraud_warning': 'E emisor di e tarheta a avisa cu e pago aki por ta frauduloso.',
+  'check.card_arrived_unsent': 'Gobierno a manda e karchi aproba: chek e karchi i mand e pa e cliente.',
   'check.government_reference_missing': 'Entrega na gobierno sin su referencia: agrega e referencia.',
   'reply.title': 'Manda nos bo contesta',
   'reply.message': 'Bo mensahe',

@@ -111,6 +111,7 @@ const pt: Catalog = {
     'O número do passaporte não parece um número de passaporte da nacionalidade.',
   'check.possible_duplicate': 'Este pedido pode ser uma duplicata de outro pedido.',
   'check.early_fraud_warning': 'O emissor do cartão avisou que este pagamento pode ser fraudulento.',
+  'check.card_arrived_unsent': 'O governo enviou o cartão aprovado: verifique-o e envie-o ao cliente.',
   'check.government_reference_missing': 'Enviado ao governo sem a referência: adicione a referência.',
   'reply.title': 'Envie-nos a sua resposta',
   'reply.message': 'A sua mensagem',
