@@ -89,6 +89,19 @@ const schema = z.object({
       .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'must be a domain name')
       .optional(),
   ),
+  /**
+   * The government's sender domains (comma list): mail from them to an application address
+   * ({order id}@APP_MAIL_DOMAIN), authenticated by our receiving server, is government mail; unset: none is.
+   */
+  GOV_SENDER_DOMAINS: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^\s*[a-z0-9.-]+\.[a-z]{2,}(\s*,\s*[a-z0-9.-]+\.[a-z]{2,})*\s*$/i,
+        'must be a comma list of domain names',
+      )
+      .optional(),
+  ),
   /** A mailbox the server watches for customer mail (imaps://user:pass@host:993/INBOX); unset: none. */
   INBOUND_IMAP_URL: optionalText.pipe(
     z

@@ -27,6 +27,7 @@ import { reportRoutes } from './reports/routes.js';
 import { retentionRoutes } from './retention/routes.js';
 import { routingRoutes } from './routing/routes.js';
 import { shiftNoteRoutes } from './shift-notes/routes.js';
+import { submissionRoutes } from './submission/routes.js';
 import { dueTimeRoutes } from './due-time/routes.js';
 import { teamRoutes } from './team/routes.js';
 import { viewRoutes } from './views/routes.js';
@@ -64,4 +65,5 @@ export const areaRoutes: FastifyPluginAsync[] = [
   selfServiceRoutes,
   ratingInsightsRoutes,
   routingRoutes,
+  submissionRoutes,
 ];

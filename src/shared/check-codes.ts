@@ -42,6 +42,10 @@ export const CHECK_CODES = [
   'passport_scan_mismatch',
   /** The passport scan's machine-readable zone could not be read or its check digits fail. */
   'passport_scan_unreadable',
+  /** An order in Awaiting Govt without the government's reference (moved there without one). */
+  'government_reference_missing',
+  /** Raised from the order flag of the same name: the government's card arrived and was not sent yet. */
+  'card_arrived_unsent',
 ] as const;
 export type CheckCode = (typeof CHECK_CODES)[number];
 
@@ -68,6 +72,7 @@ export const CHECK_FLAGS = [
   'card_unreadable',
   'passport_scan_mismatch',
   'passport_scan_unreadable',
+  'card_arrived_unsent',
 ] as const;
 export type CheckFlag = (typeof CHECK_FLAGS)[number];
 

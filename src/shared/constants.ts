@@ -74,6 +74,8 @@ export const ORDER_EVENT_ACTIONS = [
   'refund_reason',
   /** A payment risk hold raised or cleared, a fraud warning kept (src/server/flows). */
   'risk',
+  /** The government's reference stored (submitted to the government, or added later). */
+  'submission',
 ] as const;
 export type OrderEventAction = (typeof ORDER_EVENT_ACTIONS)[number];
 

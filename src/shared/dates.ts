@@ -72,6 +72,11 @@ export function usDateTime(value: DateInput): { us_date: string; us_time: string
   return { us_date: d?.format('MM-DD-YYYY') ?? '', us_time: d?.format('h:mm:ss A') ?? '' };
 }
 
+/** A moment in service time as the staff read it: MM/DD/YYYY at HH:mm (e.g. "12/03/2026 at 09:00"). */
+export function formatServiceMoment(value: DateInput): string {
+  return valid(value)?.tz(SERVICE_TIME_ZONE).format('MM/DD/YYYY [at] HH:mm') ?? '';
+}
+
 /** Today's calendar date (YYYY-MM-DD) in the service time zone. */
 export function serviceToday(now: Date = new Date()): string {
   const t = now.getTime();

@@ -288,6 +288,7 @@ export function runOrderChecks(order: CheckedOrder, options: CheckOptions): Orde
     else if (flag === 'card_mismatch' || flag === 'card_duplicate') add(flag, 'block', []);
     else if (flag === 'card_unreadable' || flag === 'passport_scan_unreadable') add(flag, 'info', []);
     else if (flag === 'passport_scan_mismatch') add(flag, 'warn', []);
+    if (flag === 'card_arrived_unsent') add('card_arrived_unsent', 'warn', []);
   }
   return out.sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity]);
 }

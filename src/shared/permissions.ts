@@ -68,6 +68,8 @@ export const PERMISSIONS = {
   'dueTime.write': ADMIN_MANAGER,
   /** The working-hours calendar (weekly hours, holidays): everyone reads it, an Admin changes it. */
   'workingHours.write': ['Admin'],
+  /** The submission policy: window, job minutes, auto-send of government cards (docs/product.md). */
+  'submission.policy': ADMIN_MANAGER,
   /** Retention of personal data: the policy period, and erasing one order's personal data on request. */
   'settings.retention': ['Admin'],
   'orders.erase': ['Admin'],

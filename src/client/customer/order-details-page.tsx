@@ -218,6 +218,7 @@ function OrderDetails() {
         message={mainResult.stage === 'approved' && !mainResult.downloadable ? null : mainResult.stageMessage}
         request={mainResult.stageRequest}
       />
+      {mainResult.stageSubmitted ? <p className="c-submitted">{mainResult.stageSubmitted}</p> : null}
       {stageShowsRequest(mainResult.stage) && loadToken(orderId) ? (
         <ReplyForm orderId={orderId} token={loadToken(orderId)!} />
       ) : null}

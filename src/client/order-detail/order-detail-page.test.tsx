@@ -92,6 +92,7 @@ describe('order detail page', () => {
     openOrder(orderFixture());
     await screen.findByText(/Order 100123/);
     expect(sectionTitles()).toEqual([
+      'Submit',
       'Passport details',
       'Arrival/Departure Date',
       'Arrival details',
@@ -187,7 +188,7 @@ describe('order detail page', () => {
     openOrder(order);
     await screen.findByText(/Order 100123/);
     // Mail history sits right after Upload Document, below the traveller's identity and trip.
-    expect(sectionTitles().slice(5, 7)).toEqual(['Upload Document', 'Email History']);
+    expect(sectionTitles().slice(6, 8)).toEqual(['Upload Document', 'Email History']);
     const history = within(section('Email History'));
     // 15:00 UTC on 2 March is 10:00 in New York (EST).
     expect(history.getByText('2 Mar 2026 10:00 EST')).toBeInTheDocument();

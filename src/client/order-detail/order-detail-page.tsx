@@ -27,6 +27,7 @@ import { PassportSection } from './passport-section';
 import { PaymentSection } from './payment-section';
 import { PersonalInfoSection } from './personal-info-section';
 import { StatusTimelineSection } from './status-timeline-section';
+import { SubmitSection } from './submit-section';
 import { TransactionDetailsModal } from './transaction-details-modal';
 import { TripInfoSection } from './trip-info-section';
 import { UploadDocumentSection } from './upload-document-section';
@@ -112,6 +113,8 @@ function OrderDetail({ order }: { order: OrderDetails }) {
       <OrderLivePanel order={order} />
       {/* The order's data checks first: what the government would reject, and possible duplicates. */}
       <OrderChecksSection order={order} />
+      {/* The government form's packet to submit from, and the reference (docs/product.md). */}
+      <SubmitSection order={order} />
       {/* First in the reading order (a few Tab presses away), shown fixed at the bottom of the screen. */}
       <OrderActionBar order={order} />
       <div className="d-flex flex-wrap gap-2 mb-3">

@@ -11,6 +11,7 @@ import { sessionUser } from '../transport/session';
 import { SelectField, TextField } from '../components/form-kit/form-field';
 import { LoadError } from '../components/load-error';
 import { useGetDueTimePolicyQuery, useSaveDueTimePolicyMutation } from './list-api';
+import { SubmissionPolicyCard } from './submission-policy-card';
 
 /** /admin/due-time-policy: hours per processing mode and the at-risk margin (Admin and Manager change them). */
 export function Component() {
@@ -129,6 +130,7 @@ export function Component() {
           Last changed by {policy.data.updatedBy} on <DateTime value={policy.data.updatedAt} />.
         </p>
       ) : null}
+      {can(role, 'submission.policy') ? <SubmissionPolicyCard /> : null}
     </section>
   );
 }

@@ -39,7 +39,7 @@ import {
 } from './queries.js';
 import { rememberOrderLanguage } from '../orders/commands.js';
 import { customerRequestText } from './request-text.js';
-import { answerLanguage, findTrackedOrder, stageAnswer, stageFacts } from './stage-queries.js';
+import { answerLanguage, findTrackedOrder, stageAnswer, stageFacts, submittedLine } from './stage-queries.js';
 import {
   CUSTOMER_TOKEN_TTL_SECONDS,
   DOWNLOAD_TOKEN_TTL_SECONDS,
@@ -217,7 +217,14 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
         status: 1 as const,
         message: history.length ? 'Download history loaded' : 'No record found',
         data: history,
-        mainResult: { ...summary, downloadable: doc !== null, stage, stageMessage, stageRequest },
+        mainResult: {
+          ...summary,
+          downloadable: doc !== null,
+          stage,
+          stageMessage,
+          stageRequest,
+          stageSubmitted: submittedLine(facts?.submittedAt, language),
+        },
         path: { file1: doc ? file1Of(doc) : null },
       };
     },

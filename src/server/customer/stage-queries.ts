@@ -8,6 +8,7 @@ import nl from '../../shared/i18n/nl.js';
 import pap from '../../shared/i18n/pap.js';
 import pt from '../../shared/i18n/pt.js';
 import { type CustomerLanguage, DEFAULT_LANGUAGE, isCustomerLanguage } from '../../shared/languages.js';
+import { formatDate, serviceToday } from '../../shared/dates.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderEvents, orders } from '../db/schema.js';
 import { notErased } from './queries.js';
@@ -45,6 +46,15 @@ export function stageAnswer(
   return { stage, stageMessage };
 }
 
+/** "Submitted to the government on <date>" in a language, once the order was marked submitted. */
+export function submittedLine(
+  submittedAt: Date | null | undefined,
+  language: CustomerLanguage,
+): string | null {
+  if (!submittedAt) return null;
+  return translatorFor(language).t('stage.submittedOn', { date: formatDate(serviceToday(submittedAt)) });
+}
+
 /**
  * An order as the track call needs it, deleted or not: one primary-key lookup whatever the outcome, so a
  * wrong id, a wrong e-mail and a deleted order cost the same.
@@ -67,7 +77,11 @@ export async function findTrackedOrder(db: DbOrTx, orderId: number) {
 /** What the tracking answer adds to the summary: the status, the stored language, when the status began. */
 export async function stageFacts(db: DbOrTx, orderId: number) {
   const [row] = await db
-    .select({ processStatus: orders.processStatus, language: orders.language })
+    .select({
+      processStatus: orders.processStatus,
+      language: orders.language,
+      submittedAt: orders.submittedAt,
+    })
     .from(orders)
     .where(eq(orders.orderId, orderId))
     .limit(1);

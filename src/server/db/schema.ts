@@ -284,6 +284,18 @@ export const orders = pgTable(
     checkLevel: smallint('check_level').notNull().default(0),
     /** Flags other parts of the service raise on the order (CHECK_FLAGS); each becomes a check. */
     checkFlags: text('check_flags').array().notNull().default(sql`'{}'::text[]`),
+    /** The reference the government's portal gave on submission (4–40 of A-Z, 0-9, '-'); null until known. */
+    governmentReference: text('government_reference'),
+    /** When and by whom the order was marked submitted to the government (POST .../submitted). */
+    submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }),
+    submittedBy: integer('submitted_by').references(() => staffUsers.id),
+    /**
+     * The submission window (docs/product.md, "Submitting to the government"): the processing date the
+     * order came with, while a window moved processing_date to the day its window opens; null otherwise.
+     */
+    orderedProcessingDate: date('ordered_processing_date', { mode: 'string' }),
+    /** When the government's portal accepts the order (start of that service day); null without a window. */
+    submissionOpensAt: timestamp('submission_opens_at', { withTimezone: true, mode: 'date' }),
     /** A warning or a blocking check on an order still being worked: the Needs attention filter. */
     needsAttention: boolean('needs_attention').generatedAlwaysAs(
       sql`"check_level" > 0 and "process_status" in (${sqlList(ATTENTION_STATUSES)})`,
@@ -351,6 +363,9 @@ export const orders = pgTable(
     index('orders_status_created_idx').on(t.processStatus, t.createdAt.desc(), t.orderId.desc()),
     index('orders_assigned_idx').on(t.assignedTo, t.createdAt.desc(), t.orderId.desc()),
     index('orders_email_lower_idx').on(sql`lower(${t.email})`),
+    index('orders_government_reference_idx')
+      .on(sql`upper(${t.governmentReference})`)
+      .where(sql`${t.governmentReference} is not null`),
     index('orders_transaction_id_idx').on(t.transactionId).where(sql`${t.transactionId} is not null`),
     index('orders_customer_replied_idx')
       .on(t.assignedTo, t.customerRepliedAt)
@@ -1150,6 +1165,8 @@ export const inboundMessages = pgTable(
     attachedBy: integer('attached_by').references(() => staffUsers.id),
     /** False: matched by its sender alone, whom our receiving server did not authenticate (moved nothing). */
     senderVerified: boolean('sender_verified').notNull().default(true),
+    /** Why a message that named an order went to Unmatched Mail (e.g. "sender not authenticated as the government"). */
+    unmatchedReason: text('unmatched_reason'),
   },
   (t) => [
     check('inbound_messages_source_ck', sql`${t.source} in ('mail', 'track')`),

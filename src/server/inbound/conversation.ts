@@ -138,6 +138,7 @@ export async function listUnmatched(db: DbOrTx, limit: number, offset: number) {
         fromName: inboundMessages.fromName,
         subject: inboundMessages.subject,
         text: inboundMessages.bodyText,
+        reason: inboundMessages.unmatchedReason,
         attachments: sql<number>`(select count(*)::int from ${inboundAttachments} where ${inboundAttachments.inboundId} = ${inboundMessages.id})`,
       })
       .from(inboundMessages)

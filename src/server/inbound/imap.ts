@@ -5,7 +5,7 @@ import { inboundImapClaims } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import type { Config } from '../config.js';
 import { INBOUND_LIMITS, parseInbound } from './parse.js';
-import { receiveMail } from './pipeline.js';
+import { receiveInboundMail } from '../flows/government-mail.js';
 
 export interface ImapOptions {
   url: string;
@@ -68,7 +68,7 @@ export async function startImapWatcher(db: Db, config: Config, opts: ImapOptions
             log({ uid }, 'mailbox message over 25 MB left unread');
             continue;
           }
-          const result = await receiveMail({ db, config }, await parseInbound(message.source));
+          const result = await receiveInboundMail({ db, config }, await parseInbound(message.source));
           log({ uid, disposition: result.disposition, inboundId: result.inboundId }, 'inbound mail');
         } catch (err) {
           // A message the pipeline refuses (a MIME bomb, not an e-mail) is marked seen and left there.

@@ -27,7 +27,7 @@ export interface InboundResult {
   inboundId: number | null;
 }
 
-type MatchRule = 'token' | 'thread' | 'subject' | 'sender';
+type MatchRule = 'token' | 'thread' | 'subject' | 'sender' | 'government';
 
 interface Match {
   orderId: number;
@@ -214,7 +214,7 @@ function isOwnMail(config: Config, mail: InboundMail): boolean {
   return !!mail.fromEmail && mail.fromEmail === ours.trim().toLowerCase() && mail.ourOrderHeader !== null;
 }
 
-interface StoredAttachment {
+export interface StoredAttachment {
   key: string;
   name: string;
   mimeType: string;
@@ -273,7 +273,24 @@ export interface PipelineContext {
  * match, store, effects. The message row and its effects commit together; a second copy of the same
  * Message-ID (another instance, a provider retry) is `duplicate` and changes nothing.
  */
-export async function receiveMail(ctx: PipelineContext, mail: InboundMail): Promise<InboundResult> {
+export interface ReceiveOptions {
+  /** Never onto an order: to Unmatched Mail with this reason (e.g. an unauthenticated sender). */
+  unmatchedReason?: string;
+  /**
+   * Government mail for an order (src/server/flows/government-mail.ts): attached to it, and these effects
+   * run in the message's transaction instead of a customer answer's.
+   */
+  government?: {
+    orderId: number;
+    effects: (tx: DbOrTx, inboundId: number, files: readonly StoredAttachment[]) => Promise<void>;
+  };
+}
+
+export async function receiveMail(
+  ctx: PipelineContext,
+  mail: InboundMail,
+  options: ReceiveOptions = {},
+): Promise<InboundResult> {
   const { db, config } = ctx;
   if (isOwnMail(config, mail)) return { orderId: null, disposition: 'auto-reply', inboundId: null };
   if (mail.messageId) {
@@ -290,7 +307,12 @@ export async function receiveMail(ctx: PipelineContext, mail: InboundMail): Prom
   let disposition: Exclude<Disposition, 'duplicate'>;
   let match: Match | null = null;
   let bouncedMailId: number | null = null;
-  if (mail.report) {
+  if (options.government) {
+    disposition = 'attached';
+    match = { orderId: options.government.orderId, by: 'government', verified: true };
+  } else if (options.unmatchedReason) {
+    disposition = 'unmatched';
+  } else if (mail.report) {
     const reported = await reportedMail(db, config, mail);
     if (reported) {
       bouncedMailId = reported.id;
@@ -340,6 +362,7 @@ export async function receiveMail(ctx: PipelineContext, mail: InboundMail): Prom
           bounceStatus: mail.report?.status ?? null,
           sentAt: mail.date,
           readAt: disposition === 'attached' ? null : sql`now()`,
+          unmatchedReason: options.unmatchedReason ?? null,
         })
         .onConflictDoNothing()
         .returning({ id: inboundMessages.id });
@@ -355,7 +378,8 @@ export async function receiveMail(ctx: PipelineContext, mail: InboundMail): Prom
             sha256: f.sha256,
           })),
         );
-      if (match && disposition === 'attached')
+      if (options.government) await options.government.effects(tx, row.id, files.stored);
+      else if (match && disposition === 'attached')
         await customerAnswered(
           tx,
           match.orderId,

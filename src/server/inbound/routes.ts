@@ -11,8 +11,9 @@ import {
   unsupportedMediaType,
 } from '../http/errors.js';
 import { INBOUND_LIMITS, parseInbound, TOO_LARGE_MESSAGE } from './parse.js';
+import { receiveInboundMail } from '../flows/government-mail.js';
 import { malformedForm } from './multipart.js';
-import { DISPOSITIONS, receiveMail } from './pipeline.js';
+import { DISPOSITIONS } from './pipeline.js';
 
 function tokenMatches(expected: string, header: string | undefined): boolean {
   const bearer = /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1]?.trim();
@@ -123,7 +124,7 @@ export const inboundRoutes: FastifyPluginAsyncZod = async (app) => {
         throw unsupportedMediaType('Send the raw message as message/rfc822 or multipart/form-data.');
       }
       const mail = await parseInbound(raw, envelope);
-      const result = await receiveMail({ db, config }, mail);
+      const result = await receiveInboundMail({ db, config }, mail);
       request.log.info({ inboundId: result.inboundId, disposition: result.disposition }, 'inbound mail');
       return {
         status: 1 as const,

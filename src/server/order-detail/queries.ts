@@ -219,6 +219,8 @@ from (
          ${isoSql('o.trip_ends_at')} as trip_ends_at,
          (o.customer_replied_at is not null) as customer_replied,
          (o.customer_edited_at is not null) as customer_edited,
+         o.government_reference, ${isoSql('o.submitted_at')} as submitted_at,
+         ${isoSql('o.submission_opens_at')} as submission_opens_at,
          coalesce((
            select json_agg(json_build_object(
                     'id', d.id, 'order_id', d.order_id, 'withdrawn_at', ${isoSql('d.withdrawn_at')},

@@ -9,11 +9,13 @@ import {
   RECENT_MOVE_SECONDS,
 } from '../../shared/constants.js';
 import type { PendingMail, RemarkItem } from '../../shared/contracts/order-detail.js';
-import { serviceToday } from '../../shared/dates.js';
+import { formatServiceMoment, serviceToday } from '../../shared/dates.js';
 import type { CustomerLanguage } from '../../shared/languages.js';
 import { decide, type OrderAction, remarkMove, statusName } from '../../shared/order-rules.js';
 import { can } from '../../shared/permissions.js';
 import { recordAudit } from '../audit/audit.js';
+import { now } from '../auth/clock.js';
+import { applySubmissionWindow } from './submission-window.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { documents, orderRemarks, orders } from '../db/schema.js';
@@ -67,7 +69,13 @@ async function applyStatus(
   actor: { id: number | null },
   changed: StatusChange[],
   to: OrderStatus,
-  opts: { restore?: boolean; notify?: boolean | undefined; forced?: boolean } = {},
+  opts: {
+    restore?: boolean;
+    notify?: boolean | undefined;
+    forced?: boolean;
+    /** The move to Awaiting Govt of POST .../submitted: the government's reference, stored with it. */
+    governmentReference?: string | undefined;
+  } = {},
 ): Promise<StatusMails> {
   // A restore puts an order back where it was; it is not a completion.
   if (to === 'Completed' && !opts.forced && !opts.restore) await assertCurrentDocuments(tx, changed);
@@ -90,8 +98,19 @@ async function applyStatus(
       ...(refunding
         ? { refundDate: sql`now()`, refundReason: sql`coalesce(refund_reason, 'unspecified')` }
         : {}),
+      ...(opts.governmentReference !== undefined
+        ? { governmentReference: opts.governmentReference, submittedAt: sql`now()`, submittedBy: actor.id }
+        : {}),
     })
     .where(inArray(orders.orderId, ids));
+  await syncReferenceCheck(tx, ids);
+  // A government card sent with the completion is no longer waiting to be sent.
+  if (to === 'Completed') {
+    await tx
+      .update(orders)
+      .set({ checkFlags: sql`array_remove(check_flags, 'card_arrived_unsent')` })
+      .where(and(inArray(orders.orderId, ids), sql`'card_arrived_unsent' = any(check_flags)`));
+  }
   await recordEvents(
     tx,
     changed.map((o) => ({
@@ -106,6 +125,54 @@ async function applyStatus(
     restore: opts.restore,
     skip: opts.notify === false || opts.forced,
   });
+}
+
+const REFERENCE_CHECK = {
+  code: 'government_reference_missing',
+  severity: 'warn',
+  fields: [],
+  params: {},
+} as const;
+
+/**
+ * An order in Awaiting Govt without the government's reference carries the check
+ * government_reference_missing (warn), so it shows in Needs attention until one is stored; any other
+ * order does not. Kept on the stored checks of `ids` in the transaction of the change (the server's
+ * checksOfOrder computes the same, so a later run of the checks agrees).
+ */
+export async function syncReferenceCheck(tx: DbOrTx, ids: readonly number[]): Promise<void> {
+  if (!ids.length) return;
+  await tx.execute(sql`
+    with x as (
+      select order_id,
+             process_status = ${sqlValue('AwaitingGovt')} and government_reference is null as wanted,
+             coalesce((select jsonb_agg(c) from jsonb_array_elements(checks) c
+                       where c->>'code' <> ${REFERENCE_CHECK.code}), '[]'::jsonb) as others
+      from orders
+      where order_id in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})
+        and (process_status = ${sqlValue('AwaitingGovt')} and government_reference is null)
+            <> (checks @> ${JSON.stringify([{ code: REFERENCE_CHECK.code }])}::jsonb)),
+    n as (
+      select order_id,
+             case when wanted then others || ${JSON.stringify([REFERENCE_CHECK])}::jsonb else others end as checks
+      from x)
+    update orders o
+    set checks = n.checks,
+        check_level = case when n.checks @> '[{"severity":"block"}]'::jsonb then 2
+                           when n.checks @> '[{"severity":"warn"}]'::jsonb then 1 else 0 end
+    from n where o.order_id = n.order_id`);
+}
+
+/** The order's submission window has not opened yet (the portal would refuse it). */
+function windowClosed(order: Pick<LockedOrder, 'submissionOpensAt'>): boolean {
+  return order.submissionOpensAt !== null && order.submissionOpensAt.getTime() > now().getTime();
+}
+
+export function windowClosedMessage(opensAt: Date): string {
+  return `Submission opens on ${formatServiceMoment(opensAt)}: the government's portal refuses the order until then. An Admin can submit it earlier, with a reason.`;
 }
 
 export const NO_CARD_MESSAGE =
@@ -183,6 +250,8 @@ export interface ChangeStatusInput {
   confirmRecent?: boolean | undefined;
   /** Admin only, to Completed: without a current document, for this reason; no customer mail. */
   forceReason?: string | undefined;
+  /** To Awaiting Govt only: the government's reference, stored with the move (POST .../submitted). */
+  governmentReference?: string | undefined;
 }
 
 /**
@@ -208,11 +277,22 @@ export async function changeStatus(
     // continue?".
     enforceRules([order], { kind: 'move', to: input.to }, actor, serviceToday());
     const forced = input.forceReason !== undefined;
+    const early = input.to === 'AwaitingGovt' && windowClosed(order);
     if (forced) {
-      if (input.to !== 'Completed') throw badRequest('forceReason: only for a move to Completed');
-      if (actor.type !== 'Admin') throw forbidden('Only an Admin can complete an order without a card.');
+      if (input.to !== 'Completed' && input.to !== 'AwaitingGovt') {
+        throw badRequest('forceReason: only for a move to Completed or Awaiting Govt');
+      }
+      if (actor.type !== 'Admin') {
+        throw forbidden(
+          input.to === 'Completed'
+            ? 'Only an Admin can complete an order without a card.'
+            : 'Only an Admin can submit an order before its submission window opens.',
+        );
+      }
     }
     if (input.to !== 'Deleted') await assertHolderAllows(tx, order, actor, input.takeOver ?? false);
+    // A refusal, like the rules': before the questions below.
+    if (early && !forced) throw conflict(windowClosedMessage(order.submissionOpensAt!));
     await assertVersion(tx, order, input.expectedVersion);
     if (input.undo) await assertUndoable(tx, order.orderId, actor, input.to);
     else if (!input.confirmRecent) await assertNoRecentMove(tx, order.orderId, actor);
@@ -229,11 +309,44 @@ export async function changeStatus(
         })),
       );
     }
+    if (input.governmentReference !== undefined && input.to !== 'AwaitingGovt') {
+      throw badRequest('governmentReference: only with a move to Awaiting Govt');
+    }
     const mails = await applyStatus(tx, actor, [order], input.to, {
       notify: input.undo ? false : input.notify,
-      forced: forced && !(await latestDocument(tx, order.orderId)),
+      forced: forced && input.to === 'Completed' && !(await latestDocument(tx, order.orderId)),
+      governmentReference: input.governmentReference,
     });
-    if (forced) {
+    if (input.governmentReference !== undefined) {
+      await recordEvents(tx, [
+        {
+          orderId: order.orderId,
+          actorId: actor.id,
+          action: 'submission',
+          fromValue: order.governmentReference,
+          toValue: input.governmentReference,
+        },
+      ]);
+      await recordAudit(tx, {
+        action: 'order.submitted',
+        actorId: actor.id,
+        target: `order ${order.orderId}`,
+        from: { status: order.processStatus, governmentReference: order.governmentReference },
+        to: { status: 'AwaitingGovt', governmentReference: input.governmentReference },
+      });
+    }
+    if (forced && input.to === 'AwaitingGovt') {
+      await recordAudit(tx, {
+        action: 'order.force-submit',
+        actorId: actor.id,
+        target: `order ${order.orderId}`,
+        from: {
+          status: order.processStatus,
+          submissionOpensAt: order.submissionOpensAt?.toISOString() ?? null,
+        },
+        to: { status: 'AwaitingGovt', reason: input.forceReason },
+      });
+    } else if (forced) {
       await recordAudit(tx, {
         action: 'order.force-complete',
         actorId: actor.id,
@@ -349,6 +462,10 @@ export async function restoreOrders(
       byTarget.set(to, [...(byTarget.get(to) ?? []), o]);
     }
     for (const [to, group] of byTarget) await applyStatus(tx, actor, group, to, { restore: true });
+    await applySubmissionWindow(
+      tx,
+      locked.map((o) => o.orderId),
+    );
     for (const o of locked) {
       await recordAudit(tx, {
         action: 'order.restore',
@@ -856,6 +973,7 @@ export async function createOrder(db: DbOrTx, values: typeof orders.$inferInsert
       .returning({ orderId: orders.orderId });
     if (created) {
       await recordEvents(tx, [{ orderId: created.orderId, action: 'created', toValue: 'New' }]);
+      await applySubmissionWindow(tx, [created.orderId]);
       return created.orderId;
     }
     const [existing] = await tx
@@ -984,4 +1102,78 @@ export async function openOrdersHeldBy(db: DbOrTx, staffId: number): Promise<num
       and(eq(orders.assignedTo, staffId), sql`${orders.processStatus} not in (${sqlList(CLOSED_STATUSES)})`),
     );
   return Number(row?.n ?? 0);
+}
+
+/** A file the government mailed, stored under the upload rules (src/server/flows/government-mail.ts). */
+export interface GovernmentFile {
+  key: string;
+  name: string;
+  mimeType: string;
+  size: number;
+  sha256: string;
+}
+
+/**
+ * The government's card for an order, as an upload by the system user "Government mail": it becomes the
+ * order's current document, with its upload event. The same PDF (sha256) twice on one order, or a
+ * closed order, stores nothing (null).
+ */
+export async function attachGovernmentCard(
+  db: DbOrTx,
+  orderId: number,
+  file: GovernmentFile,
+): Promise<{ documentId: number } | null> {
+  return inTransaction(db, async (tx) => {
+    const order = await lockOne(tx, orderId);
+    if ((CLOSED_STATUSES as readonly string[]).includes(order.processStatus)) return null;
+    const [same] = await tx
+      .select({ id: documents.id })
+      .from(documents)
+      .where(and(eq(documents.orderId, orderId), eq(documents.sha256, file.sha256)))
+      .limit(1);
+    if (same) return null;
+    const [doc] = await tx
+      .insert(documents)
+      .values({
+        orderId,
+        storageKey: file.key,
+        originalName: file.name,
+        mimeType: file.mimeType,
+        sizeBytes: file.size,
+        sha256: file.sha256,
+        uploadedBy: null,
+      })
+      .returning({ id: documents.id });
+    await recordEvents(tx, [
+      { orderId, actorId: null, action: 'upload', toValue: `${file.name} (Government mail)`.slice(0, 200) },
+    ]);
+    return { documentId: doc!.id };
+  });
+}
+
+/**
+ * "Upload, mail and complete" by the system user "Government mail": the approval mail with the card to
+ * the order's address and the move to Completed (the shared rules decide; no Completed notification
+ * besides the approval mail). Answers whether it completed the order.
+ */
+export async function sendGovernmentCard(
+  db: DbOrTx,
+  orderId: number,
+  documentId: number,
+  provider: MailProvider,
+): Promise<boolean> {
+  return inTransaction(db, async (tx) => {
+    const order = await lockOne(tx, orderId);
+    const moved = await moveAsSystem(tx, orderId, 'Completed', { notify: false });
+    if (!moved.moved) return false;
+    await queueMail(tx, {
+      orderId,
+      kind: 'approval',
+      toEmail: order.email,
+      provider,
+      documentId,
+      requestedBy: null,
+    });
+    return true;
+  });
 }

@@ -13,6 +13,7 @@ import { recordEvents } from './events.js';
 import { setRefundReason } from './refund-reason.js';
 import { lockOrders, type OrderRow } from './repository.js';
 import { assertVersion } from './rules.js';
+import { applySubmissionWindow } from './submission-window.js';
 import { type CheckSettings, findDuplicates, refreshChecks } from './order-checks.js';
 
 /** Orders whose data no longer changes: their card is issued, refunded or the order is gone. */
@@ -59,6 +60,14 @@ export async function correctOrder(
       changes.push({ field: f, from, to });
       set[key] = values[key];
     }
+    if (body.governmentReference !== undefined && body.governmentReference !== order!.governmentReference) {
+      changes.push({
+        field: 'government_reference',
+        from: order!.governmentReference,
+        to: body.governmentReference,
+      });
+      set.governmentReference = body.governmentReference;
+    }
     if (!changes.length) return { changes, version: order!.version };
     await tx
       .update(orders)
@@ -83,6 +92,7 @@ export async function correctOrder(
       to: Object.fromEntries(changes.map((c) => [c.field, c.to])),
       ip,
     });
+    if (changes.some((c) => c.field === 'arrival_date')) await applySubmissionWindow(tx, [orderId]);
     await refreshChecks(tx, [orderId], settings, { withCandidates: true });
     const [after] = await tx
       .select({ version: orders.version })

@@ -41,6 +41,7 @@ const HEADER = [
   'Process Date',
   'Assign To',
   'Refund Reason',
+  'Government Reference',
 ];
 
 function phone(r: OrderListRow): string {
@@ -65,6 +66,7 @@ function line(r: OrderListRow): string {
     formatDate(r.processing_date),
     r.assign_to,
     refundReasonText(r.refund_reason, r.refund_reason_text),
+    r.government_reference ?? '',
   ]
     .map(csvCell)
     .join(',');

@@ -14,6 +14,7 @@ import type {
   SortDirection,
 } from '../../shared/contracts/orders.js';
 import { DEFAULT_LIST_SORT } from '../../shared/list-sort.js';
+import { GOVERNMENT_REFERENCE_PATTERN } from '../../shared/contracts/submission.js';
 import { countryName } from '../../shared/countries.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { sqlValue } from '../db/sql-lists.js';
@@ -116,7 +117,10 @@ function rowColumns(clock: DueClock): SQL {
              order by d.created_at desc, d.id desc limit 1) end as dispute_reason,
            (o.customer_replied_at is not null) as customer_replied,
            (o.customer_edited_at is not null) as customer_edited,
-           o.refund_reason, o.refund_reason_text`;
+           o.refund_reason, o.refund_reason_text,
+
+           o.government_reference,
+           to_char(o.submission_opens_at at time zone 'UTC', ${sql.raw(ISO)}) as submission_opens_at`;
 }
 
 /**
@@ -457,10 +461,17 @@ const EXACT_LIMIT = 200;
  * The exact matches, read on their B-tree (decision 222): the order whose id was typed (primary key), or
  * the orders whose e-mail is the typed address (orders_email_lower_idx). Null when the text is neither.
  */
-function exactCondition(searchVal: string): { kind: 'id' | 'email'; where: SQL } | null {
+function exactCondition(searchVal: string): { kind: 'id' | 'email' | 'reference'; where: SQL } | null {
   const typed = searchVal.trim();
   if (/^\d{1,15}$/.test(typed)) return { kind: 'id', where: sql`order_id = ${Number(typed)}` };
   if (WHOLE_EMAIL.test(typed)) return { kind: 'email', where: sql`lower(email) = ${typed.toLowerCase()}` };
+  // A government reference, exactly (orders_government_reference_idx), case aside.
+  if (GOVERNMENT_REFERENCE_PATTERN.test(typed)) {
+    return {
+      kind: 'reference',
+      where: sql`upper(government_reference) = ${typed.toUpperCase()} and government_reference is not null`,
+    };
+  }
   return null;
 }
 

@@ -146,6 +146,9 @@ export async function checksOfOrder(
     open: (ATTENTION_STATUSES as readonly string[]).includes(o.processStatus),
     flags: o.checkFlags,
   });
+  if (o.processStatus === 'AwaitingGovt' && !o.governmentReference) {
+    checks.push({ code: 'government_reference_missing', severity: 'warn', fields: [], params: {} });
+  }
   const found = duplicates ?? (await findDuplicates(db, o));
   const open = found.filter((d) => d.decision === null).map((d) => d.candidate.order_id);
   if (open.length) {

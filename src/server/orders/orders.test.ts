@@ -177,6 +177,8 @@ describe('folders and counts', () => {
         'customer_replied',
         'refund_reason',
         'refund_reason_text',
+        'government_reference',
+        'submission_opens_at',
       ].sort(),
     );
     expect(row).toMatchObject({

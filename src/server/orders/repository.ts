@@ -122,6 +122,9 @@ export function orderFieldsOf(
     due_paused_at: iso(o.duePausedAt),
     trip_ends_at: iso(o.tripEndsAt),
     due_state: extra.dueState,
+    government_reference: o.governmentReference,
+    submitted_at: iso(o.submittedAt),
+    submission_opens_at: iso(o.submissionOpensAt),
   };
 }
 

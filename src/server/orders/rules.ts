@@ -87,6 +87,8 @@ function describeChange(action: string, to: string | null, toName: string | null
       return 'changed the transaction details';
     case 'correction':
       return 'corrected its data';
+    case 'submission':
+      return 'stored the government reference';
     default:
       return 'changed it';
   }

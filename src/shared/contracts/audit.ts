@@ -56,6 +56,9 @@ export const AUDIT_ACTIONS = {
   'routing-policy.update': 'Routing policy changed',
   'team.availability': 'Available/Away switched',
   'working-hours.update': 'Working hours changed',
+  'order.submitted': 'Submitted to the government',
+  'order.force-submit': 'Submitted before the submission window opened',
+  'submission-policy.update': 'Submission policy changed',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];

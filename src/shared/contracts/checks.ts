@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { governmentReferenceField } from './submission.js';
 import { ORDER_STATUSES } from '../constants.js';
 import { CHECK_CODES, CHECK_SEVERITIES, DUPLICATE_DECISIONS } from '../check-codes.js';
 import { orderIdField } from './common.js';
@@ -110,9 +111,11 @@ export const correctOrderBody = correctable
       .int('must be a whole number')
       .positive('must be 1 or more')
       .max(2_147_483_647, 'is too large'),
+    /** The government's reference of an order submitted without one (docs/product.md, "Submitting to the government"). */
+    governmentReference: governmentReferenceField.optional(),
   })
   .strict()
-  .refine((v) => CORRECTABLE_FIELDS.some((f) => v[f] !== undefined), {
+  .refine((v) => v.governmentReference !== undefined || CORRECTABLE_FIELDS.some((f) => v[f] !== undefined), {
     message: 'Change at least one field.',
   });
 export type CorrectOrderBody = z.infer<typeof correctOrderBody>;

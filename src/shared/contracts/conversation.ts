@@ -93,6 +93,8 @@ export const unmatchedItem = z.object({
   fromName: z.string().nullable(),
   subject: z.string().nullable(),
   text: z.string(),
+  /** Why a message that named an order is here (e.g. "sender not authenticated as the government"). */
+  reason: z.string().nullable().optional(),
   attachments: z.number(),
 });
 export const unmatchedResponse = envelope(z.object({ total: z.number(), items: z.array(unmatchedItem) }));

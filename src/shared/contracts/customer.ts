@@ -126,6 +126,8 @@ export const customerTrackingSummary = /* @__PURE__ */ z.extend(customerOrderSum
   stageMessage: z.string(),
   /** action_needed only: the staff's request as plain text (docs/decisions/212); otherwise null. */
   stageRequest: z.nullable(z.string()),
+  /** "Submitted to the government on <date>" once the order was submitted; otherwise null. */
+  stageSubmitted: z.optional(z.nullable(z.string())),
 });
 export type CustomerTrackingSummary = z.infer<typeof customerTrackingSummary>;
 

@@ -413,6 +413,12 @@ export const orderFields = z.object({
   customer_replied: z.boolean().optional(),
   /** The customer corrected the order on the track page and no one has opened it since. */
   customer_edited: z.boolean().optional(),
+  /** The government's reference (docs/product.md, "Submitting to the government"); null until stored. */
+  government_reference: nullableText.optional(),
+  /** When the order was marked submitted to the government with its reference. */
+  submitted_at: isoInstant.nullable().optional(),
+  /** With a submission window: when the government's portal accepts the order; null without one. */
+  submission_opens_at: isoInstant.nullable().optional(),
 });
 export type OrderFields = z.infer<typeof orderFields>;
 

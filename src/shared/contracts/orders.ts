@@ -177,6 +177,10 @@ export const orderListRow = z.object({
   /** Why the order is (being) refunded (a reason code, 'unspecified'), and the text of 'other'. */
   refund_reason: z.string().nullable().optional(),
   refund_reason_text: z.string().nullable().optional(),
+  /** The government's reference once the order was submitted (docs/product.md, "Submitting to the government"). */
+  government_reference: z.string().nullable().optional(),
+  /** With a submission window: when the government's portal accepts the order (ISO time); null without one. */
+  submission_opens_at: z.string().nullable().optional(),
 });
 export type OrderListRow = z.infer<typeof orderListRow>;
 

@@ -71,6 +71,7 @@ const en = {
     'We need something from you before we can continue. Please read our request and answer the e-mail we sent you.',
   'stage.with_government.message':
     'Your application has been submitted to the government of Aruba. We will e-mail you as soon as your card is approved.',
+  'stage.submittedOn': 'Submitted to the government on {date}.',
   'stage.approved.message': 'Your card is approved. You can download it on this page.',
   'stage.refund_requested.message':
     'Your refund request has been received and is being processed. We will e-mail you when the money has been returned.',
@@ -126,6 +127,9 @@ const en = {
   'check.card_unreadable': 'The approved card could not be read (no text, no QR code): check it by eye.',
   'check.passport_scan_mismatch': "The passport scan differs from the order: see the scan's values.",
   'check.passport_scan_unreadable': "The passport scan's machine-readable zone could not be read.",
+  'check.card_arrived_unsent': 'The government sent the approved card: check it and send it to the customer.',
+  'check.government_reference_missing':
+    'Submitted to the government without its reference: add the reference.',
   'reply.title': 'Send us your answer',
   'reply.message': 'Your message',
   'reply.files': 'Photos or documents (up to 5)',

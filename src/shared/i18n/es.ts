@@ -68,6 +68,7 @@ const es: Catalog = {
     'Necesitamos algo de usted para continuar. Lea nuestra solicitud y responda al correo que le enviamos.',
   'stage.with_government.message':
     'Su solicitud se ha enviado al gobierno de Aruba. Le enviaremos un correo en cuanto su tarjeta esté aprobada.',
+  'stage.submittedOn': 'Enviado al gobierno el {date}.',
   'stage.approved.message': 'Su tarjeta está aprobada. Puede descargarla en esta página.',
   'stage.refund_requested.message':
     'Hemos recibido su solicitud de reembolso y la estamos procesando. Le enviaremos un correo cuando se haya devuelto el dinero.',
@@ -119,6 +120,8 @@ const es: Catalog = {
   'check.card_unreadable': 'No se pudo leer la tarjeta aprobada (sin texto ni código QR): revísela a ojo.',
   'check.passport_scan_mismatch': 'El escaneo del pasaporte difiere del pedido: vea los valores del escaneo.',
   'check.passport_scan_unreadable': 'No se pudo leer la zona de lectura mecánica del escaneo del pasaporte.',
+  'check.card_arrived_unsent': 'El gobierno envió la tarjeta aprobada: revísela y envíela al cliente.',
+  'check.government_reference_missing': 'Enviado al gobierno sin su referencia: añada la referencia.',
   'reply.title': 'Envíenos su respuesta',
   'reply.message': 'Su mensaje',
   'reply.files': 'Fotos o documentos (hasta 5)',

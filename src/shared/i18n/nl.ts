@@ -69,6 +69,7 @@ const nl: Catalog = {
     'We hebben iets van u nodig voordat we verder kunnen. Lees ons verzoek en beantwoord de e-mail die we u stuurden.',
   'stage.with_government.message':
     'Uw aanvraag is ingediend bij de overheid van Aruba. We e-mailen u zodra uw kaart is goedgekeurd.',
+  'stage.submittedOn': 'Op {date} bij de overheid ingediend.',
   'stage.approved.message': 'Uw kaart is goedgekeurd. U kunt hem op deze pagina downloaden.',
   'stage.refund_requested.message':
     'Uw verzoek om terugbetaling is ontvangen en wordt verwerkt. We e-mailen u zodra het geld is teruggestort.',
@@ -124,6 +125,10 @@ const nl: Catalog = {
   'check.passport_scan_mismatch':
     'De paspoortscan wijkt af van de bestelling: bekijk de waarden van de scan.',
   'check.passport_scan_unreadable': 'De machineleesbare zone van de paspoortscan kon niet worden gelezen.',
+  'check.card_arrived_unsent':
+    'De overheid stuurde de goedgekeurde kaart: controleer hem en stuur hem naar de klant.',
+  'check.government_reference_missing':
+    'Zonder referentie bij de overheid ingediend: voeg de referentie toe.',
   'reply.title': 'Stuur ons uw antwoord',
   'reply.message': 'Uw bericht',
   'reply.files': "Foto's of documenten (maximaal 5)",

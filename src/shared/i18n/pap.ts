@@ -68,6 +68,7 @@ const pap: Catalog = {
     'Nos mester algo di bo promé cu nos por sigui. Por fabor lesa nos peticion i contestá e e-mail cu nos a manda bo.',
   'stage.with_government.message':
     'Bo aplicacion a wòrdu entregá na gobierno di Aruba. Nos ta manda bo un e-mail mesora cu bo karchi ta aprobá.',
+  'stage.submittedOn': 'Entrega na gobierno riba {date}.',
   'stage.approved.message': 'Bo karchi ta aprobá. Bo por download e riba e página aki.',
   'stage.refund_requested.message':
     'Nos a ricibí bo peticion di reembolso i nos ta procesando e. Nos ta manda bo un e-mail ora e placa a wòrdu debolbé.',
@@ -121,6 +122,8 @@ const pap: Catalog = {
   'check.card_unreadable': 'No por a lesa e tarheta aprobá (sin teksto, sin code QR): controlé cu bista.',
   'check.passport_scan_mismatch': 'E scan di pasaporte ta diferente di e order: mira e balornan di e scan.',
   'check.passport_scan_unreadable': 'No por a lesa e zona lesabel pa máquina di e scan di pasaporte.',
+  'check.card_arrived_unsent': 'Gobierno a manda e karchi aproba: chek e karchi i mand e pa e cliente.',
+  'check.government_reference_missing': 'Entrega na gobierno sin su referencia: agrega e referencia.',
   'reply.title': 'Manda nos bo contesta',
   'reply.message': 'Bo mensahe',
   'reply.files': 'Potret of dokumento (te 5)',

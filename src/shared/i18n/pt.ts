@@ -69,6 +69,7 @@ const pt: Catalog = {
     'Precisamos de algo de você para continuar. Leia o nosso pedido e responda ao e-mail que enviamos.',
   'stage.with_government.message':
     'A sua solicitação foi enviada ao governo de Aruba. Enviaremos um e-mail assim que o seu cartão for aprovado.',
+  'stage.submittedOn': 'Enviado ao governo em {date}.',
   'stage.approved.message': 'O seu cartão foi aprovado. Você pode baixá-lo nesta página.',
   'stage.refund_requested.message':
     'Recebemos o seu pedido de reembolso e ele está sendo processado. Enviaremos um e-mail quando o dinheiro for devolvido.',
@@ -122,6 +123,8 @@ const pt: Catalog = {
     'A digitalização do passaporte difere do pedido: veja os valores da digitalização.',
   'check.passport_scan_unreadable':
     'Não foi possível ler a zona de leitura ótica da digitalização do passaporte.',
+  'check.card_arrived_unsent': 'O governo enviou o cartão aprovado: verifique-o e envie-o ao cliente.',
+  'check.government_reference_missing': 'Enviado ao governo sem a referência: adicione a referência.',
   'reply.title': 'Envie-nos a sua resposta',
   'reply.message': 'A sua mensagem',
   'reply.files': 'Fotos ou documentos (até 5)',

@@ -372,6 +372,8 @@ function example(op: Operation, name: string, s: Subject): unknown {
       return 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Fuzz//EN\r\nBEGIN:VEVENT\r\nUID:f@x\r\nDTSTAMP:20260101T000000Z\r\nDTSTART;VALUE=DATE:20260704\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n';
     case 'key':
       return `fuzz-${++unique}`;
+    case 'governmentReference':
+      return `FUZZ-${++unique}`;
     case 'subject':
       return 'Your order {{order_id}}';
     case 'body':

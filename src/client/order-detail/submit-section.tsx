@@ -1,0 +1,182 @@
+import { type KeyboardEvent, useRef, useState } from 'react';
+import Alert from 'react-bootstrap/Alert';
+import Button from 'react-bootstrap/Button';
+import Form from 'react-bootstrap/Form';
+import Table from 'react-bootstrap/Table';
+import { toast } from 'react-toastify';
+import { formatServiceMoment, formatStaffDateTime } from '../../shared/dates';
+import type { OrderDetails } from '../../shared/contracts/order-detail';
+import { GOVERNMENT_REFERENCE_PATTERN, packetText } from '../../shared/contracts/submission';
+import { errorMessage } from '../transport/api';
+import { Section } from './section';
+import { useGetSubmissionPacketQuery, useMarkSubmittedMutation } from './submission-api';
+
+/** Statuses from which the order is submitted to the government (the Submit panel shows the packet). */
+const SUBMITTABLE = new Set(['New', 'Awaiting', 'Customer Called', 'Contact Customer']);
+
+async function copyText(value: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(value);
+    return true;
+  } catch {
+    toast.error('Copying is not allowed in this browser; select the text instead.');
+    return false;
+  }
+}
+
+/**
+ * The Submit panel (docs/product.md, "Submitting to the government"): the government form's fields in
+ * its order and format, one copy button each (`c` copies the focused field and moves to the next),
+ * "Copy all as text", and the government's reference with "Mark submitted".
+ */
+export function SubmitSection({ order }: { order: OrderDetails }) {
+  const submittable = SUBMITTABLE.has(order.process_status);
+  const opensAt = order.submission_opens_at ? Date.parse(order.submission_opens_at) : null;
+  return (
+    <Section title="Submit">
+      {opensAt !== null && opensAt > Date.now() && !order.government_reference ? (
+        <Alert variant="info" className="py-2" data-testid="submission-opens">
+          Submission opens on {formatServiceMoment(order.submission_opens_at)}
+        </Alert>
+      ) : null}
+      {order.government_reference ? (
+        <p className="mb-2" data-testid="government-reference">
+          Submitted to the government
+          {order.submitted_at ? ` on ${formatStaffDateTime(order.submitted_at)}` : ''} — reference{' '}
+          <strong>{order.government_reference}</strong>
+        </p>
+      ) : null}
+      {submittable ? (
+        <SubmitPacket order={order} />
+      ) : order.government_reference ? null : (
+        <p className="mb-0 text-body-secondary">
+          The packet is shown while the order waits to be submitted.
+          {order.process_status === 'AwaitingGovt' ? ' Add the government reference with Correct data.' : ''}
+        </p>
+      )}
+    </Section>
+  );
+}
+
+function SubmitPacket({ order }: { order: OrderDetails }) {
+  const { data, error, isLoading } = useGetSubmissionPacketQuery(order.order_id);
+  const [copied, setCopied] = useState<string | null>(null);
+  const [reference, setReference] = useState('');
+  const [markSubmitted, { isLoading: saving }] = useMarkSubmittedMutation();
+  const buttons = useRef<(HTMLButtonElement | null)[]>([]);
+  if (isLoading) return <p className="mb-0">Loading the packet…</p>;
+  if (error || !data) return <Alert variant="danger">{errorMessage(error)}</Alert>;
+
+  const copyField = async (index: number) => {
+    const field = data.fields[index];
+    if (!field || !(await copyText(field.value))) return;
+    setCopied(field.key);
+  };
+  const onKeyDown = async (e: KeyboardEvent<HTMLTableSectionElement>) => {
+    if (e.key !== 'c' || e.ctrlKey || e.metaKey || e.altKey) return;
+    const index = buttons.current.indexOf(e.target as HTMLButtonElement);
+    if (index < 0) return;
+    e.preventDefault();
+    await copyField(index);
+    buttons.current[index + 1]?.focus();
+  };
+  const valid = GOVERNMENT_REFERENCE_PATTERN.test(reference.trim());
+  const submit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!valid) return;
+    try {
+      const res = await markSubmitted({
+        orderId: order.order_id,
+        governmentReference: reference.trim(),
+      }).unwrap();
+      toast.success(res.message);
+      setReference('');
+    } catch (err) {
+      toast.error(errorMessage(err));
+    }
+  };
+
+  return (
+    <>
+      {data.warnings.length > 0 && (
+        <Alert variant="warning" className="py-2" data-testid="packet-warnings">
+          <ul className="mb-0 ps-3">
+            {data.warnings.map((w) => (
+              <li key={`${w.key ?? ''}:${w.code}`}>{w.message}</li>
+            ))}
+          </ul>
+        </Alert>
+      )}
+      <p className="small text-body-secondary mb-1">
+        Focus a Copy button and press <kbd>c</kbd> to copy its field and move to the next.
+      </p>
+      <Table size="sm" className="align-middle" data-testid="submission-packet">
+        <thead>
+          <tr>
+            <th scope="col">Field</th>
+            <th scope="col">Value</th>
+            <th scope="col">
+              <span className="visually-hidden">Copy</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody onKeyDown={onKeyDown}>
+          {data.fields.map((f, i) => (
+            <tr key={f.key} data-key={f.key}>
+              <th scope="row" className="fw-normal small text-body-secondary">
+                {f.label}
+              </th>
+              <td className="text-break">
+                <code>{f.value || '—'}</code>
+                {f.original ? <span className="small text-body-secondary ms-2">({f.original})</span> : null}
+              </td>
+              <td className="text-end">
+                <Button
+                  ref={(el: HTMLButtonElement | null) => {
+                    buttons.current[i] = el;
+                  }}
+                  variant="outline-secondary"
+                  size="sm"
+                  disabled={!f.value}
+                  aria-label={`Copy ${f.label}`}
+                  onClick={() => copyField(i)}
+                >
+                  {copied === f.key ? 'Copied' : 'Copy'}
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+      <Button
+        variant="outline-primary"
+        size="sm"
+        className="mb-3"
+        onClick={async () => {
+          if (await copyText(packetText(data.fields))) setCopied('*all');
+        }}
+      >
+        {copied === '*all' ? 'Copied all' : 'Copy all as text'}
+      </Button>
+      <Form className="d-flex flex-wrap align-items-end gap-2" onSubmit={submit}>
+        <Form.Group controlId={`government-reference-${order.order_id}`}>
+          <Form.Label className="small mb-1">Government reference</Form.Label>
+          <Form.Control
+            size="sm"
+            value={reference}
+            maxLength={40}
+            onChange={(e) => setReference(e.target.value)}
+            isInvalid={reference.trim() !== '' && !valid}
+            aria-describedby={`government-reference-help-${order.order_id}`}
+          />
+          <Form.Text id={`government-reference-help-${order.order_id}`} className="small">
+            4 to 40 letters, digits or -
+          </Form.Text>
+        </Form.Group>
+        <Button type="submit" size="sm" disabled={!valid || saving}>
+          Mark submitted
+        </Button>
+      </Form>
+    </>
+  );
+}

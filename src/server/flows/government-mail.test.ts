@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/app.js';
+import { createOrder } from '../test/factories.js';
+import { samplePdf } from '../test/fixtures.js';
+import { INBOUND_TOKEN, postInbound } from '../test/inbound.js';
+
+const AUTHSERV = 'mx.edcard.test';
+let t: TestApp;
+let uniq = 0;
+beforeAll(async () => {
+  t = await createTestApp({
+    INBOUND_TOKEN,
+    GOV_SENDER_DOMAINS: 'gov.aw, immigration.aw',
+    INBOUND_AUTHSERV_ID: AUTHSERV,
+  });
+});
+afterAll(() => t.close());
+
+interface MailOptions {
+  orderId: number;
+  from?: string;
+  auth?: string[];
+  pdf?: Buffer | null;
+  messageId?: string;
+  text?: string;
+  header?: 'To' | 'Cc' | 'Delivered-To' | 'X-Original-To';
+}
+
+/** A government mail as our receiving server hands it on: real MIME, parsed by the real parser. */
+function governmentMail(o: MailOptions): Buffer {
+  const boundary = `b${++uniq}`;
+  const to = `${o.orderId}@${t.config.APP_MAIL_DOMAIN}`;
+  const header = o.header ?? 'To';
+  const lines = [
+    ...(o.auth ?? [`${AUTHSERV}; dkim=pass header.d=gov.aw header.s=s1; dmarc=pass header.from=gov.aw`]).map(
+      (a) => `Authentication-Results: ${a}`,
+    ),
+    `From: Immigration <${o.from ?? 'edcard@gov.aw'}>`,
+    header === 'To' ? `To: ${to}` : 'To: someone@example.com',
+    ...(header !== 'To' ? [`${header}: ${to}`] : []),
+    `Subject: ED card application ${o.orderId}`,
+    `Message-ID: <${o.messageId ?? `gov-${Date.now()}-${uniq}@gov.aw`}>`,
+    'MIME-Version: 1.0',
+    `Content-Type: multipart/mixed; boundary="${boundary}"`,
+    '',
+    `--${boundary}`,
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    o.text ?? 'Your application has been approved.',
+  ];
+  if (o.pdf) {
+    lines.push(
+      `--${boundary}`,
+      'Content-Type: application/pdf; name="edcard.pdf"',
+      'Content-Disposition: attachment; filename="edcard.pdf"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      o.pdf.toString('base64').replace(/(.{76})/g, '$1\n'),
+    );
+  }
+  lines.push(`--${boundary}--`, '');
+  return Buffer.from(lines.join('\r\n'));
+}
+
+const setAutoSend = async (autoSendCard: boolean) =>
+  expect(
+    (
+      await t.as('Admin', {
+        method: 'PUT',
+        url: '/api/admin/submission-policy',
+        payload: { windowHours: null, jobMinutes: 15, autoSendCard },
+      })
+    ).statusCode,
+  ).toBe(200);
+
+const state = async (orderId: number) => {
+  const { rows } = await t.database.sql.query<{
+    process_status: string;
+    check_flags: string[];
+    docs: number;
+    approvals: number;
+    remarks: string[];
+  }>(
+    `select o.process_status, o.check_flags,
+            (select count(*)::int from documents d where d.order_id = o.order_id) as docs,
+            (select count(*)::int from mail_log m where m.order_id = o.order_id and m.kind = 'approval') as approvals,
+            coalesce((select array_agg(r.remark) from order_remarks r where r.order_id = o.order_id), '{}') as remarks
+     from orders o where o.order_id = $1`,
+    [orderId],
+  );
+  return rows[0]!;
+};
+const inbound = async (messageId: string) =>
+  (
+    await t.database.sql.query<{
+      disposition: string;
+      order_id: string | null;
+      unmatched_reason: string | null;
+      matched_by: string | null;
+    }>(
+      'select disposition, order_id, unmatched_reason, matched_by from inbound_messages where message_id = $1',
+      [`<${messageId}>`],
+    )
+  ).rows[0];
+
+describe('government mail', () => {
+  it('a PDF from the authenticated government becomes the card; autoSendCard off: it waits, flagged card_arrived_unsent', async () => {
+    await setAutoSend(false);
+    const o = await createOrder(t.database, { process_status: 'AwaitingGovt' });
+    const pdf = await samplePdf(`CARD-${o.orderId}`);
+    const res = await postInbound(
+      t,
+      governmentMail({ orderId: o.orderId, pdf, messageId: `card-${o.orderId}@gov.aw` }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const s = await state(o.orderId);
+    expect(s).toMatchObject({ process_status: 'AwaitingGovt', docs: 1, approvals: 0 });
+    expect(s.check_flags).toContain('card_arrived_unsent');
+    expect(await inbound(`card-${o.orderId}@gov.aw`)).toMatchObject({
+      disposition: 'attached',
+      matched_by: 'government',
+    });
+    // The same mail again, and the same PDF in another mail: applied once.
+    await postInbound(t, governmentMail({ orderId: o.orderId, pdf, messageId: `card-${o.orderId}@gov.aw` }));
+    await postInbound(t, governmentMail({ orderId: o.orderId, pdf, header: 'Delivered-To' }));
+    expect((await state(o.orderId)).docs).toBe(1);
+  });
+
+  it('autoSendCard on: the approval mail goes to the customer and the order is Completed', async () => {
+    await setAutoSend(true);
+    const o = await createOrder(t.database, { process_status: 'AwaitingGovt' });
+    const res = await postInbound(
+      t,
+      governmentMail({
+        orderId: o.orderId,
+        pdf: await samplePdf(`AUTO-${o.orderId}`),
+        header: 'X-Original-To',
+      }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await state(o.orderId)).toMatchObject({ process_status: 'Completed', docs: 1, approvals: 1 });
+    await setAutoSend(false);
+  });
+
+  it('without a PDF: an Awaiting Govt order moves to Contact Customer with a remark quoting it', async () => {
+    const o = await createOrder(t.database, { process_status: 'AwaitingGovt' });
+    await postInbound(
+      t,
+      governmentMail({
+        orderId: o.orderId,
+        header: 'Cc',
+        text: 'The passport photo is unreadable.\nPlease resend.',
+      }),
+    );
+    const s = await state(o.orderId);
+    expect(s.process_status).toBe('Contact Customer');
+    expect(s.remarks.join('\n')).toContain(
+      'Government wrote: The passport photo is unreadable. Please resend.',
+    );
+  });
+
+  it.each([
+    ['unauthenticated', { auth: [] }],
+    ['authenticated by another server', { auth: ['mx.attacker.example; dkim=pass header.d=gov.aw'] }],
+    [
+      'a sender domain that is not the government',
+      { from: 'edcard@attacker.example', auth: [`${AUTHSERV}; dkim=pass header.d=attacker.example`] },
+    ],
+    [
+      'a spoofed From (signed by another domain)',
+      { auth: [`${AUTHSERV}; dkim=pass header.d=attacker.example`] },
+    ],
+  ])('%s: Unmatched Mail with the reason, nothing on the order', async (label, extra) => {
+    const o = await createOrder(t.database, { process_status: 'AwaitingGovt' });
+    const messageId = `spoof-${o.orderId}-${label.length}@gov.aw`;
+    const res = await postInbound(
+      t,
+      governmentMail({ orderId: o.orderId, pdf: await samplePdf(`X-${o.orderId}`), messageId, ...extra }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await inbound(messageId)).toMatchObject({
+      disposition: 'unmatched',
+      order_id: null,
+      unmatched_reason: 'sender not authenticated as the government',
+    });
+    expect(await state(o.orderId)).toMatchObject({ process_status: 'AwaitingGovt', docs: 0, approvals: 0 });
+    const list = await t.as('Admin', { method: 'GET', url: '/api/admin/inbound/unmatched' });
+    expect(
+      list.json().data.items.find((i: { subject: string }) => i.subject.includes(String(o.orderId))).reason,
+    ).toBe('sender not authenticated as the government');
+  });
+});

@@ -1,0 +1,95 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelope, orderIdField } from '../../shared/contracts/common.js';
+import {
+  markSubmittedAnswer,
+  markSubmittedBody,
+  submissionPacket,
+  submissionPolicy,
+  submissionPolicyAnswer,
+} from '../../shared/contracts/submission.js';
+import { staffOf } from '../auth/guard.js';
+import { changeSubmissionPolicy } from '../flows/submission-window.js';
+import { markSubmitted, submissionPacketOf } from '../flows/submit-order.js';
+import { getSubmissionPolicy } from './policy.js';
+import { ok } from '../http/envelope.js';
+
+const security = [{ staffToken: [] }];
+const orderIdParams = z.object({ orderId: orderIdField });
+
+/** The government step (docs/product.md, "Submitting to the government"): the packet and the reference. */
+export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app.ctx;
+  const settings = { minPassportValidityDays: config.PASSPORT_MIN_VALIDITY_DAYS };
+
+  app.get(
+    '/admin/orders/:orderId/submission-packet',
+    {
+      config: { permission: 'orders.move' },
+      schema: {
+        tags: ['submission'],
+        summary:
+          "The government form's fields in its order and format (names in capital Latin letters, DD-MM-YYYY, E.164), with what it cannot fill and the order's failing checks",
+        security,
+        params: orderIdParams,
+        response: { 200: envelope(submissionPacket) },
+      },
+    },
+    async (request) =>
+      ok(await submissionPacketOf(db, request.params.orderId, settings), 'Submission packet'),
+  );
+
+  app.post(
+    '/admin/orders/:orderId/submitted',
+    {
+      config: { permission: 'orders.move' },
+      schema: {
+        tags: ['submission'],
+        summary:
+          "Mark the order submitted to the government: moves it to Awaiting Govt (the order rules of a move) and stores the government's reference",
+        security,
+        params: orderIdParams,
+        body: markSubmittedBody,
+        response: { 200: envelope(markSubmittedAnswer) },
+      },
+    },
+    async (request) => {
+      const answer = await markSubmitted(db, staffOf(request), request.params.orderId, request.body);
+      return ok(answer, `Order marked submitted with reference ${answer.government_reference}.`);
+    },
+  );
+
+  app.get(
+    '/admin/submission-policy',
+    {
+      config: { permission: 'submission.policy' },
+      schema: {
+        tags: ['submission'],
+        summary:
+          'The submission policy: the window before arrival (null: none), the job minutes and the auto-send of government cards',
+        security,
+        response: { 200: envelope(submissionPolicyAnswer) },
+      },
+    },
+    async () => ok(await getSubmissionPolicy(db), 'Submission policy'),
+  );
+
+  app.put(
+    '/admin/submission-policy',
+    {
+      config: { permission: 'submission.policy' },
+      schema: {
+        tags: ['submission'],
+        summary:
+          'Change the submission policy (Admin, Manager; audited): New orders move into or out of Future Orders at once',
+        security,
+        body: submissionPolicy,
+        response: { 200: envelope(submissionPolicyAnswer) },
+      },
+    },
+    async (request) => {
+      const moved = await changeSubmissionPolicy(db, staffOf(request), request.body, request.ip);
+      return ok({ ...(await getSubmissionPolicy(db)), moved }, 'The submission policy has been saved.');
+    },
+  );
+};
