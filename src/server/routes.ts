@@ -19,6 +19,7 @@ import { defencePackRoutes } from './order-detail/defence-pack-routes.js';
 import { orderDetailRoutes } from './order-detail/routes.js';
 import { orderExportRoutes } from './orders/export-routes.js';
 import { orderRoutes } from './orders/routes.js';
+import { callBackRoutes } from './orders/call-backs-routes.js';
 import { paymentRoutes } from './payments/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { retentionRoutes } from './retention/routes.js';
@@ -56,4 +57,5 @@ export const areaRoutes: FastifyPluginAsync[] = [
   conversationRoutes,
   selfServiceRoutes,
   ratingInsightsRoutes,
+  callBackRoutes,
 ];

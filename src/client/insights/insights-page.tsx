@@ -17,6 +17,7 @@ import type { InsightsChartSpec } from './insights-chart';
 import { useGetInsightsQuery } from './insights-api';
 import { type Period, PRESETS, type Preset, presetPeriod, previousPeriod, validPeriod } from './periods';
 import { PaymentsCard } from './payments-card';
+import { RatingsCard } from './ratings-card';
 
 // chart.js lives in its own chunk, fetched only when the dashboard draws.
 const InsightsChart = lazy(() => import('./insights-chart'));
@@ -504,6 +505,7 @@ export function Component() {
       {current.currentData && period ? (
         <Dashboard data={current.currentData} previous={prev.currentData} period={period} />
       ) : null}
+      <RatingsCard />
     </div>
   );
 }
