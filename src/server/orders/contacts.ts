@@ -9,7 +9,7 @@ import { recordEvents } from './events.js';
 import { lockOrders } from './repository.js';
 import { applyHolderRule, assertVersion } from './rules.js';
 import { CLOSED_STATUSES } from '../../shared/constants.js';
-import { sqlList } from '../db/sql-lists.js';
+import { sqlList, sqlValue } from '../db/sql-lists.js';
 
 /**
  * Calls and WhatsApp contacts with the customer, logged with their outcome in the order's conversation
@@ -117,7 +117,7 @@ function dueCallBacks(staffId: number) {
         where later.order_id = c.order_id and (later.created_at, later.id) > (c.created_at, c.id))
       and (
         (o.assigned_to = ${staffId} and o.process_status not in (${CLOSED_LIST}))
-        or (c.staff_id is null and o.process_status <> 'Deleted'
+        or (c.staff_id is null and o.process_status <> ${sqlValue('Deleted')}
             and exists (select 1 from staff_users s where s.id = ${staffId} and s.role = 'Telecaller'
                           and s.deleted_at is null)))`;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelope } from './common.js';
 
 /** GET /api/admin/call-backs-due: the call-backs due for the signed-in member (decision 383). */
-export const callBackDue = z.object({
+const callBackDue = z.object({
   orderId: z.number().int(),
   name: z.string(),
   status: z.string(),
