@@ -6,6 +6,7 @@ import { type Database, migrateDatabase, openDatabase } from '../src/server/db/c
 import { seedDemo } from '../src/server/db/seed.js';
 import { allCountries, countryName } from '../src/shared/countries.js';
 import { type NewFeatureSamples, pickNewFeatureSamples, prepareNewFeatureData } from './new-features.js';
+import { pickSelfServiceOrders, type SelfServiceOrders } from './self-service.js';
 
 export interface DatasetOptions {
   orders: number;
@@ -31,6 +32,7 @@ export interface Samples {
   admin: { id: number; name: string; role: string; tokenVersion: number };
   /** Sent mails, charges and travellers for the inbound, webhook and intake rows. */
   newFeatures: NewFeatureSamples;
+  selfService: SelfServiceOrders;
 }
 
 export interface Dataset {
@@ -161,5 +163,6 @@ async function pickSamples(database: Database): Promise<Samples> {
     track: track.map((r) => ({ orderId: Number(r.order_id), email: r.email })),
     admin: { id: a.id, name: a.name, role: a.role, tokenVersion: a.token_version },
     newFeatures: await pickNewFeatureSamples(database),
+    selfService: await pickSelfServiceOrders(database),
   };
 }

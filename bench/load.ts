@@ -4,13 +4,19 @@ import { summarize } from './sql-capture.js';
 
 /** One HTTP call to drive; `vary` changes headers/body per request (rotating client IPs, orders). */
 export interface Scenario {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH';
   path: string;
   headers?: Record<string, string>;
   body?: unknown;
   /** Sent as it is (a raw mail, a signed webhook payload), not as JSON; give the content-type header. */
   rawBody?: string;
-  vary?: (i: number) => { headers?: Record<string, string>; body?: unknown; rawBody?: string };
+  vary?: (i: number) => {
+    headers?: Record<string, string>;
+    body?: unknown;
+    rawBody?: string;
+    /** Another path for this request (a customer's own order). */
+    path?: string;
+  };
 }
 
 /** The body of a request as sent: raw text as it is, anything else as JSON. */
@@ -60,6 +66,7 @@ export async function runLoad(
             return {
               ...req,
               headers: { ...req.headers, ...v.headers },
+              ...(v.path ? { path: v.path } : {}),
               ...(bodyText(v) === undefined ? {} : { body: bodyText(v) }),
             };
           },

@@ -18,7 +18,8 @@ export type Kind =
   | 'checks'
   | 'inbound'
   | 'intake'
-  | 'webhook';
+  | 'webhook'
+  | 'selfService';
 
 export interface EndpointResult {
   key: string;
@@ -218,6 +219,11 @@ export function evaluate(run: Run): Check[] {
         break;
       case 'webhook':
         add(`${e.label} p50`, '≤ 10 ms', p50, 10);
+        break;
+      case 'selfService':
+        // The customers' self-service (docs/product.md): a correction ≤ 10 ms, a rating ≤ 5 ms.
+        if (e.key === 'customer-edit') add(`${e.label} p50`, '≤ 10 ms', p50, 10);
+        else add(`${e.label} p50`, '≤ 5 ms', p50, 5);
         break;
       default:
         break;

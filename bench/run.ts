@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { FOLDER_COUNT_KEYS, FOLDERS, MAX_PAGE_SIZE } from '../src/shared/constants.js';
 import { type Dataset, prepareDataset } from './dataset.js';
 import { customerReply, disputeEvent, intakeOrder } from './new-features.js';
+import { nextCorrection, nextRating, selfServiceSamples } from './self-service.js';
 import { growthMarkdown } from './growth.js';
 import { runLighthouse } from './lighthouse.js';
 import { profileMarkdown } from './profile.js';
@@ -176,7 +177,7 @@ interface Endpoint {
   key: string;
   label: string;
   kind: Kind;
-  route: { method: 'GET' | 'POST'; url: string } | null;
+  route: { method: 'GET' | 'POST' | 'PATCH'; url: string } | null;
   port: 'app' | 'hello';
   scenario: Scenario;
   /** Writes that cannot be replayed as they are (unique Message-IDs, event ids): no raw SQL floor. */
@@ -185,10 +186,10 @@ interface Endpoint {
 
 async function httpJson(port: number, s: Scenario, i = 0) {
   const v = s.vary?.(i);
-  const res = await fetch(`http://127.0.0.1:${port}${s.path}`, {
+  const res = await fetch(`http://127.0.0.1:${port}${v?.path ?? s.path}`, {
     method: s.method,
     headers: { 'content-type': 'application/json', ...s.headers, ...v?.headers },
-    ...(s.method === 'POST' ? { body: bodyText(v ?? {}) ?? bodyText(s) ?? '{}' } : {}),
+    ...(s.method !== 'GET' ? { body: bodyText(v ?? {}) ?? bodyText(s) ?? '{}' } : {}),
   });
   const text = await res.text();
   let body: Record<string, unknown> = {};
@@ -241,6 +242,9 @@ async function benchEngine(engine: string, size?: number): Promise<Run | null> {
     const lastPage = Math.max(1, Math.ceil(allTotal / 10));
     const s = dataset.samples;
     const nf = s.newFeatures;
+    const ss = await selfServiceSamples(s.selfService, jwtSecret);
+    const correction = nextCorrection(ss);
+    const rating = nextRating(ss);
     const today = new Date();
     const yearAgo = new Date(today.getTime() - 364 * 86_400_000);
     const range = { fromDate: isoDay(yearAgo), toDate: isoDay(today) };
@@ -555,6 +559,47 @@ async function benchEngine(engine: string, size?: number): Promise<Run | null> {
             return {
               headers: { 'x-forwarded-for': clientIp(i), 'stripe-signature': e.signature },
               rawBody: e.payload,
+            };
+          },
+        },
+      },
+      // The customers' self-service (bench/self-service.ts): each request on its own order, with its token.
+      {
+        key: 'customer-edit',
+        label: 'customer corrects a passport number (own token)',
+        kind: 'selfService',
+        route: { method: 'PATCH', url: '/api/customer/orders/:orderId' },
+        port: 'app',
+        noReplay: true,
+        scenario: {
+          method: 'PATCH',
+          path: `/api/customer/orders/${ss.editable[0]?.orderId ?? 0}`,
+          vary: (i) => {
+            const c = correction();
+            return {
+              path: c.path,
+              headers: { 'x-forwarded-for': clientIp(i), authorization: `Bearer ${c.token}` },
+              body: c.body,
+            };
+          },
+        },
+      },
+      {
+        key: 'customer-rating',
+        label: 'customer rates a completed order (own token)',
+        kind: 'selfService',
+        route: { method: 'POST', url: '/api/customer/orders/:orderId/rating' },
+        port: 'app',
+        noReplay: true,
+        scenario: {
+          method: 'POST',
+          path: `/api/customer/orders/${ss.completed[0]?.orderId ?? 0}/rating`,
+          vary: (i) => {
+            const r = rating();
+            return {
+              path: r.path,
+              headers: { 'x-forwarded-for': clientIp(i), authorization: `Bearer ${r.token}` },
+              body: r.body,
             };
           },
         },

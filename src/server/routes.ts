@@ -22,6 +22,7 @@ import { orderDetailRoutes } from './order-detail/routes.js';
 import { orderExportRoutes } from './orders/export-routes.js';
 import { orderRoutes } from './orders/routes.js';
 import { paymentRiskRoutes } from './payments/risk-routes.js';
+import { callBackRoutes } from './orders/call-backs-routes.js';
 import { paymentRoutes } from './payments/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { retentionRoutes } from './retention/routes.js';
@@ -66,4 +67,5 @@ export const areaRoutes: FastifyPluginAsync[] = [
   ratingInsightsRoutes,
   routingRoutes,
   submissionRoutes,
+  callBackRoutes,
 ];

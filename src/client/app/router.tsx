@@ -80,6 +80,14 @@ const staffChildren: RouteObject[] = [
     lazy: lazyChunk('account', () => import('../account/security-settings-page')),
   },
   {
+    path: 'call-backs-due',
+    lazy: lazyChunk('call-backs-due', () => import('../call-backs/call-backs-due-page')),
+  },
+  {
+    path: 'self-service-settings',
+    lazy: lazyChunk('self-service-settings', () => import('../self-service/self-service-settings-page')),
+  },
+  {
     path: 'retention-settings',
     lazy: lazyChunk('retention', () => import('../retention/retention-settings-page')),
   },

@@ -18,6 +18,7 @@ import { useGetInsightsQuery } from './insights-api';
 import { type Period, PRESETS, type Preset, presetPeriod, previousPeriod, validPeriod } from './periods';
 import { DisputeRatiosSection } from './dispute-ratios-section';
 import { PaymentsCard } from './payments-card';
+import { RatingsCard } from './ratings-card';
 
 // chart.js lives in its own chunk, fetched only when the dashboard draws.
 const InsightsChart = lazy(() => import('./insights-chart'));
@@ -509,6 +510,7 @@ export function Component() {
         <Dashboard data={current.currentData} previous={prev.currentData} period={period} />
       ) : null}
       <DisputeRatiosSection />
+      <RatingsCard />
     </div>
   );
 }

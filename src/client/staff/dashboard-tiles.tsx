@@ -39,9 +39,9 @@ export function DashboardTiles({
           ) : null}
         </Link>
       ))}
-      {/* The user's call-backs whose time has come (decision 331): they are in My Orders. */}
+      {/* The user's call-backs whose time has come (decisions 331, 383): their list. */}
       {due?.callBackDueCount ? (
-        <Link to="/admin/my-order" className="staff-tile" title="Logged call-backs whose time has come">
+        <Link to="/admin/call-backs-due" className="staff-tile" title="Logged call-backs whose time has come">
           <span className="staff-tile-label">Call-backs due</span>
           <span className="staff-tile-count text-warning" data-testid="tile-count-callBackDue">
             {due.callBackDueCount}

@@ -85,13 +85,13 @@ describe('staff layout', () => {
     expect(within(nav).getByRole('link', { name: 'Manage Invoices' })).toBeInTheDocument();
   });
 
-  it('shows the call-backs whose time has come as a tile that opens My Orders', async () => {
+  it('shows the call-backs whose time has come as a tile that opens their list (own and, for a Telecaller, low ratings)', async () => {
     storeSession('Tara Telecaller', 'Telecaller');
     answerCounts(200, { callBackDueCount: 2 });
     renderLayout();
     const tile = await screen.findByTestId('tile-count-callBackDue');
     expect(tile).toHaveTextContent('2');
-    expect(tile.closest('a')).toHaveAttribute('href', '/admin/my-order');
+    expect(tile.closest('a')).toHaveAttribute('href', '/admin/call-backs-due');
     expect(tile.closest('a')).toHaveTextContent(/^Call-backs due/);
   });
 

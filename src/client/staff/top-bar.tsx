@@ -83,6 +83,9 @@ export function TopBar({ name, sidebarOpen, onToggleSidebar }: Props) {
                 <Dropdown.Item as={Link} to="/admin/retention-settings">
                   Data retention
                 </Dropdown.Item>
+                <Dropdown.Item as={Link} to="/admin/self-service-settings">
+                  Customer self-service
+                </Dropdown.Item>
               </>
             ) : null}
             <Dropdown.Divider />

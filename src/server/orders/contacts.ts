@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { ContactChannel, ContactOutcome } from '../../shared/constants.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderContacts, orders, staffUsers } from '../db/schema.js';
@@ -9,7 +9,7 @@ import { recordEvents } from './events.js';
 import { lockOrders } from './repository.js';
 import { applyHolderRule, assertVersion } from './rules.js';
 import { CLOSED_STATUSES } from '../../shared/constants.js';
-import { sqlList } from '../db/sql-lists.js';
+import { sqlList, sqlValue } from '../db/sql-lists.js';
 
 /**
  * Calls and WhatsApp contacts with the customer, logged with their outcome in the order's conversation
@@ -100,28 +100,56 @@ export async function contactsOf(db: DbOrTx, orderId: number) {
 const CLOSED_LIST = sqlList(CLOSED_STATUSES);
 
 /**
- * Call-backs due for one staff member: open orders they hold whose last logged contact is a call-back
- * whose time has come. Read from the due call-backs (a partial index: few rows) towards their orders, not
- * from every order the member holds: the folder counts ask this on every request and live update.
+ * Call-backs due for one staff member: the last logged contact of the order is a call-back whose time has
+ * come, and either the member holds the order (an open one), or the customer asked for it by a low rating
+ * (logged by nobody, on a Completed order nobody works) and the member is a Telecaller: those are the
+ * Telecallers' shared queue until one of them logs a contact (decision 383). Read from the due call-backs (a
+ * partial index: few rows) towards their orders, not from every order the member holds: the folder counts
+ * ask this on every request and live update.
  */
+function dueCallBacks(staffId: number) {
+  return sql`
+    from order_contacts c
+    join orders o on o.order_id = c.order_id
+    where c.outcome = 'call_back' and c.call_back_at <= now()
+      and not exists (
+        select 1 from order_contacts later
+        where later.order_id = c.order_id and (later.created_at, later.id) > (c.created_at, c.id))
+      and (
+        (o.assigned_to = ${staffId} and o.process_status not in (${CLOSED_LIST}))
+        or (c.staff_id is null and o.process_status <> ${sqlValue('Deleted')}
+            and exists (select 1 from staff_users s where s.id = ${staffId} and s.role = 'Telecaller'
+                          and s.deleted_at is null)))`;
+}
+
 export async function callBackDueCount(db: DbOrTx, staffId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(orders)
-    .where(
-      and(
-        eq(orders.assignedTo, staffId),
-        sql`${orders.processStatus} not in (${CLOSED_LIST})`,
-        sql`${orders.orderId} in (
-          select c.order_id from order_contacts c
-          where c.outcome = 'call_back' and c.call_back_at <= now()
-            and not exists (
-              select 1 from order_contacts later
-              where later.order_id = c.order_id
-                and (later.created_at, later.id) > (c.created_at, c.id)
-            )
-        )`,
-      ),
-    );
-  return row?.n ?? 0;
+  const { rows } = await db.execute<{ n: number }>(sql`select count(*)::int as n ${dueCallBacks(staffId)}`);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** The call-backs due for one staff member (as counted above), the longest waiting first. */
+export async function callBacksDue(db: DbOrTx, staffId: number) {
+  const { rows } = await db.execute<{
+    order_id: string;
+    first_name: string;
+    last_name: string;
+    process_status: string;
+    call_back_at: string;
+    note: string;
+    from_customer: boolean;
+  }>(sql`
+    select o.order_id::text, o.first_name, o.last_name, o.process_status,
+           to_char(c.call_back_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as call_back_at,
+           c.note, c.staff_id is null as from_customer
+    ${dueCallBacks(staffId)}
+    order by c.call_back_at, o.order_id
+    limit 200`);
+  return rows.map((r) => ({
+    orderId: Number(r.order_id),
+    name: `${r.first_name} ${r.last_name}`.trim(),
+    status: r.process_status,
+    callBackAt: r.call_back_at,
+    note: r.note,
+    fromCustomer: r.from_customer === true,
+  }));
 }
