@@ -39,9 +39,37 @@ export const conversationApi = api.injectEndpoints({
       query: ({ orderId, ...body }) => ({ url: `admin/orders/${orderId}/contacts`, method: 'POST', body }),
       invalidatesTags: (_r, error, { orderId }) => (error ? [] : [...orderTag(orderId), 'Counts']),
     }),
-    attachmentAsCard: build.mutation<Envelope<unknown>, { orderId: number; attachmentId: number }>({
-      query: ({ orderId, attachmentId }) => ({
+    /** The file the customer sent as the approved card, after the member confirmed; its mail is held for Undo. */
+    attachmentAsCard: build.mutation<
+      Envelope<{ mailId: number; documentId: number; heldUntil: string | null }>,
+      { orderId: number; attachmentId: number; confirmCustomerFile: boolean }
+    >({
+      query: ({ orderId, attachmentId, confirmCustomerFile }) => ({
         url: `admin/orders/${orderId}/conversation/attachments/${attachmentId}/use-as-card`,
+        method: 'POST',
+        body: { confirmCustomerFile },
+      }),
+      invalidatesTags: (_r, error, { orderId }) => (error ? [] : orderTag(orderId)),
+    }),
+    /** Undo of "Use as approved card" inside the undo window. */
+    undoCard: build.mutation<
+      Envelope<{ documentId: number; cancelledMailId: number }>,
+      { orderId: number; documentId: number }
+    >({
+      query: ({ orderId, documentId }) => ({
+        url: `admin/orders/${orderId}/documents/${documentId}/undo`,
+        method: 'POST',
+        body: {},
+      }),
+      invalidatesTags: (_r, error, { orderId }) => (error ? [] : orderTag(orderId)),
+    }),
+    /** Keep the file with the order's documents, not as the card, without mail. */
+    saveAttachmentAsDocument: build.mutation<
+      Envelope<{ attachmentId: number; name: string; savedAt: string; alreadySaved: boolean }>,
+      { orderId: number; attachmentId: number }
+    >({
+      query: ({ orderId, attachmentId }) => ({
+        url: `admin/orders/${orderId}/conversation/attachments/${attachmentId}/save-as-document`,
         method: 'POST',
         body: {},
       }),
@@ -54,5 +82,7 @@ export const {
   useGetConversationQuery,
   useAttachmentAsCardMutation,
   useLogContactMutation,
+  useSaveAttachmentAsDocumentMutation,
+  useUndoCardMutation,
   useSendStaffReplyMutation,
 } = conversationApi;

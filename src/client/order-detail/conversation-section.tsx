@@ -18,13 +18,13 @@ import { errorMessage } from '../transport/api';
 import { DateTime } from '../components/date-time';
 import { downloadWithToken } from './authorized-files';
 import {
-  useAttachmentAsCardMutation,
   useGetConversationQuery,
   useLogContactMutation,
   useSendStaffReplyMutation,
 } from './conversation-api';
 import { toastFailure } from './notify';
 import { Section } from './section';
+import { UseAsCardDialog } from './use-as-card-dialog';
 import { CheckboxField, SelectField, TextareaField, TextField } from '../components/form-kit/form-field';
 
 const SOURCE_LABEL = { mail: 'E-mail', track: 'Track page' } as const;
@@ -178,7 +178,7 @@ function Incoming({
   orderId: number;
   item: Extract<ConversationItem, { direction: 'in' }>;
 }) {
-  const [makeCard, { isLoading }] = useAttachmentAsCardMutation();
+  const [asking, setAsking] = useState<(typeof item.attachments)[number] | null>(null);
   const label = DISPOSITION_LABEL[item.disposition];
   return (
     <li className="list-group-item" data-testid="conversation-in">
@@ -221,20 +221,13 @@ function Incoming({
           >
             {a.name}
           </Button>
-          <Button
-            variant="outline-primary"
-            size="sm"
-            disabled={isLoading}
-            onClick={async () => {
-              const result = await makeCard({ orderId, attachmentId: a.id });
-              if ('error' in result) toast.error(errorMessage(result.error));
-              else toast.success(result.data.message);
-            }}
-          >
-            Use as approved card
+          <Button variant="outline-primary" size="sm" onClick={() => setAsking(a)}>
+            Use as approved card…
           </Button>
+          {a.savedAt && <Badge bg="secondary">Saved as document</Badge>}
         </div>
       ))}
+      {asking && <UseAsCardDialog orderId={orderId} file={asking} onClose={() => setAsking(null)} />}
       {item.refused.map((r) => (
         <div key={r.name} className="small text-danger">
           {r.name}: {r.reason}

@@ -3,6 +3,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Attachment } from 'mailparser';
 import { z } from 'zod';
+import { MAIL_HOLD_SECONDS } from '../../shared/constants.js';
 import { orderIdField } from '../../shared/contracts/common.js';
 import {
   attachInboundBody,
@@ -16,12 +17,14 @@ import {
   staffMessageBody,
   staffMessageResponse,
   unmatchedResponse,
+  saveAsDocumentResponse,
+  undoCardResponse,
   useAsCardBody,
+  useAsCardResponse,
   waitingPolicy,
   waitingPolicyResponse,
 } from '../../shared/contracts/conversation.js';
 import { CUSTOMER_MSG } from '../../shared/contracts/customer.js';
-import { queuedMailResponse } from '../../shared/contracts/order-detail.js';
 import { staffOf } from '../auth/guard.js';
 import { tokenFromHeader } from '../auth/tokens.js';
 import { clientNetwork } from '../customer/routes.js';
@@ -31,6 +34,7 @@ import { sanitizeFileName, storeUpload } from '../documents/upload.js';
 import { ok } from '../http/envelope.js';
 import {
   badRequest,
+  conflict,
   HttpError,
   notFound,
   payloadTooLarge,
@@ -38,7 +42,8 @@ import {
   unsupportedMediaType,
 } from '../http/errors.js';
 import { contentDisposition } from '../order-detail/routes.js';
-import { attachDocument } from '../orders/commands.js';
+import { saveAttachmentAsDocument } from '../flows/save-attachment.js';
+import { attachDocument, undoDocumentUpload } from '../orders/commands.js';
 import { logContact } from '../orders/contacts.js';
 import { sendStaffReply } from '../orders/customer-answers.js';
 import { loadOrder } from '../orders/repository.js';
@@ -48,6 +53,7 @@ import { attachUnmatched, receiveTrackReply } from './pipeline.js';
 import { getWaitingPolicy, setWaitingPolicy } from './waiting.js';
 
 const security = [{ staffToken: [] }];
+
 const idField = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const orderParams = z.object({ orderId: orderIdField });
 const attachmentParams = z.object({ orderId: orderIdField, attachmentId: idField });
@@ -107,11 +113,11 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['conversation'],
         summary:
-          'Use a file the customer sent as the approved card: checked as an upload, stored as the document, the approval mail queued',
+          'Use a file the customer sent as the approved card: asks first (`confirmCustomerFile`), checked as an upload, stored as the document, the approval mail held for the undo window',
         security,
         params: attachmentParams,
         body: useAsCardBody,
-        response: { 200: queuedMailResponse },
+        response: { 200: useAsCardResponse },
       },
     },
     async (request) => {
@@ -122,10 +128,16 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!file || !bytes) throw notFound('File not found');
       const order = await loadOrder(db, orderId, config.APP_MAIL_DOMAIN);
       if (!order) throw notFound('Order not found');
+      if (request.body.confirmCustomerFile !== true) {
+        const image = file.mimeType.startsWith('image/');
+        throw conflict(
+          `${file.originalName} came from the customer${image ? ' and is an image (often a passport photo, not the card)' : ''}: look at it and confirm before it is mailed as the approved card.`,
+        );
+      }
       // The upload rules apply again, as if the file were uploaded now: its own stored copy.
       const stored = await storeUpload(config, Readable.from([bytes]));
       const email = request.body.email ?? order.email;
-      let result: { mailId: number; documentId: number };
+      let result: { mailId: number; documentId: number; heldUntil: string | null };
       try {
         result = await attachDocument(db, staff, {
           orderId,
@@ -136,14 +148,60 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
           email,
           provider: request.body.mailServiceProvider,
           expectedVersion: request.body.expectedVersion,
+          hold: true,
         });
       } catch (err) {
         await removeStored(config, stored.key);
         throw err;
       }
       return ok(
-        { ...result, status: 'queued' },
-        `The file is now the approved card. The mail to ${email} is on its way (${request.body.mailServiceProvider}).`,
+        { ...result, status: 'queued' as const },
+        `The file is now the approved card. The mail to ${email} leaves in ${MAIL_HOLD_SECONDS} seconds (${request.body.mailServiceProvider}): Undo cancels it.`,
+      );
+    },
+  );
+
+  app.post(
+    '/admin/orders/:orderId/documents/:documentId/undo',
+    {
+      config: { permission: 'orders.documents' },
+      schema: {
+        tags: ['conversation'],
+        summary:
+          'Undo "Use as approved card" inside the undo window: the held approval mail cancelled, the document withdrawn (only the member who did it)',
+        security,
+        params: z.object({ orderId: orderIdField, documentId: idField }),
+        body: z.object({}).strict().optional(),
+        response: { 200: undoCardResponse },
+      },
+    },
+    async (request) => {
+      const result = await undoDocumentUpload(db, staffOf(request), request.params);
+      return ok(result, 'Undone: the file is no longer the card and the mail was not sent.');
+    },
+  );
+
+  app.post(
+    '/admin/orders/:orderId/conversation/attachments/:attachmentId/save-as-document',
+    {
+      config: { permission: 'orders.documents' },
+      schema: {
+        tags: ['conversation'],
+        summary:
+          "Keep a file the customer sent with the order's documents, without making it the approved card and without mail",
+        security,
+        params: attachmentParams,
+        body: z.object({}).strict().optional(),
+        response: { 200: saveAsDocumentResponse },
+      },
+    },
+    async (request) => {
+      const result = await saveAttachmentAsDocument(db, staffOf(request), request.params);
+      return ok(
+        result,
+        result.alreadySaved
+          ? `${result.name} was already saved as a document.`
+          : `${result.name} is saved as a document. It is not the approved card and nothing was mailed.`,
       );
     },
   );

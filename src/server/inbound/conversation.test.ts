@@ -167,7 +167,7 @@ describe('the conversation: the loop through a real SMTP server, staff routes, t
     const use = await t.as('Team', {
       method: 'POST',
       url: `/api/admin/orders/${order.orderId}/conversation/attachments/${file.id}/use-as-card`,
-      payload: { mailServiceProvider: 'AWS' },
+      payload: { mailServiceProvider: 'AWS', confirmCustomerFile: true },
     });
     expect(use.statusCode).toBe(200);
     const { rows } = await t.database.sql.query<{ mime_type: string; original_name: string }>(

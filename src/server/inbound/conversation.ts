@@ -80,7 +80,13 @@ export async function loadConversation(
         unread: r.readAt === null,
         attachments: files
           .filter((f) => f.inboundId === r.id)
-          .map((f) => ({ id: f.id, name: f.originalName, mimeType: f.mimeType, sizeBytes: f.sizeBytes })),
+          .map((f) => ({
+            id: f.id,
+            name: f.originalName,
+            mimeType: f.mimeType,
+            sizeBytes: f.sizeBytes,
+            savedAt: f.savedAt?.toISOString() ?? null,
+          })),
         refused: r.refusedAttachments,
       }),
     ),

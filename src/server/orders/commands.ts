@@ -20,8 +20,8 @@ import { documents, orderRemarks, orders } from '../db/schema.js';
 import { type ResendRefusal, resendRefusal } from '../documents/resend-limits.js';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.js';
 import { notifyStatusEntered, type StatusMails } from '../communication/notifications.js';
-import { cancelHeldMails, mailLimitError } from '../mail/limits.js';
-import { queueMail } from '../mail/outbox.js';
+import { cancelHeldDocumentMail, cancelHeldMails, mailLimitError } from '../mail/limits.js';
+import { queueMail, queueMailHeld } from '../mail/outbox.js';
 import { recordEvents } from './events.js';
 import { latestDocument, type LockedOrder, lockOrders, remarkItemOf } from './repository.js';
 import { applyHolderRule, assertVersion, enforceRules, ruleState } from './rules.js';
@@ -589,6 +589,8 @@ export interface AttachDocumentInput {
   takeOver?: boolean | undefined;
   /** Admin or Manager: the card really goes to an address other than the order's. */
   confirmOtherAddress?: boolean | undefined;
+  /** The approval mail waits for the undo window (a file a customer sent, used as the card). */
+  hold?: boolean | undefined;
 }
 
 /**
@@ -625,7 +627,7 @@ export async function attachDocument(
   db: DbOrTx,
   actor: StaffIdentity,
   input: AttachDocumentInput,
-): Promise<{ mailId: number; documentId: number }> {
+): Promise<{ mailId: number; documentId: number; heldUntil: string | null }> {
   return inTransaction(db, async (tx) => {
     const { orderId, file } = input;
     const order = await lockOne(tx, orderId);
@@ -651,15 +653,16 @@ export async function attachDocument(
       })
       .returning({ id: documents.id });
     await recordEvents(tx, [{ orderId, actorId: actor.id, action: 'upload', toValue: file.originalName }]);
-    const mailId = await queueMail(tx, {
+    const mail = await queueMailHeld(tx, {
       orderId,
       kind: 'approval',
       toEmail: input.email,
       provider: input.provider,
       documentId: doc!.id,
       requestedBy: actor.id,
+      hold: input.hold ?? false,
     });
-    return { mailId, documentId: doc!.id };
+    return { mailId: mail.id, documentId: doc!.id, heldUntil: mail.holdUntil?.toISOString() ?? null };
   });
 }
 
@@ -697,6 +700,58 @@ export async function resendDocument(
       requestedBy: actor.id,
     });
     return { mailId, documentId: doc.id };
+  });
+}
+
+/**
+ * Undo of "Use as approved card" inside the undo window (decision 358): only the member who did it,
+ * only while its approval mail is still held. The mail is cancelled and the document withdrawn (kept
+ * for the record), in one transaction with their events. 403 for someone else's upload, 409 when the
+ * window is over or the mail already left.
+ */
+export async function undoDocumentUpload(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  input: { orderId: number; documentId: number },
+): Promise<{ documentId: number; cancelledMailId: number }> {
+  return inTransaction(db, async (tx) => {
+    await lockOne(tx, input.orderId);
+    const [doc] = await tx
+      .select()
+      .from(documents)
+      .where(and(eq(documents.id, input.documentId), eq(documents.orderId, input.orderId)))
+      .limit(1);
+    if (!doc) throw notFound('Document not found');
+    if (doc.uploadedBy !== actor.id)
+      throw forbidden('Only the member who used the file as the card can undo it.');
+    const cancelled = await cancelHeldDocumentMail(tx, input.orderId, doc.id, actor.id);
+    if (!cancelled || doc.withdrawnAt) {
+      throw conflict('It is too late to undo: the approval mail has left or the undo time is over.');
+    }
+    await tx
+      .update(documents)
+      .set({
+        withdrawnAt: sql`now()`,
+        withdrawnBy: actor.id,
+        withdrawReason: 'Undone within the undo window',
+      })
+      .where(eq(documents.id, doc.id));
+    await recordEvents(tx, [
+      {
+        orderId: input.orderId,
+        actorId: actor.id,
+        action: 'mail',
+        toValue: `${cancelled.kind} mail ${cancelled.id} cancelled by Undo`,
+      },
+      {
+        orderId: input.orderId,
+        actorId: actor.id,
+        action: 'withdraw',
+        fromValue: doc.originalName,
+        toValue: 'Undone within the undo window',
+      },
+    ]);
+    return { documentId: doc.id, cancelledMailId: cancelled.id };
   });
 }
 

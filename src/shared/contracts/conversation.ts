@@ -18,6 +18,8 @@ export const conversationAttachment = z.object({
   name: z.string(),
   mimeType: z.string(),
   sizeBytes: z.number(),
+  /** Kept with the order's documents ("Save as document"), never the approved card. */
+  savedAt: z.string().nullable(),
 });
 
 /** A file a message brought that was not kept, and why. */
@@ -76,7 +78,25 @@ export const useAsCardBody = z.object({
   email: z.email().max(320).optional(),
   mailServiceProvider: z.enum(MAIL_PROVIDERS).default('AWS'),
   expectedVersion: expectedVersionField.optional(),
+  /**
+   * The member saw the file and the warning that it came from the customer (an image, often a passport
+   * photo): without it the server asks (409) and nothing changes (decision 358).
+   */
+  confirmCustomerFile: z.boolean().optional(),
 });
+/** The card is stored; its approval mail waits until `heldUntil` for an Undo. */
+export const useAsCardResponse = envelope(
+  z.object({
+    mailId: z.number(),
+    documentId: z.number(),
+    status: z.literal('queued'),
+    heldUntil: z.string().nullable(),
+  }),
+);
+export const undoCardResponse = envelope(z.object({ documentId: z.number(), cancelledMailId: z.number() }));
+export const saveAsDocumentResponse = envelope(
+  z.object({ attachmentId: z.number(), name: z.string(), savedAt: z.string(), alreadySaved: z.boolean() }),
+);
 
 export const unmatchedItem = z.object({
   id: z.number(),
