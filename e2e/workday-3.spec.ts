@@ -80,3 +80,72 @@ test('"Use as approved card" asks first with a preview and an image warning; Und
   await expect(conversation.getByTestId('conversation-out').filter({ hasText: 'approval' })).toHaveCount(1);
   await api.dispose();
 });
+
+test('the reply box says who gets the reply; a stray mail from another address offers "Reply to the sender" and asks before mailing the customer; "Send and move to" sends one mail', async ({
+  page,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const api = await playwrightRequest.newContext({ baseURL });
+  const order = await makeOrder(api, { last_name: 'Owner' });
+  const team = await staffToken(api, 'Team');
+  const manager = await staffToken(api, 'Manager');
+  const assigned = await api.put('/api/admin/assign-order-status', {
+    headers: { authorization: team },
+    data: { orderId: [order.orderId], assignto: 'me' },
+  });
+  expect(assigned.ok(), await assigned.text()).toBeTruthy();
+  // A mail from someone else lands in Unmatched Mail and is attached to this order by hand.
+  const stamp = Date.now();
+  const raw = `From: Someone Else <stray.${stamp}@example.com>\r\nTo: help@example.com\r\nSubject: About my trip\r\nMessage-ID: <stray.${stamp}@example.com>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nWhere is my card?\r\n`;
+  const inbound = await api.post('/api/inbound/mail', {
+    headers: { authorization: 'Bearer e2e-inbound-token-0123456789', 'content-type': 'message/rfc822' },
+    data: Buffer.from(raw),
+  });
+  expect(inbound.ok(), await inbound.text()).toBeTruthy();
+  const unmatched = await api.get('/api/admin/inbound/unmatched', { headers: { authorization: manager } });
+  const stray = (await unmatched.json()).data.items.find(
+    (m: { from: string | null }) => m.from === `stray.${stamp}@example.com`,
+  );
+  const attach = await api.post(`/api/admin/inbound/${stray.id}/attach`, {
+    headers: { authorization: manager },
+    data: { orderId: order.orderId },
+  });
+  expect(attach.ok(), await attach.text()).toBeTruthy();
+
+  await loginAs(page, 'Team');
+  await page.goto(`/admin/view-order/${encodeOrderId(order.orderId)}`);
+  const reply = page.getByRole('form', { name: 'Reply to the customer' });
+  await expect(reply.getByTestId('reply-to')).toHaveText(`To: ${order.email} (the order's customer)`);
+  await expect(reply.getByTestId('reply-other-sender')).toContainText(
+    `The message you answer came from stray.${stamp}@example.com`,
+  );
+
+  // Mailing the order's customer about the stranger's message: asked first; Cancel sends nothing.
+  await reply.getByLabel('Reply', { exact: true }).fill('Your card is on its way.');
+  await reply.getByRole('button', { name: 'Send reply' }).click();
+  const ask = reply.getByRole('alertdialog', { name: "Mail the order's customer?" });
+  await expect(ask).toContainText(`This mails ${order.email}`);
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await expect(ask).toBeHidden();
+
+  // Reply to the sender instead: "To:" follows, and the reply goes there.
+  await reply.getByLabel(`Reply to the sender (stray.${stamp}@example.com)`).check();
+  await expect(reply.getByTestId('reply-to')).toHaveText(`To: stray.${stamp}@example.com`);
+  await reply
+    .getByLabel('Reply', { exact: true })
+    .fill('This order is not yours; please write from your own.');
+  await reply.getByLabel('Then').selectOption('Awaiting');
+  await reply.getByRole('button', { name: 'Send and move to Awaiting Customer' }).click();
+  await expect(
+    page
+      .locator('.Toastify__toast')
+      .filter({ hasText: `The reply to stray.${stamp}@example.com is on its way` }),
+  ).toBeVisible();
+  await expect(page.getByTestId('process-status')).toHaveText('Awaiting');
+  const conversation = page.getByRole('region', { name: 'Conversation' });
+  // One mail: the reply; the move sent no status mail besides.
+  await expect(conversation.getByTestId('conversation-out')).toHaveCount(1);
+  await expect(conversation.getByTestId('conversation-out')).toContainText(`stray.${stamp}@example.com`);
+  await api.dispose();
+});

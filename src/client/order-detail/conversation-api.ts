@@ -25,8 +25,17 @@ export const conversationApi = api.injectEndpoints({
     }),
     /** A staff reply: free text or a template, threaded to the customer's last message. */
     sendStaffReply: build.mutation<
-      Envelope<{ mailId: number; processStatus: OrderStatus }>,
-      { orderId: number; body?: string; templateId?: string; provider: MailProvider }
+      Envelope<{ mailId: number; processStatus: OrderStatus; to: string }>,
+      {
+        orderId: number;
+        body?: string;
+        templateId?: string;
+        provider: MailProvider;
+        moveTo?: OrderStatus;
+        inReplyTo?: number;
+        to?: 'customer' | 'sender';
+        confirmCustomer?: boolean;
+      }
     >({
       query: ({ orderId, ...body }) => ({ url: `admin/orders/${orderId}/messages`, method: 'POST', body }),
       invalidatesTags: (_r, error, { orderId }) => (error ? [] : orderTag(orderId)),

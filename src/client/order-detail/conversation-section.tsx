@@ -16,6 +16,7 @@ import type { ConversationItem } from '../../shared/contracts/conversation';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { errorMessage } from '../transport/api';
 import { DateTime } from '../components/date-time';
+import { statusName } from '../../shared/order-rules';
 import { downloadWithToken } from './authorized-files';
 import {
   useGetConversationQuery,
@@ -237,33 +238,100 @@ function Incoming({
   );
 }
 
-/** The reply box: the staff member's own text, or a template, mailed in the customer's thread. */
-function ReplyBox({ orderId }: { orderId: number }) {
+/** The moves a reply can make in the same step (one mail: the reply; no status mail besides). */
+const REPLY_MOVES = ['Awaiting', 'Contact Customer', 'AwaitingGovt', 'Customer Called'] as const;
+
+type IncomingItem = Extract<ConversationItem, { direction: 'in' }>;
+
+/**
+ * The reply box (decision 359): the staff member's own text, or a template, mailed in the customer's
+ * thread. It says who gets the reply ("To:"); when the message answered came from another address it
+ * offers "Reply to the sender" and asks before mailing the order's customer. "Send and move to …"
+ * sends the one reply and moves the order in the same step.
+ */
+function ReplyBox({
+  orderId,
+  customerEmail,
+  answered,
+}: {
+  orderId: number;
+  customerEmail: string;
+  answered: IncomingItem | null;
+}) {
   const [mode, setMode] = useState<'text' | 'template'>('text');
   const [body, setBody] = useState('');
   const [templateId, setTemplateId] = useState('');
   const [provider, setProvider] = useState<MailProvider>(MAIL_PROVIDERS[0]);
+  const [moveTo, setMoveTo] = useState<(typeof REPLY_MOVES)[number] | ''>('');
+  const [recipient, setRecipient] = useState<'customer' | 'sender'>('customer');
+  const [asking, setAsking] = useState(false);
   const { data: templates } = useGetTemplatesQuery(undefined, { skip: mode !== 'template' });
   const [send, { isLoading }] = useSendStaffReplyMutation();
   const keys = [...new Map((templates ?? []).map((t) => [t.key, t.name])).entries()];
   const ready = mode === 'text' ? body.trim().length > 0 : templateId !== '';
+  const sender = answered?.from?.trim() || null;
+  const otherSender = sender !== null && sender.toLowerCase() !== customerEmail.trim().toLowerCase();
+  const to = otherSender && recipient === 'sender' ? sender : customerEmail;
+
+  const submit = async (confirmCustomer: boolean) => {
+    setAsking(false);
+    const content = mode === 'text' ? { body } : { templateId };
+    const result = await send({
+      orderId,
+      ...content,
+      provider,
+      ...(moveTo ? { moveTo } : {}),
+      ...(answered && otherSender
+        ? { inReplyTo: answered.id, to: recipient, ...(confirmCustomer ? { confirmCustomer: true } : {}) }
+        : {}),
+    });
+    if ('error' in result) toast.error(errorMessage(result.error));
+    else {
+      toast.success(result.data.message);
+      setBody('');
+      setMoveTo('');
+    }
+  };
+
   return (
     <form
       className="mt-3"
       aria-label="Reply to the customer"
-      onSubmit={async (e) => {
+      onSubmit={(e) => {
         e.preventDefault();
         if (!ready) return;
-        const result = await send(
-          mode === 'text' ? { orderId, body, provider } : { orderId, templateId, provider },
-        );
-        if ('error' in result) toast.error(errorMessage(result.error));
-        else {
-          toast.success(result.data.message);
-          setBody('');
-        }
+        // Mailing the order's customer about someone else's message: ask first.
+        if (otherSender && recipient === 'customer') setAsking(true);
+        else void submit(false);
       }}
     >
+      <div className="small mb-2" data-testid="reply-to">
+        <span className="text-body-secondary">To:</span> <strong>{to}</strong>
+        {to === customerEmail && <span className="text-body-secondary"> (the order&apos;s customer)</span>}
+      </div>
+      {otherSender && (
+        <div className="alert alert-warning py-2 small" data-testid="reply-other-sender">
+          The message you answer came from {sender}, not from the order&apos;s customer ({customerEmail}).
+          <div className="d-flex flex-wrap gap-3 mt-1">
+            <CheckboxField
+              type="radio"
+              id={`reply-to-sender-${orderId}`}
+              name={`reply-recipient-${orderId}`}
+              label={`Reply to the sender (${sender})`}
+              checked={recipient === 'sender'}
+              onChange={() => setRecipient('sender')}
+            />
+            <CheckboxField
+              type="radio"
+              id={`reply-to-customer-${orderId}`}
+              name={`reply-recipient-${orderId}`}
+              label={`Mail the order's customer (${customerEmail})`}
+              checked={recipient === 'customer'}
+              onChange={() => setRecipient('customer')}
+            />
+          </div>
+        </div>
+      )}
       <div className="d-flex flex-wrap gap-3 mb-2 small">
         <CheckboxField
           type="radio"
@@ -325,10 +393,43 @@ function ReplyBox({ orderId }: { orderId: number }) {
             </option>
           ))}
         </SelectField>
+        <SelectField
+          id={`reply-move-${orderId}`}
+          label="Then"
+          labelClassName="small mb-0"
+          size="sm"
+          value={moveTo}
+          onChange={(e) => setMoveTo(e.target.value as (typeof REPLY_MOVES)[number] | '')}
+        >
+          <option value="">Keep the status</option>
+          {REPLY_MOVES.map((s) => (
+            <option key={s} value={s}>
+              Move to {statusName(s)}
+            </option>
+          ))}
+        </SelectField>
         <Button type="submit" size="sm" disabled={!ready || isLoading}>
-          Send reply
+          {moveTo ? `Send and move to ${statusName(moveTo)}` : 'Send reply'}
         </Button>
       </div>
+      {asking && (
+        <div
+          className="alert alert-danger py-2 small mt-2"
+          role="alertdialog"
+          aria-label="Mail the order's customer?"
+        >
+          This mails {customerEmail}, the order&apos;s customer, although the message came from {sender}. Send
+          it to {customerEmail}?
+          <div className="d-flex gap-2 mt-1">
+            <Button size="sm" variant="danger" onClick={() => void submit(true)} disabled={isLoading}>
+              Send to {customerEmail}
+            </Button>
+            <Button size="sm" variant="secondary" onClick={() => setAsking(false)}>
+              Cancel
+            </Button>
+          </div>
+        </div>
+      )}
     </form>
   );
 }
@@ -380,7 +481,15 @@ export function ConversationSection({ order }: { order: OrderDetails }) {
           )}
         </ul>
       )}
-      <ReplyBox orderId={order.order_id} />
+      <ReplyBox
+        orderId={order.order_id}
+        customerEmail={order.email}
+        answered={
+          [...(data?.items ?? [])]
+            .reverse()
+            .find((i): i is IncomingItem => i.direction === 'in' && i.disposition === 'attached') ?? null
+        }
+      />
       <ContactForm orderId={order.order_id} />
     </Section>
   );

@@ -372,7 +372,8 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const staff = staffOf(request);
       const { orderId } = request.params;
-      const { templateId, body, provider, moveTo, expectedVersion } = request.body;
+      const { templateId, body, provider, moveTo, expectedVersion, inReplyTo, to, confirmCustomer } =
+        request.body;
       const result = await sendStaffReply(db, staff, {
         orderId,
         templateKey: templateId,
@@ -380,9 +381,15 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
         provider,
         moveTo,
         expectedVersion,
+        inReplyTo,
+        to,
+        confirmCustomer,
       });
       if (!result) throw notFound('Template not found');
-      return ok(result, `The reply to the customer is on its way (${provider}).`);
+      return ok(
+        result,
+        `The reply to ${result.to} is on its way (${provider})${moveTo ? `; the order is now in ${result.processStatus}` : ''}.`,
+      );
     },
   );
 

@@ -150,13 +150,25 @@ export const staffMessageBody = z
     provider: z.enum(MAIL_PROVIDERS).default('AWS'),
     moveTo: z.enum(MOVABLE_STATUSES).optional(),
     expectedVersion: expectedVersionField,
+    /** The message being answered (an incoming message of this order). */
+    inReplyTo: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+    /** Who gets the reply: the order's customer (default) or the sender of `inReplyTo`. */
+    to: z.enum(['customer', 'sender']).default('customer'),
+    /** The member saw that `inReplyTo` came from another address and still mails the order's customer. */
+    confirmCustomer: z.boolean().optional(),
   })
   .strict()
   .refine((b) => (b.templateId === undefined) !== (b.body === undefined), {
     message: 'must be a templateId or a body (one of them)',
     path: ['body'],
+  })
+  .refine((b) => b.to === 'customer' || b.inReplyTo !== undefined, {
+    message: 'name the message whose sender gets the reply',
+    path: ['inReplyTo'],
   });
-export const staffMessageResponse = envelope(z.object({ mailId: z.number(), processStatus: z.string() }));
+export const staffMessageResponse = envelope(
+  z.object({ mailId: z.number(), processStatus: z.string(), to: z.string() }),
+);
 
 /**
  * A call or WhatsApp contact with its outcome. `callBackAt` (ISO date-time with offset) is required for
