@@ -149,3 +149,36 @@ test('the reply box says who gets the reply; a stray mail from another address o
   await expect(conversation.getByTestId('conversation-out')).toContainText(`stray.${stamp}@example.com`);
   await api.dispose();
 });
+
+test('an unread answer: the conversation comes first, the badge links to it, each entry says who wrote it, and the flag clears once the conversation has been on screen', async ({
+  page,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const api = await playwrightRequest.newContext({ baseURL });
+  const order = await answeredWithPhoto(api);
+  await api.dispose();
+
+  await loginAs(page, 'Team');
+  await page.goto(`/admin/view-order/${encodeOrderId(order.orderId)}`);
+  const conversation = page.getByRole('region', { name: 'Conversation' });
+  const passport = page.getByRole('region', { name: 'Passport details' });
+  await expect(conversation).toBeVisible();
+  const [c, p] = [await conversation.boundingBox(), await passport.boundingBox()];
+  expect(c!.y).toBeLessThan(p!.y);
+  // The status mail of the move to Awaiting is the Team member's; the answer is the customer's.
+  const out = conversation.getByTestId('conversation-out').first();
+  await expect(out.getByTestId('conversation-author')).toHaveText('Demo Team');
+  await expect(out).toContainText('Sent notification mail');
+  const incoming = conversation.getByTestId('conversation-in');
+  await expect(incoming).toContainText('customer');
+  await expect(incoming).toContainText('Here is my passport photo');
+
+  // The header badge points at the conversation; the flag goes only after it has been on screen.
+  const badge = page.getByTestId('detail-replied');
+  await expect(badge).toHaveAttribute('href', '#section-conversation-block');
+  await badge.click();
+  await expect(conversation.getByTestId('conversation-unread')).toBeVisible();
+  await expect(badge).toBeHidden({ timeout: 10_000 });
+  await expect(conversation.getByTestId('conversation-unread')).toBeHidden();
+});

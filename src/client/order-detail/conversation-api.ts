@@ -16,12 +16,11 @@ export const conversationApi = api.injectEndpoints({
     getConversation: build.query<Conversation, number>({
       query: (orderId) => ({ url: `admin/orders/${orderId}/conversation` }),
       providesTags: (_result, _error, orderId) => orderTag(orderId),
-      // Reading it marks the answers read: the counts change.
-      onQueryStarted: async (_orderId, { dispatch, queryFulfilled }) => {
-        const { data } = await queryFulfilled.catch(() => ({ data: null }));
-        if (data?.items.some((i) => i.direction === 'in' && i.unread))
-          dispatch(api.util.invalidateTags(['Counts']));
-      },
+    }),
+    /** The conversation has been on screen, or "Mark read": the answers read, the counts change. */
+    markConversationRead: build.mutation<Envelope<{ orderId: number; read: number }>, number>({
+      query: (orderId) => ({ url: `admin/orders/${orderId}/conversation/read`, method: 'POST', body: {} }),
+      invalidatesTags: (_r, error, orderId) => (error ? [] : [...orderTag(orderId), 'Counts']),
     }),
     /** A staff reply: free text or a template, threaded to the customer's last message. */
     sendStaffReply: build.mutation<
@@ -91,6 +90,7 @@ export const {
   useGetConversationQuery,
   useAttachmentAsCardMutation,
   useLogContactMutation,
+  useMarkConversationReadMutation,
   useSaveAttachmentAsDocumentMutation,
   useUndoCardMutation,
   useSendStaffReplyMutation,

@@ -1,6 +1,6 @@
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { STAFF_REPLY_MAX } from '../../shared/contracts/conversation';
 import {
   CALL_BACK_MAX_DAYS,
@@ -21,6 +21,7 @@ import { downloadWithToken } from './authorized-files';
 import {
   useGetConversationQuery,
   useLogContactMutation,
+  useMarkConversationReadMutation,
   useSendStaffReplyMutation,
 } from './conversation-api';
 import { toastFailure } from './notify';
@@ -174,9 +175,11 @@ function ContactForm({ orderId }: { orderId: number }) {
 
 function Incoming({
   orderId,
+  customerEmail,
   item,
 }: {
   orderId: number;
+  customerEmail: string;
   item: Extract<ConversationItem, { direction: 'in' }>;
 }) {
   const [asking, setAsking] = useState<(typeof item.attachments)[number] | null>(null);
@@ -184,7 +187,14 @@ function Incoming({
   return (
     <li className="list-group-item" data-testid="conversation-in">
       <div className="d-flex flex-wrap gap-2 align-items-center small text-body-secondary">
-        <strong className="text-body">{item.fromName || item.from || 'Customer'}</strong>
+        <strong className="text-body" data-testid="conversation-author">
+          {item.fromName || item.from || 'Customer'}
+        </strong>
+        {!item.from || item.from.toLowerCase() === customerEmail.toLowerCase() ? (
+          <span>customer</span>
+        ) : (
+          <Badge bg="danger">not the order&apos;s customer</Badge>
+        )}
         <span>{SOURCE_LABEL[item.source]}</span>
         <DateTime value={item.at} />
         {item.unread && (
@@ -440,47 +450,107 @@ function ReplyBox({
  */
 export function ConversationSection({ order }: { order: OrderDetails }) {
   const { data, isLoading } = useGetConversationQuery(order.order_id);
+  const [markRead, marking] = useMarkConversationReadMutation();
+  const unread = !!data?.items.some((i) => i.direction === 'in' && i.unread);
+  const listRef = useRef<HTMLDivElement>(null);
+  // The answers count as read once the conversation has been on screen for a moment (not on opening
+  // the order): half of it visible for 1.5 s.
+  useEffect(() => {
+    const target = listRef.current;
+    if (!unread || !target || typeof IntersectionObserver === 'undefined') return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const observer = new IntersectionObserver(
+      ([entry]) => {
+        if (entry?.isIntersecting) {
+          timer ??= setTimeout(() => {
+            observer.disconnect();
+            void markRead(order.order_id);
+          }, 1500);
+        } else if (timer) {
+          clearTimeout(timer);
+          timer = undefined;
+        }
+      },
+      { threshold: 0.5 },
+    );
+    observer.observe(target);
+    return () => {
+      observer.disconnect();
+      if (timer) clearTimeout(timer);
+    };
+  }, [unread, markRead, order.order_id]);
   return (
     <Section title="Conversation">
-      {data?.failingAddress && (
-        <div className="alert alert-warning py-2 small">
-          Mail to {order.email} is failing: call the customer.
+      {unread && (
+        <div className="d-flex align-items-center gap-2 mb-2 small" data-testid="conversation-unread">
+          <Badge bg="warning" text="dark">
+            Unread answer
+          </Badge>
+          <Button
+            size="sm"
+            variant="outline-secondary"
+            disabled={marking.isLoading}
+            onClick={() => void markRead(order.order_id)}
+          >
+            Mark read
+          </Button>
         </div>
       )}
-      {isLoading ? (
-        <p className="text-muted">Loading…</p>
-      ) : !data?.items.length ? (
-        <p className="text-muted">No messages yet.</p>
-      ) : (
-        <ul className="list-group" data-testid="conversation">
-          {data.items.map((item) =>
-            item.direction === 'in' ? (
-              <Incoming key={`in-${item.id}`} orderId={order.order_id} item={item} />
-            ) : item.direction === 'contact' ? (
-              <Contact key={`contact-${item.id}`} item={item} />
-            ) : (
-              <li
-                key={`out-${item.id}`}
-                className="list-group-item bg-body-tertiary small"
-                data-testid="conversation-out"
-              >
-                <span className="fw-semibold">Sent {item.kind} mail</span> to {item.to} via {item.provider},{' '}
-                <DateTime value={item.at} /> — {item.status}
-                {item.text && (
-                  <p className="mb-0 mt-1 text-body" style={{ whiteSpace: 'pre-wrap' }}>
-                    {item.text}
-                  </p>
-                )}
-                {item.bouncedAt && (
-                  <Badge bg="danger" className="ms-2">
-                    Bounced {item.bounceReason}
-                  </Badge>
-                )}
-              </li>
-            ),
-          )}
-        </ul>
-      )}
+      <div ref={listRef}>
+        {data?.failingAddress && (
+          <div className="alert alert-warning py-2 small">
+            Mail to {order.email} is failing: call the customer.
+          </div>
+        )}
+        {isLoading ? (
+          <p className="text-muted">Loading…</p>
+        ) : !data?.items.length ? (
+          <p className="text-muted">No messages yet.</p>
+        ) : (
+          <ul className="list-group" data-testid="conversation">
+            {data.items.map((item) =>
+              item.direction === 'in' ? (
+                <Incoming
+                  key={`in-${item.id}`}
+                  orderId={order.order_id}
+                  customerEmail={order.email}
+                  item={item}
+                />
+              ) : item.direction === 'contact' ? (
+                <Contact key={`contact-${item.id}`} item={item} />
+              ) : (
+                <li
+                  key={`out-${item.id}`}
+                  className="list-group-item bg-body-tertiary small"
+                  data-testid="conversation-out"
+                >
+                  <div className="d-flex flex-wrap gap-2 align-items-center text-body-secondary">
+                    <strong className="text-body" data-testid="conversation-author">
+                      {item.author ?? 'System'}
+                    </strong>
+                    <span>
+                      Sent {item.kind === 'macro' ? 'reply' : item.kind} mail to {item.to} via {item.provider}
+                    </span>
+                    <DateTime value={item.at} />
+                    <span>— {item.status}</span>
+                  </div>
+                  {item.subject && <div className="fw-semibold text-body mt-1">{item.subject}</div>}
+                  {item.text && (
+                    <p className="mb-0 mt-1 text-body" style={{ whiteSpace: 'pre-wrap' }}>
+                      {item.text}
+                    </p>
+                  )}
+                  {item.bouncedAt && (
+                    <Badge bg="danger" className="ms-2">
+                      Bounced {item.bounceReason}
+                    </Badge>
+                  )}
+                </li>
+              ),
+            )}
+          </ul>
+        )}
+      </div>
       <ReplyBox
         orderId={order.order_id}
         customerEmail={order.email}

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Attachment } from 'mailparser';
 import { z } from 'zod';
 import { MAIL_HOLD_SECONDS } from '../../shared/constants.js';
-import { orderIdField } from '../../shared/contracts/common.js';
+import { envelope, orderIdField } from '../../shared/contracts/common.js';
 import {
   attachInboundBody,
   attachInboundResponse,
@@ -47,7 +47,7 @@ import { attachDocument, undoDocumentUpload } from '../orders/commands.js';
 import { logContact } from '../orders/contacts.js';
 import { sendStaffReply } from '../orders/customer-answers.js';
 import { loadOrder } from '../orders/repository.js';
-import { attachmentOf, listUnmatched, loadConversation } from './conversation.js';
+import { attachmentOf, listUnmatched, loadConversation, markConversationRead } from './conversation.js';
 import { INBOUND_LIMITS } from './parse.js';
 import { attachUnmatched, receiveTrackReply } from './pipeline.js';
 import { getWaitingPolicy, setWaitingPolicy } from './waiting.js';
@@ -68,7 +68,8 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'orders.read' },
       schema: {
         tags: ['conversation'],
-        summary: 'Every mail we sent and every message that came in, oldest first; marks the answers read',
+        summary:
+          'Every mail we sent and every message that came in, oldest first; the answers stay unread until the conversation was on screen (`…/conversation/read`)',
         security,
         params: orderParams,
         response: { 200: conversationResponse },
@@ -76,9 +77,31 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { orderId } = request.params;
-      const conversation = await loadConversation(db, orderId, { markRead: true });
+      const conversation = await loadConversation(db, orderId, { markRead: false, config });
       if (!conversation) throw notFound('Order not found');
       return ok({ orderId, ...conversation }, 'Conversation');
+    },
+  );
+
+  app.post(
+    '/admin/orders/:orderId/conversation/read',
+    {
+      config: { permission: 'orders.read' },
+      schema: {
+        tags: ['conversation'],
+        summary:
+          'The conversation has been on screen, or "Mark read": the answers read, the "Customer replied" flag cleared',
+        security,
+        params: orderParams,
+        body: z.object({}).strict().optional(),
+        response: { 200: envelope(z.object({ orderId: z.number(), read: z.number() })) },
+      },
+    },
+    async (request) => {
+      const { orderId } = request.params;
+      if (!(await loadOrder(db, orderId, config.APP_MAIL_DOMAIN))) throw notFound('Order not found');
+      const read = await markConversationRead(db, orderId);
+      return ok({ orderId, read }, read ? 'The answers are marked read.' : 'Nothing was unread.');
     },
   );
 

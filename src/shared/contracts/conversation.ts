@@ -37,8 +37,11 @@ export const conversationItem = z.discriminatedUnion('direction', [
     provider: z.string(),
     bouncedAt: z.string().nullable(),
     bounceReason: z.string().nullable(),
-    /** What a staff member wrote, for a reply sent as free text. */
+    /** What the mail said: a staff member's own words, or its template as rendered. */
     text: z.string().nullable().optional(),
+    subject: z.string().nullable().optional(),
+    /** The staff member who sent it; null: the system (a status mail of a move is the mover's). */
+    author: z.string().nullable().optional(),
   }),
   z.object({
     direction: z.literal('in'),
