@@ -182,3 +182,38 @@ test('an unread answer: the conversation comes first, the badge links to it, eac
   await expect(badge).toBeHidden({ timeout: 10_000 });
   await expect(conversation.getByTestId('conversation-unread')).toBeHidden();
 });
+
+test('Unmatched Mail finds the order by name or e-mail and shows a file count only when there are files', async ({
+  page,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const api = await playwrightRequest.newContext({ baseURL });
+  const letters = Array.from({ length: 8 }, () =>
+    String.fromCharCode(97 + Math.floor(Math.random() * 26)),
+  ).join('');
+  const lastName = `Zed${letters}`;
+  const order = await makeOrder(api, { last_name: lastName });
+  const stamp = Date.now();
+  const raw = `From: Lost Traveller <lost.${stamp}@example.com>\r\nTo: help@example.com\r\nSubject: Lost ${stamp}\r\nMessage-ID: <lost.${stamp}@example.com>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nI wrote from my other address.\r\n`;
+  const inbound = await api.post('/api/inbound/mail', {
+    headers: { authorization: 'Bearer e2e-inbound-token-0123456789', 'content-type': 'message/rfc822' },
+    data: Buffer.from(raw),
+  });
+  expect(inbound.ok(), await inbound.text()).toBeTruthy();
+  await api.dispose();
+
+  await loginAs(page, 'Manager');
+  await page.goto('/admin/unmatched-mail');
+  const item = page.getByTestId('unmatched-item').filter({ hasText: `Lost ${stamp}` });
+  await expect(item).toBeVisible();
+  await expect(item).not.toContainText('file');
+  const find = item.getByRole('form', { name: /^Find the order of message/ });
+  await expect(find.getByLabel('Find the order by name or e-mail')).toHaveValue(`lost.${stamp}@example.com`);
+  await find.getByLabel('Find the order by name or e-mail').fill(lastName);
+  await find.getByRole('button', { name: 'Find' }).click();
+  await find.getByRole('button', { name: new RegExp(`^Order ${order.orderId} — `) }).click();
+  await expect(item.getByLabel('Order ID')).toHaveValue(String(order.orderId));
+  await item.getByRole('button', { name: 'Attach to order' }).click();
+  await expect(page.locator('.Toastify__toast').filter({ hasText: `order ${order.orderId}` })).toBeVisible();
+});
