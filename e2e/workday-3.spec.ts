@@ -217,3 +217,28 @@ test('Unmatched Mail finds the order by name or e-mail and shows a file count on
   await item.getByRole('button', { name: 'Attach to order' }).click();
   await expect(page.locator('.Toastify__toast').filter({ hasText: `order ${order.orderId}` })).toBeVisible();
 });
+
+test('logging a call as "Reached" offers the move to Customer Called in the same step', async ({
+  page,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const api = await playwrightRequest.newContext({ baseURL });
+  const order = await makeOrder(api, { last_name: 'Reached' });
+  const manager = await staffToken(api, 'Manager');
+  await moveOrder(api, manager, order.orderId, 'Contact Customer');
+  await api.dispose();
+
+  await loginAs(page, 'Telecaller');
+  await page.goto(`/admin/view-order/${encodeOrderId(order.orderId)}`);
+  await expect(page.getByTestId('process-status')).toHaveText('Contact Customer');
+  const form = page.getByRole('form', { name: 'Log a call' });
+  await form.getByLabel('Outcome').selectOption('reached');
+  await form.getByLabel('and move the order to Customer Called').check();
+  await form.getByRole('button', { name: 'Log contact' }).click();
+  await expect(
+    page.locator('.Toastify__toast').filter({ hasText: 'the order moved to Customer Called' }),
+  ).toBeVisible();
+  await expect(page.getByTestId('process-status')).toHaveText('Customer Called');
+  await expect(form.getByLabel('and move the order to Customer Called')).toBeHidden();
+});

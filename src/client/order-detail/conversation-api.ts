@@ -41,8 +41,21 @@ export const conversationApi = api.injectEndpoints({
     }),
     /** A call or WhatsApp contact with its outcome; a call-back assigns the order (counts change). */
     logContact: build.mutation<
-      Envelope<{ contactId: number; assignedTo: number | null; callBackAt: string | null }>,
-      { orderId: number; channel: string; outcome: string; callBackAt?: string; note?: string }
+      Envelope<{
+        contactId: number;
+        assignedTo: number | null;
+        callBackAt: string | null;
+        processStatus: string;
+      }>,
+      {
+        orderId: number;
+        channel: string;
+        outcome: string;
+        callBackAt?: string;
+        note?: string;
+        moveToCustomerCalled?: boolean;
+        expectedVersion?: number;
+      }
     >({
       query: ({ orderId, ...body }) => ({ url: `admin/orders/${orderId}/contacts`, method: 'POST', body }),
       invalidatesTags: (_r, error, { orderId }) => (error ? [] : [...orderTag(orderId), 'Counts']),

@@ -81,14 +81,25 @@ const localInput = (ms: number) => {
 };
 
 /** Log a call or WhatsApp contact with its outcome; a call-back needs its time (within 30 days). */
-function ContactForm({ orderId }: { orderId: number }) {
+function ContactForm({
+  orderId,
+  processStatus,
+  version,
+}: {
+  orderId: number;
+  processStatus: string;
+  version: number;
+}) {
   const [channel, setChannel] = useState<string>(CONTACT_CHANNELS[0]);
+  const [moveCalled, setMoveCalled] = useState(false);
   const [outcome, setOutcome] = useState<ContactOutcome>('reached');
   const [callBackAt, setCallBackAt] = useState('');
   const [note, setNote] = useState('');
   const [log, { isLoading }] = useLogContactMutation();
   const callBack = outcome === 'call_back';
   const ready = !callBack || callBackAt !== '';
+  // Reached: offer the move to Customer Called in the same step.
+  const offerMove = outcome === 'reached' && processStatus !== 'Customer Called';
   return (
     <form
       className="mt-3"
@@ -102,12 +113,14 @@ function ContactForm({ orderId }: { orderId: number }) {
           outcome,
           ...(callBack ? { callBackAt: new Date(callBackAt).toISOString() } : {}),
           ...(note.trim() ? { note } : {}),
+          ...(offerMove && moveCalled ? { moveToCustomerCalled: true, expectedVersion: version } : {}),
         });
         if ('error' in result) toast.error(errorMessage(result.error));
         else {
           toast.success(result.data.message);
           setNote('');
           setCallBackAt('');
+          setMoveCalled(false);
         }
       }}
     >
@@ -156,6 +169,15 @@ function ContactForm({ orderId }: { orderId: number }) {
           />
         )}
       </div>
+      {offerMove && (
+        <CheckboxField
+          id={`contact-move-${orderId}`}
+          className="small mb-2"
+          label="and move the order to Customer Called"
+          checked={moveCalled}
+          onChange={(e) => setMoveCalled(e.target.checked)}
+        />
+      )}
       <TextareaField
         id={`contact-note-${orderId}`}
         className="mb-2"
@@ -560,7 +582,7 @@ export function ConversationSection({ order }: { order: OrderDetails }) {
             .find((i): i is IncomingItem => i.direction === 'in' && i.disposition === 'attached') ?? null
         }
       />
-      <ContactForm orderId={order.order_id} />
+      <ContactForm orderId={order.order_id} processStatus={order.process_status} version={order.version} />
     </Section>
   );
 }

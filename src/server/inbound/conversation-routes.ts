@@ -435,7 +435,12 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
         orderId: request.params.orderId,
         ...request.body,
       });
-      return ok(result, 'The contact has been logged.');
+      return ok(
+        result,
+        request.body.moveToCustomerCalled && result.processStatus === 'Customer Called'
+          ? 'The contact has been logged and the order moved to Customer Called.'
+          : 'The contact has been logged.',
+      );
     },
   );
 };

@@ -173,7 +173,8 @@ export async function listUnmatched(db: DbOrTx, limit: number, offset: number) {
         fromName: inboundMessages.fromName,
         subject: inboundMessages.subject,
         text: inboundMessages.bodyText,
-        attachments: sql<number>`(select count(*)::int from ${inboundAttachments} where ${inboundAttachments.inboundId} = ${inboundMessages.id})`,
+        // Qualified by hand: inside the subquery an unqualified "id" would be the attachment's own id.
+        attachments: sql<number>`(select count(*)::int from inbound_attachments a where a.inbound_id = inbound_messages.id)`,
       })
       .from(inboundMessages)
       .where(eq(inboundMessages.disposition, 'unmatched'))

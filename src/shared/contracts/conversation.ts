@@ -185,9 +185,17 @@ export const contactBody = z
     note: multilineText(CONTACT_NOTE_MAX).optional(),
     takeOver: takeOverField,
     expectedVersion: expectedVersionField,
+    /** Reached: move the order to Customer Called in the same step. */
+    moveToCustomerCalled: z.boolean().optional(),
   })
   .strict()
   .superRefine((b, ctx) => {
+    if (b.moveToCustomerCalled && b.outcome !== 'reached')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['moveToCustomerCalled'],
+        message: 'is only for a reached customer',
+      });
     if (b.outcome !== 'call_back') {
       if (b.callBackAt !== undefined)
         ctx.addIssue({ code: 'custom', path: ['callBackAt'], message: 'is only for a call-back' });
@@ -209,5 +217,11 @@ export const contactBody = z
   });
 export type ContactBody = z.infer<typeof contactBody>;
 export const contactResponse = envelope(
-  z.object({ contactId: z.number(), assignedTo: z.number().nullable(), callBackAt: z.string().nullable() }),
+  z.object({
+    contactId: z.number(),
+    assignedTo: z.number().nullable(),
+    callBackAt: z.string().nullable(),
+    /** Where the order is after the step (Customer Called when moved). */
+    processStatus: z.string(),
+  }),
 );
