@@ -32,7 +32,7 @@ export const conversationApi = api.injectEndpoints({
         provider: MailProvider;
         moveTo?: OrderStatus;
         inReplyTo?: number;
-        to?: 'customer' | 'sender';
+        recipient?: 'customer' | 'sender';
         confirmCustomer?: boolean;
       }
     >({

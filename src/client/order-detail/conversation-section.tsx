@@ -314,7 +314,7 @@ function ReplyBox({
       provider,
       ...(moveTo ? { moveTo } : {}),
       ...(answered && otherSender
-        ? { inReplyTo: answered.id, to: recipient, ...(confirmCustomer ? { confirmCustomer: true } : {}) }
+        ? { inReplyTo: answered.id, recipient, ...(confirmCustomer ? { confirmCustomer: true } : {}) }
         : {}),
     });
     if ('error' in result) toast.error(errorMessage(result.error));

@@ -395,7 +395,7 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const staff = staffOf(request);
       const { orderId } = request.params;
-      const { templateId, body, provider, moveTo, expectedVersion, inReplyTo, to, confirmCustomer } =
+      const { templateId, body, provider, moveTo, expectedVersion, inReplyTo, recipient, confirmCustomer } =
         request.body;
       const result = await sendStaffReply(db, staff, {
         orderId,
@@ -405,7 +405,7 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
         moveTo,
         expectedVersion,
         inReplyTo,
-        to,
+        recipient,
         confirmCustomer,
       });
       if (!result) throw notFound('Template not found');

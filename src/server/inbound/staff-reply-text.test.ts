@@ -125,15 +125,19 @@ describe('staff reply with free text', () => {
     const foreign = await t.as('Team', {
       method: 'POST',
       url: `/api/admin/orders/${other.orderId}/messages`,
-      payload: { body: 'Hello', inReplyTo: strayId, to: 'sender' },
+      payload: { body: 'Hello', inReplyTo: strayId, recipient: 'sender' },
     });
     expect(foreign.statusCode).toBe(404);
-    const noMessage = await t.as('Team', { method: 'POST', url, payload: { body: 'Hello', to: 'sender' } });
+    const noMessage = await t.as('Team', {
+      method: 'POST',
+      url,
+      payload: { body: 'Hello', recipient: 'sender' },
+    });
     expect(noMessage.statusCode).toBe(400);
     const hostile = await t.as('Team', {
       method: 'POST',
       url,
-      payload: { body: 'Hello', inReplyTo: strayId, to: 'sender\u0000' },
+      payload: { body: 'Hello', inReplyTo: strayId, recipient: 'sender\u0000' },
     });
     expect(hostile.statusCode).toBe(400);
     expect(await mails()).toEqual([]);
@@ -141,7 +145,7 @@ describe('staff reply with free text', () => {
     const toSender = await t.as('Team', {
       method: 'POST',
       url,
-      payload: { body: 'This order is not yours.', inReplyTo: strayId, to: 'sender' },
+      payload: { body: 'This order is not yours.', inReplyTo: strayId, recipient: 'sender' },
     });
     expect(toSender.statusCode, toSender.body).toBe(200);
     expect(toSender.json().data.to).toBe('stray.sender@example.com');

@@ -155,7 +155,7 @@ export async function sendStaffReply(
     expectedVersion?: number | undefined;
     /** The message answered, and who gets the reply (decision 359). */
     inReplyTo?: number | undefined;
-    to?: 'customer' | 'sender' | undefined;
+    recipient?: 'customer' | 'sender' | undefined;
     confirmCustomer?: boolean | undefined;
   },
 ): Promise<{ mailId: number; processStatus: OrderStatus; to: string } | null> {
@@ -203,7 +203,7 @@ async function replyRecipient(
   input: {
     orderId: number;
     inReplyTo?: number | undefined;
-    to?: 'customer' | 'sender' | undefined;
+    recipient?: 'customer' | 'sender' | undefined;
     confirmCustomer?: boolean | undefined;
   },
 ): Promise<string> {
@@ -216,7 +216,7 @@ async function replyRecipient(
   if (!message) throw notFound('The message you answer is not part of this order.');
   const sender = message.from?.trim() || null;
   const other = sender !== null && sender.toLowerCase() !== customer.trim().toLowerCase();
-  if (input.to === 'sender') return sender ?? customer;
+  if (input.recipient === 'sender') return sender ?? customer;
   if (other && !input.confirmCustomer) {
     throw conflict(
       `The message you answer came from ${sender}, not from the order's customer (${customer}): reply to the sender, or confirm to mail ${customer}.`,

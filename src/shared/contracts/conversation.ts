@@ -156,7 +156,7 @@ export const staffMessageBody = z
     /** The message being answered (an incoming message of this order). */
     inReplyTo: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
     /** Who gets the reply: the order's customer (default) or the sender of `inReplyTo`. */
-    to: z.enum(['customer', 'sender']).default('customer'),
+    recipient: z.enum(['customer', 'sender']).default('customer'),
     /** The member saw that `inReplyTo` came from another address and still mails the order's customer. */
     confirmCustomer: z.boolean().optional(),
   })
@@ -165,7 +165,7 @@ export const staffMessageBody = z
     message: 'must be a templateId or a body (one of them)',
     path: ['body'],
   })
-  .refine((b) => b.to === 'customer' || b.inReplyTo !== undefined, {
+  .refine((b) => b.recipient === 'customer' || b.inReplyTo !== undefined, {
     message: 'name the message whose sender gets the reply',
     path: ['inReplyTo'],
   });
