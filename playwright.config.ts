@@ -56,6 +56,8 @@ export default defineConfig({
         STRIPE_API_BASE: `http://127.0.0.1:${stripePort}`,
         STRIPE_SECRET_KEY: 'sk_test_e2e_stripe_double',
         STRIPE_WEBHOOK_SECRET: E2E_STRIPE_WEBHOOK_SECRET,
+        // Customer mail arrives through the inbound route (e2e/workday-3.spec.ts posts a stray mail).
+        INBOUND_TOKEN: 'e2e-inbound-token-0123456789',
       },
     },
   ],

@@ -31,7 +31,7 @@ const schema = z.object({
   MAIL_FROM: z.string().min(3).default('ED-Card <no-reply@ed-card.test>'),
   PUBLIC_SITE_URL: z.url().default('http://127.0.0.1:3000'),
   ALT_LANDING_HOST: z.string().default(''),
-  /** The support address in customer mails and pages; unset: support@ the brand's site host. */
+  /** The support address in customer mails and pages; unset: the sender address of MAIL_FROM (decision 361). */
   SUPPORT_EMAIL: optionalText.pipe(z.email('must be an e-mail address').optional()),
   /** Translation widget script for customer pages (e.g. Google Website Translator); unset: none. */
   TRANSLATE_WIDGET_URL: optionalUrl,
@@ -212,7 +212,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
     secret = localSecret(values.DATA_DIR);
   }
-  return { ...values, DATA_DIR: path.resolve(values.DATA_DIR), JWT_SECRET: secret };
+  return {
+    ...values,
+    SUPPORT_EMAIL: values.SUPPORT_EMAIL ?? fallbackSupportEmail(values.MAIL_FROM, values.APP_MAIL_DOMAIN),
+    DATA_DIR: path.resolve(values.DATA_DIR),
+    JWT_SECRET: secret,
+  };
+}
+
+/** A host no customer can write to: an IP address or localhost. */
+const unreachableHost = (host: string) =>
+  /^(localhost|.+\.localhost)$/i.test(host) || /^[\d.]+$/.test(host) || /[:[\]]/.test(host);
+
+/**
+ * SUPPORT_EMAIL unset (decision 361): the sender address of MAIL_FROM ("Name <address>" or the bare
+ * address), else support@APP_MAIL_DOMAIN; never an address at an IP address or localhost.
+ */
+export function fallbackSupportEmail(mailFrom: string, mailDomain: string): string {
+  const address = (/<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom).trim();
+  const domain = /^[^\s@]+@([^\s@]+)$/.exec(address)?.[1];
+  if (domain && !unreachableHost(domain)) return address;
+  return unreachableHost(mailDomain) ? 'support@ed-card.test' : `support@${mailDomain}`;
 }
 
 function localSecret(dataDir: string): string {

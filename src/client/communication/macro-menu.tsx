@@ -45,7 +45,7 @@ export function MacroMenu({
         <span>{message} The customer mail is pending for a few seconds.</span>
         <button
           type="button"
-          className="btn btn-sm btn-light ms-auto"
+          className="btn btn-sm btn-light ms-auto text-nowrap flex-shrink-0"
           onClick={async () => {
             toast.dismiss(id);
             try {

@@ -5,8 +5,58 @@ import { errorMessage } from '../transport/api';
 import { DateTime } from '../components/date-time';
 import { type UnmatchedItem, useAttachUnmatchedMutation, useGetUnmatchedQuery } from './unmatched-api';
 import { TextField } from '../components/form-kit/form-field';
+import { listApi } from '../orders/list-api';
 
 const PAGE_SIZE = 25;
+
+/**
+ * Finds the order a stray message belongs to by the traveller's name or e-mail address (the sender's
+ * address to start with); a result fills the Order ID.
+ */
+function FindOrder({ item, onPick }: { item: UnmatchedItem; onPick: (orderId: string) => void }) {
+  const [text, setText] = useState(item.from ?? '');
+  const [search, { data, isFetching, isError, error }] = listApi.endpoints.searchList.useLazyQuery();
+  const ready = text.trim().length >= 3;
+  return (
+    <form
+      className="mb-2"
+      aria-label={`Find the order of message ${item.id}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (ready)
+          void search({ folderName: 'allOrder', searchVal: text.trim(), start: 0, end: 5, query: {} });
+      }}
+    >
+      <div className="d-flex flex-wrap gap-2 align-items-end">
+        <TextField
+          id={`find-order-${item.id}`}
+          label="Find the order by name or e-mail"
+          labelClassName="small mb-0"
+          size="sm"
+          maxLength={200}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <Button type="submit" size="sm" variant="outline-secondary" disabled={!ready || isFetching}>
+          Find
+        </Button>
+      </div>
+      {isError && <p className="small text-danger mb-0">{errorMessage(error)}</p>}
+      {data && !isFetching && (
+        <ul className="list-unstyled small mt-1 mb-0" data-testid="find-order-results">
+          {data.rows.length === 0 && <li className="text-body-secondary">No order matches.</li>}
+          {data.rows.map((row) => (
+            <li key={row.order_id}>
+              <Button variant="link" size="sm" className="p-0" onClick={() => onPick(String(row.order_id))}>
+                Order {row.order_id} — {row.first_name} {row.last_name} ({row.email})
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </form>
+  );
+}
 
 function Message({ item }: { item: UnmatchedItem }) {
   const [orderId, setOrderId] = useState('');
@@ -19,12 +69,15 @@ function Message({ item }: { item: UnmatchedItem }) {
           {item.fromName ? `${item.fromName} <${item.from ?? ''}>` : item.from}
         </strong>
         <DateTime value={item.at} />
-        {item.attachments > 0 && <span>{item.attachments} file(s)</span>}
+        {item.attachments > 0 && (
+          <span>{item.attachments === 1 ? '1 file' : `${item.attachments} files`}</span>
+        )}
       </div>
       {item.subject && <div className="fw-semibold">{item.subject}</div>}
       <p className="mb-2" style={{ whiteSpace: 'pre-wrap' }}>
         {item.text}
       </p>
+      <FindOrder item={item} onPick={setOrderId} />
       <form
         className="d-flex flex-wrap gap-2 align-items-end"
         aria-label={`Attach message ${item.id} to an order`}

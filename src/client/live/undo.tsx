@@ -78,7 +78,11 @@ export function offerUndo(
   toast.success(
     <span className="d-flex align-items-center gap-2">
       <span>{move.message}</span>
-      <button type="button" className="btn btn-sm btn-light ms-auto" onClick={() => void undo()}>
+      <button
+        type="button"
+        className="btn btn-sm btn-light ms-auto text-nowrap flex-shrink-0"
+        onClick={() => void undo()}
+      >
         Undo
       </button>
     </span>,

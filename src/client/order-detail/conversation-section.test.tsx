@@ -133,7 +133,10 @@ describe('conversation section: logged calls', () => {
     await user.selectOptions(within(form).getByLabelText('Outcome'), 'call_back');
     expect(submit).toBeDisabled();
     const when = within(form).getByLabelText('Call back at');
-    await user.type(when, '2026-11-26T10:30');
+    // Tomorrow at 10:30 (local): a call-back is always in the future, whatever the day the test runs.
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const local = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}T10:30`;
+    await user.type(when, local);
     expect(submit).toBeEnabled();
     refuse = true;
     await user.click(submit);
@@ -141,7 +144,7 @@ describe('conversation section: logged calls', () => {
       expect(sent.filter((r) => r.method === 'POST').at(-1)?.body).toEqual({
         channel: 'whatsapp',
         outcome: 'call_back',
-        callBackAt: new Date('2026-11-26T10:30').toISOString(),
+        callBackAt: new Date(local).toISOString(),
       }),
     );
     expect(await screen.findByText('callBackAt: must be in the future')).toBeInTheDocument();

@@ -101,6 +101,14 @@ describe('the checks panel of the order detail', () => {
       expectedVersion: 7,
     });
 
+    // "Duplicate…" asks first: which order goes to Refunds and what happens to its money.
+    await user.click(within(duplicate).getByRole('button', { name: 'Duplicate…' }));
+    const ask = within(duplicate).getByRole('alertdialog', { name: 'Link as duplicate?' });
+    expect(ask).toHaveTextContent('its payment of');
+    expect(ask).toHaveTextContent('moves to Refunds');
+    await user.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(sent.some((r) => r.method === 'POST')).toBe(false);
+
     await user.click(within(duplicate).getByRole('button', { name: 'Not a duplicate' }));
     await waitFor(() => expect(sent.some((r) => r.method === 'POST')).toBe(true));
     expect(sent.find((r) => r.method === 'POST')!.body).toEqual({
@@ -115,7 +123,7 @@ describe('the checks panel of the order detail', () => {
     const panel = await screen.findByTestId('order-checks');
     expect(within(panel).getByTestId('check-flight_number_shape')).toBeInTheDocument();
     expect(within(panel).queryByRole('button', { name: 'Correct data' })).toBeNull();
-    expect(within(panel).queryByRole('button', { name: 'Duplicate' })).toBeNull();
+    expect(within(panel).queryByRole('button', { name: 'Duplicate…' })).toBeNull();
   });
 
   it('a Completed order offers no correction', async () => {

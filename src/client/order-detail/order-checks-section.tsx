@@ -236,8 +236,17 @@ function DuplicateCompare({
   mayDecide: boolean;
 }) {
   const [decide, { isLoading, error }] = useDecideDuplicateMutation();
+  const [asking, setAsking] = useState(false);
   const send = (decision: 'duplicate' | 'not_duplicate') =>
     decide({ orderId: order.order_id, body: { otherOrderId: other.order_id, decision } });
+  // The newer of the two goes to Refunds: the question names it and its money.
+  const otherNewer =
+    other.created_at > order.created_at ||
+    (other.created_at === order.created_at && other.order_id > order.order_id);
+  const newer = otherNewer
+    ? { id: other.order_id, amount: other.amount, currency: other.currency }
+    : { id: order.order_id, amount: order.amount, currency: order.currency };
+  const older = otherNewer ? order.order_id : other.order_id;
   const match = new Set(other.matching_fields);
   return (
     <div className="mb-2" data-testid={`duplicate-${other.order_id}`}>
@@ -257,8 +266,8 @@ function DuplicateCompare({
       />
       {mayDecide && other.decision === null && (
         <div className="d-flex gap-2">
-          <Button size="sm" variant="danger" disabled={isLoading} onClick={() => send('duplicate')}>
-            Duplicate
+          <Button size="sm" variant="danger" disabled={isLoading || asking} onClick={() => setAsking(true)}>
+            Duplicate…
           </Button>
           <Button
             size="sm"
@@ -269,6 +278,34 @@ function DuplicateCompare({
             Not a duplicate
           </Button>
         </div>
+      )}
+      {asking && (
+        <Alert
+          variant="warning"
+          className="py-2 small mt-2"
+          role="alertdialog"
+          aria-label="Link as duplicate?"
+        >
+          Link the two orders as duplicates? The newer order, {newer.id}, moves to Refunds with the remark
+          "Duplicate of order {older}"; its payment of {newer.amount} {newer.currency} is not refunded yet:
+          refund it from Refunds. Order {older} stays as it is.
+          <div className="d-flex gap-2 mt-1">
+            <Button
+              size="sm"
+              variant="danger"
+              disabled={isLoading}
+              onClick={async () => {
+                setAsking(false);
+                await send('duplicate');
+              }}
+            >
+              Link as duplicate
+            </Button>
+            <Button size="sm" variant="secondary" onClick={() => setAsking(false)}>
+              Cancel
+            </Button>
+          </div>
+        </Alert>
       )}
     </div>
   );

@@ -24,6 +24,7 @@ import { useGetOrderDetailsQuery } from './order-detail-api';
 import { OrderChecksSection } from './order-checks-section';
 import { OrderDetailsSection } from './order-details-section';
 import { PassportSection } from './passport-section';
+import { openSection, sectionId } from './section';
 import { PaymentSection } from './payment-section';
 import { PersonalInfoSection } from './personal-info-section';
 import { StatusTimelineSection } from './status-timeline-section';
@@ -81,6 +82,8 @@ function OrderDetailView({ orderId }: { orderId: number }) {
 function OrderDetail({ order }: { order: OrderDetails }) {
   const [modal, setModal] = useState<'email' | 'transaction' | null>(null);
   const evidence = EVIDENCE.has(order.process_status);
+  // Where the conversation sits is decided when the order opens: reading the answer does not move it.
+  const [replied] = useState(order.customer_replied === true);
 
   return (
     <div className="order-detail">
@@ -103,9 +106,14 @@ function OrderDetail({ order }: { order: OrderDetails }) {
           </span>
         ) : null}
         {order.customer_replied && (
-          <Badge bg="warning" text="dark" data-testid="detail-replied">
+          <a
+            href={`#${sectionId('Conversation')}-block`}
+            className="badge text-bg-warning text-decoration-none"
+            data-testid="detail-replied"
+            onClick={() => openSection('Conversation')}
+          >
             Customer replied
-          </Badge>
+          </a>
         )}
         {order.assign_to && <span className="small text-body-secondary">Assigned to {order.assign_to}</span>}
       </header>
@@ -130,6 +138,8 @@ function OrderDetail({ order }: { order: OrderDetails }) {
           </>
         )}
       </div>
+      {/* An unread answer: the conversation comes first, where the badge points. */}
+      {replied && <ConversationSection order={order} />}
       {/* The traveller's identity and trip first; Upload is one click away (Upload in the action bar). */}
       <PassportSection order={order} />
       <ArrivalSection order={order} />
@@ -144,7 +154,7 @@ function OrderDetail({ order }: { order: OrderDetails }) {
       <RemarkHistorySection order={order} />
       <AddRemarkSection order={order} />
       <StatusTimelineSection order={order} />
-      <ConversationSection order={order} />
+      {!replied && <ConversationSection order={order} />}
       <EmailContentModal order={order} show={modal === 'email'} onHide={() => setModal(null)} />
       {evidence && (
         <TransactionDetailsModal order={order} show={modal === 'transaction'} onHide={() => setModal(null)} />

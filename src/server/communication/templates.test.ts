@@ -65,7 +65,11 @@ describe('built-in templates', () => {
         amount: 79.5,
         currency: 'EUR',
       });
-      const opts = { siteUrl: t.config.PUBLIC_SITE_URL, altLandingHost: ALT_HOST };
+      const opts = {
+        siteUrl: t.config.PUBLIC_SITE_URL,
+        altLandingHost: ALT_HOST,
+        supportEmail: t.config.SUPPORT_EMAIL,
+      };
       const orderFields = {
         order_id: order.orderId,
         first_name: 'Maria',
@@ -90,7 +94,8 @@ describe('built-in templates', () => {
         expect(mail.text).toBe(today.text);
       }
       const brand = landing === ALT_HOST ? 'Aruba Card' : 'Aruba ED Card';
-      const support = landing === ALT_HOST ? `support@${ALT_HOST}` : 'support@edcard.example';
+      // No SUPPORT_EMAIL: the sender address of MAIL_FROM for both brands (decision 361).
+      const support = 'no-reply@ed-card.test';
       const refund = (await render('refund-confirmation'))!;
       expect(refund.subject).toBe(`Your refund for order ${order.orderId} has been processed`);
       expect(refund.text).toBe(

@@ -1194,6 +1194,9 @@ export const inboundAttachments = pgTable(
     sizeBytes: integer('size_bytes').notNull(),
     sha256: text('sha256').notNull(),
     createdAt: createdAt(),
+    /** "Save as document": kept with the order's documents, never the approved card (decision 358). */
+    savedAt: timestamp('saved_at', { withTimezone: true, mode: 'date' }),
+    savedBy: integer('saved_by').references(() => staffUsers.id),
   },
   (t) => [index('inbound_attachments_inbound_idx').on(t.inboundId)],
 );

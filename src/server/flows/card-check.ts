@@ -99,6 +99,8 @@ export interface AttachCardResult {
   documentId: number;
   /** null: the card was stored but not mailed (its check blocks it or is still running). */
   mailId: number | null;
+  /** When the approval mail leaves (held for the undo window), null when it leaves at once. */
+  heldUntil: string | null;
   cardCheck: CardCheck | null;
 }
 
@@ -125,12 +127,13 @@ export async function attachCheckedCard(
     const { documentId } = await attachDocument(tx, actor, { ...attach, mail: false });
     await applyCheck(tx, config, { orderId: input.orderId, documentId, sha256: input.file.sha256 }, read);
     const gate = await cardGate(tx, input.orderId);
-    if (gate.state !== 'clear') return { documentId, mailId: null };
-    const mailId = await queueApprovalMail(tx, actor, {
+    if (gate.state !== 'clear') return { documentId, mailId: null, heldUntil: null };
+    const mail = await queueApprovalMail(tx, actor, {
       orderId: input.orderId,
       documentId,
       email: input.email,
       provider: input.provider,
+      hold: input.hold,
     });
     if (complete)
       await changeStatus(tx, actor, {
@@ -139,7 +142,7 @@ export async function attachCheckedCard(
         notify: false,
         confirmRecent: true,
       });
-    return { documentId, mailId };
+    return { documentId, mailId: mail.id, heldUntil: mail.holdUntil?.toISOString() ?? null };
   });
   if (read.pending) scheduleSweep(ctx);
   return { ...result, cardCheck: await currentCardCheck(db, input.orderId) };

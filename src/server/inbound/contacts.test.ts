@@ -158,4 +158,36 @@ describe('logged contacts', () => {
       expect(res.statusCode, `${role}: ${res.body}`).toBe(200);
     }
   });
+  it('"Reached" moves the order to Customer Called in the same step when asked; refused for another outcome, nothing logged', async () => {
+    const order = await createOrder(t.database, { process_status: 'Contact Customer' });
+    const wrong = await log(order.orderId, {
+      channel: 'call',
+      outcome: 'no_answer',
+      moveToCustomerCalled: true,
+    });
+    expect(wrong.statusCode).toBe(400);
+    const hostile = await log(order.orderId, {
+      channel: 'call',
+      outcome: 'reached',
+      moveToCustomerCalled: 'y\u0000',
+    });
+    expect(hostile.statusCode).toBe(400);
+    expect(await contactRows(order.orderId)).toHaveLength(0);
+    const res = await log(order.orderId, { channel: 'call', outcome: 'reached', moveToCustomerCalled: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.processStatus).toBe('Customer Called');
+    expect(res.json().message).toBe('The contact has been logged and the order moved to Customer Called.');
+    const { rows } = await t.database.sql.query<{ action: string; to_value: string }>(
+      "select action, to_value from order_events where order_id = $1 and action in ('contact', 'status') order by id",
+      [order.orderId],
+    );
+    expect(rows).toEqual([
+      { action: 'contact', to_value: 'call reached' },
+      { action: 'status', to_value: 'Customer Called' },
+    ]);
+    // Without the choice, "Reached" logs the call alone.
+    const other = await createOrder(t.database, { process_status: 'Contact Customer' });
+    const alone = await log(other.orderId, { channel: 'call', outcome: 'reached' });
+    expect(alone.json().data.processStatus).toBe('Contact Customer');
+  });
 });

@@ -3,7 +3,8 @@ import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Attachment } from 'mailparser';
 import { z } from 'zod';
-import { orderIdField } from '../../shared/contracts/common.js';
+import { MAIL_HOLD_SECONDS } from '../../shared/constants.js';
+import { envelope, orderIdField } from '../../shared/contracts/common.js';
 import {
   attachInboundBody,
   attachInboundResponse,
@@ -16,12 +17,14 @@ import {
   staffMessageBody,
   staffMessageResponse,
   unmatchedResponse,
+  saveAsDocumentResponse,
+  undoCardResponse,
   useAsCardBody,
+  useAsCardResponse,
   waitingPolicy,
   waitingPolicyResponse,
 } from '../../shared/contracts/conversation.js';
 import { CUSTOMER_MSG } from '../../shared/contracts/customer.js';
-import { queuedMailResponse } from '../../shared/contracts/order-detail.js';
 import { staffOf } from '../auth/guard.js';
 import { tokenFromHeader } from '../auth/tokens.js';
 import { clientNetwork } from '../customer/routes.js';
@@ -33,6 +36,7 @@ import { can } from '../../shared/permissions.js';
 import {
   badRequest,
   forbidden,
+  conflict,
   HttpError,
   notFound,
   payloadTooLarge,
@@ -41,10 +45,12 @@ import {
 } from '../http/errors.js';
 import { contentDisposition } from '../order-detail/routes.js';
 import { attachCheckedCard, cardRefusal } from '../flows/card-check.js';
+import { saveAttachmentAsDocument } from '../flows/save-attachment.js';
+import { undoDocumentUpload } from '../orders/commands.js';
 import { logContact } from '../orders/contacts.js';
 import { sendStaffReply } from '../orders/customer-answers.js';
 import { loadOrder } from '../orders/repository.js';
-import { attachmentOf, listUnmatched, loadConversation } from './conversation.js';
+import { attachmentOf, listUnmatched, loadConversation, markConversationRead } from './conversation.js';
 import { INBOUND_LIMITS } from './parse.js';
 import { malformedForm } from './multipart.js';
 import { attachUnmatched, receiveTrackReply, trackReplyRefusal } from './pipeline.js';
@@ -66,7 +72,8 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { permission: 'orders.read' },
       schema: {
         tags: ['conversation'],
-        summary: 'Every mail we sent and every message that came in, oldest first; marks the answers read',
+        summary:
+          'Every mail we sent and every message that came in, oldest first; the answers stay unread until the conversation was on screen (`…/conversation/read`)',
         security,
         params: orderParams,
         response: { 200: conversationResponse },
@@ -74,9 +81,31 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { orderId } = request.params;
-      const conversation = await loadConversation(db, orderId, { markRead: true });
+      const conversation = await loadConversation(db, orderId, { markRead: false, config });
       if (!conversation) throw notFound('Order not found');
       return ok({ orderId, ...conversation }, 'Conversation');
+    },
+  );
+
+  app.post(
+    '/admin/orders/:orderId/conversation/read',
+    {
+      config: { permission: 'orders.read' },
+      schema: {
+        tags: ['conversation'],
+        summary:
+          'The conversation has been on screen, or "Mark read": the answers read, the "Customer replied" flag cleared',
+        security,
+        params: orderParams,
+        body: z.object({}).strict().optional(),
+        response: { 200: envelope(z.object({ orderId: z.number(), read: z.number() })) },
+      },
+    },
+    async (request) => {
+      const { orderId } = request.params;
+      if (!(await loadOrder(db, orderId, config.APP_MAIL_DOMAIN))) throw notFound('Order not found');
+      const read = await markConversationRead(db, orderId);
+      return ok({ orderId, read }, read ? 'The answers are marked read.' : 'Nothing was unread.');
     },
   );
 
@@ -111,11 +140,11 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['conversation'],
         summary:
-          'Use a file the customer sent as the approved card: checked as an upload, stored as the document, the approval mail queued',
+          'Use a file the customer sent as the approved card: asks first (`confirmCustomerFile`), checked as an upload, stored as the document, the approval mail held for the undo window',
         security,
         params: attachmentParams,
         body: useAsCardBody,
-        response: { 200: queuedMailResponse },
+        response: { 200: useAsCardResponse },
       },
     },
     async (request) => {
@@ -126,6 +155,12 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!file || !bytes) throw notFound('File not found');
       const order = await loadOrder(db, orderId, config.APP_MAIL_DOMAIN);
       if (!order) throw notFound('Order not found');
+      if (request.body.confirmCustomerFile !== true) {
+        const image = file.mimeType.startsWith('image/');
+        throw conflict(
+          `${file.originalName} came from the customer${image ? ' and is an image (often a passport photo, not the card)' : ''}: look at it and confirm before it is mailed as the approved card.`,
+        );
+      }
       // The upload rules apply again, as if the file were uploaded now: its own stored copy.
       const stored = await storeUpload(config, Readable.from([bytes]));
       const email = request.body.email ?? order.email;
@@ -141,6 +176,7 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
           email,
           provider: request.body.mailServiceProvider,
           expectedVersion: request.body.expectedVersion,
+          hold: true,
         });
       } catch (err) {
         await removeStored(config, stored.key);
@@ -148,8 +184,58 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       if (result.mailId === null) throw await cardRefusal(db, orderId, result.cardCheck);
       return ok(
-        { mailId: result.mailId, documentId: result.documentId, status: 'queued' },
-        `The file is now the approved card. The mail to ${email} is on its way (${request.body.mailServiceProvider}).`,
+        {
+          mailId: result.mailId,
+          documentId: result.documentId,
+          heldUntil: result.heldUntil,
+          status: 'queued' as const,
+        },
+        `The file is now the approved card. The mail to ${email} leaves in ${MAIL_HOLD_SECONDS} seconds (${request.body.mailServiceProvider}): Undo cancels it.`,
+      );
+    },
+  );
+
+  app.post(
+    '/admin/orders/:orderId/documents/:documentId/undo',
+    {
+      config: { permission: 'orders.documents' },
+      schema: {
+        tags: ['conversation'],
+        summary:
+          'Undo "Use as approved card" inside the undo window: the held approval mail cancelled, the document withdrawn (only the member who did it)',
+        security,
+        params: z.object({ orderId: orderIdField, documentId: idField }),
+        body: z.object({}).strict().optional(),
+        response: { 200: undoCardResponse },
+      },
+    },
+    async (request) => {
+      const result = await undoDocumentUpload(db, staffOf(request), request.params);
+      return ok(result, 'Undone: the file is no longer the card and the mail was not sent.');
+    },
+  );
+
+  app.post(
+    '/admin/orders/:orderId/conversation/attachments/:attachmentId/save-as-document',
+    {
+      config: { permission: 'orders.documents' },
+      schema: {
+        tags: ['conversation'],
+        summary:
+          "Keep a file the customer sent with the order's documents, without making it the approved card and without mail",
+        security,
+        params: attachmentParams,
+        body: z.object({}).strict().optional(),
+        response: { 200: saveAsDocumentResponse },
+      },
+    },
+    async (request) => {
+      const result = await saveAttachmentAsDocument(db, staffOf(request), request.params);
+      return ok(
+        result,
+        result.alreadySaved
+          ? `${result.name} was already saved as a document.`
+          : `${result.name} is saved as a document. It is not the approved card and nothing was mailed.`,
       );
     },
   );
@@ -325,7 +411,17 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const staff = staffOf(request);
       const { orderId } = request.params;
-      const { templateId, body, provider, moveTo, expectedVersion, takeOver } = request.body;
+      const {
+        templateId,
+        body,
+        provider,
+        moveTo,
+        expectedVersion,
+        takeOver,
+        inReplyTo,
+        recipient,
+        confirmCustomer,
+      } = request.body;
       const result = await sendStaffReply(db, staff, {
         orderId,
         templateKey: templateId,
@@ -334,9 +430,15 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
         moveTo,
         expectedVersion,
         takeOver,
+        inReplyTo,
+        recipient,
+        confirmCustomer,
       });
       if (!result) throw notFound('Template not found');
-      return ok(result, `The reply to the customer is on its way (${provider}).`);
+      return ok(
+        result,
+        `The reply to ${result.to} is on its way (${provider})${moveTo ? `; the order is now in ${result.processStatus}` : ''}.`,
+      );
     },
   );
 
@@ -359,7 +461,12 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
         orderId: request.params.orderId,
         ...request.body,
       });
-      return ok(result, 'The contact has been logged.');
+      return ok(
+        result,
+        request.body.moveToCustomerCalled && result.processStatus === 'Customer Called'
+          ? 'The contact has been logged and the order moved to Customer Called.'
+          : 'The contact has been logged.',
+      );
     },
   );
 };

@@ -86,7 +86,28 @@ describe('the conversation: the loop through a real SMTP server, staff routes, t
       text: 'Thank you, got it. One question about the dates.',
     });
     expect(items[1].quoted).toContain('Your card is attached.');
-    // Opening the conversation marked it read.
+    // Reading the conversation does not mark it read: it has to be on screen (or "Mark read").
+    expect((await counts()).repliedCount).toBe(before + 1);
+    const hostile = await t.as('Team', {
+      method: 'POST',
+      url: `/api/admin/orders/${order.orderId}/conversation/read`,
+      payload: { read: 'a\u0000' },
+    });
+    expect(hostile.statusCode).toBe(400);
+    const noOrder = await t.as('Team', {
+      method: 'POST',
+      url: '/api/admin/orders/999999999/conversation/read',
+      payload: {},
+    });
+    expect(noOrder.statusCode).toBe(404);
+    expect((await counts()).repliedCount).toBe(before + 1);
+    const read = await t.as('Team', {
+      method: 'POST',
+      url: `/api/admin/orders/${order.orderId}/conversation/read`,
+      payload: {},
+    });
+    expect(read.statusCode).toBe(200);
+    expect(read.json().data).toEqual({ orderId: order.orderId, read: 1 });
     expect((await counts()).repliedCount).toBe(before);
     const again = await t.as('Team', {
       method: 'GET',
@@ -167,7 +188,7 @@ describe('the conversation: the loop through a real SMTP server, staff routes, t
     const use = await t.as('Team', {
       method: 'POST',
       url: `/api/admin/orders/${order.orderId}/conversation/attachments/${file.id}/use-as-card`,
-      payload: { mailServiceProvider: 'AWS' },
+      payload: { mailServiceProvider: 'AWS', confirmCustomerFile: true },
     });
     expect(use.statusCode).toBe(200);
     const { rows } = await t.database.sql.query<{ mime_type: string; original_name: string }>(

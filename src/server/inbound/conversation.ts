@@ -3,16 +3,27 @@ import type { ConversationItem } from '../../shared/contracts/conversation.js';
 import type { DbOrTx } from '../db/client.js';
 import { contactsOf } from '../orders/contacts.js';
 import { clearRepliedFlag } from '../orders/customer-answers.js';
-import { failingAddresses, inboundAttachments, inboundMessages, mailLog, orders } from '../db/schema.js';
+import type { Config } from '../config.js';
+import {
+  failingAddresses,
+  inboundAttachments,
+  inboundMessages,
+  mailLog,
+  orders,
+  staffUsers,
+} from '../db/schema.js';
+import { loggedMailContent } from '../mail/compose.js';
 
 /**
  * An order's conversation, oldest first: every mail we sent and every message that came in, with
- * their files, and the calls and WhatsApp contacts staff logged. Reading it marks the customer's answers read (the "Customer replied" flag goes).
+ * their files, and the calls and WhatsApp contacts staff logged. With `markRead` reading it marks the
+ * customer's answers read; the staff screen reads it without, and marks them read once the conversation
+ * has been on screen (markConversationRead).
  */
 export async function loadConversation(
   db: DbOrTx,
   orderId: number,
-  opts: { markRead: boolean },
+  opts: { markRead: boolean; config?: Config },
 ): Promise<{ items: ConversationItem[]; failingAddress: boolean } | null> {
   const [order] = await db
     .select({ email: orders.email, repliedAt: orders.customerRepliedAt })
@@ -22,8 +33,9 @@ export async function loadConversation(
   if (!order) return null;
   const [sent, received, failing, contacts] = await Promise.all([
     db
-      .select()
+      .select({ mail: mailLog, author: staffUsers.name })
       .from(mailLog)
+      .leftJoin(staffUsers, eq(staffUsers.id, mailLog.requestedBy))
       .where(eq(mailLog.orderId, orderId))
       .orderBy(asc(mailLog.createdAt), asc(mailLog.id)),
     db
@@ -50,9 +62,16 @@ export async function loadConversation(
         )
         .orderBy(asc(inboundAttachments.id))
     : [];
+  // What each mail said: the staff member's own words, or its template as it was rendered.
+  const config = opts.config;
+  const contents = await Promise.all(
+    sent.map(({ mail }) =>
+      config ? loggedMailContent(db, config, mail).catch(() => null) : Promise.resolve(null),
+    ),
+  );
   const items: ConversationItem[] = [
     ...sent.map(
-      (m): ConversationItem => ({
+      ({ mail: m, author }, i): ConversationItem => ({
         direction: 'out',
         id: m.id,
         at: m.createdAt.toISOString(),
@@ -62,9 +81,10 @@ export async function loadConversation(
         provider: m.provider,
         bouncedAt: m.bouncedAt?.toISOString() ?? null,
         bounceReason: m.bounceReason,
-        text: m.bodyText,
-        subject: m.subject,
+        text: contents[i]?.text ?? m.bodyText,
+        subject: contents[i]?.subject ?? m.subject,
         messageId: m.ourMessageId ?? m.messageId,
+        author: m.requestedBy === null ? null : (author ?? 'A former team member'),
       }),
     ),
     ...received.map(
@@ -82,7 +102,13 @@ export async function loadConversation(
         unread: r.readAt === null,
         attachments: files
           .filter((f) => f.inboundId === r.id)
-          .map((f) => ({ id: f.id, name: f.originalName, mimeType: f.mimeType, sizeBytes: f.sizeBytes })),
+          .map((f) => ({
+            id: f.id,
+            name: f.originalName,
+            mimeType: f.mimeType,
+            sizeBytes: f.sizeBytes,
+            savedAt: f.savedAt?.toISOString() ?? null,
+          })),
         refused: r.refusedAttachments,
         senderVerified: r.senderVerified,
       }),
@@ -101,13 +127,24 @@ export async function loadConversation(
     ),
   ].sort((a, b) => a.at.localeCompare(b.at) || a.id - b.id);
   if (opts.markRead && (order.repliedAt || received.some((r) => r.readAt === null))) {
-    await db
-      .update(inboundMessages)
-      .set({ readAt: sql`now()` })
-      .where(and(eq(inboundMessages.orderId, orderId), isNull(inboundMessages.readAt)));
-    await clearRepliedFlag(db, orderId);
+    await markConversationRead(db, orderId);
   }
   return { items, failingAddress: failing.length > 0 };
+}
+
+/**
+ * The answers read: the conversation was on a member's screen, or they chose
+ * "Mark read". The unread messages get their read time and the "Customer replied" flag goes. Answers
+ * how many messages were unread.
+ */
+export async function markConversationRead(db: DbOrTx, orderId: number): Promise<number> {
+  const read = await db
+    .update(inboundMessages)
+    .set({ readAt: sql`now()` })
+    .where(and(eq(inboundMessages.orderId, orderId), isNull(inboundMessages.readAt)))
+    .returning({ id: inboundMessages.id });
+  await clearRepliedFlag(db, orderId);
+  return read.length;
 }
 
 /** A stored file of a customer's message on an order. */
@@ -139,7 +176,8 @@ export async function listUnmatched(db: DbOrTx, limit: number, offset: number) {
         subject: inboundMessages.subject,
         text: inboundMessages.bodyText,
         reason: inboundMessages.unmatchedReason,
-        attachments: sql<number>`(select count(*)::int from ${inboundAttachments} where ${inboundAttachments.inboundId} = ${inboundMessages.id})`,
+        // Qualified by hand: inside the subquery an unqualified "id" would be the attachment's own id.
+        attachments: sql<number>`(select count(*)::int from inbound_attachments a where a.inbound_id = inbound_messages.id)`,
       })
       .from(inboundMessages)
       .where(eq(inboundMessages.disposition, 'unmatched'))

@@ -58,9 +58,17 @@ describe('the Customer replied filter, row and detail mark', () => {
     expect((await detail(mine.orderId)).customer_replied).toBe(true);
     expect((await detail(quiet.orderId)).customer_replied).toBe(false);
 
-    // Opening the conversation reads the answer: the order leaves the list, the mark goes.
+    // Loading the conversation does not read the answer; it is read once on screen (or "Mark read"):
+    // then the order leaves the list and the mark goes.
     const conv = await t.as('Team', { method: 'GET', url: `/api/admin/orders/${mine.orderId}/conversation` });
     expect(conv.statusCode).toBe(200);
+    expect((await detail(mine.orderId)).customer_replied).toBe(true);
+    const read = await t.as('Team', {
+      method: 'POST',
+      url: `/api/admin/orders/${mine.orderId}/conversation/read`,
+      payload: {},
+    });
+    expect(read.statusCode).toBe(200);
     expect((await listIds('limit=500&customerReplied=true')).ids).not.toContain(mine.orderId);
     expect((await detail(mine.orderId)).customer_replied).toBe(false);
   });

@@ -238,6 +238,20 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
     expect(res.json().data).toEqual({ orderId: null, disposition: 'unmatched' });
   });
 
+  it('an unmatched mail without files is listed with 0 files (its own id is not its message id)', async () => {
+    const stamp = `${Date.now()}${Math.random()}`.replace('.', '');
+    for (let i = 0; i < 3; i++) {
+      const raw = `From: Nobody <nobody.${stamp}.${i}@example.com>\r\nTo: help@example.com\r\nSubject: Plain ${stamp} ${i}\r\nMessage-ID: <plain.${stamp}.${i}@example.com>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nNo files here.\r\n`;
+      expect((await postInbound(t, raw)).json().data.disposition).toBe('unmatched');
+    }
+    const list = await t.as('Manager', { method: 'GET', url: '/api/admin/inbound/unmatched?size=100' });
+    const mine = list
+      .json()
+      .data.items.filter((m: { subject: string | null }) => m.subject?.startsWith(`Plain ${stamp}`));
+    expect(mine).toHaveLength(3);
+    expect(mine.map((m: { attachments: number }) => m.attachments)).toEqual([0, 0, 0]);
+  });
+
   it('a reply from another address threads by In-Reply-To', async () => {
     const sent = await sentMail(t, { process_status: 'Awaiting' });
     const res = await postInbound(t, corpus('other-address.eml', sent, t));

@@ -85,4 +85,85 @@ describe('staff reply with free text', () => {
     const after = await t.database.sql.query('select count(*)::int as n from mail_log');
     expect(after.rows).toEqual(before.rows);
   });
+  it('a stray mail from another address: the reply names who gets it, asks before mailing the customer, never borrows the stray subject', async () => {
+    const email = 'owner.reply@example.com';
+    const order = await createOrder(t.database, { email, re_enter_email: email, process_status: 'New' });
+    const other = await createOrder(t.database);
+    const stray = await postInbound(
+      t,
+      `From: Someone Else <stray.sender@example.com>\r\nTo: help@${INBOUND_DOMAIN}\r\nSubject: My own trip #${order.orderId}\r\nMessage-ID: <stray.${Date.now()}@example.com>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nWhere is my card?\r\n`,
+    );
+    expect(stray.json().data.disposition).toBe('unmatched');
+    const { rows: strays } = await t.database.sql.query<{ id: number }>(
+      "select id::int as id from inbound_messages where from_email = 'stray.sender@example.com' order by id desc limit 1",
+    );
+    const strayId = strays[0]!.id;
+    // A member attaches the stray mail to this order from Unmatched Mail.
+    const attach = await t.as('Manager', {
+      method: 'POST',
+      url: `/api/admin/inbound/${strayId}/attach`,
+      payload: { orderId: order.orderId },
+    });
+    expect(attach.statusCode, attach.body).toBe(200);
+    const url = `/api/admin/orders/${order.orderId}/messages`;
+    const mails = async () =>
+      (
+        await t.database.sql.query<{ to_email: string }>(
+          'select to_email from mail_log where order_id = $1 order by id',
+          [order.orderId],
+        )
+      ).rows.map((r) => r.to_email);
+    const before = smtp.messages.length;
+
+    const unconfirmed = await t.as('Team', {
+      method: 'POST',
+      url,
+      payload: { body: 'Hello', inReplyTo: strayId },
+    });
+    expect(unconfirmed.statusCode).toBe(409);
+    expect(unconfirmed.json().message).toContain('came from stray.sender@example.com');
+    const foreign = await t.as('Team', {
+      method: 'POST',
+      url: `/api/admin/orders/${other.orderId}/messages`,
+      payload: { body: 'Hello', inReplyTo: strayId, recipient: 'sender' },
+    });
+    expect(foreign.statusCode).toBe(404);
+    const noMessage = await t.as('Team', {
+      method: 'POST',
+      url,
+      payload: { body: 'Hello', recipient: 'sender' },
+    });
+    expect(noMessage.statusCode).toBe(400);
+    const hostile = await t.as('Team', {
+      method: 'POST',
+      url,
+      payload: { body: 'Hello', inReplyTo: strayId, recipient: 'sender\u0000' },
+    });
+    expect(hostile.statusCode).toBe(400);
+    expect(await mails()).toEqual([]);
+
+    const toSender = await t.as('Team', {
+      method: 'POST',
+      url,
+      payload: { body: 'This order is not yours.', inReplyTo: strayId, recipient: 'sender' },
+    });
+    expect(toSender.statusCode, toSender.body).toBe(200);
+    expect(toSender.json().data.to).toBe('stray.sender@example.com');
+    expect(toSender.json().message).toContain('The reply to stray.sender@example.com is on its way');
+    const [first] = (await smtp.waitFor(before + 1)).slice(before);
+    expect(first!.to).toMatchObject({ value: [{ address: 'stray.sender@example.com' }] });
+    expect(first!.subject).toBe(`Re: My own trip #${order.orderId}`);
+
+    const toCustomer = await t.as('Team', {
+      method: 'POST',
+      url,
+      payload: { body: 'Your card is on its way.', inReplyTo: strayId, confirmCustomer: true },
+    });
+    expect(toCustomer.statusCode, toCustomer.body).toBe(200);
+    const [second] = (await smtp.waitFor(before + 2)).slice(before + 1);
+    expect(second!.to).toMatchObject({ value: [{ address: email }] });
+    expect(second!.subject).toBe(`ED-Card #${order.orderId}`);
+    expect(second!.inReplyTo).toBeUndefined();
+    expect(await mails()).toEqual(['stray.sender@example.com', email]);
+  });
 });

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import { KIND_TEMPLATE_KEYS } from '../communication/builtin-templates.js';
 import { renderTemplate } from '../communication/render.js';
@@ -80,11 +80,12 @@ export async function loggedMailContent(
   config: Config,
   mail: Pick<MailRow, 'orderId' | 'kind' | 'templateId' | 'templateVersion' | 'templateValues'> & {
     bodyText?: string | null;
+    toEmail?: string;
   },
 ): Promise<{ subject: string; text: string } | null> {
   // A staff reply written as free text (decision 328): its own words, no template.
   if (mail.bodyText && mail.templateId === null)
-    return { subject: await staffReplySubject(db, mail.orderId), text: mail.bodyText };
+    return { subject: await staffReplySubject(db, mail.orderId, mail.toEmail ?? null), text: mail.bodyText };
   const rendered = await loggedMailRendered(db, config, mail);
   return rendered ? { subject: rendered.subject, text: rendered.text } : null;
 }
@@ -100,8 +101,8 @@ export async function composeMail(db: DbOrTx, config: Config, mail: MailRow): Pr
     return {
       to: mail.toEmail,
       ...threadHeaders(config, mail),
-      ...(await customerThread(db, mail.orderId)),
-      subject: await staffReplySubject(db, mail.orderId),
+      ...(await customerThread(db, mail.orderId, mail.toEmail)),
+      subject: await staffReplySubject(db, mail.orderId, mail.toEmail),
       text: mail.bodyText,
     };
   }
@@ -111,7 +112,7 @@ export async function composeMail(db: DbOrTx, config: Config, mail: MailRow): Pr
   const base = {
     to: mail.toEmail,
     ...threadHeaders(config, mail),
-    ...(await customerThread(db, mail.orderId)),
+    ...(await customerThread(db, mail.orderId, mail.toEmail)),
     ...renderTemplate(template, values),
   };
 
@@ -170,10 +171,24 @@ export function threadHeaders(
   };
 }
 
+/**
+ * Messages of the order written by the mail's recipient: from their address, or on the track page. A
+ * stray mail from someone else attached to the order never lends its thread or subject to a mail to the
+ * order's customer (decision 359).
+ */
+const fromRecipient = (to: string | null) =>
+  to === null
+    ? sql`true`
+    : or(
+        isNull(inboundMessages.fromEmail),
+        sql`lower(${inboundMessages.fromEmail}) = ${to.trim().toLowerCase()}`,
+      );
+
 /** A mail after the customer wrote continues their thread: In-Reply-To and References to their last mail. */
 async function customerThread(
   db: DbOrTx,
   orderId: number,
+  to: string,
 ): Promise<Pick<Mail.Options, 'inReplyTo' | 'references'>> {
   const [last] = await db
     .select({ messageId: inboundMessages.messageId })
@@ -183,6 +198,7 @@ async function customerThread(
         eq(inboundMessages.orderId, orderId),
         eq(inboundMessages.disposition, 'attached'),
         isNotNull(inboundMessages.messageId),
+        fromRecipient(to),
       ),
     )
     .orderBy(desc(inboundMessages.receivedAt), desc(inboundMessages.id))
@@ -194,11 +210,17 @@ async function customerThread(
  * The subject of a free-text staff reply: "Re:" and the customer's last subject when they wrote, else the
  * order number in the form the inbound matching reads back (`#<order id>`).
  */
-async function staffReplySubject(db: DbOrTx, orderId: number): Promise<string> {
+async function staffReplySubject(db: DbOrTx, orderId: number, to: string | null): Promise<string> {
   const [last] = await db
     .select({ subject: inboundMessages.subject })
     .from(inboundMessages)
-    .where(and(eq(inboundMessages.orderId, orderId), eq(inboundMessages.disposition, 'attached')))
+    .where(
+      and(
+        eq(inboundMessages.orderId, orderId),
+        eq(inboundMessages.disposition, 'attached'),
+        fromRecipient(to),
+      ),
+    )
     .orderBy(desc(inboundMessages.receivedAt), desc(inboundMessages.id))
     .limit(1);
   const subject = last?.subject?.replace(/[\r\n]+/g, ' ').trim();

@@ -107,3 +107,21 @@ export async function cancelHeldMails(
     returning id::text as id, kind`);
   return rows.map((r) => ({ id: Number(r.id), kind: r.kind }));
 }
+
+/**
+ * Undo of "Use as approved card": cancels the held approval mail of one document that `staffId` caused,
+ * if it is still inside its undo window (not handed to delivery). Null when there is none.
+ */
+export async function cancelHeldDocumentMail(
+  tx: DbOrTx,
+  orderId: number,
+  documentId: number,
+  staffId: number,
+): Promise<{ id: number; kind: MailKind } | null> {
+  const { rows } = await tx.execute<{ id: string; kind: MailKind }>(sql`
+    update mail_log set status = 'cancelled', updated_at = now()
+    where order_id = ${orderId} and document_id = ${documentId} and requested_by = ${staffId}
+      and status = 'queued' and hold_until is not null and hold_until > now()
+    returning id::text as id, kind`);
+  return rows[0] ? { id: Number(rows[0].id), kind: rows[0].kind } : null;
+}

@@ -1,4 +1,4 @@
-import type { MailProvider } from '../../shared/constants.js';
+import { MAIL_HOLD_SECONDS, type MailProvider } from '../../shared/constants.js';
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { KIND_TEMPLATE_KEYS } from '../communication/builtin-templates.js';
@@ -17,6 +17,8 @@ export interface QueueMailInput {
   isReminder?: boolean;
   /** The staff member who asked for it; null for the system (reminders). */
   requestedBy: number | null;
+  /** Held for the undo window (MAIL_HOLD_SECONDS) before delivery picks it up. */
+  hold?: boolean;
 }
 
 /**
@@ -25,6 +27,14 @@ export interface QueueMailInput {
  * template version of its kind, in the customer's language, that the mail is built from.
  */
 export async function queueMail(tx: DbOrTx, input: QueueMailInput): Promise<number> {
+  return (await queueMailHeld(tx, input)).id;
+}
+
+/** queueMail, answering when a held mail leaves (null: not held). */
+export async function queueMailHeld(
+  tx: DbOrTx,
+  input: QueueMailInput,
+): Promise<{ id: number; holdUntil: Date | null }> {
   if (input.requestedBy !== null) await assertCustomerMailAllowed(tx, input.orderId, input.requestedBy);
   const snapshot = await orderSnapshotFor(tx, input.orderId);
   const template = await resolveTemplate(
@@ -42,6 +52,7 @@ export async function queueMail(tx: DbOrTx, input: QueueMailInput): Promise<numb
       documentId: input.documentId ?? null,
       isReminder: input.isReminder ?? false,
       requestedBy: input.requestedBy,
+      holdUntil: input.hold ? sql`now() + make_interval(secs => ${MAIL_HOLD_SECONDS})` : null,
       templateId: template?.id ?? null,
       templateVersion: template?.version ?? null,
       // The values as they are now, never as they are at delivery (decision 294).
@@ -50,7 +61,7 @@ export async function queueMail(tx: DbOrTx, input: QueueMailInput): Promise<numb
     input.kind,
   );
   if (!written) throw new Error(`mail_log refused a ${input.kind} mail for order ${input.orderId}`);
-  return written.id;
+  return written;
 }
 
 /** Where a committed customer mail is announced; the delivery queue of every instance listens (queue.ts). */

@@ -61,6 +61,7 @@ async function mailContents(db: DbOrTx, config: Config, orderId: number) {
       templateVersion: mailLog.templateVersion,
       templateValues: mailLog.templateValues,
       bodyText: mailLog.bodyText,
+      toEmail: mailLog.toEmail,
     })
     .from(mailLog)
     .where(eq(mailLog.orderId, orderId))

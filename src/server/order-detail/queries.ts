@@ -178,7 +178,11 @@ export async function loadEvents(db: DbOrTx, orderId: number): Promise<OrderEven
     // (src/server/orders/routing-writes.ts).
     actor_name:
       actor ??
-      (e.actorKind === 'customer' ? 'Customer' : e.action === 'assign' && e.actorId === null ? ROUTING_ACTOR : null),
+      (e.actorKind === 'customer'
+        ? 'Customer'
+        : e.action === 'assign' && e.actorId === null
+          ? ROUTING_ACTOR
+          : null),
     create_ts: e.createdAt.toISOString(),
   }));
 }

@@ -115,3 +115,34 @@ describe('claimNext under contention', () => {
     await expect(claimNext(t.database.db, telecaller, 'allOrder')).rejects.toMatchObject({ statusCode: 403 });
   });
 });
+
+describe('claimNext starts with the work (decision 360)', () => {
+  it('a customer answer first, then an open trip, a trip that has passed last', async () => {
+    // Earlier tests' waiting orders of the folder are held by someone: only these three wait.
+    const admin = staff.find((s) => s.type === 'Admin')!;
+    await t.database.sql.query(
+      `update orders set assigned_to = $1 where process_status = 'AwaitingGovt' and assigned_to is null`,
+      [admin.id],
+    );
+    const passed = (
+      await createOrder(t.database, { process_status: 'AwaitingGovt', arrival_date: '2020-01-02' })
+    ).orderId;
+    const open = (
+      await createOrder(t.database, { process_status: 'AwaitingGovt', arrival_date: '2041-01-01' })
+    ).orderId;
+    const replied = (
+      await createOrder(t.database, { process_status: 'AwaitingGovt', arrival_date: '2041-03-01' })
+    ).orderId;
+    await t.database.sql.query('update orders set customer_replied_at = now() where order_id = $1', [
+      replied,
+    ]);
+    const { rows } = await t.database.sql.query<{ passed: boolean }>(
+      'select trip_ends_at <= now() as passed from orders where order_id = $1',
+      [passed],
+    );
+    expect(rows[0]!.passed).toBe(true);
+    const got: (number | null)[] = [];
+    for (let i = 0; i < 4; i++) got.push(await claimNext(t.database.db, admin, 'awaitingGovtOrder'));
+    expect(got).toEqual([replied, open, passed, null]);
+  });
+});

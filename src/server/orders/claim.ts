@@ -12,7 +12,8 @@ import { type FolderScope, folderWhere } from './folders.js';
 
 /**
  * Next order: assigns to the actor the most urgent unassigned open order of a folder they may read
- * (earliest arrival first, then oldest, then lowest id); null when none waits.
+ * (a customer's unread answer first, trip-passed orders last, then earliest arrival, oldest, lowest id:
+ * WORK_ORDER); null when none waits.
  *
  * Claims of one folder that arrive while an earlier claim of that folder is being written wait for it
  * and are then written together, in one transaction (docs/decisions/283-claim-under-contention.md):
@@ -118,6 +119,14 @@ async function drain(
 }
 
 /**
+ * The working order of a queue (decision 360): an unread customer answer first, then orders whose trip
+ * is still ahead, trip-passed orders last; within each, the earliest arrival, the oldest, the lowest id.
+ */
+const WORK_ORDER = sql`(customer_replied_at is null) asc,
+  (trip_ends_at is not null and trip_ends_at <= now()) asc,
+  arrival_date asc nulls last, created_at asc, order_id asc`;
+
+/**
  * One transaction's claims, in one statement: locks as many waiting orders as there are claimers (most
  * urgent first, skipping those another transaction holds), assigns the i-th most urgent to the i-th
  * claimer and records the assign events (in the claimers' order). With `asyncCommit` the statement also
@@ -137,12 +146,12 @@ async function claimBatch(
   );
   const { rows } = await tx.execute<{ order_id: string; rn: number }>(sql`
     with picked as (
-      select order_id, row_number() over (order by arrival_date asc nulls last, created_at asc, order_id asc) as rn
+      select order_id, row_number() over (order by ${WORK_ORDER}) as rn
       from (
-        select order_id, arrival_date, created_at from orders
+        select order_id, arrival_date, created_at, customer_replied_at, trip_ends_at from orders
         where ${folderWhere(folder, scope)} and assigned_to is null
           and process_status not in (${sqlList(CLOSED_STATUSES)})
-        order by arrival_date asc nulls last, created_at asc, order_id asc
+        order by ${WORK_ORDER}
         limit ${staffIds.length} for update skip locked
       ) p
     ),

@@ -22,8 +22,8 @@ import { documents, orderRemarks, orders } from '../db/schema.js';
 import { type ResendRefusal, resendRefusal } from '../documents/resend-limits.js';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.js';
 import { notifyStatusEntered, type StatusMails } from '../communication/notifications.js';
-import { cancelHeldMails, mailLimitError } from '../mail/limits.js';
-import { queueMail } from '../mail/outbox.js';
+import { cancelHeldDocumentMail, cancelHeldMails, mailLimitError } from '../mail/limits.js';
+import { queueMail, queueMailHeld } from '../mail/outbox.js';
 import { assertCardMayLeave } from './card-gate.js';
 import { recordEvents } from './events.js';
 import { assertNoRiskHold } from './risk-hold.js';
@@ -762,6 +762,8 @@ export interface AttachDocumentInput {
    * sends it with queueApprovalMail when the card gate is clear. Default true: stored and mailed at once.
    */
   mail?: boolean | undefined;
+  /** The approval mail waits for the undo window (a file a customer sent, used as the card). */
+  hold?: boolean | undefined;
 }
 
 /**
@@ -798,7 +800,7 @@ export async function attachDocument(
   db: DbOrTx,
   actor: StaffIdentity,
   input: AttachDocumentInput,
-): Promise<{ mailId: number | null; documentId: number }> {
+): Promise<{ mailId: number | null; documentId: number; heldUntil: string | null }> {
   return inTransaction(db, async (tx) => {
     const { orderId, file } = input;
     const order = await lockOne(tx, orderId);
@@ -824,15 +826,16 @@ export async function attachDocument(
       })
       .returning({ id: documents.id });
     await recordEvents(tx, [{ orderId, actorId: actor.id, action: 'upload', toValue: file.originalName }]);
-    if (input.mail === false) return { mailId: null, documentId: doc!.id };
+    if (input.mail === false) return { mailId: null, documentId: doc!.id, heldUntil: null };
     await assertCardMayLeave(tx, [orderId]);
-    const mailId = await queueApprovalMail(tx, actor, {
+    const mail = await queueApprovalMail(tx, actor, {
       orderId,
       documentId: doc!.id,
       email: input.email,
       provider: input.provider,
+      hold: input.hold ?? false,
     });
-    return { mailId, documentId: doc!.id };
+    return { mailId: mail.id, documentId: doc!.id, heldUntil: mail.holdUntil?.toISOString() ?? null };
   });
 }
 
@@ -843,15 +846,23 @@ export async function attachDocument(
 export async function queueApprovalMail(
   tx: DbOrTx,
   actor: StaffIdentity,
-  input: { orderId: number; documentId: number; email: string; provider: MailProvider },
-): Promise<number> {
-  return queueMail(tx, {
+  input: {
+    orderId: number;
+    documentId: number;
+    email: string;
+    provider: MailProvider;
+    /** The mail waits for the undo window (a file a customer sent, used as the card). */
+    hold?: boolean | undefined;
+  },
+): Promise<{ id: number; holdUntil: Date | null }> {
+  return queueMailHeld(tx, {
     orderId: input.orderId,
     kind: 'approval',
     toEmail: input.email,
     provider: input.provider,
     documentId: input.documentId,
     requestedBy: actor.id,
+    hold: input.hold ?? false,
   });
 }
 
@@ -890,6 +901,58 @@ export async function resendDocument(
       requestedBy: actor.id,
     });
     return { mailId, documentId: doc.id };
+  });
+}
+
+/**
+ * Undo of "Use as approved card" inside the undo window (decision 358): only the member who did it,
+ * only while its approval mail is still held. The mail is cancelled and the document withdrawn (kept
+ * for the record), in one transaction with their events. 403 for someone else's upload, 409 when the
+ * window is over or the mail already left.
+ */
+export async function undoDocumentUpload(
+  db: DbOrTx,
+  actor: StaffIdentity,
+  input: { orderId: number; documentId: number },
+): Promise<{ documentId: number; cancelledMailId: number }> {
+  return inTransaction(db, async (tx) => {
+    await lockOne(tx, input.orderId);
+    const [doc] = await tx
+      .select()
+      .from(documents)
+      .where(and(eq(documents.id, input.documentId), eq(documents.orderId, input.orderId)))
+      .limit(1);
+    if (!doc) throw notFound('Document not found');
+    if (doc.uploadedBy !== actor.id)
+      throw forbidden('Only the member who used the file as the card can undo it.');
+    const cancelled = await cancelHeldDocumentMail(tx, input.orderId, doc.id, actor.id);
+    if (!cancelled || doc.withdrawnAt) {
+      throw conflict('It is too late to undo: the approval mail has left or the undo time is over.');
+    }
+    await tx
+      .update(documents)
+      .set({
+        withdrawnAt: sql`now()`,
+        withdrawnBy: actor.id,
+        withdrawReason: 'Undone within the undo window',
+      })
+      .where(eq(documents.id, doc.id));
+    await recordEvents(tx, [
+      {
+        orderId: input.orderId,
+        actorId: actor.id,
+        action: 'mail',
+        toValue: `${cancelled.kind} mail ${cancelled.id} cancelled by Undo`,
+      },
+      {
+        orderId: input.orderId,
+        actorId: actor.id,
+        action: 'withdraw',
+        fromValue: doc.originalName,
+        toValue: 'Undone within the undo window',
+      },
+    ]);
+    return { documentId: doc.id, cancelledMailId: cancelled.id };
   });
 }
 

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../db/client.js';
 import { orderContacts, orders, staffUsers } from '../db/schema.js';
 import type { StaffIdentity } from '../context.js';
 import { conflict } from '../http/errors.js';
-import { inTransaction } from './commands.js';
+import { changeStatus, inTransaction } from './commands.js';
 import { recordEvents } from './events.js';
 import { lockOrders } from './repository.js';
 import { applyHolderRule, assertVersion } from './rules.js';
@@ -25,6 +25,8 @@ export interface LogContactInput {
   note?: string | undefined;
   takeOver?: boolean | undefined;
   expectedVersion?: number | undefined;
+  /** Reached: the move to Customer Called in the same transaction (the order rules apply). */
+  moveToCustomerCalled?: boolean | undefined;
 }
 
 /** Logs one contact in one transaction with its order event; a call-back assigns the order to the caller. */
@@ -32,7 +34,12 @@ export async function logContact(
   db: DbOrTx,
   actor: StaffIdentity,
   input: LogContactInput,
-): Promise<{ contactId: number; assignedTo: number | null; callBackAt: string | null }> {
+): Promise<{
+  contactId: number;
+  assignedTo: number | null;
+  callBackAt: string | null;
+  processStatus: string;
+}> {
   return inTransaction(db, async (tx) => {
     const [order] = await lockOrders(tx, [input.orderId], 'Order not found');
     if (order!.processStatus === 'Deleted') {
@@ -75,7 +82,23 @@ export async function logContact(
         toValue: `${input.channel} ${input.outcome}${callBack ? ` ${callBack.toISOString()}` : ''}`,
       },
     ]);
-    return { contactId: row!.id, assignedTo, callBackAt: callBack?.toISOString() ?? null };
+    const moved =
+      input.moveToCustomerCalled && input.outcome === 'reached' && order!.processStatus !== 'Customer Called'
+        ? await changeStatus(tx, actor, {
+            orderId: input.orderId,
+            to: 'Customer Called',
+            takeOver: input.takeOver,
+            // The version check above shows the member saw the order as it is: a move seconds ago
+            // by someone else is already on their screen.
+            confirmRecent: input.expectedVersion !== undefined,
+          })
+        : null;
+    return {
+      contactId: row!.id,
+      assignedTo,
+      callBackAt: callBack?.toISOString() ?? null,
+      processStatus: moved?.to ?? order!.processStatus,
+    };
   });
 }
 

@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { CLOSED_STATUSES, type OrderStatus } from '../../shared/constants.js';
 import type { DbOrTx } from '../db/client.js';
 import { sqlValue } from '../db/sql-lists.js';
-import { failingAddresses, mailLog, orderRemarks, orders } from '../db/schema.js';
+import { failingAddresses, inboundMessages, mailLog, orderRemarks, orders } from '../db/schema.js';
 import type { MailProvider } from '../../shared/constants.js';
 import { queueTemplateMail } from '../communication/notifications.js';
 import type { StaffIdentity } from '../context.js';
@@ -168,26 +168,31 @@ export async function sendStaffReply(
     expectedVersion?: number | undefined;
     /** Admin or Manager: take over an order someone else holds (the holder rule). */
     takeOver?: boolean | undefined;
+    /** The message answered, and who gets the reply (decision 359). */
+    inReplyTo?: number | undefined;
+    recipient?: 'customer' | 'sender' | undefined;
+    confirmCustomer?: boolean | undefined;
   },
-): Promise<{ mailId: number; processStatus: OrderStatus } | null> {
+): Promise<{ mailId: number; processStatus: OrderStatus; to: string } | null> {
   return inTransaction(db, async (tx) => {
     const [order] = await lockOrders(tx, [input.orderId], 'Order not found');
     // The rules of a macro's mail step (decision 295): no mail to Deleted or Completed Refunds orders,
     // the holder rule. A reply that moves the order is held to the move's own rules besides.
     await assertMayMail(tx, actor, order!, true, input.takeOver ?? false);
     await assertVersion(tx, order!, input.expectedVersion);
+    const toEmail = await replyRecipient(tx, order!.email, input);
     if (input.body !== undefined) {
-      const mailId = await queueTextReply(tx, actor, order!.email, { ...input, body: input.body });
+      const mailId = await queueTextReply(tx, actor, toEmail, { ...input, body: input.body });
       const moved = input.moveTo
         ? await changeStatus(tx, actor, { orderId: input.orderId, to: input.moveTo, notify: false })
         : null;
-      return { mailId, processStatus: moved?.to ?? (order!.processStatus as OrderStatus) };
+      return { mailId, processStatus: moved?.to ?? (order!.processStatus as OrderStatus), to: toEmail };
     }
     const mail = await queueTemplateMail(tx, {
       orderId: input.orderId,
       templateKey: input.templateKey ?? '',
       kind: 'macro',
-      toEmail: order!.email,
+      toEmail,
       provider: input.provider,
       requestedBy: actor.id,
       // A reply is written on purpose: it goes at once, not held for an Undo.
@@ -201,8 +206,41 @@ export async function sendStaffReply(
     const moved = input.moveTo
       ? await changeStatus(tx, actor, { orderId: input.orderId, to: input.moveTo, notify: false })
       : null;
-    return { mailId, processStatus: moved?.to ?? (order!.processStatus as OrderStatus) };
+    return { mailId, processStatus: moved?.to ?? (order!.processStatus as OrderStatus), to: toEmail };
   });
+}
+
+/**
+ * Who gets a staff reply (decision 359): the order's customer, or the sender of the answered message.
+ * Answering a message that came from another address and still mailing the order's customer needs
+ * `confirmCustomer` (409 otherwise, nothing written); the answered message must be this order's (404).
+ */
+async function replyRecipient(
+  tx: DbOrTx,
+  customer: string,
+  input: {
+    orderId: number;
+    inReplyTo?: number | undefined;
+    recipient?: 'customer' | 'sender' | undefined;
+    confirmCustomer?: boolean | undefined;
+  },
+): Promise<string> {
+  if (input.inReplyTo === undefined) return customer;
+  const [message] = await tx
+    .select({ from: inboundMessages.fromEmail })
+    .from(inboundMessages)
+    .where(and(eq(inboundMessages.id, input.inReplyTo), eq(inboundMessages.orderId, input.orderId)))
+    .limit(1);
+  if (!message) throw notFound('The message you answer is not part of this order.');
+  const sender = message.from?.trim() || null;
+  const other = sender !== null && sender.toLowerCase() !== customer.trim().toLowerCase();
+  if (input.recipient === 'sender') return sender ?? customer;
+  if (other && !input.confirmCustomer) {
+    throw conflict(
+      `The message you answer came from ${sender}, not from the order's customer (${customer}): reply to the sender, or confirm to mail ${customer}.`,
+    );
+  }
+  return customer;
 }
 
 /**

@@ -18,6 +18,8 @@ export const conversationAttachment = z.object({
   name: z.string(),
   mimeType: z.string(),
   sizeBytes: z.number(),
+  /** Kept with the order's documents ("Save as document"), never the approved card. */
+  savedAt: z.string().nullable(),
 });
 
 /** A file a message brought that was not kept, and why. */
@@ -35,11 +37,13 @@ export const conversationItem = z.discriminatedUnion('direction', [
     provider: z.string(),
     bouncedAt: z.string().nullable(),
     bounceReason: z.string().nullable(),
-    /** What a staff member wrote, for a reply sent as free text. */
+    /** What the mail said: a staff member's own words, or its template as rendered. */
     text: z.string().nullable().optional(),
     /** The subject it went out with and its Message-ID (what an answer's In-Reply-To names); null before it went. */
     subject: z.string().nullable(),
     messageId: z.string().nullable(),
+    /** The staff member who sent it; null: the system (a status mail of a move is the mover's). */
+    author: z.string().nullable().optional(),
   }),
   z.object({
     direction: z.literal('in'),
@@ -84,7 +88,25 @@ export const useAsCardBody = z.object({
   email: z.email().max(320).optional(),
   mailServiceProvider: z.enum(MAIL_PROVIDERS).default('AWS'),
   expectedVersion: expectedVersionField.optional(),
+  /**
+   * The member saw the file and the warning that it came from the customer (an image, often a passport
+   * photo): without it the server asks (409) and nothing changes (decision 358).
+   */
+  confirmCustomerFile: z.boolean().optional(),
 });
+/** The card is stored; its approval mail waits until `heldUntil` for an Undo. */
+export const useAsCardResponse = envelope(
+  z.object({
+    mailId: z.number(),
+    documentId: z.number(),
+    status: z.literal('queued'),
+    heldUntil: z.string().nullable(),
+  }),
+);
+export const undoCardResponse = envelope(z.object({ documentId: z.number(), cancelledMailId: z.number() }));
+export const saveAsDocumentResponse = envelope(
+  z.object({ attachmentId: z.number(), name: z.string(), savedAt: z.string(), alreadySaved: z.boolean() }),
+);
 
 export const unmatchedItem = z.object({
   id: z.number(),
@@ -142,13 +164,25 @@ export const staffMessageBody = z
     expectedVersion: expectedVersionField,
     /** Admin or Manager: take over an order someone else holds (the holder rule). */
     takeOver: takeOverField,
+    /** The message being answered (an incoming message of this order). */
+    inReplyTo: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+    /** Who gets the reply: the order's customer (default) or the sender of `inReplyTo`. */
+    recipient: z.enum(['customer', 'sender']).default('customer'),
+    /** The member saw that `inReplyTo` came from another address and still mails the order's customer. */
+    confirmCustomer: z.boolean().optional(),
   })
   .strict()
   .refine((b) => (b.templateId === undefined) !== (b.body === undefined), {
     message: 'must be a templateId or a body (one of them)',
     path: ['body'],
+  })
+  .refine((b) => b.recipient === 'customer' || b.inReplyTo !== undefined, {
+    message: 'name the message whose sender gets the reply',
+    path: ['inReplyTo'],
   });
-export const staffMessageResponse = envelope(z.object({ mailId: z.number(), processStatus: z.string() }));
+export const staffMessageResponse = envelope(
+  z.object({ mailId: z.number(), processStatus: z.string(), to: z.string() }),
+);
 
 /**
  * A call or WhatsApp contact with its outcome. `callBackAt` (ISO date-time with offset) is required for
@@ -162,9 +196,17 @@ export const contactBody = z
     note: multilineText(CONTACT_NOTE_MAX).optional(),
     takeOver: takeOverField,
     expectedVersion: expectedVersionField,
+    /** Reached: move the order to Customer Called in the same step. */
+    moveToCustomerCalled: z.boolean().optional(),
   })
   .strict()
   .superRefine((b, ctx) => {
+    if (b.moveToCustomerCalled && b.outcome !== 'reached')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['moveToCustomerCalled'],
+        message: 'is only for a reached customer',
+      });
     if (b.outcome !== 'call_back') {
       if (b.callBackAt !== undefined)
         ctx.addIssue({ code: 'custom', path: ['callBackAt'], message: 'is only for a call-back' });
@@ -186,5 +228,11 @@ export const contactBody = z
   });
 export type ContactBody = z.infer<typeof contactBody>;
 export const contactResponse = envelope(
-  z.object({ contactId: z.number(), assignedTo: z.number().nullable(), callBackAt: z.string().nullable() }),
+  z.object({
+    contactId: z.number(),
+    assignedTo: z.number().nullable(),
+    callBackAt: z.string().nullable(),
+    /** Where the order is after the step (Customer Called when moved). */
+    processStatus: z.string(),
+  }),
 );
