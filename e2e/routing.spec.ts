@@ -5,8 +5,8 @@ import { expect, makeOrder, moveOrder, staffToken, test, uploadApprovedCard } fr
  * Routing by capacity (docs/product.md, "Routing"): a Manager gives a member a shift and capacity 2 on
  * Manage Team; of three new orders, the member's My Orders shows two, and the third arrives when one of
  * them is completed. The demo seed holds older unassigned New orders that routing would hand out first
- * (oldest first): a second member on shift takes them before the spec's member gets a shift, and is then
- * set away, so only the spec's three orders are left for routing. Everything is put back at the end.
+ * (oldest first): a second member on shift takes them before the test's member gets a shift, and is then
+ * set away, so only the test's three orders are left for routing. Everything is put back at the end.
  */
 
 const ALL_WEEK = Object.fromEntries(
