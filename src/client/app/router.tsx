@@ -61,6 +61,10 @@ const staffChildren: RouteObject[] = [
     lazy: lazyChunk('due-time-policy', () => import('../orders/due-time-policy-page')),
   },
   {
+    path: 'working-hours',
+    lazy: lazyChunk('working-hours', () => import('../working-hours/working-hours-page')),
+  },
+  {
     path: nav('mail-templates'),
     lazy: lazyChunk('mail-templates', () => import('../communication/templates-page')),
   },

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
+import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import { PROCESSING_MODES } from '../../shared/constants';
 import { type DueTimePolicy, dueTimePolicy } from '../../shared/contracts/due-time';
@@ -59,7 +60,8 @@ export function Component() {
       </h1>
       <p className="text-muted small">
         An open order is due at the earlier of: payment (or its processing day, when later) plus the hours
-        from payment, and the start of the arrival day minus the hours before arrival.
+        from payment, and the start of the arrival day minus the hours before arrival. Hours set to count
+        working hours follow the <Link to="/admin/working-hours">working hours</Link>.
       </p>
       <form
         onSubmit={(e) => {

@@ -86,6 +86,9 @@ export function TopBar({ name, sidebarOpen, onToggleSidebar }: Props) {
                 <Dropdown.Item as={Link} to="/admin/self-service-settings">
                   Customer self-service
                 </Dropdown.Item>
+                <Dropdown.Item as={Link} to="/admin/working-hours">
+                  Working hours
+                </Dropdown.Item>
               </>
             ) : null}
             <Dropdown.Divider />
