@@ -12,7 +12,7 @@ import {
 } from './fixtures.js';
 
 /**
- * Issue 36 item 15: the order detail page was 418 px wide at 390 px (the page scrolled sideways). With
+ * The order detail page was 418 px wide at 390 px (the page scrolled sideways). With
  * every section filled and opened, no element reaches past the screen's right edge, unless it sits in a
  * box that scrolls or clips sideways on its own (a wide table in its card).
  */

@@ -11,7 +11,7 @@ const DAY = 24 * 60 * 60_000;
 const ROUNDS = process.env.TEST_DATABASE_URL ? 200 : 40;
 
 /**
- * Issue 36 item 17: the waiting policy's scan and customers' answers on the same orders, at once, many
+ * The waiting policy's scan and customers' answers on the same orders, at once, many
  * times. Both take the order's lock first and then write in the same order (the order, then its events),
  * so neither waits on the other while holding what the other needs: no deadlock. On PGlite (one
  * connection) this checks the outcome; with TEST_DATABASE_URL it runs on PostgreSQL, where the
