@@ -116,7 +116,7 @@ export function ContactLinks({ order }: { order: OrderDetails }) {
           </label>
           <select
             id={selectId}
-            className="form-select form-select-sm w-auto"
+            className="form-select form-select-sm w-auto mw-100"
             value={templateId ?? ''}
             onChange={(e) => setTemplateId(e.target.value ? Number(e.target.value) : null)}
           >

@@ -11,7 +11,7 @@ import { scanCustomerFiles } from '../flows/passport-scan.js';
 import { HttpError } from '../http/errors.js';
 import { inTransaction } from '../orders/commands.js';
 import { recordEvents } from '../orders/events.js';
-import { bounced, customerAnswered } from '../orders/customer-answers.js';
+import { bounced, customerAnswered, lockOrderStatus } from '../orders/customer-answers.js';
 import { lockOrders } from '../orders/repository.js';
 import { INBOUND_LIMITS, type InboundMail } from './parse.js';
 import { senderAuthenticated } from './sender-authentication.js';
@@ -341,6 +341,9 @@ export async function receiveMail(
   const verified = match?.verified ?? true;
   try {
     const result = await inTransaction(db, async (tx) => {
+      // The order's lock first, before anything is written (the same order as the waiting policy's
+      // scan and every other move of the order; docs/decisions/384).
+      if (match) await lockOrderStatus(tx, match.orderId);
       const [row] = await tx
         .insert(inboundMessages)
         .values({

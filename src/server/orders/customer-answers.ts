@@ -31,8 +31,11 @@ const NO_BOUNCE_MOVE: readonly string[] = [
   'ChargeBack',
 ];
 
-/** The order's status, its row locked for the caller's transaction (a named prepared statement). */
-const lockStatus = (tx: DbOrTx, orderId: number) =>
+/**
+ * The order's status, its row locked for the caller's transaction (a named prepared statement). The
+ * inbound pipeline takes it first, before it writes the message.
+ */
+export const lockOrderStatus = (tx: DbOrTx, orderId: number) =>
   tx
     .select({ processStatus: orders.processStatus })
     .from(orders)
@@ -45,8 +48,10 @@ const lockStatus = (tx: DbOrTx, orderId: number) =>
  * The effects of a customer's answer on its order, in the caller's transaction: the "Customer replied"
  * flag, the answer in the history, and an order waiting on the customer back to New (docs/decisions/307).
  * `verified: false` (a sender our receiving server did not authenticate, decision 350): the flag and the
- * history only; the order does not move and no failing address is cleared. Two statements: the order
- * locked and read, then one writing the order, its events and the address no longer failing.
+ * history only; the order does not move and no failing address is cleared. The order is locked first,
+ * then written, then its events: the same order as every other move (the waiting policy's among them),
+ * so the rows the triggers keep (folder counters, then the events' rollups) are taken in one order and
+ * two such transactions never deadlock (docs/decisions/384).
  */
 export async function customerAnswered(
   tx: DbOrTx,
@@ -55,23 +60,22 @@ export async function customerAnswered(
   fromEmail: string | null,
   verified = true,
 ): Promise<{ from: OrderStatus; to: OrderStatus }> {
-  const [order] = await lockStatus(tx, orderId);
+  const [order] = await lockOrderStatus(tx, orderId);
   if (!order) throw notFound(`Order not found: ${orderId}`);
   const from = order.processStatus as OrderStatus;
   const moving = verified && WAITING_STATUSES.includes(from);
   const clearing = verified && fromEmail;
-  // The status is set only when it changes: its triggers (the due time) fire for a move alone.
+  // The status is set only when it changes: its triggers (the due time) fire for a move alone. The order
+  // and its events are two statements, in this order: in one statement with data-modifying CTEs the
+  // events' triggers ran first, and a reply then waited on the counters a scan held while the scan
+  // waited on the events' rollup the reply held (a deadlock).
   await tx.execute(sql`
-    with answered as (
-      update orders set customer_replied_at = now(), ${moving ? sql`process_status = ${sqlValue('New')}, ` : sql``}updated_at = now()
-      where order_id = ${orderId}
-    ),
-    events as (
-      insert into order_events (order_id, action, from_value, to_value)
-      values (${orderId}::bigint, 'customer_reply', null, ${(verified ? summary : `${summary} (sender not verified)`).slice(0, 200)}::text)
-        ${moving ? sql`, (${orderId}::bigint, 'status', ${from}::text, ${sqlValue('New')})` : sql``}
-    )${clearing ? sql`, cleared as (delete from failing_addresses where email = ${fromEmail})` : sql``}
-    select 1`);
+    ${clearing ? sql`with cleared as (delete from failing_addresses where email = ${fromEmail}) ` : sql``}update orders set customer_replied_at = now(), ${moving ? sql`process_status = ${sqlValue('New')}, ` : sql``}updated_at = now()
+    where order_id = ${orderId}`);
+  await tx.execute(sql`
+    insert into order_events (order_id, action, from_value, to_value)
+    values (${orderId}::bigint, 'customer_reply', null, ${(verified ? summary : `${summary} (sender not verified)`).slice(0, 200)}::text)
+      ${moving ? sql`, (${orderId}::bigint, 'status', ${from}::text, ${sqlValue('New')})` : sql``}`);
   return { from, to: moving ? 'New' : from };
 }
 
