@@ -243,10 +243,17 @@ export async function startStripeDouble(
     const payout = request.query.payout ?? '';
     const all = balanceTransactions.get(payout);
     if (!all) return reply.code(404).send(missing(`No such payout: '${payout}'`));
-    return (
-      page(all, request.query, '/v1/balance_transactions') ??
-      reply.code(404).send(missing(`No such balance transaction: '${request.query.starting_after}'`))
+    const list = page(all, request.query, '/v1/balance_transactions');
+    if (!list) {
+      return reply.code(404).send(missing(`No such balance transaction: '${request.query.starting_after}'`));
+    }
+    // The source is an id unless the request expands it (`expand[]=data.source`).
+    const expand = Object.entries(request.query).some(
+      ([k, v]) => k.startsWith('expand') && v === 'data.source',
     );
+    const idOf = (source: unknown) =>
+      source && typeof source === 'object' ? (source as { id: string }).id : (source ?? null);
+    return expand ? list : { ...list, data: list.data.map((t) => ({ ...t, source: idOf(t.source) })) };
   });
 
   const paymentObject =
