@@ -123,6 +123,7 @@ export const SIDEBAR_VISIBILITY = {
   'order-history': NOT_TELECALLER,
   'manage-team': NOT_NIGHT_STAFF,
   'processed-order': ADMIN_MANAGER,
+  'finance-report': ADMIN_MANAGER,
   'gateway-setting': NOT_NIGHT_STAFF,
   insights: ADMIN_MANAGER,
   'audit-log': ADMIN_MANAGER,
