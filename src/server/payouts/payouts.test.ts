@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../test/app.js';
+import { syncPayouts } from '../flows/payout-sync.js';
 import { createOrders } from '../test/factories.js';
 import { stripeTestApp } from '../test/stripe-app.js';
 
@@ -313,5 +314,24 @@ describe('payout sync and the finance report', () => {
     }
     const after = await q<{ n: number }>(t, `select count(*)::int as n from payout_transactions`);
     expect(after).toEqual(before);
+  });
+
+  it('a run stops at its bound with complete: false and the next run carries on, storing each transaction once', async () => {
+    const { t } = ctx;
+    const april = Math.floor(new Date('2025-04-10T15:00:00Z').getTime() / 1000);
+    const rows = Array.from({ length: 150 }, () =>
+      txn('charge', 1000, 59, { id: id('ch'), object: 'charge' }, { created: april }),
+    );
+    ctx.stripe.payouts.unshift(payout('po_new', 150 * 941));
+    ctx.stripe.balanceTransactions.set('po_new', rows);
+    const first = await syncPayouts(t.app.ctx, { maxPages: 2, maxMs: 60_000 });
+    expect(first).toMatchObject({ stored: 100, complete: false });
+    const rest = await sync(t);
+    expect(rest.json().data).toMatchObject({ stored: 50, complete: true });
+    const [n] = await q<{ n: number; net: number }>(
+      t,
+      `select count(*)::int as n, sum(net)::int as net from payout_transactions where payout_id = 'po_new'`,
+    );
+    expect(n).toEqual({ n: 150, net: 150 * 941 });
   });
 });
