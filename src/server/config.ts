@@ -137,6 +137,8 @@ const schema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText,
   /** Each call to Stripe gives up after this long (a clear message, nothing changed). */
   STRIPE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** The government's fee per traveller (one order is one traveller), in US cents (the finance report). */
+  GOV_FEE_CENTS: z.coerce.number().int().min(0).max(1_000_000).default(2000),
   /** Where a dispute band change is mailed (besides the managers' live notice); unset: no mail. */
   MANAGER_ALERT_EMAIL: z
     .string()

@@ -24,6 +24,7 @@ import { orderRoutes } from './orders/routes.js';
 import { paymentRiskRoutes } from './payments/risk-routes.js';
 import { callBackRoutes } from './orders/call-backs-routes.js';
 import { paymentRoutes } from './payments/routes.js';
+import { payoutRoutes } from './payouts/routes.js';
 import { reportRoutes } from './reports/routes.js';
 import { retentionRoutes } from './retention/routes.js';
 import { routingRoutes } from './routing/routes.js';
@@ -61,6 +62,7 @@ export const areaRoutes: FastifyPluginAsync[] = [
   communicationRoutes,
   paymentRoutes,
   paymentRiskRoutes,
+  payoutRoutes,
   inboundRoutes,
   conversationRoutes,
   selfServiceRoutes,

@@ -94,6 +94,10 @@ export const PERMISSIONS = {
   'payments.risk': ADMIN_MANAGER,
   /** The dispute ratios the card networks watch. */
   'payments.insights': ADMIN_MANAGER,
+  /** Sync the provider's payouts and list their unmatched transactions. */
+  'payouts.sync': ['Admin'],
+  /** The finance report (margin per period, reconciled with the provider's payouts). */
+  'reports.finance': ADMIN_MANAGER,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -119,6 +123,7 @@ export const SIDEBAR_VISIBILITY = {
   'order-history': NOT_TELECALLER,
   'manage-team': NOT_NIGHT_STAFF,
   'processed-order': ADMIN_MANAGER,
+  'finance-report': ADMIN_MANAGER,
   'gateway-setting': NOT_NIGHT_STAFF,
   insights: ADMIN_MANAGER,
   'audit-log': ADMIN_MANAGER,

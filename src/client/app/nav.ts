@@ -94,6 +94,7 @@ const NAV = [
   { path: 'send-invoice', title: 'Manage Invoices', sidebar: true },
   { path: 'manage-team', title: 'Manage Team', sidebar: true },
   { path: 'processed-order', title: 'Order Processed', sidebar: true },
+  { path: 'finance-report', title: 'Finance', sidebar: true },
   { path: 'gateway-setting', title: 'Gateway Setting', sidebar: true },
   { path: 'insights', title: 'Insights', sidebar: true },
   { path: 'unmatched-mail', title: 'Unmatched Mail', sidebar: true },

@@ -47,6 +47,10 @@ const staffChildren: RouteObject[] = [
     path: nav('processed-order'),
     lazy: lazyChunk('processed-report', () => import('../reports/processed-report-page')),
   },
+  {
+    path: nav('finance-report'),
+    lazy: lazyChunk('finance-report', () => import('../reports/finance-report-page')),
+  },
   { path: nav('manage-team'), lazy: lazyChunk('team', () => import('../team/manage-team-page')) },
   { path: 'manage-team/:teamMemberId', lazy: lazyChunk('team', () => import('../team/manage-team-page')) },
   { path: nav('gateway-setting'), lazy: lazyChunk('gateways', () => import('../gateways/gateway-page')) },

@@ -1,3 +1,4 @@
+import type { FinanceAnswer, FinanceQuery } from '../../shared/contracts/finance';
 import type { CountryReportRow, ProcessedByRow, ReportRange } from '../../shared/contracts/reports';
 import { type ApiMeta, type Envelope, api } from '../transport/api';
 
@@ -23,7 +24,12 @@ export const reportsApi = api.injectEndpoints({
         withMeta(rows, meta),
       providesTags: ['Reports'],
     }),
+    getFinanceReport: build.query<FinanceAnswer, FinanceQuery>({
+      query: (params) => ({ url: 'admin/reports/finance', params }),
+      providesTags: ['Reports'],
+    }),
   }),
 });
 
-export const { useGetCountryOrderCountQuery, useGetProcessedByCountQuery } = reportsApi;
+export const { useGetCountryOrderCountQuery, useGetProcessedByCountQuery, useGetFinanceReportQuery } =
+  reportsApi;

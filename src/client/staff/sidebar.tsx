@@ -14,7 +14,13 @@ interface Props {
 }
 
 /** The sidebar's groups: queues (every folder with its count), the customer-facing screens, settings. */
-const CUSTOMERS = new Set(['country-order-list', 'send-invoice', 'processed-order', 'insights']);
+const CUSTOMERS = new Set([
+  'country-order-list',
+  'send-invoice',
+  'processed-order',
+  'finance-report',
+  'insights',
+]);
 const SETTINGS = new Set([
   'manage-team',
   'gateway-setting',

@@ -367,6 +367,7 @@ export const orders = pgTable(
       .on(sql`upper(${t.governmentReference})`)
       .where(sql`${t.governmentReference} is not null`),
     index('orders_transaction_id_idx').on(t.transactionId).where(sql`${t.transactionId} is not null`),
+    index('orders_submitted_at_idx').on(t.submittedAt).where(sql`${t.submittedAt} is not null`),
     index('orders_customer_replied_idx')
       .on(t.assignedTo, t.customerRepliedAt)
       .where(sql`${t.customerRepliedAt} is not null`),
@@ -1308,3 +1309,51 @@ export const ratingRequests = pgTable('rating_requests', {
     .references(() => orders.orderId),
   sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+/** The provider's payouts the sync has seen; `synced_at` once every balance transaction is stored. */
+export const providerPayouts = pgTable(
+  'provider_payouts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    provider: text('provider').notNull(),
+    payoutId: text('payout_id').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    status: text('status').notNull(),
+    arrivalAt: timestamp('arrival_at', { withTimezone: true, mode: 'date' }),
+    transactions: integer('transactions').notNull().default(0),
+    syncedAt: timestamp('synced_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('provider_payouts_uq').on(t.provider, t.payoutId)],
+);
+
+/**
+ * Balance transactions of the provider's payouts (decision 374): one row per transaction id, amounts in
+ * minor units signed as the provider reports them, matched to an order by charge, refund or dispute.
+ */
+export const payoutTransactions = pgTable(
+  'payout_transactions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    provider: text('provider').notNull(),
+    transactionId: text('transaction_id').notNull(),
+    payoutId: text('payout_id').notNull(),
+    type: text('type').notNull(),
+    reportingCategory: text('reporting_category'),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    fee: bigint('fee', { mode: 'number' }).notNull(),
+    net: bigint('net', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    sourceId: text('source_id'),
+    orderId: bigint('order_id', { mode: 'number' }).references(() => orders.orderId),
+    occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('payout_transactions_uq').on(t.provider, t.transactionId),
+    index('payout_transactions_occurred_idx').on(t.occurredAt),
+    index('payout_transactions_order_idx').on(t.orderId),
+    index('payout_transactions_unmatched_idx').on(t.occurredAt).where(sql`${t.orderId} is null`),
+  ],
+);

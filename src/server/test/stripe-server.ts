@@ -52,6 +52,9 @@ export interface StripeDouble {
   refunds: Record<string, unknown>[];
   /** Every refund request takes this long before it is carried out (a slow provider). */
   slow: { ms: number };
+  /** Payouts, newest first (GET /v1/payouts), and the balance transactions of each (by payout id). */
+  payouts: Record<string, unknown>[];
+  balanceTransactions: Map<string, Record<string, unknown>[]>;
   close(): Promise<void>;
 }
 
@@ -94,6 +97,8 @@ export async function startStripeDouble(
   const payments = new Map<string, DoublePayment>();
   const refunds: Record<string, unknown>[] = [];
   const slow = { ms: 0 };
+  const payouts: Record<string, unknown>[] = [];
+  const balanceTransactions = new Map<string, Record<string, unknown>[]>();
   /** Idempotency keys whose first request is still being carried out (Stripe answers 409 meanwhile). */
   const inProgress = new Set<string>();
 
@@ -201,6 +206,54 @@ export async function startStripeDouble(
       (r) => (charge && r.charge === charge) || (intent && r.payment_intent === intent),
     );
     return { object: 'list', data: data.slice(0, 100), has_more: false, url: '/v1/refunds' };
+  });
+
+  /** One page of a Stripe list: `limit` (1–100, default 10) after the `starting_after` id. */
+  const page = (all: Record<string, unknown>[], query: Record<string, string>, url: string) => {
+    const limit = Math.min(100, Math.max(1, Number(query.limit ?? 10) || 10));
+    let start = 0;
+    if (query.starting_after) {
+      const at = all.findIndex((o) => o.id === query.starting_after);
+      if (at < 0) return null;
+      start = at + 1;
+    }
+    const data = all.slice(start, start + limit);
+    return { object: 'list', data, has_more: start + limit < all.length, url };
+  };
+  const missing = (message: string) =>
+    stripeError(404, { type: 'invalid_request_error', code: 'resource_missing', message }).body;
+
+  app.get<{ Querystring: Record<string, string> }>('/v1/payouts', async (request, reply) => {
+    requests.push({ method: 'GET', path: '/v1/payouts', headers: request.headers, form: request.query });
+    if (!authorised(request.headers.authorization)) return reply.code(401).send(unauthorised.body);
+    return (
+      page(payouts, request.query, '/v1/payouts') ??
+      reply.code(404).send(missing(`No such payout: '${request.query.starting_after}'`))
+    );
+  });
+
+  app.get<{ Querystring: Record<string, string> }>('/v1/balance_transactions', async (request, reply) => {
+    requests.push({
+      method: 'GET',
+      path: '/v1/balance_transactions',
+      headers: request.headers,
+      form: request.query,
+    });
+    if (!authorised(request.headers.authorization)) return reply.code(401).send(unauthorised.body);
+    const payout = request.query.payout ?? '';
+    const all = balanceTransactions.get(payout);
+    if (!all) return reply.code(404).send(missing(`No such payout: '${payout}'`));
+    const list = page(all, request.query, '/v1/balance_transactions');
+    if (!list) {
+      return reply.code(404).send(missing(`No such balance transaction: '${request.query.starting_after}'`));
+    }
+    // The source is an id unless the request expands it (`expand[]=data.source`).
+    const expand = Object.entries(request.query).some(
+      ([k, v]) => k.startsWith('expand') && v === 'data.source',
+    );
+    const idOf = (source: unknown) =>
+      source && typeof source === 'object' ? (source as { id: string }).id : (source ?? null);
+    return expand ? list : { ...list, data: list.data.map((t) => ({ ...t, source: idOf(t.source) })) };
   });
 
   const paymentObject =
@@ -329,6 +382,8 @@ export async function startStripeDouble(
     payments,
     refunds,
     slow,
+    payouts,
+    balanceTransactions,
     close: () => app.close(),
   };
 }

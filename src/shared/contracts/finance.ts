@@ -1,0 +1,103 @@
+import dayjs from 'dayjs';
+import { z } from 'zod';
+import { MAX_REPORT_YEARS, REPORT_MSG } from './reports.js';
+
+/** The finance report's grouping: service-time-zone days or months. */
+export const FINANCE_GROUPS = ['day', 'month'] as const;
+
+const day = z
+  .string()
+  .trim()
+  .max(10)
+  .pipe(z.iso.date({ error: REPORT_MSG.dateInvalid }));
+
+/** `GET /api/admin/reports/finance?from&to&group` (and `/export`, CSV): days in the service time zone, both included. */
+export const financeQuery = z
+  .object({
+    from: day,
+    to: day,
+    group: z.enum(FINANCE_GROUPS).default('month'),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.to < v.from) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: REPORT_MSG.toBeforeFrom });
+    } else if (!dayjs(v.to).isBefore(dayjs(v.from).add(MAX_REPORT_YEARS, 'year'))) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: REPORT_MSG.rangeTooLong });
+    }
+  });
+export type FinanceQuery = z.infer<typeof financeQuery>;
+
+const cents = z.number().int();
+
+/** One period (or the totals) of the finance report, USD, integer cents. */
+export const financeRow = z.object({
+  period: z.string(),
+  paidOrders: z.number().int(),
+  gross: cents,
+  providerFees: cents,
+  submittedOrders: z.number().int(),
+  governmentFees: cents,
+  refunds: cents,
+  refundsByReason: z.record(z.string(), cents),
+  disputes: z.object({ count: z.number().int(), amount: cents, fees: cents, wonBack: cents }),
+  /** Adjustments that are neither refunds nor disputes. */
+  other: cents,
+  /** What the provider paid out for the period: the sum of the synced balance transactions' net. */
+  providerNet: cents,
+  /** providerNet minus the government fees. */
+  net: cents,
+  netPerOrder: cents.nullable(),
+});
+export type FinanceRow = z.infer<typeof financeRow>;
+
+export const financeAnswer = z.object({
+  currency: z.literal('USD'),
+  group: z.enum(FINANCE_GROUPS),
+  from: z.string(),
+  to: z.string(),
+  govFeeCents: z.number().int(),
+  periods: z.array(financeRow),
+  totals: financeRow,
+  /** Balance transactions in other currencies, listed apart and never summed with USD. */
+  otherCurrencies: z.array(
+    z.object({
+      currency: z.string(),
+      transactions: z.number().int(),
+      amount: cents,
+      fees: cents,
+      net: cents,
+    }),
+  ),
+  /** Synced transactions of the range not matched to an order. */
+  unmatched: z.number().int(),
+});
+export type FinanceAnswer = z.infer<typeof financeAnswer>;
+
+export const payoutSyncAnswer = z.object({
+  payouts: z.number().int(),
+  transactions: z.number().int(),
+  stored: z.number().int(),
+  matched: z.number().int(),
+  /** False when the run stopped at its bound: the next run (or the hourly job) carries on. */
+  complete: z.boolean(),
+});
+export type PayoutSyncAnswer = z.infer<typeof payoutSyncAnswer>;
+
+export const unmatchedQuery = z
+  .object({ limit: z.coerce.number().int().min(1).max(500).default(100) })
+  .strict();
+
+export const unmatchedTransaction = z.object({
+  transactionId: z.string(),
+  payoutId: z.string(),
+  type: z.string(),
+  reportingCategory: z.string().nullable(),
+  amount: cents,
+  fee: cents,
+  net: cents,
+  currency: z.string(),
+  sourceId: z.string().nullable(),
+  occurredAt: z.string(),
+});
+export type UnmatchedTransaction = z.infer<typeof unmatchedTransaction>;
