@@ -183,10 +183,17 @@ function Incoming({
   return (
     <li className="list-group-item" data-testid="conversation-in">
       <div className="d-flex flex-wrap gap-2 align-items-center small text-body-secondary">
-        <strong className="text-body">{item.fromName || item.from || 'Customer'}</strong>
+        <strong className="text-body">
+          {item.fromName || item.from || (item.government ? 'Government' : 'Customer')}
+        </strong>
         <span>{SOURCE_LABEL[item.source]}</span>
         <DateTime value={item.at} />
-        {item.unread && (
+        {item.government && (
+          <Badge bg="primary" title="Mail from the government, authenticated by our receiving server">
+            Government wrote
+          </Badge>
+        )}
+        {item.unread && !item.government && (
           <Badge bg="warning" text="dark">
             Customer replied
           </Badge>

@@ -182,6 +182,16 @@ describe('government mail', () => {
     expect(s.remarks.join('\n')).toContain(
       'Government wrote: The passport photo is unreadable. Please resend.',
     );
+    const conversation = await t.as('Team', {
+      method: 'GET',
+      url: `/api/admin/orders/${o.orderId}/conversation`,
+    });
+    expect(conversation.statusCode, conversation.body).toBe(200);
+    const incoming = conversation
+      .json()
+      .data.items.filter((i: { direction: string }) => i.direction === 'in');
+    expect(incoming).toHaveLength(1);
+    expect(incoming[0]).toMatchObject({ government: true, senderVerified: true });
   });
 
   it.each([

@@ -85,6 +85,7 @@ export async function loadConversation(
           .map((f) => ({ id: f.id, name: f.originalName, mimeType: f.mimeType, sizeBytes: f.sizeBytes })),
         refused: r.refusedAttachments,
         senderVerified: r.senderVerified,
+        government: r.matchedBy === 'government',
       }),
     ),
     ...contacts.map(
