@@ -543,8 +543,8 @@ export const defencePackDetails = z.object({
   /** Pack 2: the order's history in words (placed, moves between statuses by their queue names, uploads). */
   statusHistory: z.array(z.object({ create_ts: isoInstant, text: z.string() })).optional(),
   /**
-   * What was submitted to the government (docs/product.md, "Submitting to the
-   * government"): when, by whom, the reference, and the packet's fields as the order holds them now.
+   * What was submitted to the government: when, by whom, the reference, and the packet's fields as
+   * the order holds them now (docs/product.md, "Submitting to the government").
    * Null: never submitted.
    */
   submission: z
