@@ -21,6 +21,17 @@ export const cardCheckApi = api.injectEndpoints({
       }),
       invalidatesTags: (_r, error, { orderId }) => (error ? [] : [...orderTag(orderId), 'Counts', 'Orders']),
     }),
+    sendArrivedCard: build.mutation<
+      Envelope<{ mailId: number; documentId: number | null; status: string }>,
+      { orderId: number; expectedVersion: number }
+    >({
+      query: ({ orderId, expectedVersion }) => ({
+        url: `admin/orders/${orderId}/send-arrived-card`,
+        method: 'POST',
+        body: { expectedVersion },
+      }),
+      invalidatesTags: (_r, error, { orderId }) => (error ? [] : [...orderTag(orderId), 'Counts', 'Orders']),
+    }),
     passportScan: build.query<{ passportScan: PassportScan | null }, number>({
       query: (orderId) => `admin/orders/${orderId}/passport-scan`,
       providesTags: (_r, _e, orderId) => orderTag(orderId),
@@ -39,5 +50,10 @@ export const cardCheckApi = api.injectEndpoints({
   }),
 });
 
-export const { useCardCheckQuery, useReleaseCardMutation, usePassportScanQuery, useTakeScanValueMutation } =
-  cardCheckApi;
+export const {
+  useCardCheckQuery,
+  useReleaseCardMutation,
+  useSendArrivedCardMutation,
+  usePassportScanQuery,
+  useTakeScanValueMutation,
+} = cardCheckApi;

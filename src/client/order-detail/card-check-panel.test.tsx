@@ -127,4 +127,51 @@ describe('the card check and the passport scan on the detail', () => {
       expectedVersion: 4,
     });
   });
+
+  it('a card the government mailed and nobody sent: one click sends it with the version', async () => {
+    signInAs('Team');
+    const user = userEvent.setup();
+    const order = {
+      ...withCard(),
+      checks: [
+        {
+          code: 'card_arrived_unsent' as const,
+          severity: 'warn' as const,
+          message: 'The government sent the approved card: check it and send it to the customer.',
+          fields: [],
+        },
+      ],
+    };
+    const sent = open(order, {
+      [`GET /api/admin/orders/${order.order_id}/card-check`]: () =>
+        answer(envelope(cardCheckAnswer), {
+          status: 1,
+          message: 'ok',
+          data: { cardCheck: { ...BLOCKED, result: 'pass', blocked: false, fields: [] } },
+        }),
+      [`POST /api/admin/orders/${order.order_id}/send-arrived-card`]: () => ({
+        body: {
+          status: 1,
+          message: 'The card is on its way to a@example.com and the order is completed.',
+          data: { mailId: 1, documentId: 9, status: 'queued' },
+        },
+      }),
+    });
+    const panel = await screen.findByTestId('card-check');
+    await user.click(await within(panel).findByRole('button', { name: 'Send the card and complete' }));
+    await waitFor(() => expect(sent.some((r) => r.path.includes('/send-arrived-card'))).toBe(true));
+    expect(sent.find((r) => r.path.includes('/send-arrived-card'))!.body).toEqual({ expectedVersion: 4 });
+  });
+
+  it('a blocked card the government mailed: no send button until it is released', async () => {
+    signInAs('Team');
+    const order = {
+      ...withCard(),
+      checks: [{ code: 'card_arrived_unsent' as const, severity: 'warn' as const, message: 'x', fields: [] }],
+    };
+    open(order);
+    const panel = await screen.findByTestId('card-check');
+    expect(panel).toHaveTextContent('blocked — the card is not sent');
+    expect(within(panel).queryByRole('button', { name: 'Send the card and complete' })).toBeNull();
+  });
 });

@@ -8,7 +8,7 @@ import { can } from '../../shared/permissions';
 import { TextareaField } from '../components/form-kit/form-field';
 import { errorMessage } from '../transport/api';
 import { sessionUser } from '../transport/session';
-import { useCardCheckQuery, useReleaseCardMutation } from './card-check-api';
+import { useCardCheckQuery, useReleaseCardMutation, useSendArrivedCardMutation } from './card-check-api';
 
 const FIELD_LABELS: Record<CardField, string> = {
   surname: 'Surname',
@@ -35,11 +35,21 @@ const STATUS_WORD: Record<CardFieldResult['status'], string> = {
 /**
  * The card check beside the card (docs/product.md, "Card check"): each field found on the card, green
  * when it matches the order, red when it differs, grey when the card does not show it; a blocked card
- * can be released by a Manager or Admin with a reason.
+ * can be released by a Manager or Admin with a reason. A card the government mailed and nobody sent yet
+ * (card_arrived_unsent) is sent with one click when its check lets it go.
  */
-export function CardCheckPanel({ orderId }: { orderId: number }) {
+export function CardCheckPanel({
+  orderId,
+  arrivedUnsent = false,
+  version,
+}: {
+  orderId: number;
+  arrivedUnsent?: boolean;
+  version?: number;
+}) {
   const { data } = useCardCheckQuery(orderId);
   const [release, { isLoading }] = useReleaseCardMutation();
+  const [sendArrived, { isLoading: sending }] = useSendArrivedCardMutation();
   const [reason, setReason] = useState('');
   const check = data?.cardCheck;
   if (!check) return null;
@@ -49,6 +59,15 @@ export function CardCheckPanel({ orderId }: { orderId: number }) {
       const res = await release({ orderId, reason: reason.trim() }).unwrap();
       toast.success(res.message);
       setReason('');
+    } catch (error) {
+      toast.error(errorMessage(error));
+    }
+  };
+  const sendCard = async () => {
+    if (version === undefined) return;
+    try {
+      const res = await sendArrived({ orderId, expectedVersion: version }).unwrap();
+      toast.success(res.message);
     } catch (error) {
       toast.error(errorMessage(error));
     }
@@ -98,6 +117,16 @@ export function CardCheckPanel({ orderId }: { orderId: number }) {
       {check.release && (
         <div className="small text-muted">
           Released by {check.release.by ?? 'someone'}: {check.release.reason}
+        </div>
+      )}
+      {arrivedUnsent && !check.blocked && !check.running && can(role, 'orders.documents') && (
+        <div className="mt-2">
+          <div className="small mb-1">
+            The government mailed this card; it has not been sent to the customer.
+          </div>
+          <Button size="sm" variant="success" disabled={sending || version === undefined} onClick={sendCard}>
+            Send the card and complete
+          </Button>
         </div>
       )}
       {check.blocked && can(role, 'orders.releaseCard') && (

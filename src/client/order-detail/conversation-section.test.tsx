@@ -152,7 +152,7 @@ describe('conversation section: logged calls', () => {
 });
 
 describe('conversation section: what a reader needs to judge a message', () => {
-  it('shows a sent mail’s subject (its Message-ID on hover) and bounce, and marks an unverified sender', async () => {
+  it('shows a sent mail’s subject (its Message-ID on hover) and bounce, and marks an unverified sender and the government’s mail', async () => {
     signInAs('Team');
     mockApi({
       'GET /api/admin/orders/100123/conversation': () =>
@@ -181,6 +181,24 @@ describe('conversation section: what a reader needs to judge a message', () => {
               attachments: [],
               refused: [],
               senderVerified: false,
+              government: false,
+            },
+            {
+              direction: 'in',
+              id: 4,
+              at: '2026-11-25T12:00:00.000Z',
+              source: 'mail',
+              disposition: 'attached',
+              from: 'edcard@gov.aw',
+              fromName: 'Immigration',
+              subject: 'ED card application 100123',
+              text: 'The passport photo is unreadable.',
+              quoted: '',
+              unread: true,
+              attachments: [],
+              refused: [],
+              senderVerified: true,
+              government: true,
             },
           ],
         }),
@@ -191,6 +209,11 @@ describe('conversation section: what a reader needs to judge a message', () => {
     expect(out).toHaveTextContent('ED-Card #100123');
     expect(out).toHaveTextContent('bounced');
     expect(within(out).getByText('ED-Card #100123')).toHaveAttribute('title', '<edc.7.abc@ed-card.test>');
-    expect(screen.getByTestId('conversation-in')).toHaveTextContent('sender not verified');
+    const [customerMail, governmentMail] = screen.getAllByTestId('conversation-in');
+    expect(customerMail).toHaveTextContent('sender not verified');
+    expect(customerMail).not.toHaveTextContent('Government wrote');
+    expect(governmentMail).toHaveTextContent('Government wrote');
+    expect(governmentMail).not.toHaveTextContent('Customer replied');
+    expect(governmentMail).not.toHaveTextContent('sender not verified');
   });
 });

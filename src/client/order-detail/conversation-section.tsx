@@ -210,16 +210,21 @@ function Incoming({
     <li className="list-group-item" data-testid="conversation-in">
       <div className="d-flex flex-wrap gap-2 align-items-center small text-body-secondary">
         <strong className="text-body" data-testid="conversation-author">
-          {item.fromName || item.from || 'Customer'}
+          {item.fromName || item.from || (item.government ? 'Government' : 'Customer')}
         </strong>
-        {!item.from || item.from.toLowerCase() === customerEmail.toLowerCase() ? (
+        {item.government ? null : !item.from || item.from.toLowerCase() === customerEmail.toLowerCase() ? (
           <span>customer</span>
         ) : (
           <Badge bg="danger">not the order&apos;s customer</Badge>
         )}
         <span>{SOURCE_LABEL[item.source]}</span>
         <DateTime value={item.at} />
-        {item.unread && (
+        {item.government && (
+          <Badge bg="primary" title="Mail from the government, authenticated by our receiving server">
+            Government wrote
+          </Badge>
+        )}
+        {item.unread && !item.government && (
           <Badge bg="warning" text="dark">
             Customer replied
           </Badge>

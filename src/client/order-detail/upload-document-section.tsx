@@ -168,7 +168,13 @@ export function UploadDocumentSection({ order }: { order: OrderDetails }) {
           )}
         </div>
       </form>
-      {latest && <CardCheckPanel orderId={order.order_id} />}
+      {latest && (
+        <CardCheckPanel
+          orderId={order.order_id}
+          arrivedUnsent={order.checks?.some((c) => c.code === 'card_arrived_unsent') ?? false}
+          version={order.version}
+        />
+      )}
       <EarlierDocuments order={order} />
       <WithdrawDialog order={order} doc={withdrawing} onClose={() => setWithdrawing(null)} />
     </Section>

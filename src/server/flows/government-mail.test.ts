@@ -1,3 +1,4 @@
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
@@ -60,6 +61,17 @@ function governmentMail(o: MailOptions): Buffer {
   }
   lines.push(`--${boundary}--`, '');
   return Buffer.from(lines.join('\r\n'));
+}
+
+/** A card naming another passport number than the order's (the card check finds a mismatch). */
+async function wrongCard(orderId: number): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  pdf.setKeywords([`wrong-${orderId}-${Math.random()}`]);
+  const page = pdf.addPage([595, 842]);
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  page.drawText('ARUBA EMBARKATION AND DISEMBARKATION CARD - APPROVED', { x: 50, y: 780, size: 12, font });
+  page.drawText('Passport No.: Z9999999   Nationality: USA', { x: 50, y: 758, size: 12, font });
+  return Buffer.from(await pdf.save());
 }
 
 const setAutoSend = async (autoSendCard: boolean) =>
@@ -142,6 +154,19 @@ describe('government mail', () => {
     await setAutoSend(false);
   });
 
+  it('autoSendCard on with a card that does not match the order: stored, not sent, card_arrived_unsent and card_mismatch', async () => {
+    await setAutoSend(true);
+    const o = await createOrder(t.database, { process_status: 'AwaitingGovt' });
+    const res = await postInbound(t, governmentMail({ orderId: o.orderId, pdf: await wrongCard(o.orderId) }));
+    expect(res.statusCode, res.body).toBe(200);
+    const s = await state(o.orderId);
+    expect(s).toMatchObject({ process_status: 'AwaitingGovt', docs: 1, approvals: 0 });
+    expect(s.check_flags).toEqual(expect.arrayContaining(['card_arrived_unsent', 'card_mismatch']));
+    const check = await t.as('Team', { method: 'GET', url: `/api/admin/orders/${o.orderId}/card-check` });
+    expect(check.json().data.cardCheck).toMatchObject({ result: 'mismatch', blocked: true });
+    await setAutoSend(false);
+  });
+
   it('without a PDF: an Awaiting Govt order moves to Contact Customer with a remark quoting it', async () => {
     const o = await createOrder(t.database, { process_status: 'AwaitingGovt' });
     await postInbound(
@@ -157,6 +182,16 @@ describe('government mail', () => {
     expect(s.remarks.join('\n')).toContain(
       'Government wrote: The passport photo is unreadable. Please resend.',
     );
+    const conversation = await t.as('Team', {
+      method: 'GET',
+      url: `/api/admin/orders/${o.orderId}/conversation`,
+    });
+    expect(conversation.statusCode, conversation.body).toBe(200);
+    const incoming = conversation
+      .json()
+      .data.items.filter((i: { direction: string }) => i.direction === 'in');
+    expect(incoming).toHaveLength(1);
+    expect(incoming[0]).toMatchObject({ government: true, senderVerified: true });
   });
 
   it.each([
@@ -188,5 +223,78 @@ describe('government mail', () => {
     expect(
       list.json().data.items.find((i: { subject: string }) => i.subject.includes(String(o.orderId))).reason,
     ).toBe('sender not authenticated as the government');
+  });
+});
+
+describe('POST /api/admin/orders/{id}/send-arrived-card', () => {
+  const versionOf = async (orderId: number) =>
+    (
+      await t.database.sql.query<{ version: number }>('select version from orders where order_id = $1', [
+        orderId,
+      ])
+    ).rows[0]!.version;
+  const send = (role: 'Admin' | 'Team' | 'Telecaller', orderId: number, payload: Record<string, unknown>) =>
+    t.as(role, { method: 'POST', url: `/api/admin/orders/${orderId}/send-arrived-card`, payload });
+  const arrived = async (pdf?: Buffer) => {
+    await setAutoSend(false);
+    const o = await createOrder(t.database, { process_status: 'AwaitingGovt' });
+    const res = await postInbound(
+      t,
+      governmentMail({ orderId: o.orderId, pdf: pdf ?? (await samplePdf(`ARRIVED-${o.orderId}`)) }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await state(o.orderId)).check_flags).toContain('card_arrived_unsent');
+    return o;
+  };
+
+  it('one click mails the arrived card and completes the order; card_arrived_unsent clears; a second click is 409', async () => {
+    const o = await arrived();
+    const res = await send('Team', o.orderId, { expectedVersion: await versionOf(o.orderId) });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ status: 'queued' });
+    const s = await state(o.orderId);
+    expect(s).toMatchObject({ process_status: 'Completed', approvals: 1 });
+    expect(s.check_flags).not.toContain('card_arrived_unsent');
+    const again = await send('Team', o.orderId, { expectedVersion: await versionOf(o.orderId) });
+    expect(again.statusCode).toBe(409);
+    expect((await state(o.orderId)).approvals).toBe(1);
+  });
+
+  it('a card its check blocks: 409 with the check, nothing sent, the order stays', async () => {
+    const o = await arrived(await wrongCard(0));
+    const res = await send('Admin', o.orderId, { expectedVersion: await versionOf(o.orderId) });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json().data.cardCheck).toMatchObject({ blocked: true });
+    const s = await state(o.orderId);
+    expect(s).toMatchObject({ process_status: 'AwaitingGovt', approvals: 0 });
+    expect(s.check_flags).toContain('card_arrived_unsent');
+  });
+
+  it('a hostile field, a stale version, an order someone else holds, an unknown order: 4xx, nothing changes', async () => {
+    const o = await arrived();
+    const version = await versionOf(o.orderId);
+    for (const payload of [
+      { expectedVersion: 'a\u0000b' },
+      { expectedVersion: 1e308 },
+      { expectedVersion: version, extra: 'x'.repeat(100_000) },
+    ]) {
+      const res = await send('Team', o.orderId, payload);
+      expect(res.statusCode, JSON.stringify(payload).slice(0, 80)).toBe(400);
+    }
+    expect((await send('Team', o.orderId, { expectedVersion: version + 5 })).statusCode).toBe(409);
+    const [admin] = (
+      await t.database.sql.query<{ id: number }>(
+        "select id from staff_users where role = 'Admin' order by id limit 1",
+      )
+    ).rows;
+    await t.database.sql.query('update orders set assigned_to = $2 where order_id = $1', [
+      o.orderId,
+      admin!.id,
+    ]);
+    const held = await send('Telecaller', o.orderId, { expectedVersion: await versionOf(o.orderId) });
+    expect(held.statusCode, held.body).toBe(409);
+    expect(held.json().message).toContain('is working on this order');
+    expect((await send('Team', 999_999_999, { expectedVersion: 1 })).statusCode).toBe(404);
+    expect(await state(o.orderId)).toMatchObject({ process_status: 'AwaitingGovt', approvals: 0 });
   });
 });

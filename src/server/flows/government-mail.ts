@@ -15,8 +15,12 @@ import {
   moveAsSystem,
   sendGovernmentCard,
 } from '../orders/commands.js';
+import { recordPendingCheck } from '../card-check/store.js';
+import { cardGate } from '../orders/card-gate.js';
 import { setOrderFlag } from '../orders/order-checks.js';
+import { latestDocument, lockOrders } from '../orders/repository.js';
 import { getSubmissionPolicy } from '../submission/policy.js';
+import { checkStoredCard } from './card-check.js';
 
 /**
  * Government mail (docs/product.md, "Submitting to the government"): every inbound message (webhook and
@@ -62,12 +66,45 @@ export async function receiveInboundMail(ctx: PipelineContext, mail: InboundMail
     return receiveMail(ctx, mail, { unmatchedReason: NOT_AUTHENTICATED });
   }
   const policy = await getSubmissionPolicy(ctx.db);
-  return receiveMail(ctx, mail, {
+  let arrived: { documentId: number } | null = null;
+  const result = await receiveMail(ctx, mail, {
     government: {
       orderId,
-      effects: (tx, _inboundId, files) =>
-        governmentEffects(ctx.config, tx, orderId, mail, files, policy.autoSendCard),
+      effects: async (tx, _inboundId, files) => {
+        arrived = await governmentEffects(ctx.config, tx, orderId, mail, files);
+      },
     },
+  });
+  const card = arrived as { documentId: number } | null;
+  if (card) await checkAndSend(ctx, orderId, card.documentId, policy.autoSendCard);
+  return result;
+}
+
+/**
+ * After the message's transaction committed (decision 386): the card check reads the stored card on a
+ * PDF worker (never inside the mail's transaction), then, with autoSendCard on, a second transaction
+ * sends it and completes the order only when the card gate is clear and it is still the order's card.
+ * Anything else (a blocking check, a check still running, a failure) leaves card_arrived_unsent and
+ * the check's block on the order; the background sweep reads a card the workers had no time for.
+ */
+async function checkAndSend(
+  ctx: PipelineContext,
+  orderId: number,
+  documentId: number,
+  autoSendCard: boolean,
+): Promise<void> {
+  try {
+    await checkStoredCard(ctx, documentId);
+  } catch {
+    return; // The check stays "running" and the sweep reads it; the card waits, flagged.
+  }
+  if (!autoSendCard) return;
+  await ctx.db.transaction(async (tx) => {
+    await lockOrders(tx, [orderId], 'Order not found');
+    const latest = await latestDocument(tx, orderId);
+    if (latest?.id !== documentId) return;
+    if ((await cardGate(tx, orderId)).state !== 'clear') return;
+    await sendGovernmentCard(tx, orderId, documentId, 'AWS');
   });
 }
 
@@ -83,9 +120,10 @@ function firstLines(text: string): string {
 }
 
 /**
- * What government mail does to its order, in the message's transaction: a PDF becomes the approved card
- * (then sent and completed, or flagged card_arrived_unsent); without a PDF it is a rejection or a request:
- * an Awaiting Govt order moves to Contact Customer with a remark quoting it.
+ * What government mail does to its order, in the message's transaction: a PDF becomes the approved card,
+ * flagged card_arrived_unsent with its check "running" (nothing may send it before it is read; see
+ * checkAndSend); without a PDF it is a rejection or a request: an Awaiting Govt order moves to Contact
+ * Customer with a remark quoting it. Answers the stored card, if any.
  */
 async function governmentEffects(
   config: Config,
@@ -93,29 +131,26 @@ async function governmentEffects(
   orderId: number,
   mail: InboundMail,
   files: readonly StoredAttachment[],
-  autoSendCard: boolean,
-): Promise<void> {
+): Promise<{ documentId: number } | null> {
   const pdf = files.find((f) => f.mimeType === 'application/pdf');
   const settings = { minPassportValidityDays: config.PASSPORT_MIN_VALIDITY_DAYS };
   if (pdf) {
     const card = await attachGovernmentCard(tx, orderId, pdf);
-    if (!card) return;
-    // The card check of the card-check work runs here, on the stored card; a blocking result keeps
-    // the card unsent (the order stays in Awaiting Govt with card_arrived_unsent).
-    const blocked = false;
-    if (autoSendCard && !blocked && (await sendGovernmentCard(tx, orderId, card.documentId, 'AWS'))) return;
+    if (!card) return null;
+    await recordPendingCheck(tx, orderId, card.documentId);
     await setOrderFlag(tx, orderId, 'card_arrived_unsent', true, settings);
-    return;
+    return card;
   }
   const { rows } = await tx.execute<{ status: string }>(
     sql`select process_status as status from orders where order_id = ${orderId} for update`,
   );
-  if (rows[0]?.status !== 'AwaitingGovt') return;
+  if (rows[0]?.status !== 'AwaitingGovt') return null;
   const moved = await moveAsSystem(tx, orderId, 'Contact Customer');
-  if (!moved.moved) return;
+  if (!moved.moved) return null;
   await addSystemRemark(
     tx,
     orderId,
     `Government wrote: ${firstLines(mail.bodyText) || mail.subject}`.slice(0, 500),
   );
+  return null;
 }

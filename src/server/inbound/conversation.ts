@@ -111,6 +111,7 @@ export async function loadConversation(
           })),
         refused: r.refusedAttachments,
         senderVerified: r.senderVerified,
+        government: r.matchedBy === 'government',
       }),
     ),
     ...contacts.map(

@@ -3,7 +3,9 @@ import type { DefencePackDetails, OrderEventItem } from '../../shared/contracts/
 import { statusName } from '../../shared/order-rules.js';
 import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
-import { mailLog } from '../db/schema.js';
+import { currentCardCheck } from '../card-check/store.js';
+import { mailLog, orders, staffUsers } from '../db/schema.js';
+import { buildPacket } from '../submission/packet.js';
 import { readStored } from '../documents/storage.js';
 import { loggedMailContent } from '../mail/compose.js';
 import { notFound } from '../http/errors.js';
@@ -44,9 +46,31 @@ export async function gatherEvidence(
     // Internal notes and raw events (staff ids, takeovers) are never evidence: see statusHistory.
     remarks: [],
     events: [],
+    submission: await submissionOf(db, orderId),
+    cardRelease: (await currentCardCheck(db, orderId))?.release ?? null,
     ...(full
       ? { mailContents: await mailContents(db, config, orderId), statusHistory: statusHistoryOf(events) }
       : {}),
+  };
+}
+
+/** What was submitted to the government, by whom and when, with the packet's fields; null before. */
+async function submissionOf(db: DbOrTx, orderId: number): Promise<DefencePackDetails['submission']> {
+  const [row] = await db.select().from(orders).where(eq(orders.orderId, orderId));
+  if (!row || (row.submittedAt === null && row.governmentReference === null)) return null;
+  const [by] =
+    row.submittedBy === null
+      ? []
+      : await db
+          .select({ name: staffUsers.name, role: staffUsers.role })
+          .from(staffUsers)
+          .where(eq(staffUsers.id, row.submittedBy));
+  return {
+    submitted_at: row.submittedAt?.toISOString() ?? null,
+    submitted_by: by?.name ?? null,
+    submitted_by_role: by?.role ?? null,
+    government_reference: row.governmentReference,
+    fields: buildPacket(row).fields.map((f) => ({ label: f.label, value: f.value })),
   };
 }
 

@@ -145,6 +145,59 @@ describe('Defence Packs', () => {
     }
   });
 
+  it('carries what was submitted to the government (when, by whom, the reference, the packet) and the card release', async () => {
+    const id = await caseFile({
+      bytes: await samplePdf('SUB-DOC', 1),
+      mime: 'application/pdf',
+      ext: 'pdf',
+      name: 'card.pdf',
+    });
+    const sql = t.database.sql;
+    const { rows: staff } = await sql.query<{ id: number; name: string }>(
+      "select id, name from staff_users where role = 'Manager' order by id limit 1",
+    );
+    await sql.query(
+      `update orders set government_reference = 'GOV-2026-7788', submitted_at = '2026-11-20T14:05:00Z',
+              submitted_by = $2, first_name = 'Zoë', last_name = 'Łukasz-Straße' where order_id = $1`,
+      [id, staff[0]!.id],
+    );
+    await sql.query(
+      `insert into card_checks (document_id, order_id, result, checked_at, released_at, released_by, release_reason)
+       select id, order_id, 'mismatch', now(), '2026-11-21T09:00:00Z', $2, 'Government typo in the flight, confirmed'
+       from documents where order_id = $1`,
+      [id, staff[0]!.id],
+    );
+    for (const type of [1, 2] as const) {
+      const res = await pack(id, type);
+      expect(res.statusCode).toBe(200);
+      const { text } = await pdfText(res.rawPayload);
+      for (const expected of [
+        'Submitted to the government',
+        '2026-11-20 14:05:00 UTC',
+        'our staff (Manager)',
+        'GOV-2026-7788',
+        'LUKASZ-STRASSE',
+        'ZOE',
+        'Government typo in the flight, confirmed',
+      ]) {
+        expect(text.replace(/\s+/g, ' '), `pack ${type}`).toContain(expected);
+      }
+      expect(text, 'no staff name in a pack').not.toContain(staff[0]!.name);
+    }
+    const details = await t.as('Team', {
+      method: 'POST',
+      url: '/api/admin/defence-pack-details',
+      payload: { orderId: id, defencePackType: 1 },
+    });
+    expect(details.statusCode).toBe(200);
+    const data = defencePackDetails.parse(details.json().data);
+    expect(data.submission).toMatchObject({
+      government_reference: 'GOV-2026-7788',
+      submitted_by: staff[0]!.name,
+    });
+    expect(data.cardRelease).toMatchObject({ reason: 'Government typo in the flight, confirmed' });
+  });
+
   it('embeds an image document as a page', async () => {
     const id = await caseFile({ bytes: TINY_PNG, mime: 'image/png', ext: 'png', name: 'card.png' });
     const res = await pack(id, 1);

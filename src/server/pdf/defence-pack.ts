@@ -147,6 +147,19 @@ export async function renderDefencePack(
     for (const [name, key] of APPLICATION_FIELDS) w.field(name, kept(key));
   }
 
+  if (e.submission) {
+    w.heading(`${section++}. Submitted to the government`);
+    w.field('Submitted', at(e.submission.submitted_at));
+    // Staff names are never part of a pack: the role says who submitted.
+    w.field(
+      'Submitted by',
+      e.submission.submitted_by_role ? `our staff (${e.submission.submitted_by_role})` : 'our staff',
+    );
+    w.field('Government reference', e.submission.government_reference ?? '-');
+    for (const f of e.submission.fields)
+      w.field(f.label, erasedMark && !f.value ? erasedMark : f.value || '-');
+  }
+
   w.heading(`${section++}. Approved document`);
   if (e.document) {
     w.field('File', e.document.file1);
@@ -156,6 +169,12 @@ export async function renderDefencePack(
     w.field('Uploaded by', e.document.uploaded_by);
   } else {
     w.paragraph('No document has been uploaded for this order.');
+  }
+  if (e.cardRelease) {
+    w.field(
+      'Card check',
+      `released by a Manager or Admin on ${at(e.cardRelease.at)}: ${e.cardRelease.reason}`,
+    );
   }
 
   w.heading(`${section++}. ${e.defencePackType === 1 ? 'Document e-mails' : 'E-mails'}`);

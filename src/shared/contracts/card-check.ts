@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text } from './common.js';
+import { expectedVersionField, text } from './common.js';
 
 /**
  * The card check (docs/product.md, "Card check"): what was read from the approved card, compared with
@@ -55,6 +55,9 @@ export const cardCheckAnswer = z.object({ cardCheck: cardCheck.nullable() });
 export const releaseCardBody = z
   .object({ reason: text(500).pipe(z.string().min(3, 'at least 3 characters')) })
   .strict();
+
+/** POST /api/admin/orders/{id}/send-arrived-card: mail the government's card and complete. */
+export const sendArrivedCardBody = z.object({ expectedVersion: expectedVersionField }).strict();
 
 /** The order fields a passport scan is compared with; each is a correctable field (PATCH /admin/orders/{id}). */
 export const SCAN_FIELDS = [

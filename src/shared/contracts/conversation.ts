@@ -64,6 +64,8 @@ export const conversationItem = z.discriminatedUnion('direction', [
      * "sender not verified", it moved nothing.
      */
     senderVerified: z.boolean(),
+    /** Government mail for the order (matched_by 'government'): shown as "Government wrote". */
+    government: z.boolean(),
   }),
   z.object({
     /** A call or WhatsApp contact the Telecaller logged, with its outcome. */

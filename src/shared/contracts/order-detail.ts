@@ -542,6 +542,24 @@ export const defencePackDetails = z.object({
   mailContents: z.array(z.object({ mail_id: z.number(), subject: z.string(), text: z.string() })).optional(),
   /** Pack 2: the order's history in words (placed, moves between statuses by their queue names, uploads). */
   statusHistory: z.array(z.object({ create_ts: isoInstant, text: z.string() })).optional(),
+  /**
+   * What was submitted to the government: when, by whom, the reference, and the packet's fields as
+   * the order holds them now (docs/product.md, "Submitting to the government").
+   * Null: never submitted.
+   */
+  submission: z
+    .object({
+      submitted_at: isoInstant.nullable(),
+      /** The staff member's name (this JSON is for staff); the PDF names only the role. */
+      submitted_by: nullableText,
+      submitted_by_role: nullableText,
+      government_reference: nullableText,
+      fields: z.array(z.object({ label: z.string(), value: z.string() })),
+    })
+    .nullable()
+    .optional(),
+  /** The card check's release of the current card (a card that did not match, let go with a reason). */
+  cardRelease: z.object({ by: nullableText, at: isoInstant, reason: z.string() }).nullable().optional(),
   /** Set when the order's personal data was erased: when, by whom (null: the retention policy), what. */
   erasure: z
     .object({ erased_at: isoInstant, by: nullableText, erased: z.string(), reason: nullableText })
