@@ -217,10 +217,16 @@ function OrderDetails() {
         // An approved order whose card is not there yet (forced by an Admin) keeps only the top card's words.
         message={mainResult.stage === 'approved' && !mainResult.downloadable ? null : mainResult.stageMessage}
         request={mainResult.stageRequest}
+        answered={mainResult.stageAnswered ?? false}
       />
       {mainResult.stageSubmitted ? <p className="c-submitted">{mainResult.stageSubmitted}</p> : null}
       {stageShowsRequest(mainResult.stage) && loadToken(orderId) ? (
-        <ReplyForm orderId={orderId} token={loadToken(orderId)!} />
+        <ReplyForm
+          orderId={orderId}
+          token={loadToken(orderId)!}
+          answered={mainResult.stageAnswered ?? false}
+          onSent={() => void load()}
+        />
       ) : null}
       {loadToken(orderId) ? (
         <SelfServicePanel orderId={orderId} token={loadToken(orderId)!} onChanged={() => void load()} />
