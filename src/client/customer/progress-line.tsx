@@ -47,7 +47,11 @@ export function ProgressLine({
           </li>
         ))}
       </ol>
-      {message ? <p className="c-stage-message">{message}</p> : null}
+      {answered ? (
+        <p className="c-stage-message">{t.t('stage.answered.message')}</p>
+      ) : message ? (
+        <p className="c-stage-message">{message}</p>
+      ) : null}
       {request ? (
         <div className="c-stage-request">
           <h3>{t.t('stage.request')}</h3>

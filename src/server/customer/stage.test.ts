@@ -330,6 +330,35 @@ describe("action_needed shows the staff's request", () => {
     });
   });
 
+  it('a request sent with the move to Awaiting, then answered on the page (decision 392)', async () => {
+    const order = await createOrder(t.database, { process_status: 'New', assigned_to: null });
+    const token = await tokenFor(order.orderId, order.email);
+    const sent = await t.as('Admin', {
+      method: 'POST',
+      url: `/api/admin/orders/${order.orderId}/messages`,
+      payload: { body: 'Send a clearer photo.', provider: 'AWS', moveTo: 'Awaiting' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect((await history(token, { orderId: order.orderId })).json().mainResult).toMatchObject({
+      stage: 'action_needed',
+      stageRequest: 'Send a clearer photo.',
+      stageAnswered: false,
+    });
+    const { payload, headers } = multipart({ message: 'Here it is' }, []);
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: `/api/customer/orders/${order.orderId}/replies`,
+      payload,
+      headers: { ...headers, authorization: token },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const after = (await history(token, { orderId: order.orderId })).json().mainResult;
+    expect(after, JSON.stringify(after)).toMatchObject({
+      stageRequest: 'Send a clearer photo.',
+      stageAnswered: true,
+    });
+  });
+
   const moveOn = async (orderId: number, token: string) => {
     const order = { orderId };
     const govt = await t.as('Team', {
