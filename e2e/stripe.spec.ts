@@ -33,7 +33,7 @@ test('a dispute arrives while the Chargeback list is open; evidence is submitted
   // The event must arrive while the list listens: wait for its live stream to be open.
   const streamOpen = page.waitForResponse((r) => r.url().includes('/api/admin/events'));
   await page.goto('/admin/chargeback');
-  await expect(page.getByRole('heading', { name: 'New Orders' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Chargeback' })).toBeVisible();
   await expect(page.getByTestId('order-table')).toBeVisible();
   await streamOpen;
 

@@ -65,9 +65,18 @@ export function checkMessageKey(code: CheckCode): `check.${CheckCode}` {
 
 const SEVERITY_RANK: Record<CheckSeverity, number> = { block: 2, warn: 1, info: 0 };
 
+/**
+ * Checks that never put an order in Needs attention: a passed trip has its own tile and filter
+ * (decision 391), so an order whose only warning is its past arrival is not a to-do.
+ */
+export const LEVEL_EXEMPT_CHECKS: readonly CheckCode[] = ['arrival_past'];
+
 /** 2 with a blocking check, 1 with a warning, 0 otherwise: what the order stores for its lists. */
-export function checkLevel(checks: readonly Pick<OrderCheck, 'severity'>[]): number {
-  return checks.reduce((level, c) => Math.max(level, SEVERITY_RANK[c.severity]), 0);
+export function checkLevel(checks: readonly Pick<OrderCheck, 'severity' | 'code'>[]): number {
+  return checks.reduce(
+    (level, c) => (LEVEL_EXEMPT_CHECKS.includes(c.code) ? level : Math.max(level, SEVERITY_RANK[c.severity])),
+    0,
+  );
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

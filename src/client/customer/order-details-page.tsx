@@ -135,6 +135,8 @@ function OrderDetails() {
     [navigate, orderId, t],
   );
 
+  // The answer just sent on this page: the stage says so at once (decision 392).
+  const [answeredHere, setAnsweredHere] = useState(false);
   const load = useCallback(async () => {
     const token = loadToken(orderId);
     if (!token) return backToTrack();
@@ -217,10 +219,20 @@ function OrderDetails() {
         // An approved order whose card is not there yet (forced by an Admin) keeps only the top card's words.
         message={mainResult.stage === 'approved' && !mainResult.downloadable ? null : mainResult.stageMessage}
         request={mainResult.stageRequest}
+        answered={(mainResult.stageAnswered ?? false) || answeredHere}
       />
       {mainResult.stageSubmitted ? <p className="c-submitted">{mainResult.stageSubmitted}</p> : null}
-      {stageShowsRequest(mainResult.stage) && loadToken(orderId) ? (
-        <ReplyForm orderId={orderId} token={loadToken(orderId)!} />
+      {/* Also once the answer moved the order back to Received: the thank-you stays, more can follow. */}
+      {(stageShowsRequest(mainResult.stage) || mainResult.stageAnswered) && loadToken(orderId) ? (
+        <ReplyForm
+          orderId={orderId}
+          token={loadToken(orderId)!}
+          answered={mainResult.stageAnswered ?? false}
+          onSent={() => {
+            setAnsweredHere(true);
+            void load();
+          }}
+        />
       ) : null}
       {loadToken(orderId) ? (
         <SelfServicePanel orderId={orderId} token={loadToken(orderId)!} onChanged={() => void load()} />

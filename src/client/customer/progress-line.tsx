@@ -18,15 +18,21 @@ export function ProgressLine({
   stage,
   message,
   request,
+  answered = false,
 }: {
   stage: CustomerStage;
   message: string | null;
   request?: string | null;
+  /** The customer answered the request: the step reads "Answer received" (decision 392). */
+  answered?: boolean;
 }) {
   const { t } = useI18n();
-  const steps = progressSteps(stage);
-  const current = steps.indexOf(stage);
-  const detour = stage === 'action_needed' || stage === 'refunded' || stage === 'cancelled';
+  // An answer received (also once it moved the order back to Received) stands where Action needed was.
+  const shown: CustomerStage =
+    answered && (stage === 'received' || stage === 'action_needed') ? 'action_needed' : stage;
+  const steps = progressSteps(shown);
+  const current = steps.indexOf(shown);
+  const detour = (shown === 'action_needed' && !answered) || stage === 'refunded' || stage === 'cancelled';
   return (
     <section className="c-card c-stage" aria-labelledby="stage-title">
       <h2 id="stage-title">{t.t('stage.heading')}</h2>
@@ -37,11 +43,15 @@ export function ProgressLine({
             className={i < current ? 'c-step-done' : i === current && detour ? 'c-step-detour' : undefined}
             aria-current={i === current ? 'step' : undefined}
           >
-            {t.t(`stage.${step}`)}
+            {step === 'action_needed' && answered ? t.t('stage.answered') : t.t(`stage.${step}`)}
           </li>
         ))}
       </ol>
-      {message ? <p className="c-stage-message">{message}</p> : null}
+      {answered ? (
+        <p className="c-stage-message">{t.t('stage.answered.message')}</p>
+      ) : message ? (
+        <p className="c-stage-message">{message}</p>
+      ) : null}
       {request ? (
         <div className="c-stage-request">
           <h3>{t.t('stage.request')}</h3>

@@ -7,7 +7,19 @@ import { notifyError } from './notify';
  * The customer's answer when the order needs something (Awaiting, Contact Customer): a message and up
  * to 5 photos or documents, sent with the customer token; the page then says it was received.
  */
-export function ReplyForm({ orderId, token }: { orderId: string; token: string }) {
+export function ReplyForm({
+  orderId,
+  token,
+  answered = false,
+  onSent,
+}: {
+  orderId: string;
+  token: string;
+  /** The customer already answered since the request: the form offers to send more. */
+  answered?: boolean;
+  /** Called once the answer is stored (the page reloads its stage). */
+  onSent?: () => void;
+}) {
   const { t } = useI18n();
   const [message, setMessage] = useState('');
   const [files, setFiles] = useState<File[]>([]);
@@ -16,8 +28,8 @@ export function ReplyForm({ orderId, token }: { orderId: string; token: string }
 
   if (sent)
     return (
-      <section className="c-card" aria-live="polite">
-        <p className="mb-0" data-testid="reply-received">
+      <section className="c-card c-reply" aria-live="polite">
+        <p className="c-stage-message" data-testid="reply-received">
           {t.t('reply.received')}
         </p>
       </section>
@@ -37,8 +49,10 @@ export function ReplyForm({ orderId, token }: { orderId: string; token: string }
         headers: { authorization: token },
         body: form,
       });
-      if (res.ok) setSent(true);
-      else {
+      if (res.ok) {
+        setSent(true);
+        onSent?.();
+      } else {
         const body = (await res.json().catch(() => null)) as { message?: string } | null;
         notifyError(body?.message && res.status !== 500 ? t.known(body.message) : t.t('reply.failed'));
       }
@@ -50,35 +64,33 @@ export function ReplyForm({ orderId, token }: { orderId: string; token: string }
   };
 
   return (
-    <section className="c-card" aria-labelledby="reply-title">
-      <h2 id="reply-title" className="h5">
-        {t.t('reply.title')}
-      </h2>
+    <section className="c-card c-reply" aria-labelledby="reply-title">
+      <h2 id="reply-title">{t.t(answered ? 'reply.titleMore' : 'reply.title')}</h2>
       <form onSubmit={submit}>
-        <label htmlFor="reply-message" className="form-label">
-          {t.t('reply.message')}
-        </label>
-        <textarea
-          id="reply-message"
-          className="form-control mb-2"
-          rows={4}
-          maxLength={5000}
-          required
-          value={message}
-          onChange={(e) => setMessage(e.target.value)}
-        />
-        <label htmlFor="reply-files" className="form-label">
-          {t.t('reply.files')}
-        </label>
-        <input
-          id="reply-files"
-          className="form-control mb-3"
-          type="file"
-          multiple
-          accept="image/*,application/pdf"
-          onChange={(e) => setFiles(Array.from(e.target.files ?? []).slice(0, CUSTOMER_REPLY_MAX_FILES + 1))}
-        />
-        <button type="submit" className="btn btn-primary w-100" disabled={busy}>
+        <div className="c-field">
+          <label htmlFor="reply-message">{t.t('reply.message')}</label>
+          <textarea
+            id="reply-message"
+            rows={4}
+            maxLength={5000}
+            required
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+          />
+        </div>
+        <div className="c-field">
+          <label htmlFor="reply-files">{t.t('reply.files')}</label>
+          <input
+            id="reply-files"
+            type="file"
+            multiple
+            accept="image/*,application/pdf"
+            onChange={(e) =>
+              setFiles(Array.from(e.target.files ?? []).slice(0, CUSTOMER_REPLY_MAX_FILES + 1))
+            }
+          />
+        </div>
+        <button type="submit" className="c-button" disabled={busy}>
           {busy ? t.t('reply.sending') : t.t('reply.send')}
         </button>
       </form>

@@ -60,7 +60,7 @@ function answer(from: string, to: string, scale: number): InsightsData {
       overall: { chargebacks: 1, completed: 30, share: 1 / 30 },
       days: [{ day: to, chargebacks: 1, completed: 30, share: 1 / 30 }],
     },
-    mail: [{ day: to, provider: 'AWS', sent: 50, failed: 2 * scale, pending: 1 }],
+    mail: [{ day: to, provider: 'AWS', sent: 50, failed: 2 * scale, pending: 1, bounced: 0 }],
   });
 }
 

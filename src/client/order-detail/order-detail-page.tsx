@@ -115,6 +115,17 @@ function OrderDetail({ order }: { order: OrderDetails }) {
             Customer replied
           </a>
         )}
+        {order.failing_address ? (
+          <a
+            href={`#${sectionId('Conversation')}-block`}
+            className="badge text-bg-danger text-decoration-none"
+            data-testid="detail-failing-address"
+            title={`Mail to ${order.email} bounced: ${order.failing_address}`}
+            onClick={() => openSection('Conversation')}
+          >
+            Mail bounces: {order.email}
+          </a>
+        ) : null}
         {order.assign_to && <span className="small text-body-secondary">Assigned to {order.assign_to}</span>}
       </header>
       {/* Who else is on the order, changes made elsewhere, refused changes; back to the queue. */}

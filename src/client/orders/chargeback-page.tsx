@@ -2,13 +2,13 @@ import { CHARGEBACK_COLUMNS } from './columns';
 import { useGetFolderCountQuery } from './counts-api';
 import { OrderQueue } from './order-queue';
 
-/** Chargeback list: titled 'New Orders' (exact product text); Delete for Manager and Admin. */
+/** Chargeback list: titled as the sidebar names it (issue 37, not "New Orders"); Delete for Manager and Admin. */
 export function Component() {
   const counts = useGetFolderCountQuery(undefined, { refetchOnMountOrArgChange: true });
   return (
     <OrderQueue
       folder="chargeBack"
-      title="New Orders"
+      title="Chargeback"
       columns={CHARGEBACK_COLUMNS}
       folderTotal={counts.data?.chargeBackCount}
     />

@@ -144,6 +144,29 @@ describe('checks at intake', () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('a passed trip alone is its own tile, not Needs attention (decision 391)', async () => {
+    const { order_id, checks } = await intake({
+      arrival_date: addDays(today(), -400),
+      departure_date: addDays(today(), -390),
+    });
+    expect(checks.map((c) => c.code)).toEqual(['arrival_past']);
+    expect(await row(order_id)).toMatchObject({ check_level: 0, needs_attention: false });
+    const counts = (await t.as('Team', { method: 'GET', url: '/api/admin/get-folder-count' })).json().data;
+    const stored = Number(
+      (await t.database.sql.query<{ n: string }>('select count(*) as n from orders where needs_attention'))
+        .rows[0]!.n,
+    );
+    expect(counts.needsAttentionCount).toBe(stored);
+    expect(counts.tripPassedCount).toBeGreaterThan(0);
+    // With a real problem besides the passed trip, the order is a to-do again.
+    const both = await intake({
+      arrival_date: addDays(today(), -400),
+      departure_date: addDays(today(), -390),
+      flight_number: 'JetBlue',
+    });
+    expect(await row(both.order_id)).toMatchObject({ check_level: 1, needs_attention: true });
+  });
+
   it('the checks route: 404 for an unknown order, 400 for a hostile id', async () => {
     expect(
       (await t.as('Team', { method: 'GET', url: '/api/admin/orders/999999999/checks' })).statusCode,

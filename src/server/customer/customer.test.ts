@@ -313,6 +313,8 @@ describe('download history and download', () => {
         stage: 'approved',
         stageMessage: 'Your card is approved. You can download it on this page.',
         stageRequest: null,
+        stageAnswered: false,
+        stageSubmitted: null,
       },
       path: { file1: `${doc.id}.pdf` },
     });

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, isNotNull, lte } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNotNull, lte, ne, or } from 'drizzle-orm';
 import { renderBody } from '../communication/render.js';
 import {
   type OrderMailSnapshot,
@@ -8,7 +8,7 @@ import {
 } from '../communication/templates.js';
 import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
-import { mailLog, orderRemarks } from '../db/schema.js';
+import { inboundMessages, mailLog, orderRemarks } from '../db/schema.js';
 
 /** The longest request text shown; a longer one is cut (the mail itself has it all). */
 export const MAX_REQUEST_TEXT = 4000;
@@ -27,25 +27,9 @@ export async function customerRequestText(
   orderId: number,
   since: Date | null,
 ): Promise<string | null> {
-  const [mail] = await db
-    .select({
-      templateId: mailLog.templateId,
-      templateVersion: mailLog.templateVersion,
-      templateValues: mailLog.templateValues,
-      createdAt: mailLog.createdAt,
-    })
-    .from(mailLog)
-    .where(
-      and(
-        eq(mailLog.orderId, orderId),
-        eq(mailLog.kind, 'macro'),
-        isNotNull(mailLog.templateId),
-        isNotNull(mailLog.templateVersion),
-        gte(mailLog.createdAt, since ?? new Date(0)),
-      ),
-    )
-    .orderBy(desc(mailLog.createdAt), desc(mailLog.id))
-    .limit(1);
+  const mail = await latestRequestMail(db, orderId, since);
+  // A reply a member wrote in their own words (decision 392): its text as sent.
+  if (mail?.bodyText) return shorten(mail.bodyText);
   if (!mail?.templateId || !mail.templateVersion) return null;
   const template = await templateVersionText(db, mail.templateId, mail.templateVersion);
   if (template?.purpose !== 'customer') return null;
@@ -69,4 +53,64 @@ function shorten(text: string): string | null {
   const trimmed = text.trim();
   if (!trimmed) return null;
   return trimmed.length > MAX_REQUEST_TEXT ? `${trimmed.slice(0, MAX_REQUEST_TEXT - 1)}…` : trimmed;
+}
+
+/**
+ * The latest request of the period: a macro mail (a template) or a reply a member wrote, queued since the
+ * order entered its status and not cancelled by Undo.
+ */
+async function latestRequestMail(db: DbOrTx, orderId: number, since: Date | null) {
+  const [mail] = await db
+    .select({
+      templateId: mailLog.templateId,
+      templateVersion: mailLog.templateVersion,
+      templateValues: mailLog.templateValues,
+      bodyText: mailLog.bodyText,
+      createdAt: mailLog.createdAt,
+    })
+    .from(mailLog)
+    .where(
+      and(
+        eq(mailLog.orderId, orderId),
+        eq(mailLog.kind, 'macro'),
+        ne(mailLog.status, 'cancelled'),
+        or(
+          and(isNotNull(mailLog.templateId), isNotNull(mailLog.templateVersion)),
+          isNotNull(mailLog.bodyText),
+        ),
+        gte(mailLog.createdAt, since ?? new Date(0)),
+      ),
+    )
+    .orderBy(desc(mailLog.createdAt), desc(mailLog.id))
+    .limit(1);
+  return mail ?? null;
+}
+
+/**
+ * Whether the customer answered the current request (decision 392): a message of theirs (mail or the
+ * track page's form) attached to the order after the latest request since `since`, or, without one,
+ * after `since`.
+ */
+export async function answeredSinceRequest(
+  db: DbOrTx,
+  orderId: number,
+  since: Date | null,
+  /** False: only an answer to an actual request counts (the order is no longer waiting for one). */
+  withoutRequest = true,
+): Promise<boolean> {
+  const request = await latestRequestMail(db, orderId, since);
+  if (!request && !withoutRequest) return false;
+  const after = request?.createdAt ?? since ?? new Date(0);
+  const [answer] = await db
+    .select({ id: inboundMessages.id })
+    .from(inboundMessages)
+    .where(
+      and(
+        eq(inboundMessages.orderId, orderId),
+        eq(inboundMessages.disposition, 'attached'),
+        gt(inboundMessages.receivedAt, after),
+      ),
+    )
+    .limit(1);
+  return answer !== undefined;
 }

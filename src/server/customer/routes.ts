@@ -38,8 +38,15 @@ import {
   recordDownload,
 } from './queries.js';
 import { rememberOrderLanguage } from '../orders/commands.js';
-import { customerRequestText } from './request-text.js';
-import { answerLanguage, findTrackedOrder, stageAnswer, stageFacts, submittedLine } from './stage-queries.js';
+import { answeredSinceRequest, customerRequestText } from './request-text.js';
+import {
+  answerLanguage,
+  findTrackedOrder,
+  stageAnswer,
+  stageFacts,
+  submittedLine,
+  translatorFor,
+} from './stage-queries.js';
 import {
   CUSTOMER_TOKEN_TTL_SECONDS,
   DOWNLOAD_TOKEN_TTL_SECONDS,
@@ -206,13 +213,26 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
         stageFacts(app.ctx.db, orderId),
       ]);
       const language = answerLanguage(lang, facts?.language ?? null);
-      const { stage, stageMessage } = stageAnswer(summary.process_status, language, {
+      const { stage, stageMessage: statusMessage } = stageAnswer(summary.process_status, language, {
         orderId,
         supportEmail: supportEmailOf(summary.brand === 'alt' ? config.ALT_LANDING_HOST : null),
       });
-      const stageRequest = stageShowsRequest(stage)
-        ? await customerRequestText(app.ctx.db, config, orderId, facts?.statusSince ?? null)
-        : null;
+      // The request of the current Action needed period; on an order back in Received, the last request
+      // ever, shown only when the customer's answer to it is what moved the order (decision 392).
+      const asking = stageShowsRequest(stage);
+      const since = asking ? (facts?.statusSince ?? null) : null;
+      const [requestText, stageAnswered] =
+        asking || stage === 'received'
+          ? await Promise.all([
+              customerRequestText(app.ctx.db, config, orderId, since),
+              answeredSinceRequest(app.ctx.db, orderId, since, asking),
+            ])
+          : [null, false];
+      const stageRequest = asking || stageAnswered ? requestText : null;
+      // Once the customer answered, the stage says so (decision 392), not "Action needed" again.
+      const stageMessage = stageAnswered
+        ? translatorFor(language).t('stage.answered.message')
+        : statusMessage;
       return {
         status: 1 as const,
         message: history.length ? 'Download history loaded' : 'No record found',
@@ -223,6 +243,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
           stage,
           stageMessage,
           stageRequest,
+          stageAnswered,
           stageSubmitted: submittedLine(facts?.submittedAt, language),
         },
         path: { file1: doc ? file1Of(doc) : null },

@@ -7,6 +7,7 @@ import es from '../../shared/i18n/es.js';
 import { orderEvents, orders } from '../db/schema.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { buildOrder, createOrder } from '../test/factories.js';
+import { multipart } from '../test/smtp.js';
 
 const KEY = 'intake-key-for-stage-tests-0123456789';
 let t: TestApp;
@@ -278,6 +279,84 @@ describe("action_needed shows the staff's request", () => {
       /passport photo/,
     );
     await moveOn(order2.orderId, token2);
+  });
+
+  it("a member's own words are the request; after the customer's answer the stage says it was received (decision 392)", async () => {
+    const order = await createOrder(t.database, { process_status: 'Awaiting', assigned_to: null });
+    const token = await tokenFor(order.orderId, order.email);
+    const before = (await history(token, { orderId: order.orderId })).json().mainResult;
+    expect(before).toMatchObject({ stage: 'action_needed', stageAnswered: false });
+    const text = 'Please send a photo of the passport page with your photo, without glare.';
+    const sent = await t.as('Admin', {
+      method: 'POST',
+      url: `/api/admin/orders/${order.orderId}/messages`,
+      payload: { body: text, provider: 'AWS' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const asked = (await history(token, { orderId: order.orderId })).json().mainResult;
+    expect(asked).toMatchObject({
+      stage: 'action_needed',
+      stageRequest: text,
+      stageAnswered: false,
+      stageMessage: en['stage.action_needed.message'],
+    });
+    const { payload, headers } = multipart({ message: 'Here it is' }, []);
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: `/api/customer/orders/${order.orderId}/replies`,
+      payload,
+      headers: { ...headers, authorization: token },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    // The answer moved the order back to New: the page still says the answer was received.
+    const answered = (await history(token, { orderId: order.orderId, lang: 'es' })).json().mainResult;
+    expect(answered).toMatchObject({
+      stage: 'received',
+      stageRequest: text,
+      stageAnswered: true,
+      stageMessage: es['stage.answered.message'],
+    });
+    // A new request after the answer asks again.
+    await t.as('Admin', {
+      method: 'POST',
+      url: `/api/admin/orders/${order.orderId}/messages`,
+      payload: { body: 'One more thing: your flight number.', provider: 'AWS', moveTo: 'Awaiting' },
+    });
+    const again = (await history(token, { orderId: order.orderId })).json().mainResult;
+    expect(again).toMatchObject({
+      stage: 'action_needed',
+      stageRequest: 'One more thing: your flight number.',
+      stageAnswered: false,
+    });
+  });
+
+  it('a request sent with the move to Awaiting, then answered on the page (decision 392)', async () => {
+    const order = await createOrder(t.database, { process_status: 'New', assigned_to: null });
+    const token = await tokenFor(order.orderId, order.email);
+    const sent = await t.as('Admin', {
+      method: 'POST',
+      url: `/api/admin/orders/${order.orderId}/messages`,
+      payload: { body: 'Send a clearer photo.', provider: 'AWS', moveTo: 'Awaiting' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect((await history(token, { orderId: order.orderId })).json().mainResult).toMatchObject({
+      stage: 'action_needed',
+      stageRequest: 'Send a clearer photo.',
+      stageAnswered: false,
+    });
+    const { payload, headers } = multipart({ message: 'Here it is' }, []);
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: `/api/customer/orders/${order.orderId}/replies`,
+      payload,
+      headers: { ...headers, authorization: token },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const after = (await history(token, { orderId: order.orderId })).json().mainResult;
+    expect(after, JSON.stringify(after)).toMatchObject({
+      stageRequest: 'Send a clearer photo.',
+      stageAnswered: true,
+    });
   });
 
   const moveOn = async (orderId: number, token: string) => {

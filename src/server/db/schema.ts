@@ -658,6 +658,8 @@ export const mailLog = pgTable(
     index('mail_log_provider_message_id_idx')
       .on(t.providerMessageId)
       .where(sql`${t.providerMessageId} is not null`),
+    // Insights counts the few bounced mails per day without scanning the log.
+    index('mail_log_bounced_idx').on(t.createdAt).where(sql`${t.bouncedAt} is not null`),
   ],
 );
 

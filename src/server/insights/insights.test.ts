@@ -171,6 +171,8 @@ async function generateHistory(count: number) {
           toEmail: 'x@example.com',
           provider: pick(['AWS', 'Sendgrid'] as const),
           status: pick(['queued', 'sending', 'retrying', 'sent', 'sent', 'failed'] as const),
+          // A delivery report said some mails did not arrive (Insights counts them as failed).
+          bouncedAt: rand() < 0.15 ? now : null,
           createdAt: new Date(Math.min(now.getTime(), created.getTime() + Math.floor(rand() * 3 * DAY))),
         })),
       );
@@ -218,8 +220,8 @@ async function oracle(from: string, to: string, at: Date): Promise<InsightsData>
     )
   ).rows;
   const mails = (
-    await q.query<{ provider: string; status: string; ms: number }>(
-      `select provider, status, ${ms} from mail_log`,
+    await q.query<{ provider: string; status: string; bounced: boolean; ms: number }>(
+      `select provider, status, bounced_at is not null as bounced, ${ms} from mail_log`,
     )
   ).rows;
   const staff = new Map(
@@ -378,14 +380,17 @@ async function oracle(from: string, to: string, at: Date): Promise<InsightsData>
 
   const mailKeys = new Map<
     string,
-    { day: string; provider: string; sent: number; failed: number; pending: number }
+    { day: string; provider: string; sent: number; failed: number; pending: number; bounced: number }
   >();
   for (const m of mails) {
     const d = dayOf(m.ms);
     if (!inPeriod(d)) continue;
     const k = `${d}|${m.provider}`;
-    const row = mailKeys.get(k) ?? { day: d, provider: m.provider, sent: 0, failed: 0, pending: 0 };
-    if (m.status === 'sent') row.sent++;
+    const row = mailKeys.get(k) ?? { day: d, provider: m.provider, sent: 0, failed: 0, pending: 0, bounced: 0 };
+    if (m.status === 'sent' && m.bounced) {
+      row.failed++;
+      row.bounced++;
+    } else if (m.status === 'sent') row.sent++;
     else if (m.status === 'failed') row.failed++;
     else row.pending++;
     mailKeys.set(k, row);

@@ -92,6 +92,19 @@ export const MAIL_SQL = `
   where day between $1::date and $2::date and (sent <> 0 or failed <> 0 or pending <> 0)
   order by day, provider`;
 
+/**
+ * Bounced mails per creation day and provider: a delivery report came back for a mail counted "sent",
+ * so Insights counts it as failed (the partial index mail_log_bounced_idx holds only these rows).
+ */
+const MAIL_BOUNCED_SQL = `
+  select to_char((created_at at time zone 'America/New_York')::date, 'YYYY-MM-DD') as day, provider,
+         count(*)::int as bounced
+  from mail_log
+  where bounced_at is not null and status = 'sent'
+    and created_at >= ($1::date)::timestamp at time zone 'America/New_York'
+    and created_at < ($2::date + 1)::timestamp at time zone 'America/New_York'
+  group by 1, 2`;
+
 const is = (status: OrderStatus) => `process_status = ${sqlValueText(status)}`;
 
 /** The folder of an open order (each order once); `due` is the processing-date column, $1 today. */
@@ -161,7 +174,7 @@ export async function insights(
 ): Promise<InsightsData> {
   const range = [period.from, period.to];
   const today = serviceToday(now);
-  const [daily, histogram, ttcDays, mail, backlog, assignedRows] = await Promise.all([
+  const [daily, histogram, ttcDays, mail, bouncedMail, backlog, assignedRows] = await Promise.all([
     sql.query<{
       day: string | null;
       actor_id: number | null;
@@ -190,6 +203,7 @@ export async function insights(
       MAIL_SQL,
       range,
     ),
+    sql.query<{ day: string; provider: string; bounced: number }>(MAIL_BOUNCED_SQL, range),
     sql.query<{ folder: string; total: number; lt24h: number; d1to3: number; d3to7: number }>(BACKLOG_SQL, [
       today,
       now.toISOString(),
@@ -344,7 +358,7 @@ export async function insights(
         return { day, chargebacks, completed, share: ratio(chargebacks, completed) };
       }),
     },
-    mail: mail.rows,
+    mail: mailWithBounces(mail.rows, bouncedMail.rows),
   };
 }
 
@@ -358,4 +372,19 @@ export async function myDay(sql: SqlRunner, staffId: number, now = new Date()): 
   const day = serviceToday(now);
   const { rows } = await sql.query<{ completed: number; open: number }>(MY_DAY_SQL, [day, staffId]);
   return { day, completedToday: rows[0]?.completed ?? 0, openAssigned: rows[0]?.open ?? 0 };
+}
+
+type MailRow = { day: string; provider: string; sent: number; failed: number; pending: number };
+
+/** The mail rows with bounced mails moved from "sent" to "failed" (and counted on their own as `bounced`). */
+function mailWithBounces(
+  rows: MailRow[],
+  bounces: { day: string; provider: string; bounced: number }[],
+): (MailRow & { bounced: number })[] {
+  const key = (r: { day: string; provider: string }) => `${r.day}\u0000${r.provider}`;
+  const bounced = new Map(bounces.map((b) => [key(b), Number(b.bounced)]));
+  return rows.map((r) => {
+    const n = Math.min(bounced.get(key(r)) ?? 0, r.sent);
+    return { ...r, sent: r.sent - n, failed: r.failed + n, bounced: n };
+  });
 }

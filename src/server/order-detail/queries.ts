@@ -222,6 +222,7 @@ from (
          ${isoSql('o.due_at')} as due_at, ${isoSql('o.due_paused_at')} as due_paused_at,
          ${isoSql('o.trip_ends_at')} as trip_ends_at,
          (o.customer_replied_at is not null) as customer_replied,
+         (select f.reason from failing_addresses f where f.email = lower(btrim(o.email))) as failing_address,
          (o.customer_edited_at is not null) as customer_edited,
          o.government_reference, ${isoSql('o.submitted_at')} as submitted_at,
          ${isoSql('o.submission_opens_at')} as submission_opens_at,

@@ -162,7 +162,8 @@ export async function syncReferenceCheck(tx: DbOrTx, ids: readonly number[]): Pr
     update orders o
     set checks = n.checks,
         check_level = case when n.checks @> '[{"severity":"block"}]'::jsonb then 2
-                           when n.checks @> '[{"severity":"warn"}]'::jsonb then 1 else 0 end
+                           when jsonb_path_exists(n.checks, '$[*] ? (@.severity == "warn" && @.code != "arrival_past")')
+                             then 1 else 0 end
     from n where o.order_id = n.order_id`);
 }
 

@@ -237,13 +237,25 @@ async function sortedPage(
   offset: number,
   limit: number,
   clock: DueClock,
+  work = false,
 ): Promise<OrderListRow[]> {
   const d = sql.raw(dir);
-  const keys = SORT_EXPRESSIONS[sort];
+  const asc = sql.raw('asc');
+  // A working queue in its default order starts with the work (decision 391, as claim-next does):
+  // unread customer answers first, orders whose trip has passed last, then the folder's own sort.
+  const now = clock.now.toISOString();
+  const workKeys = work
+    ? [
+        sql`(customer_replied_at is null)`,
+        sql`(trip_ends_at is not null and trip_ends_at <= ${now}::timestamptz)`,
+      ]
+    : [];
+  const keys = [...workKeys, ...SORT_EXPRESSIONS[sort]];
+  const dirOf = (i: number) => (i < workKeys.length ? asc : d);
   const keyColumns = keys.map((k, i) => sql`, ${k} as ${sql.identifier(`k${i}`)}`);
-  const innerOrder = sql.join([...keys.map((k) => sql`${k} ${d}`), sql`order_id ${d}`], sql`, `);
+  const innerOrder = sql.join([...keys.map((k, i) => sql`${k} ${dirOf(i)}`), sql`order_id ${d}`], sql`, `);
   const outerOrder = sql.join(
-    [...keys.map((_, i) => sql`p.${sql.identifier(`k${i}`)} ${d}`), sql`p.order_id ${d}`],
+    [...keys.map((_, i) => sql`p.${sql.identifier(`k${i}`)} ${dirOf(i)}`), sql`p.order_id ${d}`],
     sql`, `,
   );
   const { rows } = await db.execute<RawRow>(sql`
@@ -308,10 +320,18 @@ export interface ListOptions {
  * newest first, which has its own paths (page keys, reading deep pages from the oldest end). A
  * direction without a sort key is ignored, as before the defaults.
  */
-function listOrder(folder: Folder, options: ListOptions): { sort: ListSortKey; dir: SortDirection } | null {
+function listOrder(
+  folder: Folder,
+  options: ListOptions,
+): { sort: ListSortKey; dir: SortDirection; work: boolean } | null {
+  const def = DEFAULT_LIST_SORT[folder];
   const order = options.sort
-    ? { sort: options.sort, dir: options.dir ?? (options.sort === 'created_at' ? 'desc' : 'asc') }
-    : DEFAULT_LIST_SORT[folder];
+    ? {
+        sort: options.sort,
+        dir: options.dir ?? (options.sort === 'created_at' ? 'desc' : 'asc'),
+        work: false,
+      }
+    : def && { ...def, work: true };
   return !order || (order.sort === 'created_at' && order.dir === 'desc') ? null : order;
 }
 
@@ -360,7 +380,7 @@ export async function listFolder(
   const where = filter ? sql`${folderWhere(folder, scope)} and ${filter}` : folderWhere(folder, scope);
   const offset = (page - 1) * limit;
   const order = listOrder(folder, options);
-  if (order) return sortedPage(db, where, order.sort, order.dir, offset, limit, clock);
+  if (order) return sortedPage(db, where, order.sort, order.dir, offset, limit, clock, order.work);
   // Due states move with the clock alone, so lists filtered by one keep no keys.
   // Nor do lists of unread answers: reading the conversation changes them without a list change.
   const cache = options.filters.dueState || options.filters.customerReplied ? undefined : options.pageKeys;
@@ -501,7 +521,7 @@ function orderedPage(
 ): Promise<OrderListRow[]> {
   const order = listOrder(folder, options);
   if (!order) return pageOf(db, where, offset, limit, options.clock);
-  return sortedPage(db, where, order.sort, order.dir, offset, limit, options.clock);
+  return sortedPage(db, where, order.sort, order.dir, offset, limit, options.clock, order.work);
 }
 
 /**

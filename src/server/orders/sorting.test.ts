@@ -123,7 +123,7 @@ describe('get-orders-list sorting', () => {
 });
 
 describe('default sort per folder', () => {
-  it('lists the working queues by due time (undated last, ties by id); other folders newest first; an asked sort wins', async () => {
+  it('lists the working queues with the work first (decision 391), then by due time (undated last, ties by id); other folders newest first; an asked sort wins', async () => {
     const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
     // Due 24 h before arrival when that is sooner than the mode's time after payment, as it is for
     // arrivals up to tomorrow: arrival sets the order here; one a month ahead is due 72 h after payment.
@@ -150,8 +150,9 @@ describe('default sort per folder', () => {
         await list(folder, `nationality=NRU${query.includes('limit=') ? '' : '&limit=100'}${query}`, role)
       ).rows.map((r) => r.order_id);
 
-    expect(await order('newOrder')).toEqual([b, a, c, d]);
-    expect(await order('pendingOrder')).toEqual([pb, pc, pa]);
+    // The trip of d (and pa) is still ahead: it comes before the orders whose trip has passed.
+    expect(await order('newOrder')).toEqual([d, b, a, c]);
+    expect(await order('pendingOrder')).toEqual([pa, pb, pc]);
     expect(await order('myOrder', '', 'Team')).toEqual(await order('pendingOrder'));
     // Other folders: newest first.
     expect(await order('allOrder')).toEqual([pc, pb, pa, d, c, b, a]);
@@ -161,7 +162,7 @@ describe('default sort per folder', () => {
     // Paged, the default gives the same order.
     const paged: number[] = [];
     for (let page = 1; page <= 2; page++) paged.push(...(await order('newOrder', `&limit=2&page=${page}`)));
-    expect(paged).toEqual([b, a, c, d]);
+    expect(paged).toEqual([d, b, a, c]);
     // Search and export take the folder's default too.
     const found = await t.as('Admin', {
       method: 'POST',
@@ -170,7 +171,7 @@ describe('default sort per folder', () => {
     });
     expect(found.statusCode, found.body).toBe(200);
     const searched = (found.json().data as OrderListRow[]).map((r) => r.order_id);
-    expect(searched).toEqual([b, a, c, d].filter((id) => searched.includes(id)));
+    expect(searched).toEqual([d, b, a, c].filter((id) => searched.includes(id)));
     const csv = await t.as('Admin', {
       method: 'GET',
       url: '/api/admin/export-orders/newOrder?nationality=NRU',
@@ -182,7 +183,16 @@ describe('default sort per folder', () => {
       .split('\r\n')
       .slice(1)
       .map((l) => Number(l.split(',')[0]));
-    expect(exported).toEqual([b, a, c, d]);
+    expect(exported).toEqual([d, b, a, c]);
+
+    // An unread customer answer heads the queue, even with its trip passed; an asked sort ignores it.
+    await t.database.sql.query('update orders set customer_replied_at = now() where order_id = $1', [c]);
+    try {
+      expect(await order('newOrder')).toEqual([c, d, b, a]);
+      expect(await order('newOrder', '&sort=due_at&dir=asc')).toEqual([b, a, c, d]);
+    } finally {
+      await t.database.sql.query('update orders set customer_replied_at = null where order_id = $1', [c]);
+    }
 
     // Orders without a due time (a mode the policy does not time) come last, by order id.
     const policyRead = `select value from app_settings where key = 'dueTimePolicy'`;
@@ -191,7 +201,7 @@ describe('default sort per folder', () => {
       `update app_settings set value = jsonb_set(value, '{modes}', (value->'modes') - 'Standard') where key = 'dueTimePolicy'`,
     );
     try {
-      expect(await order('pendingOrder')).toEqual([pc, pa, pb]);
+      expect(await order('pendingOrder')).toEqual([pa, pc, pb]);
     } finally {
       await t.database.sql.query(`update app_settings set value = $1 where key = 'dueTimePolicy'`, [before]);
     }

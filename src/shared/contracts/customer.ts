@@ -126,6 +126,8 @@ export const customerTrackingSummary = /* @__PURE__ */ z.extend(customerOrderSum
   stageMessage: z.string(),
   /** action_needed only: the staff's request as plain text (docs/decisions/212); otherwise null. */
   stageRequest: z.nullable(z.string()),
+  /** The customer answered the current request (decision 392): the stage says the answer was received. */
+  stageAnswered: z.optional(z.boolean()),
   /** "Submitted to the government on <date>" once the order was submitted; otherwise null. */
   stageSubmitted: z.optional(z.nullable(z.string())),
 });

@@ -114,7 +114,10 @@ export const insightsData = z.object({
     overall: z.object({ chargebacks: int, completed: int, share }),
     days: z.array(z.object({ day: z.string(), chargebacks: int, completed: int, share })),
   }),
-  mail: z.array(z.object({ day: z.string(), provider: z.string(), sent: int, failed: int, pending: int })),
+  /** `failed` includes `bounced`: mails sent whose delivery report said they did not arrive. */
+  mail: z.array(
+    z.object({ day: z.string(), provider: z.string(), sent: int, failed: int, pending: int, bounced: int }),
+  ),
   /** Disputes and refunds through the payment providers (src/server/payments). */
   payments: paymentInsights.optional(),
   /** The disputes of the period (opened, won, lost, amounts): the same as `payments.disputes`. */

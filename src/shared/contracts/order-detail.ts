@@ -411,6 +411,8 @@ export const orderFields = z.object({
   trip_ends_at: isoInstant.nullable().optional(),
   /** The customer answered and no one has read the conversation since ("Customer replied" badge). */
   customer_replied: z.boolean().optional(),
+  /** Mail to the order's address bounced: the delivery report's reason (the header's badge); else null. */
+  failing_address: nullableText.optional(),
   /** The customer corrected the order on the track page and no one has opened it since. */
   customer_edited: z.boolean().optional(),
   /** The government's reference (docs/product.md, "Submitting to the government"); null until stored. */

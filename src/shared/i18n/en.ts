@@ -59,6 +59,9 @@ const en = {
   'stage.received': 'Received',
   'stage.in_review': 'In review',
   'stage.action_needed': 'Action needed',
+  'stage.answered': 'Answer received',
+  'stage.answered.message':
+    'Thank you, we received your answer. Our team is checking it and will continue with your application; we will e-mail you if we need anything else.',
   'stage.with_government': 'With the government',
   'stage.approved': 'Approved',
   'stage.refunded': 'Refunded',
@@ -68,7 +71,7 @@ const en = {
   'stage.in_review.message':
     'Our team is checking your application. We will contact you if anything is missing.',
   'stage.action_needed.message':
-    'We need something from you before we can continue. Please read our request and answer the e-mail we sent you.',
+    'We need something from you before we can continue. Please read our request below and answer it on this page or by replying to our e-mail.',
   'stage.with_government.message':
     'Your application has been submitted to the government of Aruba. We will e-mail you as soon as your card is approved.',
   'stage.submittedOn': 'Submitted to the government on {date}.',
@@ -131,6 +134,7 @@ const en = {
   'check.government_reference_missing':
     'Submitted to the government without its reference: add the reference.',
   'reply.title': 'Send us your answer',
+  'reply.titleMore': 'Send us more',
   'reply.message': 'Your message',
   'reply.files': 'Photos or documents (up to 5)',
   'reply.send': 'SEND ANSWER',

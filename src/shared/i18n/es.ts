@@ -57,6 +57,9 @@ const es: Catalog = {
   'stage.received': 'Recibido',
   'stage.in_review': 'En revisión',
   'stage.action_needed': 'Acción necesaria',
+  'stage.answered': 'Respuesta recibida',
+  'stage.answered.message':
+    'Gracias, hemos recibido su respuesta. Nuestro equipo la está revisando y continuará con su solicitud; le escribiremos si necesitamos algo más.',
   'stage.with_government': 'En el gobierno',
   'stage.approved': 'Aprobado',
   'stage.refunded': 'Reembolsado',
@@ -123,6 +126,7 @@ const es: Catalog = {
   'check.card_arrived_unsent': 'El gobierno envió la tarjeta aprobada: revísela y envíela al cliente.',
   'check.government_reference_missing': 'Enviado al gobierno sin su referencia: añada la referencia.',
   'reply.title': 'Envíenos su respuesta',
+  'reply.titleMore': 'Envíenos algo más',
   'reply.message': 'Su mensaje',
   'reply.files': 'Fotos o documentos (hasta 5)',
   'reply.send': 'ENVIAR RESPUESTA',

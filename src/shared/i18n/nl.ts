@@ -57,6 +57,9 @@ const nl: Catalog = {
   'stage.received': 'Ontvangen',
   'stage.in_review': 'In behandeling',
   'stage.action_needed': 'Actie nodig',
+  'stage.answered': 'Antwoord ontvangen',
+  'stage.answered.message':
+    'Dank u, wij hebben uw antwoord ontvangen. Ons team bekijkt het en gaat verder met uw aanvraag; wij mailen u als we nog iets nodig hebben.',
   'stage.with_government': 'Bij de overheid',
   'stage.approved': 'Goedgekeurd',
   'stage.refunded': 'Terugbetaald',
@@ -130,6 +133,7 @@ const nl: Catalog = {
   'check.government_reference_missing':
     'Zonder referentie bij de overheid ingediend: voeg de referentie toe.',
   'reply.title': 'Stuur ons uw antwoord',
+  'reply.titleMore': 'Stuur ons meer',
   'reply.message': 'Uw bericht',
   'reply.files': "Foto's of documenten (maximaal 5)",
   'reply.send': 'ANTWOORD VERSTUREN',

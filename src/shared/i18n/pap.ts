@@ -57,6 +57,9 @@ const pap: Catalog = {
   'stage.received': 'Ricibí',
   'stage.in_review': 'Den revision',
   'stage.action_needed': 'Mester di accion',
+  'stage.answered': 'Contesta ricibí',
+  'stage.answered.message':
+    "Danki, nos a ricibí bo contesta. Nos tim ta revis'é i lo sigui cu bo aplicacion; nos lo manda bo un e-mail si nos mester algo mas.",
   'stage.with_government': 'Cerca gobierno',
   'stage.approved': 'Aprobá',
   'stage.refunded': 'Reembolsá',
@@ -125,6 +128,7 @@ const pap: Catalog = {
   'check.card_arrived_unsent': 'Gobierno a manda e karchi aproba: chek e karchi i mand e pa e cliente.',
   'check.government_reference_missing': 'Entrega na gobierno sin su referencia: agrega e referencia.',
   'reply.title': 'Manda nos bo contesta',
+  'reply.titleMore': 'Manda nos mas',
   'reply.message': 'Bo mensahe',
   'reply.files': 'Potret of dokumento (te 5)',
   'reply.send': 'MANDA CONTESTA',

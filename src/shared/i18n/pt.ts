@@ -57,6 +57,9 @@ const pt: Catalog = {
   'stage.received': 'Recebido',
   'stage.in_review': 'Em análise',
   'stage.action_needed': 'Ação necessária',
+  'stage.answered': 'Resposta recebida',
+  'stage.answered.message':
+    'Obrigado, recebemos a sua resposta. A nossa equipa está a verificá-la e continuará com o seu pedido; enviaremos um e-mail se precisarmos de mais alguma coisa.',
   'stage.with_government': 'No governo',
   'stage.approved': 'Aprovado',
   'stage.refunded': 'Reembolsado',
@@ -126,6 +129,7 @@ const pt: Catalog = {
   'check.card_arrived_unsent': 'O governo enviou o cartão aprovado: verifique-o e envie-o ao cliente.',
   'check.government_reference_missing': 'Enviado ao governo sem a referência: adicione a referência.',
   'reply.title': 'Envie-nos a sua resposta',
+  'reply.titleMore': 'Envie-nos mais',
   'reply.message': 'A sua mensagem',
   'reply.files': 'Fotos ou documentos (até 5)',
   'reply.send': 'ENVIAR RESPOSTA',
