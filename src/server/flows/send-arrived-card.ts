@@ -40,12 +40,12 @@ export async function sendArrivedCard(
     if (!doc) throw conflict(NO_ARRIVED_CARD);
     const refusal = cardGateError(await cardGate(tx, input.orderId));
     if (refusal) throw refusal;
-    const mailId = await queueApprovalMail(tx, actor, {
+    const mail = await queueApprovalMail(tx, actor, {
       orderId: input.orderId,
       documentId: doc.id,
       email: order!.email,
       provider: 'AWS',
     });
-    return { mailId, documentId: doc.id };
+    return { mailId: mail.id, documentId: doc.id };
   });
 }

@@ -386,7 +386,14 @@ async function oracle(from: string, to: string, at: Date): Promise<InsightsData>
     const d = dayOf(m.ms);
     if (!inPeriod(d)) continue;
     const k = `${d}|${m.provider}`;
-    const row = mailKeys.get(k) ?? { day: d, provider: m.provider, sent: 0, failed: 0, pending: 0, bounced: 0 };
+    const row = mailKeys.get(k) ?? {
+      day: d,
+      provider: m.provider,
+      sent: 0,
+      failed: 0,
+      pending: 0,
+      bounced: 0,
+    };
     if (m.status === 'sent' && m.bounced) {
       row.failed++;
       row.bounced++;
