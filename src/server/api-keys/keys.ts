@@ -14,16 +14,16 @@ import { forbidden, HttpError, notFound, unauthorized } from '../http/errors.js'
  * named "<key name> (machine)") that holds the orders its jobs claim; revoking the key ends that row too.
  */
 
-export const API_KEY_SCOPES = ['submission'] as const;
+const API_KEY_SCOPES = ['submission'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 const KEY_PATTERN = /^edc_[A-Za-z0-9_-]{43,}$/;
 
-export function hashKey(key: string): string {
+function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-export interface ApiKeyView {
+interface ApiKeyView {
   id: number;
   name: string;
   scopes: string[];

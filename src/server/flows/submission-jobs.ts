@@ -20,7 +20,7 @@ import { markSubmitted, submissionPacketOf } from './submit-order.js';
  * after the policy's `jobMinutes` returns its order (lazily, before every claim and result).
  */
 
-export interface ClaimedJob {
+interface ClaimedJob {
   jobId: string;
   orderId: number;
   packet: SubmissionPacket;
@@ -30,7 +30,7 @@ export interface ClaimedJob {
  * Returns the orders of open jobs past their time to their queues, unheld (only when the machine still
  * holds them). Answers the expired job ids.
  */
-export async function expireSubmissionJobs(db: Db): Promise<string[]> {
+async function expireSubmissionJobs(db: Db): Promise<string[]> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.execute<{ id: string; order_id: string; holder: number }>(sql`
       update submission_jobs j set state = 'expired', finished_at = ${now()}
@@ -110,7 +110,7 @@ export async function claimSubmissionJob(
   return { ...claimed, packet: await submissionPacketOf(db, claimed.orderId, settings) };
 }
 
-export type JobResult =
+type JobResult =
   | { ok: true; governmentReference: string }
   | { ok: false; error: string; screenshot?: Buffer | undefined };
 

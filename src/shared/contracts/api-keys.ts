@@ -4,7 +4,7 @@ import { governmentReferenceField, submissionPacket } from './submission.js';
 
 /** API keys for machines and the job API (docs/product.md, "Machines that submit"). */
 
-export const API_KEY_SCOPE_NAMES = ['submission'] as const;
+const API_KEY_SCOPE_NAMES = ['submission'] as const;
 
 /** POST /api/admin/api-keys */
 export const createApiKeyBody = z
