@@ -1,14 +1,14 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { SubmissionPacket } from '../../shared/contracts/submission.js';
 import { serviceToday } from '../../shared/dates.js';
 import type { Machine } from '../api-keys/keys.js';
 import { now } from '../auth/clock.js';
 import type { Db } from '../db/client.js';
-import { orders, submissionJobs } from '../db/schema.js';
+import { submissionJobs } from '../db/schema.js';
 import { sqlValue } from '../db/sql-lists.js';
 import { conflict, notFound } from '../http/errors.js';
 import { addSystemRemark } from '../orders/commands.js';
-import { recordEvents } from '../orders/events.js';
+import { holdForMachine, releaseFromMachine } from '../orders/machine-hold.js';
 import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
 import { getSubmissionPolicy } from '../submission/policy.js';
 import { markSubmitted, submissionPacketOf } from './submit-order.js';
@@ -37,24 +37,9 @@ async function expireSubmissionJobs(db: Db): Promise<string[]> {
       from api_keys k
       where j.state = 'open' and j.expires_at <= ${now()} and k.id = j.api_key_id
       returning j.id::text as id, j.order_id::text as order_id, k.machine_user_id as holder`);
-    for (const row of rows) await release(tx, Number(row.order_id), Number(row.holder));
+    for (const row of rows) await releaseFromMachine(tx, Number(row.order_id), Number(row.holder));
     return rows.map((r) => r.id);
   });
-}
-
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-
-/** The machine lets go of the order (when it still holds it), with its assign event. */
-async function release(tx: Tx, orderId: number, machineUserId: number): Promise<void> {
-  const released = await tx
-    .update(orders)
-    .set({ assignedTo: null, updatedAt: sql`now()` })
-    .where(and(eq(orders.orderId, orderId), eq(orders.assignedTo, machineUserId)))
-    .returning({ orderId: orders.orderId });
-  if (!released.length) return;
-  await recordEvents(tx, [
-    { orderId, actorId: machineUserId, action: 'assign', fromValue: String(machineUserId), toValue: null },
-  ]);
 }
 
 /**
@@ -82,19 +67,7 @@ export async function claimSubmissionJob(
     const row = rows[0];
     if (!row) return null;
     const orderId = Number(row.order_id);
-    await tx
-      .update(orders)
-      .set({ assignedTo: machine.identity.id, updatedAt: sql`now()` })
-      .where(eq(orders.orderId, orderId));
-    await recordEvents(tx, [
-      {
-        orderId,
-        actorId: machine.identity.id,
-        action: 'assign',
-        fromValue: null,
-        toValue: String(machine.identity.id),
-      },
-    ]);
+    await holdForMachine(tx, orderId, machine.identity.id);
     const [job] = await tx
       .insert(submissionJobs)
       .values({
@@ -153,7 +126,7 @@ export async function answerSubmissionJob(
       await finish('submitted', null);
       return { jobId, orderId, state: 'submitted' as const };
     }
-    await release(tx, orderId, machine.identity.id);
+    await releaseFromMachine(tx, orderId, machine.identity.id);
     await setOrderFlag(tx, orderId, 'submission_failed', true, settings);
     await addSystemRemark(tx, orderId, `Submission by ${machine.identity.name} failed: ${result.error}`);
     await finish('failed', result.error);
