@@ -96,6 +96,8 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
             staffToken: { type: 'apiKey', in: 'header', name: 'Authorization' },
             // The inbound mail webhook's own token (INBOUND_TOKEN), sent as a bearer token.
             inboundToken: { type: 'http', scheme: 'bearer' },
+            // A machine's API key (edc_…) on the job API, sent as a bearer token.
+            apiKey: { type: 'http', scheme: 'bearer' },
           },
         },
       },

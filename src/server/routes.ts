@@ -30,6 +30,7 @@ import { retentionRoutes } from './retention/routes.js';
 import { routingRoutes } from './routing/routes.js';
 import { shiftNoteRoutes } from './shift-notes/routes.js';
 import { submissionRoutes } from './submission/routes.js';
+import { apiKeyRoutes } from './api-keys/routes.js';
 import { dueTimeRoutes } from './due-time/routes.js';
 import { teamRoutes } from './team/routes.js';
 import { viewRoutes } from './views/routes.js';
@@ -69,5 +70,6 @@ export const areaRoutes: FastifyPluginAsync[] = [
   ratingInsightsRoutes,
   routingRoutes,
   submissionRoutes,
+  apiKeyRoutes,
   callBackRoutes,
 ];

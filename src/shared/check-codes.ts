@@ -46,6 +46,8 @@ export const CHECK_CODES = [
   'government_reference_missing',
   /** Raised from the order flag of the same name: the government's card arrived and was not sent yet. */
   'card_arrived_unsent',
+  /** Raised from the order flag of the same name: a machine's submission failed (the job API). */
+  'submission_failed',
 ] as const;
 export type CheckCode = (typeof CHECK_CODES)[number];
 
@@ -73,6 +75,7 @@ export const CHECK_FLAGS = [
   'passport_scan_mismatch',
   'passport_scan_unreadable',
   'card_arrived_unsent',
+  'submission_failed',
 ] as const;
 export type CheckFlag = (typeof CHECK_FLAGS)[number];
 

@@ -298,6 +298,7 @@ export function runOrderChecks(order: CheckedOrder, options: CheckOptions): Orde
     else if (flag === 'card_unreadable' || flag === 'passport_scan_unreadable') add(flag, 'info', []);
     else if (flag === 'passport_scan_mismatch') add(flag, 'warn', []);
     if (flag === 'card_arrived_unsent') add('card_arrived_unsent', 'warn', []);
+    if (flag === 'submission_failed') add('submission_failed', 'warn', []);
   }
   return out.sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity]);
 }

@@ -70,6 +70,8 @@ export const PERMISSIONS = {
   'workingHours.write': ['Admin'],
   /** The submission policy: window, job minutes, auto-send of government cards (docs/product.md). */
   'submission.policy': ADMIN_MANAGER,
+  /** API keys for machines (the job API): create, list, revoke. */
+  'apiKeys.manage': ['Admin'],
   /** Retention of personal data: the policy period, and erasing one order's personal data on request. */
   'settings.retention': ['Admin'],
   'orders.erase': ['Admin'],

@@ -42,6 +42,8 @@ const PUBLIC_ALLOWED = [
   // The inbound webhook checks its own bearer token; the track-page answer its customer token.
   /^\/api\/inbound\/mail$/,
   /^\/api\/customer\/orders\/:orderId\/replies$/,
+  // The job API checks a machine's API key (src/server/api-keys/keys.ts).
+  /^\/api\/submission-jobs\//,
 ];
 
 /** A plausible value for a path parameter, so the request reaches the handler. */

@@ -19,6 +19,7 @@ import {
   text,
   timestamp,
   unique,
+  uuid,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import {
@@ -1312,6 +1313,7 @@ export const ratingRequests = pgTable('rating_requests', {
   sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
+<<<<<<< HEAD
 /** The provider's payouts the sync has seen; `synced_at` once every balance transaction is stored. */
 export const providerPayouts = pgTable(
   'provider_payouts',
@@ -1357,5 +1359,51 @@ export const payoutTransactions = pgTable(
     index('payout_transactions_occurred_idx').on(t.occurredAt),
     index('payout_transactions_order_idx').on(t.orderId),
     index('payout_transactions_unmatched_idx').on(t.occurredAt).where(sql`${t.orderId} is null`),
+=======
+/** API keys for machines (drizzle/0074, docs/product.md "Machines that submit"): the key as its sha256. */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    keyHash: text('key_hash').notNull(),
+    scopes: text('scopes').array().notNull(),
+    maxPerMinute: integer('max_per_minute').notNull().default(6),
+    /** The machine's own staff row (decision 365): it holds the orders its jobs claim. */
+    machineUserId: integer('machine_user_id')
+      .notNull()
+      .references(() => staffUsers.id),
+    createdBy: integer('created_by').references(() => staffUsers.id),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    check('api_keys_max_per_minute_ck', sql`${t.maxPerMinute} between 1 and 600`),
+    uniqueIndex('api_keys_key_hash_uq').on(t.keyHash),
+  ],
+);
+
+/** One claim of an order by a machine (drizzle/0074): open until its result or `expiresAt`. */
+export const submissionJobs = pgTable(
+  'submission_jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    apiKeyId: integer('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    state: text('state').$type<'open' | 'submitted' | 'failed' | 'expired'>().notNull().default('open'),
+    claimedAt: timestamp('claimed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true, mode: 'date' }),
+    error: text('error'),
+  },
+  (t) => [
+    check('submission_jobs_state_ck', sql`${t.state} in ('open', 'submitted', 'failed', 'expired')`),
+    index('submission_jobs_open_idx').on(t.expiresAt).where(sql`${t.state} = 'open'`),
+    index('submission_jobs_order_idx').on(t.orderId),
+>>>>>>> h39b
   ],
 );

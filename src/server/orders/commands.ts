@@ -104,6 +104,13 @@ async function applyStatus(
     })
     .where(inArray(orders.orderId, ids));
   await syncReferenceCheck(tx, ids);
+  // A submitted order's failed machine submission is behind it.
+  if (to === 'AwaitingGovt') {
+    await tx
+      .update(orders)
+      .set({ checkFlags: sql`array_remove(check_flags, 'submission_failed')` })
+      .where(and(inArray(orders.orderId, ids), sql`'submission_failed' = any(check_flags)`));
+  }
   // A government card sent with the completion is no longer waiting to be sent.
   if (to === 'Completed') {
     await tx

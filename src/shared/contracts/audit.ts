@@ -59,6 +59,8 @@ export const AUDIT_ACTIONS = {
   'order.submitted': 'Submitted to the government',
   'order.force-submit': 'Submitted before the submission window opened',
   'submission-policy.update': 'Submission policy changed',
+  'api-key.create': 'API key created',
+  'api-key.revoke': 'API key revoked',
 } as const satisfies Record<string, string>;
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as [AuditAction, ...AuditAction[]];

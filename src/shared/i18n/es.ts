@@ -123,6 +123,8 @@ const es: Catalog = {
   'check.card_unreadable': 'No se pudo leer la tarjeta aprobada (sin texto ni código QR): revísela a ojo.',
   'check.passport_scan_mismatch': 'El escaneo del pasaporte difiere del pedido: vea los valores del escaneo.',
   'check.passport_scan_unreadable': 'No se pudo leer la zona de lectura mecánica del escaneo del pasaporte.',
+  'check.submission_failed':
+    'El envío automático al gobierno falló: vea la nota con el error y envíelo de nuevo.',
   'check.card_arrived_unsent': 'El gobierno envió la tarjeta aprobada: revísela y envíela al cliente.',
   'check.government_reference_missing': 'Enviado al gobierno sin su referencia: añada la referencia.',
   'reply.title': 'Envíenos su respuesta',

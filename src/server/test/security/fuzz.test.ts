@@ -129,6 +129,7 @@ let t: TestApp;
 let adminId: number;
 let adminPassword = DEMO_PASSWORD;
 let adminToken: string;
+let machineKey = '';
 /** An order with a document, tracked by the customer: the customer token covers it and nothing else. */
 let customer: { orderId: number; email: string; documentId: number; token: string };
 let otherOrderId: number;
@@ -188,6 +189,15 @@ beforeAll(async () => {
   );
   adminId = rows[0]!.id;
   adminToken = await freshAdminToken();
+  // A machine's API key for the job API (/api/submission-jobs/…), generous in rate for the walk.
+  const key = await t.app.inject({
+    method: 'POST',
+    url: '/api/admin/api-keys',
+    headers: { authorization: adminToken, 'content-type': 'application/json' },
+    payload: JSON.stringify({ name: 'Fuzz machine', scopes: ['submission'], maxPerMinute: 600 }),
+  });
+  expect(key.statusCode, key.body).toBe(200);
+  machineKey = `Bearer ${key.json().data.key}`;
   const order = await createOrder(t.database, { process_status: 'Completed' });
   const documentId = await uploadDocument(order.orderId, order.email);
   const other = await createOrder(t.database, { process_status: 'Completed' });
@@ -615,7 +625,11 @@ describe('OpenAPI fuzzer', () => {
         const req = c.build(subject);
         const before = changes ? await fingerprint() : '';
         const headers: Record<string, string> = {
-          authorization: front ? customer.token : adminToken,
+          authorization: front
+            ? customer.token
+            : op.path.startsWith('/api/submission-jobs/')
+              ? machineKey
+              : adminToken,
           'x-intake-key': INTAKE_KEY,
         };
         let payload: string | Buffer | undefined;
