@@ -1,0 +1,52 @@
+import { request as playwrightRequest } from '@playwright/test';
+import { expect, loginAs, makeOrder, moveOrder, staffToken, test } from './fixtures.js';
+
+test('the waiting policy has a screen: its steps, what each would touch now, and an on/off switch', async ({
+  page,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const api = await playwrightRequest.newContext({ baseURL });
+  const order = await makeOrder(api, { last_name: 'Waiting' });
+  const team = await staffToken(api, 'Team');
+  const assigned = await api.put('/api/admin/assign-order-status', {
+    headers: { authorization: team },
+    data: { orderId: [order.orderId], assignto: 'me' },
+  });
+  expect(assigned.ok(), await assigned.text()).toBeTruthy();
+  await moveOrder(api, team, order.orderId, 'Awaiting');
+
+  await loginAs(page, 'Manager');
+  await page.goto('/admin/status-notifications');
+  await page.getByRole('link', { name: 'Waiting policy' }).click();
+  await expect(page.getByRole('heading', { name: 'Waiting policy' })).toBeVisible();
+  const steps = page.getByRole('table', { name: 'Waiting policy steps' });
+  await expect(steps.getByRole('row')).toHaveCount(4);
+  await expect(page.getByTestId('waiting-step-1')).toContainText('Reminder mail to the customer');
+  await expect(page.getByTestId('waiting-step-3')).toContainText('Move to Contact Customer');
+  // Just moved to Awaiting: no step is due for it yet; the count of waiting orders includes it.
+  await expect(page.getByTestId('waiting-policy-waiting')).toContainText(/[1-9]\d* order\(s\) in Awaiting/);
+  for (const n of [1, 2, 3])
+    await expect(page.getByTestId(`waiting-step-${n}-orders`)).toContainText('order(s)');
+  await expect(page.getByLabel('Hours before step 1')).toHaveValue('48');
+
+  // Off: said in the switch, the toast and the preview; on again: the clock starts now.
+  const toggle = page.getByRole('switch', { name: /The waiting policy is (on|off)/ });
+  await expect(toggle).toBeChecked();
+  await toggle.click();
+  await expect(
+    page.locator('.Toastify__toast').filter({ hasText: 'The waiting policy is off' }),
+  ).toBeVisible();
+  await expect(page.getByRole('switch', { name: 'The waiting policy is off' })).not.toBeChecked();
+  await expect(page.getByTestId('waiting-step-3-orders')).toContainText('once switched on');
+  await page.getByRole('switch', { name: 'The waiting policy is off' }).click();
+  await expect(page.getByRole('switch', { name: 'The waiting policy is on' })).toBeChecked();
+  await expect(page.getByTestId('waiting-policy-since')).toContainText('On since');
+  // Nothing is due right after switching on.
+  for (const n of [1, 2, 3])
+    await expect(page.getByTestId(`waiting-step-${n}-orders`)).toHaveText('0 order(s)');
+
+  // A Team member is refused by the server.
+  const refused = await api.get('/api/admin/waiting-policy/preview', { headers: { authorization: team } });
+  expect(refused.status()).toBe(403);
+});
