@@ -1,4 +1,5 @@
 import { request as playwrightRequest } from '@playwright/test';
+import { encodeOrderId } from '../src/shared/order-id.js';
 import { expect, loginAs, makeOrder, moveOrder, staffToken, test } from './fixtures.js';
 
 test('the waiting policy has a screen: its steps, what each would touch now, and an on/off switch', async ({
@@ -49,4 +50,48 @@ test('the waiting policy has a screen: its steps, what each would touch now, and
   // A Team member is refused by the server.
   const refused = await api.get('/api/admin/waiting-policy/preview', { headers: { authorization: team } });
   expect(refused.status()).toBe(403);
+});
+
+test('the correction form: typo "apply" fills both addresses, named fields highlighted, dates day first, the checks stay in view, the timeline speaks the page\'s words', async ({
+  page,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const api = await playwrightRequest.newContext({ baseURL });
+  const stamp = `${Date.now()}${Math.round(Math.random() * 1e6)}`;
+  const typo = `typo.${stamp}@gmial.com`;
+  const order = await makeOrder(api, { email: typo, re_enter_email: typo, date_of_birth: '1985-12-04' });
+
+  await loginAs(page, 'Manager');
+  await page.goto(`/admin/view-order/${encodeOrderId(order.orderId)}`);
+  const checks = page.getByTestId('order-checks');
+  const typoCheck = checks.getByTestId('check-email_typo');
+  await expect(typoCheck).toContainText('did you mean');
+  await typoCheck.getByRole('button', { name: `Apply typo.${stamp}@gmail.com` }).click();
+
+  const form = page.getByRole('form', { name: 'Correct order data' });
+  await expect(form.getByLabel('Email', { exact: true })).toHaveValue(`typo.${stamp}@gmail.com`);
+  await expect(form.getByLabel('Re-entered Email')).toHaveValue(`typo.${stamp}@gmail.com`);
+  // The field the check names is highlighted; the others are not.
+  await expect(form.locator('.correction-named')).toHaveCount(1);
+  await expect(form.locator('.correction-named')).toContainText('Named by the checks');
+  // Dates are shown and typed day first, as on the page.
+  const birth = form.getByLabel('Date of Birth');
+  await expect(birth).not.toHaveValue('12/04/1985');
+  await expect(birth).toHaveValue(/^0?4 Dec 1985$|^04\/12\/1985$/);
+  await birth.fill('05/12/1985');
+  await form.getByRole('button', { name: 'Save corrections' }).click();
+  await expect(page.locator('.Toastify__toast').filter({ hasText: 'Order corrected.' })).toBeVisible();
+  await expect(form).toBeHidden();
+  await expect(checks).toBeInViewport();
+  await expect(checks.getByTestId('check-email_typo')).toHaveCount(0);
+
+  // The timeline: field labels and day-first dates, not column names and ISO dates.
+  const timeline = page.getByRole('region', { name: 'Status Timeline' });
+  const row = timeline.getByRole('row').filter({ hasText: 'Data corrected' }).first();
+  await expect(row).toContainText('Re-entered Email:');
+  await expect(row).toContainText('Date of Birth: 05/12/1985');
+  await expect(row).toContainText('04/12/1985');
+  await expect(row).not.toContainText('re_enter_email');
+  await expect(row).not.toContainText('1985-12-05');
 });
