@@ -95,3 +95,33 @@ test('the correction form: typo "apply" fills both addresses, named fields highl
   await expect(row).not.toContainText('re_enter_email');
   await expect(row).not.toContainText('1985-12-05');
 });
+
+test('"Call back at" names the service time zone and takes a day-first date and a 24-hour time', async ({
+  page,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const api = await playwrightRequest.newContext({ baseURL });
+  const order = await makeOrder(api, { last_name: 'Callback' });
+  await loginAs(page, 'Manager');
+  await page.goto(`/admin/view-order/${encodeOrderId(order.orderId)}`);
+  const form = page.getByRole('form', { name: 'Log a call' });
+  await form.getByLabel('Outcome').selectOption('call_back');
+  const when = form.getByLabel(/^Call back at \(America\/New_York, E[SD]T\)/);
+  await expect(when).toBeVisible();
+  // Three days ahead, typed day first; 10:30 in New York.
+  const day = new Date(Date.now() + 3 * 86_400_000);
+  const dd = String(day.getUTCDate()).padStart(2, '0');
+  const mm = String(day.getUTCMonth() + 1).padStart(2, '0');
+  await when.fill(`${dd}/${mm}/${day.getUTCFullYear()}`);
+  await form.getByLabel(/^Time \(E[SD]T\)/).fill('10:30');
+  await form.getByRole('button', { name: 'Log contact' }).click();
+  await expect(
+    page.locator('.Toastify__toast').filter({ hasText: 'The contact has been logged.' }),
+  ).toBeVisible();
+  const contact = page.getByTestId('conversation-contact').first();
+  const month = day.toLocaleString('en-GB', { month: 'short', timeZone: 'UTC' });
+  await expect(contact).toContainText(
+    new RegExp(`at ${Number(dd)} ${month} ${day.getUTCFullYear()} 10:30 E[SD]T`),
+  );
+});
