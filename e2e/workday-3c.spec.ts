@@ -125,3 +125,22 @@ test('"Call back at" names the service time zone and takes a day-first date and 
     new RegExp(`at ${Number(dd)} ${month} ${day.getUTCFullYear()} 10:30 E[SD]T`),
   );
 });
+
+test('the order page shows the passport and the trip within the first screen at 1,280×800', async ({
+  page,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const api = await playwrightRequest.newContext({ baseURL });
+  const order = await makeOrder(api, { last_name: 'Firstscreen' });
+  await loginAs(page, 'Team');
+  await page.goto(`/admin/view-order/${encodeOrderId(order.orderId)}`);
+  const checks = page.getByTestId('order-checks');
+  await expect(checks).toBeVisible();
+  const passport = page.getByText('Passport Number', { exact: true }).first();
+  const arrival = page.getByText('Arrival Date', { exact: true }).first();
+  for (const label of [passport, arrival]) {
+    const box = await label.boundingBox();
+    expect(box?.y ?? 9999).toBeLessThan(800);
+  }
+});
