@@ -102,3 +102,10 @@ let today = { from: 0, until: 0, day: '' };
 export function serviceDayStart(day: string): Date {
   return dayjs.tz(day, SERVICE_TIME_ZONE).toDate();
 }
+
+/** A day (YYYY-MM-DD) and a time (HH:mm) in the service time zone as an ISO instant; null if either is no value. */
+export function serviceZoneInstant(day: string, time: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !/^\d{2}:\d{2}$/.test(time)) return null;
+  const d = dayjs.tz(`${day} ${time}`, 'YYYY-MM-DD HH:mm', SERVICE_TIME_ZONE);
+  return d.isValid() ? d.toISOString() : null;
+}

@@ -74,6 +74,10 @@ const staffChildren: RouteObject[] = [
   },
   { path: nav('macros'), lazy: lazyChunk('macros', () => import('../communication/macros-page')) },
   {
+    path: 'waiting-policy',
+    lazy: lazyChunk('waiting-policy', () => import('../communication/waiting-policy-page')),
+  },
+  {
     path: nav('status-notifications'),
     lazy: lazyChunk('status-notifications', () => import('../communication/notifications-page')),
   },

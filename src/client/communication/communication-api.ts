@@ -6,12 +6,17 @@ import type {
   MailTemplateBody,
   StatusNotification,
 } from '../../shared/contracts/communication';
+import type {
+  WaitingPolicy,
+  WaitingPolicyPreview,
+  WaitingPolicySwitch,
+} from '../../shared/contracts/conversation';
 import type { MailPreview } from '../../shared/contracts/order-detail';
 import { type Envelope, api } from '../transport/api';
 
 /** Mail templates, status notifications and macros (the settings screens, the detail page, the bulk bar). */
 export const communicationApi = api
-  .enhanceEndpoints({ addTagTypes: ['Templates', 'Macros', 'Notifications'] })
+  .enhanceEndpoints({ addTagTypes: ['Templates', 'Macros', 'Notifications', 'WaitingPolicy'] })
   .injectEndpoints({
     endpoints: (build) => ({
       getTemplates: build.query<MailTemplate[], void>({
@@ -47,6 +52,19 @@ export const communicationApi = api
       saveNotifications: build.mutation<Envelope<StatusNotification[]>, StatusNotification[]>({
         query: (settings) => ({ url: 'admin/status-notifications', method: 'PUT', body: { settings } }),
         invalidatesTags: ['Notifications'],
+      }),
+      /** The waiting policy's steps, what each would touch now, and its switch. */
+      getWaitingPreview: build.query<WaitingPolicyPreview, void>({
+        query: () => 'admin/waiting-policy/preview',
+        providesTags: ['WaitingPolicy'],
+      }),
+      saveWaitingPolicy: build.mutation<Envelope<WaitingPolicy>, WaitingPolicy>({
+        query: (body) => ({ url: 'admin/waiting-policy', method: 'PUT', body }),
+        invalidatesTags: ['WaitingPolicy'],
+      }),
+      switchWaitingPolicy: build.mutation<Envelope<WaitingPolicySwitch>, boolean>({
+        query: (enabled) => ({ url: 'admin/waiting-policy/enabled', method: 'PUT', body: { enabled } }),
+        invalidatesTags: ['WaitingPolicy'],
       }),
       /** The customer mail a macro would send one order (name, language, preview); null when none. */
       getMacroMailPreview: build.query<MailPreview, { orderId: number; macroId: number }>({
@@ -105,4 +123,7 @@ export const {
   useDeleteMacroMutation,
   useApplyMacroMutation,
   useCancelPendingMailMutation,
+  useGetWaitingPreviewQuery,
+  useSaveWaitingPolicyMutation,
+  useSwitchWaitingPolicyMutation,
 } = communicationApi;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import Button from 'react-bootstrap/Button';
+import { Link } from 'react-router';
 import { toast } from 'react-toastify';
 import type { StatusNotification } from '../../shared/contracts/communication';
 import { statusName } from '../../shared/order-rules';
@@ -84,7 +85,8 @@ export function Component() {
       <p className="text-muted small">
         When an order enters a status, by any path (the order's page, a list, a macro), the customer is mailed
         the chosen template in their language, in the same step as the move. A macro that sends its own mail,
-        and "Upload, mail and complete", send only theirs.
+        and "Upload, mail and complete", send only theirs.{' '}
+        <Link to="/admin/waiting-policy">Waiting policy</Link>: reminders when a customer does not answer.
       </p>
       <form
         onSubmit={(e) => {

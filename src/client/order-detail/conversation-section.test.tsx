@@ -1,3 +1,4 @@
+import { serviceZoneInstant } from '../../shared/dates';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -117,7 +118,7 @@ describe('conversation section: logged calls', () => {
     const submit = within(form).getByRole('button', { name: 'Log contact' });
     await user.selectOptions(within(form).getByLabelText('Outcome'), 'no_answer');
     await user.type(within(form).getByLabelText('Note'), 'Rang twice');
-    expect(within(form).queryByLabelText('Call back at')).not.toBeInTheDocument();
+    expect(within(form).queryByLabelText(/^Call back at/)).not.toBeInTheDocument();
     await user.click(submit);
     await waitFor(() =>
       expect(sent.find((r) => r.method === 'POST')?.body).toEqual({
@@ -132,11 +133,15 @@ describe('conversation section: logged calls', () => {
     await user.selectOptions(within(form).getByLabelText('Channel'), 'whatsapp');
     await user.selectOptions(within(form).getByLabelText('Outcome'), 'call_back');
     expect(submit).toBeDisabled();
-    const when = within(form).getByLabelText('Call back at');
-    // Tomorrow at 10:30 (local): a call-back is always in the future, whatever the day the test runs.
-    const tomorrow = new Date(Date.now() + 86_400_000);
-    const local = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}T10:30`;
-    await user.type(when, local);
+    // The service time zone is named; the date is typed day first, the time on a 24-hour clock.
+    const when = within(form).getByLabelText(/^Call back at \(America\/New_York, E[SD]T\)/);
+    const tomorrow = new Date(Date.now() + 2 * 86_400_000);
+    const dd = String(tomorrow.getUTCDate()).padStart(2, '0');
+    const mm = String(tomorrow.getUTCMonth() + 1).padStart(2, '0');
+    const day = `${tomorrow.getUTCFullYear()}-${mm}-${dd}`;
+    await user.type(when, `${dd}/${mm}/${tomorrow.getUTCFullYear()}`);
+    expect(submit).toBeDisabled();
+    await user.type(within(form).getByLabelText(/^Time \(E[SD]T\)/), '10:30');
     expect(submit).toBeEnabled();
     refuse = true;
     await user.click(submit);
@@ -144,7 +149,7 @@ describe('conversation section: logged calls', () => {
       expect(sent.filter((r) => r.method === 'POST').at(-1)?.body).toEqual({
         channel: 'whatsapp',
         outcome: 'call_back',
-        callBackAt: new Date(local).toISOString(),
+        callBackAt: serviceZoneInstant(day, '10:30'),
       }),
     );
     expect(await screen.findByText('callBackAt: must be in the future')).toBeInTheDocument();

@@ -3,19 +3,20 @@ import Button from 'react-bootstrap/Button';
 import { useEffect, useRef, useState } from 'react';
 import { STAFF_REPLY_MAX } from '../../shared/contracts/conversation';
 import {
-  CALL_BACK_MAX_DAYS,
   CONTACT_CHANNELS,
   CONTACT_NOTE_MAX,
   CONTACT_OUTCOMES,
   type ContactOutcome,
 } from '../../shared/constants';
-import { MAIL_PROVIDERS, type MailProvider } from '../../shared/constants';
+import { MAIL_PROVIDERS, type MailProvider, SERVICE_TIME_ZONE } from '../../shared/constants';
 import { useGetTemplatesQuery } from '../communication/communication-api';
 import { toast } from 'react-toastify';
 import type { ConversationItem } from '../../shared/contracts/conversation';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { errorMessage } from '../transport/api';
 import { DateTime } from '../components/date-time';
+import { DateField } from '../components/form-kit/date-field';
+import { easternZoneLabel, serviceZoneInstant } from '../../shared/dates';
 import { statusName } from '../../shared/order-rules';
 import { downloadWithToken } from './authorized-files';
 import {
@@ -74,12 +75,6 @@ function Contact({ item }: { item: Extract<ConversationItem, { direction: 'conta
   );
 }
 
-/** A date-time input value (local time, minutes) for a moment. */
-const localInput = (ms: number) => {
-  const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
-  return d.toISOString().slice(0, 16);
-};
-
 /** Log a call or WhatsApp contact with its outcome; a call-back needs its time (within 30 days). */
 function ContactForm({
   orderId,
@@ -93,7 +88,10 @@ function ContactForm({
   const [channel, setChannel] = useState<string>(CONTACT_CHANNELS[0]);
   const [moveCalled, setMoveCalled] = useState(false);
   const [outcome, setOutcome] = useState<ContactOutcome>('reached');
-  const [callBackAt, setCallBackAt] = useState('');
+  // Typed in the service time zone: a day-first date and a 24-hour time.
+  const [callBackDay, setCallBackDay] = useState('');
+  const [callBackTime, setCallBackTime] = useState('');
+  const callBackAt = serviceZoneInstant(callBackDay, callBackTime) ?? '';
   const [note, setNote] = useState('');
   const [log, { isLoading }] = useLogContactMutation();
   const callBack = outcome === 'call_back';
@@ -111,7 +109,7 @@ function ContactForm({
           orderId,
           channel,
           outcome,
-          ...(callBack ? { callBackAt: new Date(callBackAt).toISOString() } : {}),
+          ...(callBack ? { callBackAt } : {}),
           ...(note.trim() ? { note } : {}),
           ...(offerMove && moveCalled ? { moveToCustomerCalled: true, expectedVersion: version } : {}),
         });
@@ -119,7 +117,8 @@ function ContactForm({
         else {
           toast.success(result.data.message);
           setNote('');
-          setCallBackAt('');
+          setCallBackDay('');
+          setCallBackTime('');
           setMoveCalled(false);
         }
       }}
@@ -155,18 +154,27 @@ function ContactForm({
           ))}
         </SelectField>
         {callBack && (
-          <TextField
-            id={`contact-call-back-${orderId}`}
-            label="Call back at"
-            labelClassName="small mb-0"
-            size="sm"
-            type="datetime-local"
-            required
-            min={localInput(Date.now())}
-            max={localInput(Date.now() + CALL_BACK_MAX_DAYS * 86_400_000)}
-            value={callBackAt}
-            onChange={(e) => setCallBackAt(e.target.value)}
-          />
+          <>
+            <DateField
+              id={`contact-call-back-${orderId}`}
+              label={`Call back at (${SERVICE_TIME_ZONE}, ${easternZoneLabel(callBackAt || Date.now())})`}
+              labelClassName="small mb-0"
+              size="sm"
+              validOnly
+              value={callBackDay}
+              onChange={setCallBackDay}
+            />
+            <TextField
+              id={`contact-call-back-time-${orderId}`}
+              label={`Time (${easternZoneLabel(callBackAt || Date.now())})`}
+              labelClassName="small mb-0"
+              size="sm"
+              type="time"
+              required
+              value={callBackTime}
+              onChange={(e) => setCallBackTime(e.target.value)}
+            />
+          </>
         )}
       </div>
       {offerMove && (

@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useRef, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Badge from 'react-bootstrap/Badge';
 import Button from 'react-bootstrap/Button';
@@ -13,29 +13,9 @@ import { sessionUser } from '../transport/session';
 import { useCorrectOrderMutation, useDecideDuplicateMutation } from './order-checks-api';
 import { RiskActions } from './risk-actions';
 import { TextField } from '../components/form-kit/form-field';
+import { DateField } from '../components/form-kit/date-field';
+import { DATE_FIELDS, fieldLabel as label } from './field-labels';
 import { column, DataTable } from '../components/list-kit/data-table';
-
-/** Labels of the order fields, as the detail sections name them. */
-const LABELS: Record<string, string> = {
-  email: 'Email',
-  re_enter_email: 'Re-entered Email',
-  first_name: 'First Name',
-  last_name: 'Last Name',
-  date_of_birth: 'Date of Birth',
-  nationality: 'Nationality',
-  country_of_birth: 'Country of Birth',
-  passport_number: 'Passport Number',
-  passport_expiration: 'Passport Expiration',
-  arrival_date: 'Arrival Date',
-  departure_date: 'Departure Date',
-  country_of_departure: 'Country of Departure',
-  country_of_residence: 'Country of Residence',
-  flight_number: 'Flight Number',
-  phone_code: 'Phone Code',
-  telephone_number: 'Telephone Number',
-};
-const label = (field: string) =>
-  LABELS[field] ?? field.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 
 /** Badge colours with their readable text colour (WCAG AA contrast: dark text on yellow and cyan). */
 const SEVERITY = {
@@ -44,7 +24,6 @@ const SEVERITY = {
   info: { bg: 'info', fg: 'dark', text: 'Note' },
 } as const;
 
-const DATE_FIELDS = new Set(['date_of_birth', 'passport_expiration', 'arrival_date', 'departure_date']);
 /** The fields the editor always offers: the traveller and the trip. */
 const DEFAULT_FIELDS: CorrectableField[] = [
   'first_name',
@@ -68,6 +47,19 @@ const CLOSED = new Set(['Completed', 'Refunded', 'Deleted']);
 /** The top of the detail page: each failing check with its fields, possible duplicates, corrections. */
 export function OrderChecksSection({ order }: { order: OrderDetails }) {
   const [editing, setEditing] = useState(false);
+  // Values the editor opens with instead of the order's (the e-mail typo's "apply").
+  const [preset, setPreset] = useState<Partial<Record<CorrectableField, string>>>({});
+  const panel = useRef<HTMLDivElement>(null);
+  const open = (values: Partial<Record<CorrectableField, string>> = {}) => {
+    setPreset(values);
+    setEditing(true);
+  };
+  // After saving or cancelling the checks panel stays in view (the form's height goes away under it).
+  const close = () => {
+    setEditing(false);
+    setPreset({});
+    requestAnimationFrame(() => panel.current?.scrollIntoView?.({ block: 'nearest' }));
+  };
   const checks = order.checks ?? [];
   const duplicates = order.duplicates ?? [];
   const mayCorrect = can(sessionUser()?.type ?? null, 'orders.correct') && !CLOSED.has(order.process_status);
@@ -80,7 +72,7 @@ export function OrderChecksSection({ order }: { order: OrderDetails }) {
   if (!order.checks) return null;
 
   return (
-    <Card className={`mb-3 ${checks.length ? 'border-warning' : ''}`} data-testid="order-checks">
+    <Card ref={panel} className={`mb-3 ${checks.length ? 'border-warning' : ''}`} data-testid="order-checks">
       <Card.Header className="d-flex align-items-center gap-2">
         <h2 className="h6 mb-0">Checks</h2>
         {checks.length ? (
@@ -91,7 +83,7 @@ export function OrderChecksSection({ order }: { order: OrderDetails }) {
           <span className="small text-body-secondary">No problems found</span>
         )}
         {mayCorrect && !editing && (
-          <Button size="sm" variant="outline-primary" className="ms-auto" onClick={() => setEditing(true)}>
+          <Button size="sm" variant="outline-primary" className="ms-auto" onClick={() => open()}>
             Correct data
           </Button>
         )}
@@ -109,6 +101,16 @@ export function OrderChecksSection({ order }: { order: OrderDetails }) {
                   {c.fields.length > 0 && (
                     <span className="small text-body-secondary"> — {c.fields.map(label).join(', ')}</span>
                   )}
+                  {c.code === 'email_typo' && c.suggestion && mayCorrect && (
+                    <Button
+                      size="sm"
+                      variant="link"
+                      className="py-0"
+                      onClick={() => open({ email: c.suggestion, re_enter_email: c.suggestion })}
+                    >
+                      Apply {c.suggestion}
+                    </Button>
+                  )}
                   {(c.code === 'fraud_warning' || c.code === 'risk_hold') && (
                     <RiskActions order={order} code={c.code} />
                   )}
@@ -116,7 +118,16 @@ export function OrderChecksSection({ order }: { order: OrderDetails }) {
               ))}
             </ul>
           )}
-          {editing && <CorrectionForm order={order} fields={fields} onDone={() => setEditing(false)} />}
+          {editing && (
+            <CorrectionForm
+              key={JSON.stringify(preset)}
+              order={order}
+              fields={fields}
+              named={new Set(named)}
+              preset={preset}
+              onDone={close}
+            />
+          )}
           {duplicates.map((d) => (
             <DuplicateCompare key={d.order_id} order={order} other={d} mayDecide={mayCorrect} />
           ))}
@@ -129,14 +140,21 @@ export function OrderChecksSection({ order }: { order: OrderDetails }) {
 function CorrectionForm({
   order,
   fields,
+  named,
+  preset,
   onDone,
 }: {
   order: OrderDetails;
   fields: CorrectableField[];
+  /** The fields the checks name: highlighted. */
+  named: Set<CorrectableField>;
+  preset: Partial<Record<CorrectableField, string>>;
   onDone: () => void;
 }) {
   const current = (f: CorrectableField) => ((order as Record<string, unknown>)[f] as string | null) ?? '';
-  const [values, setValues] = useState(() => Object.fromEntries(fields.map((f) => [f, current(f)])));
+  const [values, setValues] = useState(() =>
+    Object.fromEntries(fields.map((f) => [f, preset[f] ?? current(f)])),
+  );
   const [correct, { isLoading, error }] = useCorrectOrderMutation();
 
   const submit = async (e: FormEvent) => {
@@ -163,19 +181,35 @@ function CorrectionForm({
         </Alert>
       )}
       <div className="row g-2">
-        {fields.map((f) => (
-          <TextField
-            id={`correct-${f}`}
-            key={f}
-            className="col-md-4"
-            label={label(f)}
-            labelClassName="small mb-0"
-            size="sm"
-            type={DATE_FIELDS.has(f) ? 'date' : 'text'}
-            value={values[f] ?? ''}
-            onChange={(e) => setValues((v) => ({ ...v, [f]: e.target.value }))}
-          />
-        ))}
+        {fields.map((f) => {
+          const frame = {
+            id: `correct-${f}`,
+            className: `col-md-4${named.has(f) ? ' correction-named' : ''}`,
+            label: label(f),
+            labelClassName: `small mb-0${named.has(f) ? ' fw-semibold text-warning-emphasis' : ''}`,
+            help: named.has(f) ? 'Named by the checks' : undefined,
+          };
+          return DATE_FIELDS.has(f) ? (
+            <DateField
+              key={f}
+              {...frame}
+              validOnly
+              size="sm"
+              controlClassName={named.has(f) ? 'border-warning border-2' : undefined}
+              value={values[f] ?? ''}
+              onChange={(v) => setValues((old) => ({ ...old, [f]: v }))}
+            />
+          ) : (
+            <TextField
+              key={f}
+              {...frame}
+              size="sm"
+              controlClassName={named.has(f) ? 'border-warning border-2' : undefined}
+              value={values[f] ?? ''}
+              onChange={(e) => setValues((v) => ({ ...v, [f]: e.target.value }))}
+            />
+          );
+        })}
       </div>
       <div className="d-flex gap-2 mt-2">
         <Button type="submit" size="sm" disabled={isLoading}>

@@ -92,9 +92,10 @@ describe('order detail page', () => {
     openOrder(orderFixture());
     await screen.findByText(/Order 100123/);
     expect(sectionTitles()).toEqual([
-      'Submit',
+      // The traveller's passport and trip right under the checks, then the submission.
       'Passport details',
       'Arrival/Departure Date',
+      'Submit',
       'Arrival details',
       'Personal Information',
       'Trip Information',

@@ -132,6 +132,9 @@ function OrderDetail({ order }: { order: OrderDetails }) {
       <OrderLivePanel order={order} />
       {/* The order's data checks first: what the government would reject, and possible duplicates. */}
       <OrderChecksSection order={order} />
+      {/* The traveller's passport and trip right under the checks, above everything else. */}
+      <PassportSection order={order} />
+      <ArrivalSection order={order} />
       {/* The government form's packet to submit from, and the reference (docs/product.md). */}
       <SubmitSection order={order} />
       {/* First in the reading order (a few Tab presses away), shown fixed at the bottom of the screen. */}
@@ -152,8 +155,6 @@ function OrderDetail({ order }: { order: OrderDetails }) {
       {/* An unread answer: the conversation comes first, where the badge points. */}
       {replied && <ConversationSection order={order} />}
       {/* The traveller's identity and trip first; Upload is one click away (Upload in the action bar). */}
-      <PassportSection order={order} />
-      <ArrivalSection order={order} />
       <ArrivalDetailsSection order={order} />
       <PersonalInfoSection order={order} />
       <TripInfoSection order={order} />

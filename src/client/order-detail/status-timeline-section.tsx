@@ -2,6 +2,7 @@ import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { DateTime } from '../components/date-time';
 import { column, DataTable } from '../components/list-kit/data-table';
 import { MSG } from '../../shared/messages';
+import { fieldLabel, fieldValue } from './field-labels';
 import { Section } from './section';
 
 /** Readable names of the order event actions; an unknown action shows as stored. */
@@ -29,7 +30,7 @@ function EventValue({ action, value }: { action: string; value: string | null })
       <>
         {Object.entries(fields).map(([field, v]) => (
           <div key={field}>
-            {field}: {v ?? '-'}
+            {fieldLabel(field)}: {fieldValue(field, v)}
           </div>
         ))}
       </>

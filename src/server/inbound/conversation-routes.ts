@@ -22,7 +22,10 @@ import {
   useAsCardBody,
   useAsCardResponse,
   waitingPolicy,
+  waitingPolicyEnabledBody,
+  waitingPolicyPreviewResponse,
   waitingPolicyResponse,
+  waitingPolicySwitchResponse,
 } from '../../shared/contracts/conversation.js';
 import { CUSTOMER_MSG } from '../../shared/contracts/customer.js';
 import { staffOf } from '../auth/guard.js';
@@ -54,7 +57,7 @@ import { attachmentOf, listUnmatched, loadConversation, markConversationRead } f
 import { INBOUND_LIMITS } from './parse.js';
 import { malformedForm } from './multipart.js';
 import { attachUnmatched, receiveTrackReply, trackReplyRefusal } from './pipeline.js';
-import { getWaitingPolicy, setWaitingPolicy } from './waiting.js';
+import { getWaitingPolicy, previewWaiting, setWaitingPolicy, setWaitingSwitch } from './waiting.js';
 
 const security = [{ staffToken: [] }];
 
@@ -391,6 +394,43 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const policy = await setWaitingPolicy(db, staffOf(request), request.body, request.ip);
       return ok(policy, 'The waiting policy has been saved.');
+    },
+  );
+
+  app.get(
+    '/admin/waiting-policy/preview',
+    {
+      config: { permission: 'notifications.settings' },
+      schema: {
+        tags: ['conversation'],
+        summary: 'How many orders each step of the waiting policy would act on now, and whether it is on',
+        security,
+        response: { 200: waitingPolicyPreviewResponse },
+      },
+    },
+    async () => ok(await previewWaiting(db), 'Waiting policy preview'),
+  );
+
+  app.put(
+    '/admin/waiting-policy/enabled',
+    {
+      config: { permission: 'notifications.settings' },
+      schema: {
+        tags: ['conversation'],
+        summary: 'Switch the waiting policy on or off (Admin, Manager; audited)',
+        security,
+        body: waitingPolicyEnabledBody,
+        response: { 200: waitingPolicySwitchResponse },
+      },
+    },
+    async (request) => {
+      const result = await setWaitingSwitch(db, staffOf(request), request.body.enabled, request.ip);
+      return ok(
+        result,
+        result.enabled
+          ? 'The waiting policy is on.'
+          : 'The waiting policy is off: no reminders, no escalation.',
+      );
     },
   );
 

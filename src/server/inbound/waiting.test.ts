@@ -1,7 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
-import { scanWaiting } from './waiting.js';
+import { ensureWaitingSwitch, scanWaiting } from './waiting.js';
 
 const MIN = 60_000;
 
@@ -121,5 +124,123 @@ describe('the waiting policy: reminders, then Contact Customer, each step once',
     expect(await scanWaiting(t.database.db, now, { stopping: () => true })).toBe(0);
     expect(await scanWaiting(t.database.db, now, { maxSteps: 2 })).toBe(1);
     expect((await state(newest)).mails).toHaveLength(1);
+  });
+
+  it('the remark says what really happened: an order found late was sent no reminder', async () => {
+    const start = new Date(Date.now() - 10 * MIN);
+    const late = await awaitingSince(start);
+    await scanWaiting(t.database.db, new Date(start.getTime() + 500 * MIN));
+    const { rows } = await t.database.sql.query<{ remark: string }>(
+      'select remark from order_remarks where order_id = $1',
+      [late],
+    );
+    expect(rows[0]!.remark).toContain('no reminder was sent');
+    expect(rows[0]!.remark).not.toContain('two reminders');
+  });
+
+  it('preview per step; the switch: Admin and Manager only, audited, off stops every step, on restarts the clock', async () => {
+    // The earlier tests' orders have all left Awaiting or been reminded: start from a clean set.
+    await t.database.sql.query("update orders set process_status = 'New' where process_status = 'Awaiting'");
+    const now = Date.now();
+    const old = await awaitingSince(new Date(now - 200 * MIN)); // step 3 due (policy 60/120/180)
+    const mid = await awaitingSince(new Date(now - 130 * MIN)); // step 2 due
+    const preview = await t.as('Manager', { method: 'GET', url: '/api/admin/waiting-policy/preview' });
+    expect(preview.statusCode).toBe(200);
+    expect(preview.json().data).toMatchObject({
+      enabled: true,
+      waiting: 2,
+      steps: [
+        { step: 1, action: 'reminder', afterMinutes: 60, orders: 0 },
+        { step: 2, action: 'second-reminder', afterMinutes: 120, orders: 1 },
+        { step: 3, action: 'contact-customer', afterMinutes: 180, orders: 1 },
+      ],
+    });
+    for (const role of ['Team', 'Telecaller'] as const) {
+      expect((await t.as(role, { method: 'GET', url: '/api/admin/waiting-policy/preview' })).statusCode).toBe(
+        403,
+      );
+      expect(
+        (
+          await t.as(role, {
+            method: 'PUT',
+            url: '/api/admin/waiting-policy/enabled',
+            payload: { enabled: false },
+          })
+        ).statusCode,
+      ).toBe(403);
+    }
+    // Hostile bodies: refused, nothing changes.
+    for (const bad of [{ enabled: 'no\u0000' }, { enabled: 1e308 }, { enabled: false, extra: 1 }, {}]) {
+      const res = await t.as('Admin', {
+        method: 'PUT',
+        url: '/api/admin/waiting-policy/enabled',
+        payload: bad,
+      });
+      expect(res.statusCode).toBe(400);
+    }
+    expect(
+      (await t.as('Admin', { method: 'GET', url: '/api/admin/waiting-policy/preview' })).json().data.enabled,
+    ).toBe(true);
+
+    const off = await t.as('Admin', {
+      method: 'PUT',
+      url: '/api/admin/waiting-policy/enabled',
+      payload: { enabled: false },
+    });
+    expect(off.statusCode).toBe(200);
+    expect(off.json().data.enabled).toBe(false);
+    expect(await scanWaiting(t.database.db, new Date())).toBe(0);
+    expect((await state(old)).status).toBe('Awaiting');
+    const { rows: audit } = await t.database.sql.query(
+      "select 1 from audit_log where action = 'waiting-policy.switch'",
+    );
+    expect(audit).toHaveLength(1);
+
+    // Switched on again: orders waiting since before start their clock at that moment.
+    const on = await t.as('Manager', {
+      method: 'PUT',
+      url: '/api/admin/waiting-policy/enabled',
+      payload: { enabled: true },
+    });
+    expect(on.json().data.enabled).toBe(true);
+    const since = new Date(on.json().data.enabledSince as string).getTime();
+    expect(await scanWaiting(t.database.db, new Date(since + 30 * MIN))).toBe(0);
+    const after = (await t.as('Admin', { method: 'GET', url: '/api/admin/waiting-policy/preview' })).json()
+      .data;
+    expect(after.steps.map((s: { orders: number }) => s.orders)).toEqual([0, 0, 0]);
+    expect(await scanWaiting(t.database.db, new Date(since + 61 * MIN))).toBe(2);
+    expect((await state(old)).mails).toHaveLength(1);
+    expect((await state(mid)).mails).toHaveLength(1);
+    // The escalation after one switch-on reminder, and none for the other: the remark counts what was sent.
+    await scanWaiting(t.database.db, new Date(since + 181 * MIN));
+    const { rows } = await t.database.sql.query<{ remark: string }>(
+      'select remark from order_remarks where order_id = $1',
+      [old],
+    );
+    expect(rows[0]!.remark).toContain('after the request and one reminder');
+  });
+
+  it('a freshly seeded demo database does not start with a mass escalation', async () => {
+    const { openDatabase, migrateDatabase } = await import('../db/client.js');
+    const { seedDemo } = await import('../db/seed.js');
+    const database = await openDatabase({ memory: true });
+    try {
+      await migrateDatabase(database);
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'edcard-waiting-seed-'));
+      await seedDemo(database, { orders: 300, documents: 0, dataDir });
+      const { rows } = await database.sql.query<{ n: string }>(
+        "select count(*)::text as n from orders where process_status = 'Awaiting'",
+      );
+      expect(Number(rows[0]!.n)).toBeGreaterThan(0);
+      // The first start of the service switches the policy on now.
+      await ensureWaitingSwitch(database.db);
+      expect(await scanWaiting(database.db, new Date())).toBe(0);
+      const { rows: moved } = await database.sql.query<{ n: string }>(
+        'select count(*)::text as n from waiting_steps',
+      );
+      expect(Number(moved[0]!.n)).toBe(0);
+    } finally {
+      await database.close();
+    }
   });
 });

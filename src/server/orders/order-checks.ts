@@ -239,6 +239,9 @@ export function checkItem(check: OrderCheck, language: CustomerLanguage = 'en'):
     severity: check.severity,
     message: translatorFor(language).t(checkMessageKey(check.code), check.params ?? {}),
     fields: check.fields,
+    ...(check.code === 'email_typo' && check.params?.suggestion
+      ? { suggestion: check.params.suggestion }
+      : {}),
   };
 }
 

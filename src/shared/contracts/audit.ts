@@ -44,6 +44,7 @@ export const AUDIT_ACTIONS = {
   'order.duplicate-decision': 'Duplicate decision',
   'shift.note': 'Shift note written',
   'waiting-policy.update': 'Waiting policy changed',
+  'waiting-policy.switch': 'Waiting policy switched on or off',
   'order.customer-cancel': 'Order cancelled by the customer',
   'order.rating': 'Order rated by the customer',
   'cancellation-policy.update': 'Cancellation policy changed',

@@ -11,6 +11,8 @@ export const orderCheckItem = z.object({
   severity: z.enum(CHECK_SEVERITIES),
   message: z.string(),
   fields: z.array(z.string()),
+  /** The address the e-mail typo check suggests (its "apply" fills both address fields). */
+  suggestion: z.string().optional(),
 });
 export type OrderCheckItem = z.infer<typeof orderCheckItem>;
 

@@ -154,6 +154,31 @@ export const waitingPolicy = z
 export type WaitingPolicy = z.infer<typeof waitingPolicy>;
 export const waitingPolicyResponse = envelope(waitingPolicy);
 
+/** The policy's on/off switch (`PUT /admin/waiting-policy/enabled`). */
+export const waitingPolicyEnabledBody = z.object({ enabled: z.boolean() }).strict();
+const waitingPolicySwitchShape = z.object({
+  enabled: z.boolean(),
+  /** When it was last switched on (ISO); orders waiting since before then start their clock there. */
+  enabledSince: z.string().nullable(),
+});
+export type WaitingPolicySwitch = z.infer<typeof waitingPolicySwitchShape>;
+export const waitingPolicySwitchResponse = envelope(waitingPolicySwitchShape);
+/** What each step would touch if the policy ran now (`GET /admin/waiting-policy/preview`). */
+const waitingPolicyPreviewShape = waitingPolicySwitchShape.extend({
+  /** Orders in Awaiting now. */
+  waiting: z.number(),
+  steps: z.array(
+    z.object({
+      step: z.number(),
+      action: z.enum(['reminder', 'second-reminder', 'contact-customer']),
+      afterMinutes: z.number(),
+      orders: z.number(),
+    }),
+  ),
+});
+export type WaitingPolicyPreview = z.infer<typeof waitingPolicyPreviewShape>;
+export const waitingPolicyPreviewResponse = envelope(waitingPolicyPreviewShape);
+
 /** A staff reply from the detail page: a template mail, threaded to the customer's last message. */
 export const STAFF_REPLY_MAX = 5000;
 export const staffMessageBody = z
