@@ -1313,7 +1313,6 @@ export const ratingRequests = pgTable('rating_requests', {
   sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
-<<<<<<< HEAD
 /** The provider's payouts the sync has seen; `synced_at` once every balance transaction is stored. */
 export const providerPayouts = pgTable(
   'provider_payouts',
@@ -1359,7 +1358,9 @@ export const payoutTransactions = pgTable(
     index('payout_transactions_occurred_idx').on(t.occurredAt),
     index('payout_transactions_order_idx').on(t.orderId),
     index('payout_transactions_unmatched_idx').on(t.occurredAt).where(sql`${t.orderId} is null`),
-=======
+  ],
+);
+
 /** API keys for machines (drizzle/0074, docs/product.md "Machines that submit"): the key as its sha256. */
 export const apiKeys = pgTable(
   'api_keys',
@@ -1404,6 +1405,5 @@ export const submissionJobs = pgTable(
     check('submission_jobs_state_ck', sql`${t.state} in ('open', 'submitted', 'failed', 'expired')`),
     index('submission_jobs_open_idx').on(t.expiresAt).where(sql`${t.state} = 'open'`),
     index('submission_jobs_order_idx').on(t.orderId),
->>>>>>> h39b
   ],
 );
