@@ -42,6 +42,8 @@ const PUBLIC_ALLOWED = [
   // The inbound webhook checks its own bearer token; the track-page answer its customer token.
   /^\/api\/inbound\/mail$/,
   /^\/api\/customer\/orders\/:orderId\/replies$/,
+  // The customer's self-service checks the customer token of that order (the rating also a signed link).
+  /^\/api\/customer\/orders\/:orderId(\/(self-service|cancel|rating))?$/,
   // The job API checks a machine's API key (src/server/api-keys/keys.ts).
   /^\/api\/submission-jobs\//,
 ];
