@@ -35,11 +35,17 @@ async function order(over: Record<string, unknown> = {}, language: string | null
 }
 async function stripeOrder(over: Record<string, unknown> = {}) {
   seq += 1;
-  return order({
+  const o = await order({
     merchant_name: 'Stripe',
     transaction_id: `ch_selfservice${Date.now().toString(36)}${seq}`,
     ...over,
   });
+  // The provider knows the payment as this order's: a refund goes only to the order's own payment.
+  stripe.payments.set(o.transactionId!, {
+    amount: Math.round(Number(o.amount) * 100),
+    metadata: { order_id: String(o.orderId) },
+  });
+  return o;
 }
 const row = async (orderId: number) =>
   (await q<Record<string, unknown>>('select * from orders where order_id = $1', [orderId]))[0]!;

@@ -175,6 +175,7 @@ describe('folders and counts', () => {
         'check_level',
         'check_codes',
         'customer_replied',
+        'customer_edited',
         'refund_reason',
         'refund_reason_text',
         'government_reference',
