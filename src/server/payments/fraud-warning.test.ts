@@ -117,7 +117,11 @@ describe('radar.early_fraud_warning.created', () => {
         charge,
         amount: '5900',
         reason: 'fraudulent',
-        metadata: { order_id: String(orderId), refund_reason: 'fraud_warning' },
+        metadata: {
+          order_id: String(orderId),
+          edcard_key: `edcard-efw-${warningId}`,
+          refund_reason: 'fraud_warning',
+        },
       });
       expect(await orderRow(orderId)).toMatchObject({
         process_status: 'Refunded',

@@ -235,7 +235,12 @@ describe('the erasure of an order leaves none of its personal data', () => {
     const transaction = await t.as('Admin', {
       method: 'POST',
       url: '/api/admin/save-transaction-details',
-      payload: { orderId: id, transactionId: TRANSACTION, merchantName: 'Marchpane Payments' },
+      payload: {
+        orderId: id,
+        transactionId: TRANSACTION,
+        merchantName: 'Marchpane Payments',
+        reason: 'intake left it out',
+      },
     });
     expect(transaction.statusCode, transaction.body).toBe(200);
     // Staff search for the customer and export what they found (URL and audit log).

@@ -77,6 +77,9 @@ function scrubJson(value: unknown, values: readonly string[], erasedEmail: strin
   return value;
 }
 
+/** Audit actions about an order whose every value goes whole on erasure (what was typed about the customer). */
+const WHOLE_TEXT_ACTIONS = new Set(['order.correct', 'order.payment-reference']);
+
 /** Keys of audit values that hold words someone wrote (reasons, notes), not facts. */
 const FREE_TEXT_KEYS = /^(reason|forceReason|remark|note|text|body|message|comment|subject|fileName|name)$/i;
 
@@ -277,6 +280,16 @@ export async function eraseOrder(
     await tx.execute(
       sql`update payment_disputes set charge_id = null, payment_intent_id = null where order_id = ${orderId}`,
     );
+    // The card check and the passport scan keep their outcome, not the values read or expected; the
+    // customer's words (a cancellation's reason, a rating's comment) go whole.
+    await tx.execute(sql`update card_checks set fields = '[]'::jsonb, qr = '[]'::jsonb,
+                           release_reason = case when release_reason is null then null else ${ERASED} end
+                          where order_id = ${orderId}`);
+    await tx.execute(sql`update passport_scans set fields = '[]'::jsonb,
+                           reason = case when reason is null then null else ${ERASED} end
+                          where order_id = ${orderId}`);
+    await tx.execute(sql`update customer_cancellations set reason = ${ERASED} where order_id = ${orderId}`);
+    await tx.execute(sql`update order_ratings set comment = '' where order_id = ${orderId}`);
     for (const table of ['mail_log', 'mail_attempts'] as const) {
       const { rows: errors } = await tx.execute<{ id: number; error: string }>(
         table === 'mail_log'
@@ -327,7 +340,7 @@ export async function eraseOrder(
         // may describe the customer in words no list of values can find (decision 352).
         const redact = (v: unknown) =>
           about
-            ? redactFreeText(v, r.action === 'order.correct', own, erasedEmail)
+            ? redactFreeText(v, WHOLE_TEXT_ACTIONS.has(r.action), own, erasedEmail)
             : scrubJson(v, values, erasedEmail);
         const from = redact(r.from_value);
         const to = redact(r.to_value);
