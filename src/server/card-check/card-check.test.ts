@@ -300,7 +300,7 @@ describe('the card gate', () => {
     });
     expect((await statusOfOrder(o.orderId)).checks.map((c) => c.code)).not.toContain('card_mismatch');
     const audit = await t.database.sql.query(
-      `select target from audit_log where action = 'card_check.release' and target like $1`,
+      `select target from audit_log where action = 'card-check.release' and target like $1`,
       [`order ${o.orderId},%`],
     );
     expect(audit.rows).toHaveLength(1);

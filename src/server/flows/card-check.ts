@@ -244,7 +244,7 @@ export async function releaseCard(
     await setOrderFlag(tx, input.orderId, 'card_mismatch', false, settings);
     await setOrderFlag(tx, input.orderId, 'card_duplicate', false, settings);
     await recordAudit(tx, {
-      action: 'card_check.release',
+      action: 'card-check.release',
       actorId: actor.id,
       actorEmail: actor.email,
       target: `order ${input.orderId}, document ${doc.id}`,

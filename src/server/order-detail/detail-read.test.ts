@@ -50,6 +50,13 @@ async function bySections(orderId: number) {
     customer_edited: (
       await q('select customer_edited_at is not null as edited from orders where order_id = $1', [orderId])
     ).rows.map((r) => (r as { edited: boolean }).edited)[0],
+    // The failing-address mark of the order's address (the header's badge), its bounce reason.
+    failing_address: (
+      await q(
+        'select f.reason from orders o left join failing_addresses f on f.email = lower(btrim(o.email)) where o.order_id = $1',
+        [orderId],
+      )
+    ).rows.map((r) => (r as { reason: string | null }).reason)[0],
   };
 }
 
@@ -226,8 +233,11 @@ describe('the detail read (one statement)', () => {
       message: 'Order details',
       data: {
         ...JSON.parse(JSON.stringify(orderDetails.parse(await bySections(id)))),
-        // The order's checks ride along (src/server/checks): their own tests cover them.
-        checks: { checks: expect.any(Array), duplicates: expect.any(Array) },
+        // The order's checks, duplicates and dispute ride along (src/server/checks, payments): their own
+        // tests cover them.
+        checks: expect.any(Array),
+        duplicates: expect.any(Array),
+        dispute: null,
       },
     });
   });

@@ -17,7 +17,7 @@ export const AUDIT_ACTIONS = {
   'gateway.activate': 'Payment gateway switched',
   'export.csv': 'CSV export',
   'document.withdraw': 'Document withdrawn',
-  'card_check.release': 'Blocked card released',
+  'card-check.release': 'Blocked card released',
   'order.restore': 'Order restored',
   'order.takeover': 'Order taken over',
   'order.force-complete': 'Order completed without a card',
