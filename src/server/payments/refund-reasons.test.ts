@@ -24,13 +24,19 @@ const q = async <T>(text: string, params: unknown[] = []) =>
 
 async function inRefunds(over: Record<string, unknown> = {}) {
   seq += 1;
-  return createOrder(t.database, {
+  const order = await createOrder(t.database, {
     transaction_id: `ch_reasontest${Date.now().toString(36)}${seq}`,
     merchant_name: 'Stripe',
     process_status: 'Refunds',
     amount: 59,
     ...over,
   });
+  // The provider knows the payment as this order's: a refund goes only to the order's own payment.
+  stripe.payments.set(order.transactionId!, {
+    amount: Math.round(Number(order.amount) * 100),
+    metadata: { order_id: String(order.orderId) },
+  });
+  return order;
 }
 
 const refund = (body: object, role: DemoRole = 'Team') =>
@@ -52,6 +58,7 @@ describe('refund reason codes', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(refundRequests()[0]!.form.metadata).toEqual({
       order_id: String(order.orderId),
+      edcard_key: `edcard-refund-${order.orderId}-1`,
       refund_reason: 'service_failure',
     });
     expect(await reasonOf(order.orderId)).toEqual({
