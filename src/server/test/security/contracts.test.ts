@@ -21,11 +21,17 @@ describe('request contracts', () => {
     for (const [path, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {
         const schema = op.requestBody?.content?.['application/json']?.schema as
-          | { type?: string; additionalProperties?: unknown; anyOf?: { additionalProperties?: unknown }[] }
+          | {
+              type?: string;
+              additionalProperties?: unknown;
+              anyOf?: { additionalProperties?: unknown }[];
+              oneOf?: { additionalProperties?: unknown }[];
+            }
           | undefined;
         if (!schema) continue;
         bodies += 1;
-        const variants = schema.anyOf ?? [schema];
+        // A union (anyOf) or a discriminated union (oneOf) is closed when each of its variants is.
+        const variants = schema.anyOf ?? schema.oneOf ?? [schema];
         if (variants.some((v) => v.additionalProperties !== false))
           open.push(`${method.toUpperCase()} ${path}`);
       }
