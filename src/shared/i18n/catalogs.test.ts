@@ -82,6 +82,8 @@ describe('customer catalogs', () => {
         workedOn: 75,
         score: 3,
         fields: 'F, G',
+        // The government step's submission date.
+        date: '12/03/2026',
       };
       for (const key of Object.keys(en) as (keyof typeof en)[]) {
         if (key.startsWith('details.') || SERVER_ONLY_KEY.test(key)) continue;
