@@ -77,7 +77,10 @@ export function offerUndo(
   };
   toast.success(
     <span className="d-flex align-items-center gap-2">
-      <span>{move.message}</span>
+      {/* A long address in the message wraps rather than widen the toast past a phone's screen. */}
+      <span className="text-break" style={{ minWidth: 0 }}>
+        {move.message}
+      </span>
       <button
         type="button"
         className="btn btn-sm btn-light ms-auto text-nowrap flex-shrink-0"

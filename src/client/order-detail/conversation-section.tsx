@@ -571,7 +571,8 @@ export function ConversationSection({ order }: { order: OrderDetails }) {
                     <strong className="text-body" data-testid="conversation-author">
                       {item.author ?? 'System'}
                     </strong>
-                    <span>
+                    {/* A long address wraps rather than widen the page past a phone's screen. */}
+                    <span className="text-break" style={{ minWidth: 0 }}>
                       Sent {item.kind === 'macro' ? 'reply' : item.kind} mail to {item.to} via {item.provider}
                     </span>
                     <DateTime value={item.at} />
