@@ -33,7 +33,8 @@ test('Insights: a 30-day period with every chart drawn, the previous period, and
   await expect(page).toHaveURL(/preset=30d/);
   await expect(page.getByTestId('insights-period')).toContainText('compared with');
   const charts = page.locator('[data-testid=insights-chart]');
-  await expect(charts).toHaveCount(7);
+  // The seven of the period, the dispute ratios' months and the customers' ratings per week.
+  await expect(charts).toHaveCount(10);
   for (let i = 0; i < 7; i++) await drawn(page, i);
   expect(chartChunks.length).toBeGreaterThan(0);
 
