@@ -119,9 +119,10 @@ test.describe('the order detail page', () => {
     await expect(skip).toBeInViewport();
     await page.keyboard.press('Enter');
     await expect(page.getByRole('main')).toBeFocused();
-    // From there the order's action bar is a few presses away (past the data checks panel's controls).
+    // From there the order's action bar is reachable by Tab (past the checks panel's and the passport and
+    // trip sections' controls, which come first on the page).
     let reached = 0;
-    for (let i = 1; i <= 12 && !reached; i++) {
+    for (let i = 1; i <= 60 && !reached; i++) {
       await page.keyboard.press('Tab');
       const inBar = await page.evaluate(() => !!document.activeElement?.closest('.detail-action-bar'));
       if (inBar) reached = i;
