@@ -132,6 +132,8 @@ function OrderDetail({ order }: { order: OrderDetails }) {
       <OrderLivePanel order={order} />
       {/* The order's data checks first: what the government would reject, and possible duplicates. */}
       <OrderChecksSection order={order} />
+      {/* An unread answer: the conversation comes first (after the checks), where the badge points. */}
+      {replied && <ConversationSection order={order} />}
       {/* The traveller's passport and trip right under the checks, above everything else. */}
       <PassportSection order={order} />
       <ArrivalSection order={order} />
@@ -152,8 +154,6 @@ function OrderDetail({ order }: { order: OrderDetails }) {
           </>
         )}
       </div>
-      {/* An unread answer: the conversation comes first, where the badge points. */}
-      {replied && <ConversationSection order={order} />}
       {/* The traveller's identity and trip first; Upload is one click away (Upload in the action bar). */}
       <ArrivalDetailsSection order={order} />
       <PersonalInfoSection order={order} />
