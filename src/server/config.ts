@@ -55,6 +55,8 @@ const schema = z.object({
   /** Open live event streams per session and per user; a new one closes the oldest beyond them. */
   LIVE_STREAMS_PER_SESSION: z.coerce.number().int().min(1).max(10_000).default(5),
   LIVE_STREAMS_PER_USER: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Track-page lookups per IP address in 10 minutes (the customer's order search). */
+  TRACK_PER_IP_MAX: z.coerce.number().int().min(1).max(100_000).default(20),
   REDIS_URL: optionalUrl,
   /** Where documents live: `local` (DATA_DIR/documents) or `s3` (an S3-compatible bucket, S3_*). */
   DOCUMENT_STORAGE: z.enum(['local', 's3']).default('local'),

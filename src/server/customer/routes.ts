@@ -140,7 +140,7 @@ export const customerRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: {
         public: true,
-        rateLimit: { ...LIMITS.trackPerIp, keyGenerator: ipKey('track-ip') },
+        rateLimit: { ...LIMITS.trackPerIp, max: config.TRACK_PER_IP_MAX, keyGenerator: ipKey('track-ip') },
       },
       schema: {
         tags: ['customer'],
