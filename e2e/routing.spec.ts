@@ -59,7 +59,7 @@ async function arrives(page: Page, orderId: number) {
 }
 
 // Passes alone; in the whole run (one server for every spec) the third order did not arrive within 45 s
-// twice in a row. Left as fixme until the spec gets a server of its own (noted at this round's stop).
+// twice in a row. Left as fixme until this test gets a server of its own.
 test.fixme('a member with capacity 2 gets two of three new orders; the third arrives when one is completed', async ({
   page,
   browser,

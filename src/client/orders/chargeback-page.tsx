@@ -2,7 +2,7 @@ import { CHARGEBACK_COLUMNS } from './columns';
 import { useGetFolderCountQuery } from './counts-api';
 import { OrderQueue } from './order-queue';
 
-/** Chargeback list: titled as the sidebar names it (issue 37, not "New Orders"); Delete for Manager and Admin. */
+/** Chargeback list: titled as the sidebar names it (not "New Orders"); Delete for Manager and Admin. */
 export function Component() {
   const counts = useGetFolderCountQuery(undefined, { refetchOnMountOrArgChange: true });
   return (
