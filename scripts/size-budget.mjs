@@ -5,7 +5,7 @@
 //   - customer track page: the JS of customer/index.html (or, without a customer entry, the SPA entry plus
 //     the track-page route) ≤ 60 KB gzip;
 //   - staff first load: the JS of index.html plus the /admin route chunk (staff-root: login and layout)
-//     ≤ 172 KB gzip (CSS is reported beside it);
+//     ≤ 176 KB gzip (CSS is reported beside it; raised from 172 by decision 395);
 //   - chart and PDF code never in the staff first load (module paths read from the source maps).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { gzipSync } from 'node:zlib';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const KB = 1024;
-export const BUDGETS = { trackJs: 60 * KB, staffFirstLoadJs: 172 * KB };
+export const BUDGETS = { trackJs: 60 * KB, staffFirstLoadJs: 176 * KB };
 /** Chart and PDF libraries (and the project's own chart/PDF modules) that must stay out of the first load. */
 const HEAVY = [
   /node_modules\/(chart\.js|react-chartjs-2|recharts|d3-[a-z-]+|victory[a-z-]*|echarts|echarts-for-react|apexcharts|react-apexcharts|@nivo\/[a-z-]+|uplot|pdf-lib|pdfkit|pdfjs-dist|jspdf|@react-pdf\/[a-z-]+|react-pdf)\//,
