@@ -129,18 +129,16 @@ export async function assertVersion(
 }
 
 /**
- * The holder rule for status moves and remark-flag moves on one locked order: refused (409, naming the
- * holder) for anyone else, or, for an Admin or Manager who asks, a takeover: the order is reassigned to
- * them with its own event and audit entry, in the same transaction.
+ * The holder rule's answer alone, changing nothing (a refusal comes before any question); the holder's
+ * name when someone else holds the order.
  */
-/** The holder rule's answer alone, changing nothing (a refusal comes before any question). */
 export async function assertHolderAllows(
   tx: DbOrTx,
   order: { orderId: number; assignedTo: number | null },
   actor: StaffIdentity,
   takeOver: boolean,
-): Promise<void> {
-  if (order.assignedTo === null || order.assignedTo === actor.id) return;
+): Promise<string | null> {
+  if (order.assignedTo === null || order.assignedTo === actor.id) return null;
   const [holder] = await tx
     .select({ name: staffUsers.name })
     .from(staffUsers)
@@ -151,8 +149,14 @@ export async function assertHolderAllows(
     takeOver,
   );
   if (!d.allowed) throw conflict(d.message, { holder: holder?.name ?? null });
+  return holder?.name ?? null;
 }
 
+/**
+ * The holder rule for status moves and remark-flag moves on one locked order: refused (409, naming the
+ * holder) for anyone else, or, for an Admin or Manager who asks, a takeover: the order is reassigned to
+ * them with its own event and audit entry, in the same transaction.
+ */
 export async function applyHolderRule(
   tx: DbOrTx,
   order: { orderId: number; assignedTo: number | null },
@@ -160,16 +164,7 @@ export async function applyHolderRule(
   takeOver: boolean,
 ): Promise<void> {
   if (order.assignedTo === null || order.assignedTo === actor.id) return;
-  const [holder] = await tx
-    .select({ name: staffUsers.name })
-    .from(staffUsers)
-    .where(sql`${staffUsers.id} = ${order.assignedTo}`);
-  const d = holderDecision(
-    { assignedToId: order.assignedTo, holder: holder?.name ?? null },
-    { id: actor.id, role: actor.type },
-    takeOver,
-  );
-  if (!d.allowed) throw conflict(d.message, { holder: holder?.name ?? null });
+  const holder = await assertHolderAllows(tx, order, actor, takeOver);
   await tx
     .update(orders)
     .set({ assignedTo: actor.id, updatedAt: sql`now()` })
@@ -187,7 +182,7 @@ export async function applyHolderRule(
     action: 'order.takeover',
     actorId: actor.id,
     target: `order ${order.orderId}`,
-    from: holder?.name ?? order.assignedTo,
+    from: holder ?? order.assignedTo,
     to: actor.name,
   });
   order.assignedTo = actor.id;
