@@ -252,8 +252,16 @@ export const orders = pgTable(
     currency: text('currency').notNull().default('USD'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    /** Raised by every order event (a trigger on order_events): stale writes are refused with 409. */
+    /**
+     * Raised by every change of the order: in the writer's own update (VERSION_BUMP), else by the trigger
+     * on order_events, one per event. Stale writes are refused with 409.
+     */
     version: integer('version').notNull().default(1),
+    /**
+     * The transaction (txid_current()) whose own update last raised `version` (VERSION_BUMP): the publish
+     * trigger on order_events leaves those orders alone (drizzle/0099).
+     */
+    versionXact: bigint('version_xact', { mode: 'number' }),
     /**
      * When an open order is due under the due-time policy; null for Completed, Refunded and Deleted.
      * Kept by the trigger orders_due_at (function order_due_at, drizzle/0050), never written by the application.
