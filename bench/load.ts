@@ -50,7 +50,13 @@ let sequence = 0;
 export async function runLoad(
   port: number,
   scenario: Scenario,
-  opts: { connections: number; durationS: number; rate?: number | undefined },
+  opts: {
+    connections: number;
+    durationS: number;
+    rate?: number | undefined;
+    /** Stops once this many responses came back (a row whose data runs out, as a queue being claimed). */
+    maxRequests?: number | undefined;
+  },
 ): Promise<LoadResult> {
   const headers = { 'content-type': 'application/json', ...scenario.headers };
   const vary = scenario.vary;
@@ -96,7 +102,10 @@ export async function runLoad(
     },
     (err) => finished(err ?? null),
   );
+  let responses = 0;
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+    responses++;
+    if (opts.maxRequests !== undefined && responses === opts.maxRequests) instance.stop();
     statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;
     if (statusCode >= 200 && statusCode < 300) times.push(responseTime);
     else errors++;
