@@ -13,11 +13,11 @@ BEGIN
     SELECT 1 FROM new_rows e JOIN orders o ON o.order_id = e.order_id
     WHERE o.version_xact IS DISTINCT FROM xact
   ) THEN
-    PERFORM set_config('edcard.version_only', 'on', true);
+    PERFORM set_config('edcard.bookkeeping', 'on', true);
     UPDATE orders o SET version = o.version + c.n
     FROM (SELECT order_id, count(*)::int AS n FROM new_rows GROUP BY order_id) c
     WHERE o.order_id = c.order_id AND o.version_xact IS DISTINCT FROM xact;
-    PERFORM set_config('edcard.version_only', '', true);
+    PERFORM set_config('edcard.bookkeeping', '', true);
   END IF;
   WITH last_event AS (
     SELECT DISTINCT ON (order_id) order_id, actor_id, action FROM new_rows ORDER BY order_id, id DESC
@@ -41,13 +41,13 @@ END $$;
 --> statement-breakpoint
 DROP TRIGGER orders_counts_update ON orders;--> statement-breakpoint
 CREATE TRIGGER orders_counts_update AFTER UPDATE ON orders REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT WHEN (current_setting('edcard.version_only', true) IS DISTINCT FROM 'on')
+  FOR EACH STATEMENT WHEN (current_setting('edcard.bookkeeping', true) IS DISTINCT FROM 'on')
   EXECUTE FUNCTION order_folder_counts_sync();--> statement-breakpoint
 DROP TRIGGER report_orders_upd ON orders;--> statement-breakpoint
 CREATE TRIGGER report_orders_upd AFTER UPDATE ON orders REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT WHEN (current_setting('edcard.version_only', true) IS DISTINCT FROM 'on')
+  FOR EACH STATEMENT WHEN (current_setting('edcard.bookkeeping', true) IS DISTINCT FROM 'on')
   EXECUTE FUNCTION report_orders_sync();--> statement-breakpoint
 DROP TRIGGER insights_orders_upd ON orders;--> statement-breakpoint
 CREATE TRIGGER insights_orders_upd AFTER UPDATE ON orders REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT WHEN (current_setting('edcard.version_only', true) IS DISTINCT FROM 'on')
+  FOR EACH STATEMENT WHEN (current_setting('edcard.bookkeeping', true) IS DISTINCT FROM 'on')
   EXECUTE FUNCTION insights_orders_sync();

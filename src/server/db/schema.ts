@@ -263,6 +263,12 @@ export const orders = pgTable(
      */
     versionXact: bigint('version_xact', { mode: 'number' }),
     /**
+     * In Awaiting: when the waiting policy next looks at the order (its next step's time). Set to
+     * -infinity (look at the next pass) on entering Awaiting and cleared on leaving by the trigger
+     * orders_waiting_next (drizzle/0100); the policy's pass writes the next step's time.
+     */
+    waitingNextAt: timestamp('waiting_next_at', { withTimezone: true, mode: 'date' }),
+    /**
      * When an open order is due under the due-time policy; null for Completed, Refunded and Deleted.
      * Kept by the trigger orders_due_at (function order_due_at, drizzle/0050), never written by the application.
      */
@@ -330,6 +336,8 @@ export const orders = pgTable(
       .on(t.refundReason, t.refundDate)
       .where(sql`${t.refundReason} is not null`),
     index('orders_status_arrival_idx').on(t.processStatus, t.arrivalDate, t.orderId),
+    // The waiting policy's pass: the orders in Awaiting whose next step is due (drizzle/0100).
+    index('orders_waiting_next_idx').on(t.waitingNextAt).where(sql`${t.processStatus} = 'Awaiting'`),
     // Claim-next: the unassigned open orders of a folder, most urgent first. Claimed orders leave these,
     // so a queue worked for hours is not re-read past every order already handed out. New orders are
     // split as their folders are (Priority or not), so neither walks past the other's orders.

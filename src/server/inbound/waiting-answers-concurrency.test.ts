@@ -8,7 +8,7 @@ import { scanWaiting } from './waiting.js';
 
 const DAY = 24 * 60 * 60_000;
 /** PostgreSQL runs the transactions side by side (where a deadlock is real); PGlite one at a time. */
-const ROUNDS = process.env.TEST_DATABASE_URL ? 200 : 40;
+const ROUNDS = process.env.TEST_DATABASE_URL ? 1000 : 40;
 
 /**
  * The waiting policy's scan and customers' answers on the same orders, at once, many

@@ -24,7 +24,7 @@ beforeAll(async () => {
   await t.database.sql.query(`create table order_update_statements (version_only text)`);
   await t.database.sql.query(`create function order_update_record() returns trigger language plpgsql as $$
     begin
-      insert into order_update_statements values (coalesce(current_setting('edcard.version_only', true), ''));
+      insert into order_update_statements values (coalesce(current_setting('edcard.bookkeeping', true), ''));
       return null;
     end $$`);
   await t.database.sql.query(`create trigger order_update_record after update on orders
