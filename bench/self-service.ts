@@ -59,7 +59,7 @@ export async function selfServiceSamples(
 export function nextCorrection(samples: SelfServiceSamples) {
   let n = 0;
   return () => {
-    const o = samples.editable[n % samples.editable.length]!;
+    const o = samples.editable[n % samples.editable.length] ?? { orderId: 0, token: '', version: 0 };
     n += 1;
     const expectedVersion = o.version;
     o.version += 1;
@@ -78,7 +78,7 @@ export function nextCorrection(samples: SelfServiceSamples) {
 export function nextRating(samples: SelfServiceSamples) {
   let n = 0;
   return () => {
-    const o = samples.completed[n % samples.completed.length]!;
+    const o = samples.completed[n % samples.completed.length] ?? { orderId: 0, token: '', version: 0 };
     n += 1;
     return {
       path: `/api/customer/orders/${o.orderId}/rating`,
