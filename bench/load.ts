@@ -8,19 +8,25 @@ export interface Scenario {
   path: string;
   headers?: Record<string, string>;
   body?: unknown;
-  /** Sent as it is (a raw mail, a signed webhook payload), not as JSON; give the content-type header. */
-  rawBody?: string;
+  /**
+   * Sent as it is (a raw mail, a signed webhook payload, a multipart upload's bytes), not as JSON; give
+   * the content-type header.
+   */
+  rawBody?: string | Buffer;
   vary?: (i: number) => {
     headers?: Record<string, string>;
     body?: unknown;
-    rawBody?: string;
+    rawBody?: string | Buffer;
     /** Another path for this request (a customer's own order). */
     path?: string;
   };
 }
 
 /** The body of a request as sent: raw text as it is, anything else as JSON. */
-export function bodyText(s: { body?: unknown; rawBody?: string | undefined }): string | undefined {
+export function bodyText(s: {
+  body?: unknown;
+  rawBody?: string | Buffer | undefined;
+}): string | Buffer | undefined {
   if (s.rawBody !== undefined) return s.rawBody;
   return s.body === undefined ? undefined : JSON.stringify(s.body);
 }

@@ -9,6 +9,7 @@ import { FOLDER_COUNT_KEYS, FOLDERS, MAX_PAGE_SIZE } from '../src/shared/constan
 import { type Dataset, prepareDataset } from './dataset.js';
 import { customerReply, disputeEvent, intakeOrder } from './new-features.js';
 import { nextCorrection, nextRating, selfServiceSamples } from './self-service.js';
+import { sixthRoundRows } from './sixth-round.js';
 import { growthMarkdown } from './growth.js';
 import { runLighthouse } from './lighthouse.js';
 import { profileMarkdown } from './profile.js';
@@ -188,6 +189,8 @@ interface Endpoint {
    * of that, so every request measured finds something to act on.
    */
   stock?: () => Promise<number>;
+  /** Sent at a steady pace while the row's -c 10 phase runs: its p50/p99 go into the row's note. */
+  alongside?: { label: string; scenario: Scenario; rate: number };
 }
 
 async function httpJson(port: number, s: Scenario, i = 0) {
@@ -195,7 +198,7 @@ async function httpJson(port: number, s: Scenario, i = 0) {
   const res = await fetch(`http://127.0.0.1:${port}${v?.path ?? s.path}`, {
     method: s.method,
     headers: { 'content-type': 'application/json', ...s.headers, ...v?.headers },
-    ...(s.method !== 'GET' ? { body: bodyText(v ?? {}) ?? bodyText(s) ?? '{}' } : {}),
+    ...(s.method !== 'GET' ? { body: (bodyText(v ?? {}) ?? bodyText(s) ?? '{}') as BodyInit } : {}),
   });
   const text = await res.text();
   let body: Record<string, unknown> = {};
@@ -569,6 +572,11 @@ async function benchEngine(engine: string, size?: number): Promise<Run | null> {
           },
         },
       },
+      // The sixth round's features (bench/sixth-round.ts): the government step, card and passport checks,
+      // disputes and finance.
+      ...sixthRoundRows({ auth, orderId: nf.attentionOrderId ?? s.detailId, today }).map(
+        (r): Endpoint => ({ ...r, port: 'app' }),
+      ),
       // The customers' self-service (bench/self-service.ts): each request on its own order, with its token.
       {
         key: 'customer-edit',
@@ -860,11 +868,19 @@ async function measureEndpoint(
   }
   const profiling = profileKey === ep.key && ep.port === 'app';
   if (profiling) await server.call({ type: 'profile-start' });
+  const beside = ep.alongside
+    ? runLoad(port, ep.alongside.scenario, {
+        connections: 1,
+        durationS: durations.throughputS,
+        rate: ep.alongside.rate,
+      })
+    : null;
   const throughput = await runLoad(port, ep.scenario, {
     connections: 10,
     durationS: durations.throughputS,
     maxRequests: await stockFor(10),
   });
+  const besideResult = await beside;
   // Paced on one connection: autocannon starts every connection's timer together, so a fixed rate
   // spread over 10 connections arrives in bursts of 10 and measures queueing, not the endpoint.
   const rate = Math.max(5, Math.min(200, Math.round(throughput.perSecond / 4)));
@@ -881,10 +897,18 @@ async function measureEndpoint(
     raw = await server.call<RawStats>({ type: 'raw', plan, durationMs: durations.rawS * 1000 });
   }
   const errors = throughput.errors + latency.errors;
+  const notes = [
+    ...(errors ? [`${errors} error responses (${statusSummary(throughput, latency)})`] : []),
+    ...(besideResult && ep.alongside
+      ? [
+          `${ep.alongside.label} meanwhile (${ep.alongside.rate} req/s): p50 ${besideResult.p50.toFixed(2)} ms, p99 ${besideResult.p99.toFixed(2)} ms${besideResult.errors ? `, ${besideResult.errors} errors` : ''}`,
+        ]
+      : []),
+  ];
   return {
     ...base,
     available: true,
-    ...(errors ? { note: `${errors} error responses (${statusSummary(throughput, latency)})` } : {}),
+    ...(notes.length ? { note: notes.join('; ') } : {}),
     sql: captured.length ? { statements: captured.length, steps: plan.length } : undefined,
     throughput,
     latency,
