@@ -9,7 +9,7 @@ import { FOLDER_COUNT_KEYS, FOLDERS, MAX_PAGE_SIZE } from '../src/shared/constan
 import { type Dataset, prepareDataset } from './dataset.js';
 import { customerReply, disputeEvent, intakeOrder } from './new-features.js';
 import { nextCorrection, nextRating, selfServiceSamples } from './self-service.js';
-import { sixthRoundRows } from './sixth-round.js';
+import { createMachineKeys, sixthRoundRows } from './sixth-round.js';
 import { growthMarkdown } from './growth.js';
 import { runLighthouse } from './lighthouse.js';
 import { profileMarkdown } from './profile.js';
@@ -269,6 +269,15 @@ async function benchEngine(engine: string, size?: number): Promise<Run | null> {
       headers: auth,
     });
     const ORDERS_LIST = '/api/admin/get-orders-list/:orderName';
+    const only0 = profileKey ? [profileKey] : args.only?.split(',');
+    // The job API row spreads its claims over 60 keys (600 a minute each); made only when it runs.
+    const machineKeys =
+      server.has('POST', '/api/submission-jobs/claim') && (!only0 || only0.includes('submission-job-claim'))
+        ? await createMachineKeys(
+            (p, body) => httpJson(appPort, { method: 'POST', path: p, headers: auth, body }),
+            60,
+          )
+        : [];
     const endpoints: Endpoint[] = [
       {
         key: 'hello',
@@ -574,8 +583,12 @@ async function benchEngine(engine: string, size?: number): Promise<Run | null> {
       },
       // The sixth round's features (bench/sixth-round.ts): the government step, card and passport checks,
       // disputes and finance.
-      ...sixthRoundRows({ auth, orderId: nf.attentionOrderId ?? s.detailId, today }).map(
-        (r): Endpoint => ({ ...r, port: 'app' }),
+      ...sixthRoundRows({ auth, machineKeys, orderId: nf.attentionOrderId ?? s.detailId, today }).map(
+        ({ claims, ...r }): Endpoint => ({
+          ...r,
+          port: 'app',
+          ...(claims ? { stock: () => claimQueue(server) } : {}),
+        }),
       ),
       // The customers' self-service (bench/self-service.ts): each request on its own order, with its token.
       {

@@ -10,6 +10,8 @@ import type { Scenario } from './load.js';
  */
 interface SixthRoundRow {
   key: string;
+  /** Rows that take orders off a queue (the job claim): refilled before each phase. */
+  claims?: boolean;
   label: string;
   kind: Kind;
   route: { method: 'GET' | 'POST' | 'PATCH'; url: string } | null;
@@ -31,16 +33,40 @@ function passportUpload(): Buffer {
   ]);
 }
 
+/**
+ * Keys for the job API, created through the Admin route (each allows 600 requests a minute, so the
+ * row spreads its requests over enough of them). None when the server has no job API.
+ */
+export async function createMachineKeys(
+  post: (path: string, body: unknown) => Promise<{ status: number; body: Record<string, unknown> }>,
+  count: number,
+): Promise<string[]> {
+  const keys: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await post('/api/admin/api-keys', {
+      name: `Bench portal robot ${i + 1}`,
+      scopes: ['submission'],
+      maxPerMinute: 600,
+    });
+    const key = (res.body.data as { key?: string } | undefined)?.key;
+    if (res.status !== 200 || !key) break;
+    keys.push(key);
+  }
+  return keys;
+}
+
 const isoMonth = (d: Date) => d.toISOString().slice(0, 7);
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
 export function sixthRoundRows(opts: {
   auth: Record<string, string>;
+  /** Keys of the job API (scope submission), used in turn: each key is held to 600 requests a minute. */
+  machineKeys: string[];
   /** An open order with a failing check (the packet lists it). */
   orderId: number;
   today: Date;
 }): SixthRoundRow[] {
-  const { auth, orderId, today } = opts;
+  const { auth, machineKeys, orderId, today } = opts;
   const monthStart = `${isoMonth(today)}-01`;
   const yearAgo = new Date(today.getTime() - 364 * 86_400_000);
   const get = (path: string): Scenario => ({ method: 'GET', path, headers: auth });
@@ -55,10 +81,18 @@ export function sixthRoundRows(opts: {
     {
       key: 'submission-job-claim',
       label: 'submission job claim (10 concurrent claimers)',
+      claims: true,
       kind: 'sixthRound',
       route: { method: 'POST', url: '/api/submission-jobs/claim' },
       noReplay: true,
-      scenario: { method: 'POST', path: '/api/submission-jobs/claim', headers: auth, body: {} },
+      scenario: {
+        method: 'POST',
+        path: '/api/submission-jobs/claim',
+        headers: { authorization: `Bearer ${machineKeys[0] ?? ''}` },
+        vary: (i) => ({
+          headers: { authorization: `Bearer ${machineKeys[i % Math.max(1, machineKeys.length)] ?? ''}` },
+        }),
+      },
     },
     {
       key: 'card-check-read',
