@@ -89,6 +89,8 @@ export function sixthRoundRows(opts: {
         method: 'POST',
         path: '/api/submission-jobs/claim',
         headers: { authorization: `Bearer ${machineKeys[0] ?? ''}` },
+        // An empty JSON object: a JSON content type with no body at all is refused (400).
+        body: {},
         vary: (i) => ({
           headers: { authorization: `Bearer ${machineKeys[i % Math.max(1, machineKeys.length)] ?? ''}` },
         }),
