@@ -189,6 +189,8 @@ interface Endpoint {
    * of that, so every request measured finds something to act on.
    */
   stock?: () => Promise<number>;
+  /** Connections of the throughput phase instead of 10 (a row whose work takes a core each). */
+  connections?: number;
   /** Sent at a steady pace while the row's -c 10 phase runs: its p50/p99 go into the row's note. */
   alongside?: { label: string; scenario: Scenario; rate: number };
 }
@@ -850,8 +852,9 @@ async function measureEndpoint(
   if (warmStock !== undefined && warmStock < MIN_STOCK) {
     return { ...base, available: false, note: `too little data to measure (${warmStock + 20} left)` };
   }
+  const connections = ep.connections ?? 10;
   await runLoad(port, ep.scenario, {
-    connections: 10,
+    connections,
     durationS: durations.warmS,
     maxRequests: warmStock,
   });
@@ -889,9 +892,9 @@ async function measureEndpoint(
       })
     : null;
   const throughput = await runLoad(port, ep.scenario, {
-    connections: 10,
+    connections,
     durationS: durations.throughputS,
-    maxRequests: await stockFor(10),
+    maxRequests: await stockFor(connections),
   });
   const besideResult = await beside;
   // Paced on one connection: autocannon starts every connection's timer together, so a fixed rate
