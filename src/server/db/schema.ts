@@ -1407,3 +1407,35 @@ export const submissionJobs = pgTable(
     index('submission_jobs_order_idx').on(t.orderId),
   ],
 );
+
+/** Kinds of order files that are not the approved card (drizzle/0093). */
+export const ORDER_FILE_KINDS = ['submission_screenshot'] as const;
+export type OrderFileKind = (typeof ORDER_FILE_KINDS)[number];
+
+/**
+ * Files kept with an order that are not its approved card (drizzle/0093): a machine's screenshot of a
+ * failed submission, with its job and the error in `note`. No card path reads this table.
+ */
+export const orderFiles = pgTable(
+  'order_files',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    kind: text('kind').$type<OrderFileKind>().notNull(),
+    jobId: uuid('job_id').references(() => submissionJobs.id),
+    storageKey: text('storage_key').notNull(),
+    originalName: text('original_name').notNull(),
+    mimeType: text('mime_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    note: text('note'),
+    createdBy: integer('created_by').references(() => staffUsers.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('order_files_kind_ck', oneOf(t.kind, ORDER_FILE_KINDS)),
+    index('order_files_order_idx').on(t.orderId, t.createdAt),
+  ],
+);
