@@ -382,6 +382,10 @@ export const orders = pgTable(
     index('orders_passport_key_idx')
       .on(t.passportKey, sql`coalesce(lower(btrim(${t.nationality})), '')`)
       .where(sql`${t.passportKey} is not null`),
+    // The submission windows still to open and the ones whose moment came (drizzle/0094).
+    index('orders_submission_opening_idx')
+      .on(t.submissionOpensAt)
+      .where(sql`${t.processStatus} = 'New' and ${t.submissionOpensAt} is not null`),
   ],
 );
 

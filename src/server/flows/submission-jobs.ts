@@ -64,6 +64,7 @@ export async function claimSubmissionJob(
       select order_id::text as order_id from orders
       where process_status = ${sqlValue('New')} and assigned_to is null
         and processing_date <= ${serviceToday(at)}::date
+        and (submission_opens_at is null or submission_opens_at <= ${at})
         and not ('risk_hold' = any(check_flags))
       order by due_at asc nulls last, order_id
       limit 1
