@@ -385,7 +385,7 @@ export const orders = pgTable(
     // The submission windows still to open and the ones whose moment came (drizzle/0094).
     index('orders_submission_opening_idx')
       .on(t.submissionOpensAt)
-      .where(sql`${t.processStatus} = 'New' and ${t.submissionOpensAt} is not null`),
+      .where(sql`${t.processStatus} = ${sqlValue('New')} and ${t.submissionOpensAt} is not null`),
   ],
 );
 
