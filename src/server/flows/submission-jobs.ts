@@ -36,12 +36,20 @@ interface ClaimedJob {
  */
 async function expireSubmissionJobs(db: Db): Promise<string[]> {
   return db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ id: string; order_id: string; holder: number }>(sql`
+    const { rows } = await tx.execute<{ id: string; order_id: string; holder: number; name: string }>(sql`
       update submission_jobs j set state = 'expired', finished_at = ${now()}
       from api_keys k
       where j.state = 'open' and j.expires_at <= ${now()} and k.id = j.api_key_id
-      returning j.id::text as id, j.order_id::text as order_id, k.machine_user_id as holder`);
-    for (const row of rows) await releaseFromMachine(tx, Number(row.order_id), Number(row.holder));
+      returning j.id::text as id, j.order_id::text as order_id, k.machine_user_id as holder,
+                k.name || ' (machine)' as name`);
+    for (const row of rows) {
+      await releaseFromMachine(tx, Number(row.order_id), Number(row.holder));
+      await publishNotice(tx, MANAGER_ROLES, {
+        kind: 'submission_failed',
+        text: `${row.name} did not answer in time: order ${row.order_id} went back to its queue.`,
+        orderId: Number(row.order_id),
+      });
+    }
     return rows.map((r) => r.id);
   });
 }

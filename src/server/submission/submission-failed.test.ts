@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { setClockForTests } from '../auth/clock.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { readSse, type SseEvent } from '../test/sse.js';
@@ -271,6 +272,31 @@ describe('live notices of machine claims and results', () => {
     } finally {
       manager.close();
       team.close();
+    }
+  });
+  it('a job not answered in time: managers hear that its order went back to the queue', async () => {
+    const manager = await openStream(await t.tokenFor('Manager'));
+    try {
+      const key = await createKey('Portal robot X');
+      const order = await createOrder(t.database);
+      expect((await claim(key)).statusCode).toBe(200);
+      const later = Date.now() + 16 * 60_000;
+      setClockForTests(() => new Date(later));
+      expect((await claim(key)).statusCode).toBe(200);
+      await eventually(() =>
+        expect(
+          manager.events.some(
+            (e) =>
+              e.event === 'notice' &&
+              e.data.kind === 'submission_failed' &&
+              e.data.text ===
+                `Portal robot X (machine) did not answer in time: order ${order.orderId} went back to its queue.`,
+          ),
+        ).toBe(true),
+      );
+    } finally {
+      setClockForTests(null);
+      manager.close();
     }
   });
 });
