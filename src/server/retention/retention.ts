@@ -295,6 +295,14 @@ export async function eraseOrder(
     await tx.execute(
       sql`update submission_jobs set error = ${ERASED} where order_id = ${orderId} and error is not null`,
     );
+    // The check submission_failed carries that error in its stored message values.
+    await tx.execute(sql`
+      update orders set checks = (
+        select coalesce(jsonb_agg(case when c->>'code' = 'submission_failed'
+                                       then jsonb_set(c, '{params}', jsonb_build_object('error', ${ERASED}::text))
+                                       else c end), '[]'::jsonb)
+          from jsonb_array_elements(checks) c)
+      where order_id = ${orderId} and checks @> '[{"code": "submission_failed"}]'::jsonb`);
     await tx.execute(sql`update customer_cancellations set reason = ${ERASED} where order_id = ${orderId}`);
     await tx.execute(sql`update order_ratings set comment = '' where order_id = ${orderId}`);
     for (const table of ['mail_log', 'mail_attempts'] as const) {

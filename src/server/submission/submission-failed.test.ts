@@ -212,6 +212,45 @@ describe('a failed machine submission', () => {
   });
 });
 
+describe('an erasure', () => {
+  it("removes the order's screenshots and the errors of its jobs", async () => {
+    const key = await createKey('Portal robot E');
+    const order = await createOrder(t.database);
+    const { jobId } = (await claim(key)).json().data;
+    const res = await result(key, jobId, {
+      ok: false,
+      error: 'Passport X1234567 refused',
+      screenshot: PNG.toString('base64'),
+    });
+    const fileId = res.json().data.screenshotId as number;
+    await t.database.sql.query(`update orders set process_status = 'Completed' where order_id = $1`, [
+      order.orderId,
+    ]);
+    const erased = await t.as('Admin', {
+      method: 'POST',
+      url: `/api/admin/orders/${order.orderId}/erase`,
+      payload: { reason: 'Customer asked for erasure' },
+    });
+    expect(erased.statusCode, erased.body).toBe(200);
+    const files = await t.as('Team', { method: 'GET', url: `/api/admin/orders/${order.orderId}/files` });
+    expect(files.json().data).toEqual([]);
+    expect(
+      (await t.as('Team', { method: 'GET', url: `/api/admin/orders/${order.orderId}/files/${fileId}` }))
+        .statusCode,
+    ).toBe(404);
+    const jobs = await t.database.sql.query<{ error: string }>(
+      'select error from submission_jobs where order_id = $1',
+      [order.orderId],
+    );
+    expect(jobs.rows.map((r) => r.error).join(' ')).not.toContain('X1234567');
+    const row = await t.database.sql.query<{ checks: unknown }>(
+      'select checks from orders where order_id = $1',
+      [order.orderId],
+    );
+    expect(JSON.stringify(row.rows[0]!.checks)).not.toContain('X1234567');
+  });
+});
+
 describe('live notices of machine claims and results', () => {
   it('managers hear a claim and a failure, Team does not; every stream sees the machine hold the order', async () => {
     const manager = await openStream(await t.tokenFor('Manager'));
