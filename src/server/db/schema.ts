@@ -398,6 +398,10 @@ export const orders = pgTable(
     index('orders_passport_key_idx')
       .on(t.passportKey, sql`coalesce(lower(btrim(${t.nationality})), '')`)
       .where(sql`${t.passportKey} is not null`),
+    // The submission windows still to open and the ones whose moment came (drizzle/0094).
+    index('orders_submission_opening_idx')
+      .on(t.submissionOpensAt)
+      .where(sql`${t.processStatus} = ${sqlValue('New')} and ${t.submissionOpensAt} is not null`),
   ],
 );
 
@@ -1421,5 +1425,37 @@ export const submissionJobs = pgTable(
     check('submission_jobs_state_ck', sql`${t.state} in ('open', 'submitted', 'failed', 'expired')`),
     index('submission_jobs_open_idx').on(t.expiresAt).where(sql`${t.state} = 'open'`),
     index('submission_jobs_order_idx').on(t.orderId),
+  ],
+);
+
+/** Kinds of order files that are not the approved card (drizzle/0093). */
+export const ORDER_FILE_KINDS = ['submission_screenshot'] as const;
+export type OrderFileKind = (typeof ORDER_FILE_KINDS)[number];
+
+/**
+ * Files kept with an order that are not its approved card (drizzle/0093): a machine's screenshot of a
+ * failed submission, with its job and the error in `note`. No card path reads this table.
+ */
+export const orderFiles = pgTable(
+  'order_files',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    kind: text('kind').$type<OrderFileKind>().notNull(),
+    jobId: uuid('job_id').references(() => submissionJobs.id),
+    storageKey: text('storage_key').notNull(),
+    originalName: text('original_name').notNull(),
+    mimeType: text('mime_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    note: text('note'),
+    createdBy: integer('created_by').references(() => staffUsers.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('order_files_kind_ck', oneOf(t.kind, ORDER_FILE_KINDS)),
+    index('order_files_order_idx').on(t.orderId, t.createdAt),
   ],
 );

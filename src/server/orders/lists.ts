@@ -292,6 +292,8 @@ export function filterWhere(filters: ListFilters, staffId: number, clock: DueClo
   if (filters.riskReview === 'true') {
     parts.push(sql`check_flags && array['fraud_warning', 'risk_hold', 'early_fraud_warning']::text[]`);
   }
+  // Orders a machine of the job API could not submit (the check submission_failed is raised).
+  if (filters.submissionFailed === 'true') parts.push(sql`'submission_failed' = any(check_flags)`);
   return parts.length ? sql.join(parts, sql` and `) : null;
 }
 
