@@ -156,7 +156,7 @@ for (const size of SIZES) {
     expect(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(
       0,
     );
-    await page.getByRole('button', { name: 'Show only the columns that fit' }).click();
+    await page.getByRole('button', { name: 'Narrow the table' }).click();
     await expectHeadersWhole(page);
   });
 }

@@ -33,7 +33,7 @@ interface Props {
   fit?: boolean | undefined;
 }
 
-const TRUNCATE: Partial<Record<ColumnKey, number>> = { name: 160, email: 200, assignTo: 120 };
+const TRUNCATE: Partial<Record<ColumnKey, number>> = { name: 150, email: 170, assignTo: 120 };
 
 /** The Action column stays in view on the right however wide the table is. */
 const PINNED = { position: 'sticky', right: 0, background: 'var(--bs-body-bg)', zIndex: 1 } as const;
@@ -104,9 +104,9 @@ export function columnsThatFit(box: HTMLElement): number {
 /**
  * Only the columns that are whole in the table's width are shown (none is cut under the pinned Action
  * column or at the box's edge); the Action header offers the rest ("+N"), and the table then scrolls
- * sideways inside its box. Measured before paint on every change of width, columns or rows.
+ * sideways inside its box. Measured before paint.
  */
-function useFittingColumns(count: number, rows: unknown, enabled: boolean) {
+function useFittingColumns(count: number, hasRows: boolean, enabled: boolean) {
   const outer = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const [fit, setFit] = useState<number | null>(null);
@@ -118,8 +118,10 @@ function useFittingColumns(count: number, rows: unknown, enabled: boolean) {
     observer.observe(el);
     return () => observer.disconnect();
   }, []);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new width, column set or page measures again
-  useLayoutEffect(() => setFit(null), [width, count, rows]);
+  // Measured again for a new width or column set, and once the first rows are in (not on every page or
+  // search: the columns stay where they are while one pages through).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: these are the triggers
+  useLayoutEffect(() => setFit(null), [width, count, hasRows]);
   useLayoutEffect(() => {
     const box = outer.current?.querySelector<HTMLElement>('.table-responsive');
     if (all || !enabled || !box) return;
@@ -135,7 +137,7 @@ function useFittingColumns(count: number, rows: unknown, enabled: boolean) {
 export function OrderTable(props: Props) {
   const { rows, selectable, selected, onToggle, onToggleAll, loading, emptyContent, rowActions } = props;
   const navigate = useNavigate();
-  const fitting = useFittingColumns(props.columns.length, rows, props.fit ?? false);
+  const fitting = useFittingColumns(props.columns.length, rows.length > 0, props.fit ?? false);
   const { hidden, all, setAll } = fitting;
   const columns = useMemo(() => props.columns.slice(0, fitting.shown), [props.columns, fitting.shown]);
   const defs = useMemo<ColumnDef<OrderListRow, unknown>[]>(
@@ -161,8 +163,9 @@ export function OrderTable(props: Props) {
                 type="button"
                 className="btn btn-link btn-sm p-0 fw-normal text-nowrap"
                 onClick={() => setAll(!all)}
-                aria-label={all ? 'Show only the columns that fit' : `Show ${hidden} more columns`}
-                title={all ? 'Show only the columns that fit' : `Show ${hidden} more columns`}
+                // Not "Show" nor "Columns": the page's own "Show" (page size) and "Columns" (chooser) stay unique.
+                aria-label={all ? 'Narrow the table' : `Widen the table (${hidden} more)`}
+                title={all ? 'Only the columns that fit the width' : `${hidden} more columns`}
                 data-testid="more-columns"
               >
                 {all ? '−' : `+${hidden}`}
