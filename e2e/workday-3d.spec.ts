@@ -182,3 +182,65 @@ test("at 1,440×900 a Manager's shared view is in the sidebar's first screen", a
     page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: new RegExp(name) }),
   ).toBeInViewport({ ratio: 1 });
 });
+
+test('deleting a member who holds orders: the dialog says how many and reassigns them to another member', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const api = page.request;
+  const admin = await staffToken(api, 'Admin');
+  const stamp = Date.now();
+  const password = 'Leaving-e2e-password-1';
+  const add = async (name: string) => {
+    const res = await api.post('/api/admin/add-team-member', {
+      headers: { authorization: admin },
+      data: { name, email: `${name.toLowerCase().replaceAll(' ', '.')}@demo.test`, password, type: 'Team' },
+    });
+    expect(res.ok(), await res.text()).toBeTruthy();
+    return (await res.json()).data.id as number;
+  };
+  const leaving = `Leaving ${stamp}`;
+  const heir = `Heir ${stamp}`;
+  const leavingId = await add(leaving);
+  const heirId = await add(heir);
+  const login = await api.post('/api/admin/admin-login', {
+    data: { email: `leaving.${stamp}@demo.test`, password },
+  });
+  expect(login.ok(), await login.text()).toBeTruthy();
+  const leavingToken = (await login.json()).jwtToken as string;
+  const orders = [(await makeOrder(api)).orderId, (await makeOrder(api)).orderId];
+  const assigned = await api.put('/api/admin/assign-order-status', {
+    headers: { authorization: leavingToken },
+    data: { orderId: orders, assignto: 'me' },
+  });
+  expect(assigned.ok(), await assigned.text()).toBeTruthy();
+
+  await loginAs(page, 'Manager');
+  await page.goto('/admin/manage-team');
+  await page
+    .getByRole('row', { name: new RegExp(leaving) })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  const dialog = page.getByRole('dialog');
+  const choice = dialog.getByTestId('open-orders-choice');
+  await expect(choice).toContainText(`${leaving} holds 2 open orders`);
+  await choice.getByLabel('Reassign them to').check();
+  await choice.getByLabel('Member who takes over the orders').selectOption({ label: heir });
+  await dialog.getByRole('button', { name: 'Yes' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('row', { name: new RegExp(leaving) })).toHaveCount(0);
+
+  const manager = await staffToken(api, 'Manager');
+  const held = async (id: number) =>
+    (
+      await (
+        await api.get(`/api/admin/team-member-open-orders/${id}`, { headers: { authorization: manager } })
+      ).json()
+    ).data.openOrders as number;
+  expect(await held(heirId)).toBe(2);
+  // The deleted member is gone from the team (their count is no longer asked for).
+  const gone = await api.get(`/api/admin/team-member-open-orders/${leavingId}`, {
+    headers: { authorization: manager },
+  });
+  expect(gone.status()).toBe(404);
+});
