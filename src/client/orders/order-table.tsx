@@ -88,7 +88,7 @@ const rowId = (row: OrderListRow) => String(row.order_id);
  * How many of the leading columns are whole inside the table's box, left of the pinned Action column
  * (measured on the table as rendered with every column); at least one.
  */
-export function columnsThatFit(box: HTMLElement): number {
+function columnsThatFit(box: HTMLElement): number {
   const heads = [...box.querySelectorAll<HTMLElement>('thead th[data-fit-col]')];
   const action = box.querySelector<HTMLElement>('thead th[data-fit-action]');
   const inner = box.getBoundingClientRect().left + box.clientLeft + box.clientWidth;
