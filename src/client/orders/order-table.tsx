@@ -128,7 +128,8 @@ function useFittingColumns(count: number, hasRows: boolean, enabled: boolean) {
     // With fewer columns the Action header gains its "+N": measured again until what is shown fits.
     const n = columnsThatFit(box);
     if (fit === null || n < Math.min(fit, count)) setFit(n);
-  });
+    // Layout is read only when the measure is due (not on every render of the table).
+  }, [fit, all, enabled, count]);
   const shown = all || !enabled || fit === null ? count : Math.min(fit, count);
   return { outer, shown, hidden: count - shown, all, setAll };
 }
@@ -163,12 +164,15 @@ export function OrderTable(props: Props) {
                 type="button"
                 className="btn btn-link btn-sm p-0 fw-normal text-nowrap"
                 onClick={() => setAll(!all)}
-                // Not "Show" nor "Columns": the page's own "Show" (page size) and "Columns" (chooser) stay unique.
-                aria-label={all ? 'Narrow the table' : `Widen the table (${hidden} more)`}
                 title={all ? 'Only the columns that fit the width' : `${hidden} more columns`}
                 data-testid="more-columns"
               >
+                {/* Its name starts with what it shows ("+3 more: widen the table"); not "Show" nor "Columns",
+                    so the page's "Show" (page size) and "Columns" (chooser) stay unique. */}
                 {all ? '−' : `+${hidden}`}
+                <span className="visually-hidden">
+                  {all ? ' narrow the table' : ' more: widen the table'}
+                </span>
               </button>
             ) : null}
           </span>
