@@ -333,7 +333,7 @@ function listOrder(
         dir: options.dir ?? (options.sort === 'created_at' ? 'desc' : 'asc'),
         work: false,
       }
-    : def && { ...def, work: true };
+    : def && { sort: def.sort, dir: def.dir, work: !def.byDeadlineOnly };
   return !order || (order.sort === 'created_at' && order.dir === 'desc') ? null : order;
 }
 
