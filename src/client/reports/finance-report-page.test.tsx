@@ -67,7 +67,7 @@ describe('finance report page', () => {
     expect(screen.getByTestId('finance-other-currencies')).toHaveTextContent('EUR 115.50');
   });
 
-  it("every figure links to the orders behind it: a period's gross, a month clipped to the range, a refund reason", async () => {
+  it("every figure links to the orders behind it: a day's gross, a refund reason of the totals, net per order", async () => {
     signInAs('Manager');
     const sent = mockApi({
       'GET /api/admin/reports/finance': () => ok(ANSWER, 'Finance report'),
