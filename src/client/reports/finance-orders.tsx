@@ -1,6 +1,7 @@
 import Table from 'react-bootstrap/Table';
 import { Link } from 'react-router';
 import type { FinanceFigure, FinanceOrdersQuery } from '../../shared/contracts/finance';
+import { encodeOrderId } from '../../shared/order-id';
 import { errorMessage } from '../transport/api';
 import { useGetFinanceOrdersQuery } from './reports-api';
 
@@ -69,7 +70,7 @@ export function FinanceOrders({
                 {data.orders.map((o) => (
                   <tr key={o.orderId}>
                     <td>
-                      <Link to={`/admin/view-order/${o.orderId}`}>#{o.orderId}</Link>
+                      <Link to={`/admin/view-order/${encodeOrderId(o.orderId)}`}>#{o.orderId}</Link>
                     </td>
                     <td>{o.name}</td>
                     <td>{o.status}</td>

@@ -7,6 +7,7 @@ import {
   financeOrdersAnswer,
   type FinanceRow,
 } from '../../shared/contracts/finance';
+import { encodeOrderId } from '../../shared/order-id';
 import { mockApi, ok, renderPage, signInAs } from '../test/fixtures';
 import type { ChartSpec } from './report-chart';
 import { Component as FinanceReport } from './finance-report-page';
@@ -102,7 +103,7 @@ describe('finance report page', () => {
     expect(within(panel).getByRole('heading')).toHaveTextContent('Orders behind Gross, 2026-03-02');
     expect(within(panel).getByRole('link', { name: '#4101' })).toHaveAttribute(
       'href',
-      '/admin/view-order/4101',
+      `/admin/view-order/${encodeOrderId(4101)}`,
     );
     expect(within(panel).getByTestId('finance-orders-summary')).toHaveTextContent(
       '2 orders, $89.00; $30.00 in 1 transactions not matched to an order; the figure $119.00.',
