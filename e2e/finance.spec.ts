@@ -4,7 +4,7 @@ import { expect, expectCanvasDrawn, loginAs, makeOrder, staffToken, test } from 
 /**
  * The finance page as a Manager: a payout synced from the local server speaking Stripe's API gives the
  * day's figures and a chart; a figure links to the orders behind it, and each of those to its order.
- * The spec's own payout and orders (fresh charge ids) make it independent of the rest of the run.
+ * Its own payout and orders (fresh charge ids) make it independent of the rest of the run.
  */
 const stripeBase = () => `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3105) + 1000}`;
 
