@@ -252,8 +252,22 @@ export const orders = pgTable(
     currency: text('currency').notNull().default('USD'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    /** Raised by every order event (a trigger on order_events): stale writes are refused with 409. */
+    /**
+     * Raised by every change of the order: in the writer's own update (VERSION_BUMP), else by the trigger
+     * on order_events, one per event. Stale writes are refused with 409.
+     */
     version: integer('version').notNull().default(1),
+    /**
+     * The transaction (txid_current()) whose own update last raised `version` (VERSION_BUMP): the publish
+     * trigger on order_events leaves those orders alone (drizzle/0099).
+     */
+    versionXact: bigint('version_xact', { mode: 'number' }),
+    /**
+     * In Awaiting: when the waiting policy next looks at the order (its next step's time). Set to
+     * -infinity (look at the next pass) on entering Awaiting and cleared on leaving by the trigger
+     * orders_waiting_next (drizzle/0100); the policy's pass writes the next step's time.
+     */
+    waitingNextAt: timestamp('waiting_next_at', { withTimezone: true, mode: 'date' }),
     /**
      * When an open order is due under the due-time policy; null for Completed, Refunded and Deleted.
      * Kept by the trigger orders_due_at (function order_due_at, drizzle/0050), never written by the application.
@@ -328,6 +342,8 @@ export const orders = pgTable(
       .on(t.refundReason, t.refundDate)
       .where(sql`${t.refundReason} is not null`),
     index('orders_status_arrival_idx').on(t.processStatus, t.arrivalDate, t.orderId),
+    // The waiting policy's pass: the orders in Awaiting whose next step is due (drizzle/0100).
+    index('orders_waiting_next_idx').on(t.waitingNextAt).where(sql`${t.processStatus} = 'Awaiting'`),
     // Claim-next: the unassigned open orders of a folder, most urgent first. Claimed orders leave these,
     // so a queue worked for hours is not re-read past every order already handed out. New orders are
     // split as their folders are (Priority or not), so neither walks past the other's orders.

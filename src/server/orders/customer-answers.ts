@@ -14,6 +14,7 @@ import { lockOrders } from './repository.js';
 import { assertVersion } from './rules.js';
 import { assertCustomerMailAllowed } from '../mail/limits.js';
 import { writeMail } from '../mail/outbox.js';
+import { VERSION_BUMP } from './version.js';
 
 /**
  * The order side of what customers send (src/server/inbound/ reads and matches the messages): an answer
@@ -71,13 +72,14 @@ export async function customerAnswered(
   // has one) at the due clock's now: the trigger orders_due_at makes the order due by then at the latest.
   const closed = (CLOSED_STATUSES as readonly string[]).includes(from);
   const clearing = verified && fromEmail;
-  // The status is set only when it changes (the answer's target, where verified, fires the due time's
-  // trigger too; the folder counters follow a move alone). The order
-  // and its events are two statements, in this order: in one statement with data-modifying CTEs the
+  // The status is set only when it changes: the folder counters follow a move alone (the answer's target,
+  // where verified, fires the due time's trigger too). The update raises the version itself, so the
+  // events' publish trigger only notifies (decision 400). The order and its events are two statements,
+  // in this order: in one statement with data-modifying CTEs the
   // events' triggers ran first, and a reply then waited on the counters a scan held while the scan
   // waited on the events' rollup the reply held (a deadlock).
   await tx.execute(sql`
-    ${clearing ? sql`with cleared as (delete from failing_addresses where email = ${fromEmail}) ` : sql``}update orders set customer_replied_at = now(), ${verified && !closed ? sql`answer_due_from = ${dueNow().toISOString()}::timestamptz, ` : sql``}${moving ? sql`process_status = ${sqlValue('New')}, ` : sql``}updated_at = now()
+    ${clearing ? sql`with cleared as (delete from failing_addresses where email = ${fromEmail}) ` : sql``}update orders set customer_replied_at = now(), ${verified && !closed ? sql`answer_due_from = ${dueNow().toISOString()}::timestamptz, ` : sql``}${moving ? sql`process_status = ${sqlValue('New')}, ` : sql``}updated_at = now(), ${VERSION_BUMP}
     where order_id = ${orderId}`);
   await tx.execute(sql`
     insert into order_events (order_id, action, from_value, to_value)
