@@ -279,6 +279,12 @@ export const orders = pgTable(
      */
     duePausedAt: timestamp('due_paused_at', { withTimezone: true, mode: 'date' }),
     duePausedSeconds: integer('due_paused_seconds').notNull().default(0),
+    /**
+     * When the customer's verified answer arrived whose own due-time target still runs (the due-time
+     * policy's `customerAnswer`, drizzle/0096): set by the answer, cleared by the trigger orders_due_at at
+     * the order's next move.
+     */
+    answerDueFrom: timestamp('answer_due_from', { withTimezone: true, mode: 'date' }),
     /** End of the arrival day (service time) of an order still worked; from then on it is "Trip passed". */
     tripEndsAt: timestamp('trip_ends_at', { withTimezone: true, mode: 'date' }),
     /**
