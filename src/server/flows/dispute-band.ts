@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { paymentPolicy, staffNotices } from '../db/schema.js';
 import { publishNotice } from '../live/notices.js';
-import { currentMonth, disputeRatios } from '../payments/dispute-ratios.js';
+import { currentMonth, disputeBand } from '../payments/dispute-ratios.js';
 import { MANAGER_ROLES } from '../payments/stripe-risk.js';
 
 /**
@@ -20,7 +20,7 @@ export async function checkDisputeBand(
   now = clockNow(),
 ): Promise<{ band: DisputeBand; notified: boolean }> {
   const month = currentMonth(now);
-  const { band, total } = await disputeRatios(db, month);
+  const { band, total } = await disputeBand(db, month);
   return db.transaction(async (tx) => {
     await tx.insert(paymentPolicy).values({ id: 1 }).onConflictDoNothing();
     const [row] = await tx.select().from(paymentPolicy).where(eq(paymentPolicy.id, 1)).for('update');
@@ -52,4 +52,34 @@ export async function checkDisputeBand(
     }
     return { band, notified: true };
   });
+}
+
+/**
+ * The band check after a dispute or an early fraud warning, off the webhook's request: the provider is
+ * answered at once, and one check runs at a time per database in this process — events arriving while
+ * it runs are covered by one more check after it (the policy row's lock still keeps two instances from
+ * telling a change twice). Answers the promise of the check that covers this call (tests await it).
+ */
+const checks = new WeakMap<Db, { running: Promise<void>; again: boolean }>();
+export function scheduleDisputeBandCheck(
+  db: Db,
+  config: Config,
+  onError: (err: unknown) => void,
+): Promise<void> {
+  const current = checks.get(db);
+  if (current) {
+    current.again = true;
+    return current.running;
+  }
+  const state = { running: Promise.resolve(), again: false };
+  state.running = new Promise<void>((resolve) => setImmediate(resolve))
+    .then(async () => {
+      do {
+        state.again = false;
+        await checkDisputeBand(db, config).catch(onError);
+      } while (state.again);
+    })
+    .finally(() => checks.delete(db));
+  checks.set(db, state);
+  return state.running;
 }

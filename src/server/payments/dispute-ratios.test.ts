@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setClockForTests } from '../auth/clock.js';
+import { scheduleDisputeBandCheck } from '../flows/dispute-band.js';
 import { currentMonth } from './dispute-ratios.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder, createOrders } from '../test/factories.js';
@@ -160,6 +161,10 @@ describe('GET /api/admin/insights/disputes', () => {
       q<{ to_email: string; subject: string }>(
         "select to_email, subject from staff_notices where kind = 'dispute-band' order by id",
       );
+    const settled = () =>
+      scheduleDisputeBandCheck(t.app.ctx.db, t.app.ctx.config, (err) => {
+        throw err;
+      });
     const before = (await alerts()).length;
     const paid = await createOrder(t.database, {
       card_brand: 'visa',
@@ -168,6 +173,8 @@ describe('GET /api/admin/insights/disputes', () => {
       transaction_id: uid('ch'),
     });
     expect((await post(paid.transactionId!)).statusCode).toBe(200);
+    // The check runs after the provider has been answered; this waits for the one that covers the event.
+    await settled();
     const after = await alerts();
     expect(after).toHaveLength(before + 1);
     expect(after.at(-1)).toMatchObject({ to_email: 'alerts@example.com' });
@@ -180,6 +187,7 @@ describe('GET /api/admin/insights/disputes', () => {
       transaction_id: uid('ch'),
     });
     expect((await post(other.transactionId!)).statusCode).toBe(200);
+    await settled();
     expect(await alerts()).toHaveLength(before + 1);
     expect(orders).toHaveLength(10);
   });

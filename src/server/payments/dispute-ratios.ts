@@ -177,6 +177,28 @@ function sum(cellsOf: Cell[]): Cell {
   return total;
 }
 
+/**
+ * The month's band and its figures in all, read from that month and the one before only (what the
+ * band needs): the check after each dispute or warning does not recount a year of orders.
+ */
+export async function disputeBand(
+  db: DbOrTx,
+  month: string,
+): Promise<Pick<DisputesAnswer, 'band' | 'total'>> {
+  const policy = await readPaymentPolicy(db);
+  const prev = addMonths(month, -1);
+  const two = await cells(db, prev, addMonths(month, 1));
+  const get = (m: string, n: Network) => two.get(`${m}|${n}`) ?? emptyCell();
+  const networks = NETWORKS.map((n) => figures(n, get(month, n), get(prev, n), policy));
+  const total = figures(
+    'all',
+    sum(NETWORKS.map((n) => get(month, n))),
+    sum(NETWORKS.map((n) => get(prev, n))),
+    policy,
+  );
+  return { band: worst(networks.flatMap((f) => [f.visaBand, f.mastercardBand])), total };
+}
+
 /** The month's figures per network and in all, with the 12 months up to it (all networks). */
 export async function disputeRatios(db: DbOrTx, month: string): Promise<DisputesAnswer> {
   const policy = await readPaymentPolicy(db);

@@ -15,7 +15,7 @@ import { orderPayment } from './queries.js';
 import { stripeEventShapeError } from './stripe-events.js';
 import { verifyStripeEvent } from './stripe-gateway.js';
 import { applyStripeEvent } from './stripe-webhook.js';
-import { checkDisputeBand } from '../flows/dispute-band.js';
+import { scheduleDisputeBandCheck } from '../flows/dispute-band.js';
 import { refundOnFraudWarning } from '../flows/fraud-warning.js';
 
 const security = [{ staffToken: [] }];
@@ -100,7 +100,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
           (event.type === 'charge.dispute.created' || event.type.startsWith('radar.'))
         ) {
           // The month's dispute band may have changed: the managers hear it once.
-          await checkDisputeBand(db, config).catch((err) =>
+          void scheduleDisputeBandCheck(db, config, (err) =>
             request.log.warn({ err }, 'dispute band check failed'),
           );
         }
