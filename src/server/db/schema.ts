@@ -343,7 +343,9 @@ export const orders = pgTable(
       .where(sql`${t.refundReason} is not null`),
     index('orders_status_arrival_idx').on(t.processStatus, t.arrivalDate, t.orderId),
     // The waiting policy's pass: the orders in Awaiting whose next step is due (drizzle/0100).
-    index('orders_waiting_next_idx').on(t.waitingNextAt).where(sql`${t.processStatus} = 'Awaiting'`),
+    index('orders_waiting_next_idx')
+      .on(t.waitingNextAt)
+      .where(sql`${t.processStatus} = ${sqlValue('Awaiting')}`),
     // Claim-next: the unassigned open orders of a folder, most urgent first. Claimed orders leave these,
     // so a queue worked for hours is not re-read past every order already handed out. New orders are
     // split as their folders are (Priority or not), so neither walks past the other's orders.

@@ -14,6 +14,7 @@ import { appSettings, statusNotifications, waitingSteps } from '../db/schema.js'
 import { inTransaction } from '../orders/commands.js';
 import { escalateUnanswered } from '../orders/customer-answers.js';
 import { lockOrders } from '../orders/repository.js';
+import { lookAgainAtAll, setNextLook, setNextLooks } from '../orders/waiting-next.js';
 
 const KEY = 'waitingPolicy';
 /** The on/off switch, and since when it is on: a separate setting, so the steps keep their shape. */
@@ -198,40 +199,6 @@ function nextStepAt(policy: WaitingPolicy, since: Date, taken: number): Date | n
   return minutes === undefined ? null : new Date(since.getTime() + minutes * 60_000);
 }
 
-/** 'infinity' stands for "never": the partial index keeps the order, no pass reads it. */
-const timeParam = (at: Date | null) => (at ? at.toISOString() : 'infinity');
-
-/**
- * Writes when the policy next looks at these orders, in one statement of its own transaction: the
- * orders locked in id order (two passes never wait on each other crosswise), only those still in
- * Awaiting, and marked bookkeeping (drizzle/0099) so the counters', reports' and insights' triggers
- * skip an update that moves none of their figures.
- */
-async function setNextLooks(db: Db, next: { orderId: number; at: Date | null }[]): Promise<void> {
-  if (!next.length) return;
-  const ids = `{${next.map((n) => n.orderId).join(',')}}`;
-  const ats = `{${next.map((n) => timeParam(n.at)).join(',')}}`;
-  await db.execute(sql`
-    with bookkeeping as (select set_config('edcard.bookkeeping', 'on', true)),
-    locked as (
-      select order_id from orders
-      where order_id = any(${ids}::bigint[]) and process_status = ${AWAITING}
-      order by order_id for update
-    )
-    update orders o set waiting_next_at = v.at
-    from locked l
-    join unnest(${ids}::bigint[], ${ats}::timestamptz[]) as v(order_id, at) on v.order_id = l.order_id
-    cross join bookkeeping
-    where o.order_id = l.order_id`);
-}
-
-/** In the step's transaction (the order already locked): the next step's time. */
-async function setNextLook(tx: DbOrTx, orderId: number, at: Date | null): Promise<void> {
-  await tx.execute(
-    sql`update orders set waiting_next_at = ${timeParam(at)}::timestamptz where order_id = ${orderId}`,
-  );
-}
-
 function dueStep(policy: WaitingPolicy, waitedMinutes: number): 0 | 1 | 2 | 3 {
   if (waitedMinutes >= policy.escalateAfterMinutes) return 3;
   if (waitedMinutes >= policy.secondReminderAfterMinutes) return 2;
@@ -380,17 +347,6 @@ export async function scanWaiting(
   }
   await setNextLooks(db, later);
   return acted;
-}
-
-/**
- * After a change of the policy or its switch: every waiting order is looked at again by the next pass,
- * whatever its clock (-infinity), which writes its next step's time under the new policy. Bookkeeping,
- * as setNextLooks.
- */
-async function lookAgainAtAll(tx: DbOrTx): Promise<void> {
-  await tx.execute(sql`select set_config('edcard.bookkeeping', 'on', true)`);
-  await tx.execute(sql`update orders set waiting_next_at = '-infinity' where process_status = ${AWAITING}`);
-  await tx.execute(sql`select set_config('edcard.bookkeeping', '', true)`);
 }
 
 /** Runs the waiting policy every minute on this instance (each step still happens once overall). */
