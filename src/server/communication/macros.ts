@@ -6,7 +6,7 @@ import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { macros, orders } from '../db/schema.js';
-import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
+import { badRequest, conflict, httpErrorOf, notFound } from '../http/errors.js';
 import { assertCardMayLeave } from '../orders/card-gate.js';
 import { addRemark, assertMayMail, changeStatus } from '../orders/commands.js';
 import { latestDocument, lockOrders } from '../orders/repository.js';
@@ -136,7 +136,7 @@ async function whatsappFor(db: DbOrTx, config: Config, macro: MacroRow, orderId:
 /** The "just moved" question of a refused order, for the client to ask and apply again. */
 function recentMoveOf(err: unknown): { recentMove?: { by: string; to: string | null } } {
   const data =
-    err instanceof HttpError ? (err.data as { recentMove?: { by: string; to: string | null } }) : null;
+    (httpErrorOf(err)?.data as { recentMove?: { by: string; to: string | null } } | undefined) ?? null;
   return data?.recentMove ? { recentMove: data.recentMove } : {};
 }
 
@@ -231,8 +231,8 @@ export async function applyMacro(
         ...(result.held ? { mailHeld: true } : {}),
       });
     } catch (err) {
-      if (!(err instanceof HttpError))
-        log.error({ err, orderId, macroId: macro.id }, 'macro failed on an order');
+      const refused = httpErrorOf(err);
+      if (!refused) log.error({ err, orderId, macroId: macro.id }, 'macro failed on an order');
       const [current] = await db
         .select({ status: orders.processStatus })
         .from(orders)
@@ -241,7 +241,7 @@ export async function applyMacro(
       outcomes.push({
         orderId,
         result: 'refused',
-        message: err instanceof HttpError ? err.message : 'The order could not be changed (server error).',
+        message: refused ? refused.message : 'The order could not be changed (server error).',
         processStatus: current?.status ?? null,
         whatsappText: null,
         ...recentMoveOf(err),

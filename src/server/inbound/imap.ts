@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ImapFlow } from 'imapflow';
 import type { Db } from '../db/client.js';
 import { inboundImapClaims } from '../db/schema.js';
-import { HttpError } from '../http/errors.js';
+import { httpErrorOf } from '../http/errors.js';
 import type { Config } from '../config.js';
 import { INBOUND_LIMITS, parseInbound } from './parse.js';
 import { receiveInboundMail } from '../flows/government-mail.js';
@@ -72,8 +72,9 @@ export async function startImapWatcher(db: Db, config: Config, opts: ImapOptions
           log({ uid, disposition: result.disposition, inboundId: result.inboundId }, 'inbound mail');
         } catch (err) {
           // A message the pipeline refuses (a MIME bomb, not an e-mail) is marked seen and left there.
-          if (!(err instanceof HttpError)) throw err;
-          log({ uid, refused: err.message }, 'mailbox message refused');
+          const refused = httpErrorOf(err);
+          if (!refused) throw err;
+          log({ uid, refused: refused.message }, 'mailbox message refused');
         } finally {
           await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
         }

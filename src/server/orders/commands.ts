@@ -20,7 +20,14 @@ import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { documents, orderRemarks, orders } from '../db/schema.js';
 import { type ResendRefusal, resendRefusal } from '../documents/resend-limits.js';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.js';
+import {
+  OrderRefusal,
+  refusalOf,
+  refuseConflict,
+  refuseForbidden,
+  refuseInvalid,
+  refuseNotFound,
+} from './refusal.js';
 import { notifyStatusEntered, type StatusMails } from '../communication/notifications.js';
 import { cancelHeldDocumentMail, cancelHeldMails, mailLimitError } from '../mail/limits.js';
 import { queueMail, queueMailHeld } from '../mail/outbox.js';
@@ -192,11 +199,11 @@ async function assertCurrentDocuments(tx: DbOrTx, changed: StatusChange[]): Prom
   for (const o of changed) if (!(await latestDocument(tx, o.orderId))) missing.push(o.orderId);
   if (!missing.length) return;
   if (changed.length === 1) {
-    throw conflict(NO_CARD_MESSAGE, {
+    throw refuseConflict(NO_CARD_MESSAGE, {
       orders: [{ orderId: missing[0]!, processStatus: changed[0]!.processStatus, message: NO_CARD_MESSAGE }],
     });
   }
-  throw conflict(
+  throw refuseConflict(
     `${missing.length} of ${changed.length} orders have no approved card, so none was completed: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`,
     {
       orders: missing.map((orderId) => ({
@@ -227,7 +234,9 @@ async function assertNoRecentMove(tx: DbOrTx, orderId: number, actor: StaffIdent
   if (!last || last.actor_id === null || last.actor_id === actor.id) return;
   const by = last.name ?? 'Someone';
   const to = statusName(last.to_value ?? '');
-  throw conflict(`${by} just moved this to ${to} — continue?`, { recentMove: { by, to: last.to_value } });
+  throw refuseConflict(`${by} just moved this to ${to} — continue?`, {
+    recentMove: { by, to: last.to_value },
+  });
 }
 
 /** Undo is for the actor's own move back, inside the undo window: anything else is refused. */
@@ -239,7 +248,7 @@ async function assertUndoable(tx: DbOrTx, orderId: number, actor: StaffIdentity,
     order by e.created_at desc, e.id desc limit 1`);
   const last = rows[0];
   if (!last || last.actor_id !== actor.id || last.from_value !== to) {
-    throw conflict('It is too late to undo this move: the order changed or the undo time is over.');
+    throw refuseConflict('It is too late to undo this move: the order changed or the undo time is over.');
   }
 }
 
@@ -288,10 +297,10 @@ export async function changeStatus(
     const early = input.to === 'AwaitingGovt' && windowClosed(order);
     if (forced) {
       if (input.to !== 'Completed' && input.to !== 'AwaitingGovt') {
-        throw badRequest('forceReason: only for a move to Completed or Awaiting Govt');
+        throw refuseInvalid('forceReason: only for a move to Completed or Awaiting Govt');
       }
       if (actor.type !== 'Admin') {
-        throw forbidden(
+        throw refuseForbidden(
           input.to === 'Completed'
             ? 'Only an Admin can complete an order without a card.'
             : 'Only an Admin can submit an order before its submission window opens.',
@@ -300,7 +309,7 @@ export async function changeStatus(
     }
     if (input.to !== 'Deleted') await assertHolderAllows(tx, order, actor, input.takeOver ?? false);
     // A refusal, like the rules': before the questions below.
-    if (early && !forced) throw conflict(windowClosedMessage(order.submissionOpensAt!));
+    if (early && !forced) throw refuseConflict(windowClosedMessage(order.submissionOpensAt!));
     await assertVersion(tx, order, input.expectedVersion);
     if (input.undo) await assertUndoable(tx, order.orderId, actor, input.to);
     else if (!input.confirmRecent) await assertNoRecentMove(tx, order.orderId, actor);
@@ -318,7 +327,7 @@ export async function changeStatus(
       );
     }
     if (input.governmentReference !== undefined && input.to !== 'AwaitingGovt') {
-      throw badRequest('governmentReference: only with a move to Awaiting Govt');
+      throw refuseInvalid('governmentReference: only with a move to Awaiting Govt');
     }
     const mails = await applyStatus(tx, actor, [order], input.to, {
       notify: input.undo ? false : input.notify,
@@ -423,7 +432,7 @@ async function refuseMissingOrDeleted(tx: DbOrTx, ids: number[]): Promise<void> 
     missing.length ? `${ORDER_NOT_FOUND}: ${missing.join(', ')}` : '',
     deleted.length ? `${missing.length ? 'already' : 'Already'} deleted: ${deleted.join(', ')}` : '',
   ].filter(Boolean);
-  throw new HttpError(missing.length ? 404 : 409, parts.join('; '), {
+  throw new OrderRefusal(missing.length ? 'not_found' : 'conflict', parts.join('; '), {
     notFound: missing,
     orders: deleted.map((orderId) => ({
       orderId,
@@ -528,9 +537,10 @@ export async function assertMayMail(
   mailOnly: boolean,
   takeOver: boolean,
 ): Promise<void> {
-  if (mailOnly && order.processStatus === 'Deleted') throw conflict('The order is deleted: no mail is sent.');
+  if (mailOnly && order.processStatus === 'Deleted')
+    throw refuseConflict('The order is deleted: no mail is sent.');
   if (mailOnly && order.processStatus === 'Refunded') {
-    throw conflict('The order is in Completed Refunds: no mail is sent.');
+    throw refuseConflict('The order is in Completed Refunds: no mail is sent.');
   }
   await applyHolderRule(tx, order, actor, takeOver);
 }
@@ -544,7 +554,7 @@ export async function cancelPendingMail(db: DbOrTx, actor: StaffIdentity, orderI
     await lockOne(tx, orderId);
     const cancelled = await cancelHeldMails(tx, orderId, actor.id);
     if (!cancelled.length)
-      throw conflict('There is no pending mail of yours for this order: it may have gone already.');
+      throw refuseConflict('There is no pending mail of yours for this order: it may have gone already.');
     await recordEvents(
       tx,
       cancelled.map((m) => ({
@@ -591,7 +601,7 @@ async function assertCapacity(
   const held = Number(row.held);
   if (held + adding <= row.capacity || confirmed) return;
   const mayConfirm = can(actor.type, 'orders.assignOverCapacity');
-  throw conflict(
+  throw refuseConflict(
     `You hold ${held} open order${held === 1 ? '' : 's'} and your capacity is ${row.capacity}: ${adding === 1 ? 'this order goes' : `these ${adding} orders go`} above it.${mayConfirm ? ' Assign anyway?' : ''}`,
     { load: { held, capacity: row.capacity, adding, mayConfirm } },
   );
@@ -605,19 +615,19 @@ async function assertCapacity(
 export async function assign(db: DbOrTx, actor: StaffIdentity, input: AssignInput): Promise<number[]> {
   const mayReleaseOthers = can(actor.type, 'orders.releaseAny');
   if (input.overCapacity && !can(actor.type, 'orders.assignOverCapacity'))
-    throw forbidden(OVER_CAPACITY_FORBIDDEN);
+    throw refuseForbidden(OVER_CAPACITY_FORBIDDEN);
   return inTransaction(db, async (tx) => {
     const locked = await lockOrders(tx, input.orderIds);
     if (input.expectedVersion !== undefined) {
-      if (locked.length !== 1) throw badRequest('expectedVersion: only with a single order');
+      if (locked.length !== 1) throw refuseInvalid('expectedVersion: only with a single order');
       await assertVersion(tx, locked[0]!, input.expectedVersion);
     }
     let changed: LockedOrder[];
     if (input.assign) {
       const deleted = locked.find((o) => o.processStatus === 'Deleted');
-      if (deleted) throw conflict(`Order ${deleted.orderId} is deleted and cannot be assigned.`);
+      if (deleted) throw refuseConflict(`Order ${deleted.orderId} is deleted and cannot be assigned.`);
       const held = locked.find((o) => o.assignedTo !== null && o.assignedTo !== actor.id);
-      if (held) throw conflict(`Order ${held.orderId} is already assigned to ${held.holder}.`);
+      if (held) throw refuseConflict(`Order ${held.orderId} is already assigned to ${held.holder}.`);
       changed = locked.filter((o) => o.assignedTo === null);
       if (changed.length) await assertCapacity(tx, actor, changed.length, input.overCapacity ?? false);
     } else {
@@ -625,7 +635,9 @@ export async function assign(db: DbOrTx, actor: StaffIdentity, input: AssignInpu
         ? undefined
         : locked.find((o) => o.assignedTo !== null && o.assignedTo !== actor.id);
       if (held) {
-        throw conflict(`Order ${held.orderId} is assigned to ${held.holder}; only they can move it back.`);
+        throw refuseConflict(
+          `Order ${held.orderId} is assigned to ${held.holder}; only they can move it back.`,
+        );
       }
       changed = locked.filter((o) => o.assignedTo !== null);
     }
@@ -781,12 +793,12 @@ export interface AttachDocumentInput {
 function assertRecipient(order: LockedOrder, email: string, actor: StaffIdentity, confirmed?: boolean): void {
   if (email.trim().toLowerCase() === order.email.trim().toLowerCase()) return;
   if (actor.type !== 'Admin' && actor.type !== 'Manager') {
-    throw forbidden(
+    throw refuseForbidden(
       `The card is mailed to the order's own address (${order.email}); only an Admin or Manager can send it elsewhere.`,
     );
   }
   if (!confirmed) {
-    throw conflict(
+    throw refuseConflict(
       `${email} is not the order's address (${order.email}). Confirm to mail the card to ${email}.`,
       { orderEmail: order.email, confirmOtherAddress: true },
     );
@@ -794,7 +806,7 @@ function assertRecipient(order: LockedOrder, email: string, actor: StaffIdentity
 }
 
 /** The card limits of resend-mail hold for the upload too: an upload mails the card. */
-function refusalError(refusal: ResendRefusal): HttpError {
+function refusalError(refusal: ResendRefusal): ReturnType<typeof mailLimitError> {
   return mailLimitError(refusal.message, refusal.retryAfterSeconds);
 }
 
@@ -814,7 +826,7 @@ export async function attachDocument(
     const order = await lockOne(tx, orderId);
     await assertVersion(tx, order, input.expectedVersion);
     if (order.processStatus === 'Deleted') {
-      throw conflict('The order is deleted: restore it before uploading a document.');
+      throw refuseConflict('The order is deleted: restore it before uploading a document.');
     }
     await applyHolderRule(tx, order, actor, input.takeOver ?? false);
     assertRecipient(order, input.email, actor, input.confirmOtherAddress);
@@ -893,9 +905,9 @@ export async function resendDocument(
     const { orderId } = input;
     const order = await lockOne(tx, orderId);
     await assertVersion(tx, order, input.expectedVersion);
-    if (order.processStatus === 'Deleted') throw conflict('The order is deleted: no mail is sent.');
+    if (order.processStatus === 'Deleted') throw refuseConflict('The order is deleted: no mail is sent.');
     const doc = await latestDocument(tx, orderId);
-    if (!doc) throw conflict('No document has been uploaded for this order yet.');
+    if (!doc) throw refuseConflict('No document has been uploaded for this order yet.');
     assertRecipient(order, input.email, actor, input.confirmOtherAddress);
     const refusal = await resendRefusal(tx, orderId, actor.id);
     if (refusal) return { refused: refusal };
@@ -930,12 +942,12 @@ export async function undoDocumentUpload(
       .from(documents)
       .where(and(eq(documents.id, input.documentId), eq(documents.orderId, input.orderId)))
       .limit(1);
-    if (!doc) throw notFound('Document not found');
+    if (!doc) throw refuseNotFound('Document not found');
     if (doc.uploadedBy !== actor.id)
-      throw forbidden('Only the member who used the file as the card can undo it.');
+      throw refuseForbidden('Only the member who used the file as the card can undo it.');
     const cancelled = await cancelHeldDocumentMail(tx, input.orderId, doc.id, actor.id);
     if (!cancelled || doc.withdrawnAt) {
-      throw conflict('It is too late to undo: the approval mail has left or the undo time is over.');
+      throw refuseConflict('It is too late to undo: the approval mail has left or the undo time is over.');
     }
     await tx
       .update(documents)
@@ -979,14 +991,14 @@ export async function withdrawDocument(
       .from(documents)
       .where(eq(documents.id, input.documentId))
       .limit(1);
-    if (!found) throw notFound('Document not found');
+    if (!found) throw refuseNotFound('Document not found');
     await lockOne(tx, found.orderId);
     const [doc] = await tx
       .update(documents)
       .set({ withdrawnAt: sql`now()`, withdrawnBy: actor.id, withdrawReason: input.reason })
       .where(and(eq(documents.id, input.documentId), isNull(documents.withdrawnAt)))
       .returning();
-    if (!doc) throw conflict('The document has already been withdrawn.');
+    if (!doc) throw refuseConflict('The document has already been withdrawn.');
     await recordEvents(tx, [
       {
         orderId: doc.orderId,
@@ -1068,7 +1080,7 @@ export async function rememberOrderLanguage(
 ): Promise<boolean> {
   return inTransaction(db, async (tx) => {
     const [row] = await lockOrders(tx, [orderId]).catch((err: unknown) => {
-      if (err instanceof HttpError && err.statusCode === 404) return [];
+      if (refusalOf(err, 'not_found')) return [];
       throw err;
     });
     if (!row || row.processStatus === 'Deleted' || row.language === language) return false;

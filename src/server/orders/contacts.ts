@@ -3,7 +3,7 @@ import type { ContactChannel, ContactOutcome } from '../../shared/constants.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderContacts, orders, staffUsers } from '../db/schema.js';
 import type { StaffIdentity } from '../context.js';
-import { conflict } from '../http/errors.js';
+import { refuseConflict } from './refusal.js';
 import { changeStatus, inTransaction } from './commands.js';
 import { recordEvents } from './events.js';
 import { lockOrders } from './repository.js';
@@ -43,7 +43,7 @@ export async function logContact(
   return inTransaction(db, async (tx) => {
     const [order] = await lockOrders(tx, [input.orderId], 'Order not found');
     if (order!.processStatus === 'Deleted') {
-      throw conflict('The order is deleted: restore it before logging a contact.');
+      throw refuseConflict('The order is deleted: restore it before logging a contact.');
     }
     await assertVersion(tx, order!, input.expectedVersion);
     const callBack = input.outcome === 'call_back' && input.callBackAt ? new Date(input.callBackAt) : null;

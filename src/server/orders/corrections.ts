@@ -6,7 +6,7 @@ import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderDuplicateDecisions, orders } from '../db/schema.js';
-import { conflict, notFound } from '../http/errors.js';
+import { refuseConflict, refuseNotFound } from './refusal.js';
 import { orderValuesFromSnake, snakeToCamel } from './columns.js';
 import { addRemark, inTransaction } from './commands.js';
 import { recordEvents } from './events.js';
@@ -44,7 +44,7 @@ export async function correctOrder(
     if (before) await before(order!);
     await assertVersion(tx, order!, body.expectedVersion);
     if (CLOSED_FOR_CORRECTION.has(order!.processStatus)) {
-      throw conflict(`A ${order!.processStatus} order cannot be corrected.`);
+      throw refuseConflict(`A ${order!.processStatus} order cannot be corrected.`);
     }
     const sent: Record<string, unknown> = {};
     for (const f of CORRECTABLE_FIELDS) if (body[f] !== undefined) sent[f] = body[f];
@@ -116,7 +116,7 @@ export async function decideDuplicate(
   ip: string | null = null,
 ): Promise<{ movedOrderId: number | null }> {
   return inTransaction(db, async (tx) => {
-    if (input.otherOrderId === orderId) throw conflict('An order is not a duplicate of itself.');
+    if (input.otherOrderId === orderId) throw refuseConflict('An order is not a duplicate of itself.');
     const [order] = await lockOrders(tx, [orderId], 'Order not found');
     const candidates = await findDuplicates(tx, order!);
     const pair = candidates.find((c) => c.candidate.order_id === input.otherOrderId);
@@ -125,10 +125,10 @@ export async function decideDuplicate(
         .select({ id: orders.orderId })
         .from(orders)
         .where(eq(orders.orderId, input.otherOrderId));
-      if (!other) throw notFound('Order not found');
-      throw conflict(`Order ${input.otherOrderId} is not a possible duplicate of order ${orderId}.`);
+      if (!other) throw refuseNotFound('Order not found');
+      throw refuseConflict(`Order ${input.otherOrderId} is not a possible duplicate of order ${orderId}.`);
     }
-    if (pair.decision) throw conflict('This pair has already been decided.');
+    if (pair.decision) throw refuseConflict('This pair has already been decided.');
     const [low, high] = [orderId, input.otherOrderId].sort((a, b) => a - b) as [number, number];
     await tx.insert(orderDuplicateDecisions).values({
       orderId: low,

@@ -6,7 +6,7 @@ import { failingAddresses, inboundMessages, mailLog, orderRemarks, orders } from
 import type { MailProvider } from '../../shared/constants.js';
 import { queueTemplateMail } from '../communication/notifications.js';
 import type { StaffIdentity } from '../context.js';
-import { conflict, notFound } from '../http/errors.js';
+import { refuseConflict, refuseNotFound } from './refusal.js';
 import { assertMayMail, changeStatus, inTransaction } from './commands.js';
 import { type OrderEvent, recordEvents } from './events.js';
 import { lockOrders } from './repository.js';
@@ -61,7 +61,7 @@ export async function customerAnswered(
   verified = true,
 ): Promise<{ from: OrderStatus; to: OrderStatus }> {
   const [order] = await lockOrderStatus(tx, orderId);
-  if (!order) throw notFound(`Order not found: ${orderId}`);
+  if (!order) throw refuseNotFound(`Order not found: ${orderId}`);
   const from = order.processStatus as OrderStatus;
   const moving = verified && WAITING_STATUSES.includes(from);
   const clearing = verified && fromEmail;
@@ -204,7 +204,9 @@ export async function sendStaffReply(
     });
     if (mail === null) return null;
     if (!mail.queued) {
-      throw conflict(`The customer got "${mail.templateName}" ${mail.minutes} min ago: not sent again.`);
+      throw refuseConflict(
+        `The customer got "${mail.templateName}" ${mail.minutes} min ago: not sent again.`,
+      );
     }
     const mailId = mail.mail.mailId;
     const moved = input.moveTo
@@ -235,12 +237,12 @@ async function replyRecipient(
     .from(inboundMessages)
     .where(and(eq(inboundMessages.id, input.inReplyTo), eq(inboundMessages.orderId, input.orderId)))
     .limit(1);
-  if (!message) throw notFound('The message you answer is not part of this order.');
+  if (!message) throw refuseNotFound('The message you answer is not part of this order.');
   const sender = message.from?.trim() || null;
   const other = sender !== null && sender.toLowerCase() !== customer.trim().toLowerCase();
   if (input.recipient === 'sender') return sender ?? customer;
   if (other && !input.confirmCustomer) {
-    throw conflict(
+    throw refuseConflict(
       `The message you answer came from ${sender}, not from the order's customer (${customer}): reply to the sender, or confirm to mail ${customer}.`,
     );
   }

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { orderRemarks, orders, paymentRefunds } from '../db/schema.js';
-import { badRequest, conflict, HttpError } from '../http/errors.js';
+import { badRequest, conflict, httpErrorOf } from '../http/errors.js';
 import { refundReasonProblem } from '../../shared/contracts/payments.js';
 import type { RefundWhy } from '../../shared/refund-reasons.js';
 import { addSystemRemark, completeRefunds, lockRefundable } from '../orders/commands.js';
@@ -161,8 +161,9 @@ export async function refundOrders(
         result.throughProvider.push(done);
       }
     } catch (err) {
-      if (!(err instanceof HttpError) || integrated.length === 1) throw err;
-      result.failed.push({ orderId: order.orderId, message: err.message, retrySafe: false });
+      const refused = httpErrorOf(err);
+      if (!refused || integrated.length === 1) throw err;
+      result.failed.push({ orderId: order.orderId, message: refused.message, retrySafe: false });
     }
   }
   return result;
@@ -413,10 +414,11 @@ async function refundOne(
       }
     });
   } catch (err) {
-    if (!(err instanceof HttpError)) throw err;
+    const refused = httpErrorOf(err);
+    if (!refused) throw err;
     // The money went back: keep that on record even though the order changed meanwhile.
     await db.transaction(record);
-    notMoved = err.message;
+    notMoved = refused.message;
   }
   if (notMoved !== null) {
     return {

@@ -18,7 +18,7 @@ import { sqlValueText } from '../db/sql-lists.js';
 import { appSettings, documents, orderEvents } from '../db/schema.js';
 import { removeStored } from '../documents/storage.js';
 import { removeFromMailbox } from '../inbound/imap.js';
-import { conflict } from '../http/errors.js';
+import { conflict, httpErrorOf } from '../http/errors.js';
 import { bossDb } from '../mail/queue.js';
 import { outboxDir } from '../mail/transports.js';
 import { recordEvents } from '../orders/events.js';
@@ -467,7 +467,7 @@ export async function runRetention(database: Database, config: Config): Promise<
         progressed = true;
       } catch (err) {
         // Moved to chargeback or erased by hand meanwhile: the next run looks again.
-        if ((err as { statusCode?: number }).statusCode !== 409) throw err;
+        if (httpErrorOf(err)?.statusCode !== 409) throw err;
       }
     }
     if (!progressed) return erased;
