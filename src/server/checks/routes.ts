@@ -16,6 +16,7 @@ import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
 import { type CheckSettings, checksAnswer } from '../orders/order-checks.js';
 import { correctOrder, decideDuplicate } from '../orders/corrections.js';
+import { statusMail } from '../flows/status-mail.js';
 
 const security = [{ staffToken: [] }];
 const orderIdParams = z.object({ orderId: orderIdField });
@@ -76,6 +77,7 @@ export const checkRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body,
         settings,
         request.ip,
+        statusMail,
       );
       const answer = await orderChecks(db, orderId, settings);
       return ok(

@@ -37,7 +37,7 @@ import {
   orderSummary,
   recordDownload,
 } from './queries.js';
-import { rememberOrderLanguage } from '../orders/commands.js';
+import { rememberOrderLanguage } from '../orders/creation.js';
 import { answeredSinceRequest, customerRequestText } from './request-text.js';
 import {
   answerLanguage,

@@ -18,7 +18,7 @@ import {
   unauthorized,
 } from '../http/errors.js';
 import { CUSTOMER_MSG } from '../../shared/contracts/customer.js';
-import { inTransaction } from '../orders/commands.js';
+import { inTransaction } from '../orders/transaction.js';
 import { correctOrder } from '../orders/corrections.js';
 import { customerAnswered, WAITING_STATUSES } from '../orders/customer-answers.js';
 import type { CheckSettings } from '../orders/order-checks.js';

@@ -9,12 +9,10 @@ import {
   receiveMail,
   type StoredAttachment,
 } from '../inbound/pipeline.js';
-import {
-  addSystemRemark,
-  attachGovernmentCard,
-  moveAsSystem,
-  sendGovernmentCard,
-} from '../orders/commands.js';
+import { moveAsSystem } from './move-status.js';
+import { sendGovernmentCard } from './send-government-card.js';
+import { attachGovernmentCard } from '../orders/documents.js';
+import { addSystemRemark } from '../orders/remarks.js';
 import { recordPendingCheck } from '../card-check/store.js';
 import { cardGate } from '../orders/card-gate.js';
 import { setOrderFlag } from '../orders/order-checks.js';

@@ -7,7 +7,7 @@ import type { Db } from '../db/client.js';
 import { submissionJobs } from '../db/schema.js';
 import { sqlValue } from '../db/sql-lists.js';
 import { conflict, notFound } from '../http/errors.js';
-import { addSystemRemark } from '../orders/commands.js';
+import { addSystemRemark } from '../orders/remarks.js';
 import { holdForMachine, releaseFromMachine } from '../orders/machine-hold.js';
 import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
 import { getSubmissionPolicy } from '../submission/policy.js';

@@ -49,9 +49,10 @@ import {
 import { contentDisposition } from '../order-detail/routes.js';
 import { attachCheckedCard, cardRefusal } from '../flows/card-check.js';
 import { saveAttachmentAsDocument } from '../flows/save-attachment.js';
-import { undoDocumentUpload } from '../orders/commands.js';
+import { undoDocumentUpload } from '../flows/undo-document-upload.js';
 import { logContact } from '../orders/contacts.js';
-import { sendStaffReply } from '../orders/customer-answers.js';
+import { statusMail } from '../flows/status-mail.js';
+import { sendStaffReply } from '../flows/staff-reply.js';
 import { loadOrder } from '../orders/repository.js';
 import { attachmentOf, listUnmatched, loadConversation, markConversationRead } from './conversation.js';
 import { INBOUND_LIMITS } from './parse.js';
@@ -497,10 +498,12 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const result = await logContact(db, staffOf(request), {
-        orderId: request.params.orderId,
-        ...request.body,
-      });
+      const result = await logContact(
+        db,
+        staffOf(request),
+        { orderId: request.params.orderId, ...request.body },
+        statusMail,
+      );
       return ok(
         result,
         request.body.moveToCustomerCalled && result.processStatus === 'Customer Called'

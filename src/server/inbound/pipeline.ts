@@ -9,7 +9,7 @@ import { removeStored } from '../documents/storage.js';
 import { sanitizeFileName, storeUpload } from '../documents/upload.js';
 import { scanCustomerFiles } from '../flows/passport-scan.js';
 import { HttpError } from '../http/errors.js';
-import { inTransaction } from '../orders/commands.js';
+import { inTransaction } from '../orders/transaction.js';
 import { recordEvents } from '../orders/events.js';
 import { bounced, customerAnswered, lockOrderStatus } from '../orders/customer-answers.js';
 import { lockOrders } from '../orders/repository.js';

@@ -11,7 +11,7 @@ import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { sqlValue } from '../db/sql-lists.js';
 import { appSettings, statusNotifications, waitingSteps } from '../db/schema.js';
-import { inTransaction } from '../orders/commands.js';
+import { inTransaction } from '../orders/transaction.js';
 import { escalateUnanswered } from '../orders/customer-answers.js';
 import { lockOrders } from '../orders/repository.js';
 

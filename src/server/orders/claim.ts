@@ -7,7 +7,7 @@ import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { sqlList } from '../db/sql-lists.js';
 import { refuseForbidden } from './refusal.js';
-import { inTransaction } from './commands.js';
+import { inTransaction } from './transaction.js';
 import { type FolderScope, folderWhere } from './folders.js';
 
 /**

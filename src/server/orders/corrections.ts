@@ -2,13 +2,15 @@ import { eq, sql } from 'drizzle-orm';
 import type { CorrectableField, CorrectOrderBody, FieldChange } from '../../shared/contracts/checks.js';
 import { CORRECTABLE_FIELDS } from '../../shared/contracts/checks.js';
 import type { DuplicateDecision } from '../../shared/duplicates.js';
-import { recordAudit } from '../audit/audit.js';
+import { recordAudit } from '../db/audit-log.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderDuplicateDecisions, orders } from '../db/schema.js';
 import { refuseConflict, refuseNotFound } from './refusal.js';
 import { orderValuesFromSnake, snakeToCamel } from './columns.js';
-import { addRemark, inTransaction } from './commands.js';
+import { addRemark } from './remarks.js';
+import type { StatusEffects } from './status-effects.js';
+import { inTransaction } from './transaction.js';
 import { recordEvents } from './events.js';
 import { setRefundReason } from './refund-reason.js';
 import { lockOrders, type OrderRow } from './repository.js';
@@ -113,7 +115,8 @@ export async function decideDuplicate(
   orderId: number,
   input: { otherOrderId: number; decision: DuplicateDecision },
   settings: CheckSettings,
-  ip: string | null = null,
+  ip: string | null,
+  effects: StatusEffects,
 ): Promise<{ movedOrderId: number | null }> {
   return inTransaction(db, async (tx) => {
     if (input.otherOrderId === orderId) throw refuseConflict('An order is not a duplicate of itself.');
@@ -167,16 +170,21 @@ export async function decideDuplicate(
       const otherIsNewer =
         otherCreated > thisCreated || (otherCreated === thisCreated && input.otherOrderId > orderId);
       const [newer, older] = otherIsNewer ? [input.otherOrderId, orderId] : [orderId, input.otherOrderId];
-      const result = await addRemark(tx, actor, {
-        orderId: newer,
-        remark: `Duplicate of order ${older}`,
-        whatsapp: 'N',
-        telephone: 'N',
-        statusRefund: 'Y',
-        voided: 'N',
-        chargeBack: 'N',
-        reportError: 'N',
-      });
+      const result = await addRemark(
+        tx,
+        actor,
+        {
+          orderId: newer,
+          remark: `Duplicate of order ${older}`,
+          whatsapp: 'N',
+          telephone: 'N',
+          statusRefund: 'Y',
+          voided: 'N',
+          chargeBack: 'N',
+          reportError: 'N',
+        },
+        effects,
+      );
       movedOrderId = result.moved ? newer : null;
       // The refund that follows is for a duplicate (docs/product.md, "Refund reasons").
       if (movedOrderId) await setRefundReason(tx, actor.id, [movedOrderId], { code: 'duplicate' });

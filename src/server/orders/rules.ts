@@ -9,7 +9,7 @@ import {
   type OrderState,
   statusName,
 } from '../../shared/order-rules.js';
-import { recordAudit } from '../audit/audit.js';
+import { recordAudit } from '../db/audit-log.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { orders, staffUsers } from '../db/schema.js';
