@@ -9,7 +9,7 @@ import type { StaffIdentity } from '../context.js';
 import type { Database } from '../db/client.js';
 import { staffSessions, staffUsers } from '../db/schema.js';
 import { trackEventStream } from '../metrics/metrics.js';
-import { type CountsMemory, countsFor } from '../orders/counts.js';
+import { type CountsMemory, countsFor } from '../order-lists/counts.js';
 import { onCacheEvent } from './cache-events.js';
 import { NOTICE_CHANNEL } from './notices.js';
 

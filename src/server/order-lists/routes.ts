@@ -26,10 +26,10 @@ import { notFound } from '../http/errors.js';
 import { refundAnswer } from '../payments/refund-answer.js';
 import { refundOrders, refundWhyOf } from '../payments/refunds.js';
 import { deleteOrders } from '../flows/move-status.js';
-import { assign } from './assignment.js';
-import { restoreOrders } from './delete-restore.js';
+import { assign } from '../orders/assignment.js';
+import { restoreOrders } from '../orders/delete-restore.js';
 import { countsFor } from './counts.js';
-import { futureMonthCounts as countFutureMonths } from './lists.js';
+import { futureMonthCounts as countFutureMonths } from '../orders/lists.js';
 import { isFolder, readList } from './read-list.js';
 
 const security = [{ staffToken: [] }];

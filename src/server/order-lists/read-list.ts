@@ -6,7 +6,7 @@ import type { StaffIdentity } from '../context.js';
 import type { Database, Db, DbOrTx } from '../db/client.js';
 import { forbidden, serviceUnavailable } from '../http/errors.js';
 import { CountsMemory } from './counts.js';
-import { type FolderScope, monthNumber } from './folders.js';
+import { type FolderScope, monthNumber } from '../orders/folders.js';
 import {
   filtersOf,
   isStatementTimeout,
@@ -18,7 +18,7 @@ import {
   SEARCH_TOTAL_CAP,
   searchFolder,
   withListTimeout,
-} from './lists.js';
+} from '../orders/lists.js';
 
 const MSG_LIST_TIMEOUT =
   'This page took too long to read. Go to a nearer page or narrow the list with a filter, then try again.';

@@ -11,11 +11,11 @@ import { serviceToday } from '../../shared/dates.js';
 import type { Database, DbOrTx } from '../db/client.js';
 import { sqlValue } from '../db/sql-lists.js';
 import { repliedCount } from '../inbound/conversation.js';
-import { callBackDueCount } from './contacts.js';
+import { callBackDueCount } from '../orders/contacts.js';
 import { onCacheEvent } from '../live/cache-events.js';
 import { dueNow, getDueTimePolicy, type DueClock, readDueClock } from '../due-time/policy.js';
-import { STATUS_FOLDERS } from './folders.js';
-import { folderCounts, needsAttentionCount, dueCounts } from './lists.js';
+import { STATUS_FOLDERS } from '../orders/folders.js';
+import { folderCounts, needsAttentionCount, dueCounts } from '../orders/lists.js';
 
 export type CountsAnswer = FolderCounts & {
   atRiskCount: number;
