@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { sessionRoutes } from './auth/session-routes.js';
+import { twoFactorRoutes } from './auth/two-factor-routes.js';
 import { cardCheckRoutes } from './card-check/routes.js';
 import { passportScanRoutes } from './passport-scan/routes.js';
 import { checkRoutes } from './checks/routes.js';
@@ -41,6 +43,8 @@ export const areaRoutes: FastifyPluginAsync[] = [
   intakeRoutes,
   reportRoutes,
   authRoutes,
+  sessionRoutes,
+  twoFactorRoutes,
   teamRoutes,
   gatewayRoutes,
   orderRoutes,

@@ -30,7 +30,7 @@ import {
 import { CUSTOMER_MSG } from '../../shared/contracts/customer.js';
 import { staffOf } from '../auth/guard.js';
 import { tokenFromHeader } from '../auth/tokens.js';
-import { clientNetwork } from '../customer/routes.js';
+import { clientNetwork } from '../http/client-network.js';
 import { verifyCustomerToken } from '../customer/tokens.js';
 import { openStored, readStored, removeStored, storedExists } from '../documents/storage.js';
 import { sanitizeFileName, storeUpload } from '../documents/upload.js';
@@ -46,7 +46,7 @@ import {
   unauthorized,
   unsupportedMediaType,
 } from '../http/errors.js';
-import { contentDisposition } from '../order-detail/routes.js';
+import { contentDisposition } from '../http/content-disposition.js';
 import { attachCheckedCard, cardRefusal } from '../flows/card-check.js';
 import { saveAttachmentAsDocument } from '../flows/save-attachment.js';
 import { undoDocumentUpload } from '../flows/undo-document-upload.js';

@@ -11,7 +11,7 @@ import { inTransaction } from '../orders/transaction.js';
 import { RISKY_LEVELS } from '../../shared/contracts/payment-risk.js';
 import { checkLevel } from '../../shared/order-checks.js';
 import { checkItem, checksOfNewOrder, refreshChecks } from '../orders/order-checks.js';
-import { checkSettingsOf } from '../checks/routes.js';
+import { checkSettingsOf } from '../checks/queries.js';
 import { orderCheckItem } from '../../shared/contracts/checks.js';
 
 function keyMatches(expected: string, given: string | undefined): boolean {
