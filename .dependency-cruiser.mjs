@@ -30,13 +30,12 @@ export default {
         path: '^src/server/',
         pathNot: [
           '^src/server/(orders|db)/',
-          // Floor modules: the staff identity type, and the server's words in a customer language.
+          // Floor modules: the staff identity type, the server's words in a customer language, its clock.
           '^src/server/context\\.ts$',
           '^src/server/translator\\.ts$',
-          // Known exceptions, both floor-like modules that import only db and shared:
-          // - the server's clock, which tests move (the order checks should take it as an argument);
-          '^src/server/auth/clock\\.ts$',
-          // - the due-time rules the lists and the repository compute the due state with.
+          '^src/server/clock\\.ts$',
+          // A known exception, a floor-like module that imports only db, shared and the clock: the
+          // due-time rules the lists and the repository compute the due state with.
           '^src/server/due-time/policy\\.ts$',
         ],
       },
@@ -64,12 +63,6 @@ export default {
           // The jobs and the watchers: the scheduler, the IMAP watcher.
           '^src/server/jobs\\.ts$',
           '^src/server/inbound/imap\\.ts$',
-          // Known exceptions, areas that still move statuses with their mail through flows/move-status.ts
-          // and are flows in all but their folder: the refund of orders, the provider's webhook events,
-          // and the inbound pipeline (match, apply, staff attach, track-page reply) with the passport scan.
-          '^src/server/payments/refunds\\.ts$',
-          '^src/server/payments/stripe-webhook\\.ts$',
-          '^src/server/inbound/pipeline\\.ts$',
         ],
       },
       to: { path: '^src/server/flows/' },

@@ -123,7 +123,7 @@ export function breachesOf(rel, text) {
       for (const re of ORDER_WRITES) {
         if (re.test(text)) {
           found.push(
-            `${rel}: writes orders or order_events outside src/server/orders/ (use orders/commands.ts or orders/events.ts)`,
+            `${rel}: writes orders or order_events outside src/server/orders/ (use an order command of src/server/orders/ or orders/events.ts)`,
           );
           break;
         }

@@ -1,11 +1,11 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import type { Macro, MacroBody, } from '../../shared/contracts/communication.js';
+import type { Macro, MacroBody } from '../../shared/contracts/communication.js';
 import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
-import { macros, } from '../db/schema.js';
+import { macros } from '../db/schema.js';
 import { badRequest, conflict, notFound } from '../http/errors.js';
-import { assertSendableKey, } from './notifications.js';
+import { assertSendableKey } from './notifications.js';
 
 export type MacroRow = typeof macros.$inferSelect;
 

@@ -16,7 +16,7 @@ import type { OrderRow } from '../orders/repository.js';
 import type { OrderStatus } from '../../shared/constants.js';
 import { lockForCustomer, undoCustomerCancel } from '../orders/self-service.js';
 import { paymentRouteOf } from '../payments/payment-route.js';
-import { refundOrders } from '../payments/refunds.js';
+import { refundOrders } from './refund-orders.js';
 import { customerOrder, customerSide, type CustomerSide, selfServiceOpen } from '../customer/self-service.js';
 import { getCancellationPolicy } from '../customer/self-service-settings.js';
 

@@ -8,7 +8,7 @@ import {
   type PipelineContext,
   receiveMail,
   type StoredAttachment,
-} from '../inbound/pipeline.js';
+} from './inbound-mail.js';
 import { moveAsSystem } from './move-status.js';
 import { sendGovernmentCard } from './send-government-card.js';
 import { attachGovernmentCard } from '../orders/documents.js';

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { SubmissionPacket } from '../../shared/contracts/submission.js';
 import { serviceToday } from '../../shared/dates.js';
 import type { Machine } from '../api-keys/keys.js';
-import { now } from '../auth/clock.js';
+import { now } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { submissionJobs } from '../db/schema.js';
 import { sqlValue } from '../db/sql-lists.js';

@@ -12,7 +12,7 @@ import type { Database, DbOrTx } from '../db/client.js';
 import { sqlValue } from '../db/sql-lists.js';
 import { repliedCount } from '../inbound/conversation.js';
 import { callBackDueCount } from '../orders/contacts.js';
-import { onCacheEvent } from '../live/cache-events.js';
+import { onCacheEvent } from '../db/cache-events.js';
 import { dueNow, getDueTimePolicy, type DueClock, readDueClock } from '../due-time/policy.js';
 import { STATUS_FOLDERS } from '../orders/folders.js';
 import { folderCounts, needsAttentionCount, dueCounts } from '../orders/lists.js';

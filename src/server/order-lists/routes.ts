@@ -24,7 +24,7 @@ import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
 import { refundAnswer } from '../payments/refund-answer.js';
-import { refundOrders, refundWhyOf } from '../payments/refunds.js';
+import { refundOrders, refundWhyOf } from '../flows/refund-orders.js';
 import { deleteOrders } from '../flows/move-status.js';
 import { assign } from '../orders/assignment.js';
 import { restoreOrders } from '../orders/delete-restore.js';

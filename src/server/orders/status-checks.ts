@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { MAIL_HOLD_SECONDS, RECENT_MOVE_SECONDS } from '../../shared/constants.js';
 import { formatServiceMoment } from '../../shared/dates.js';
 import { statusName } from '../../shared/order-rules.js';
-import { now } from '../auth/clock.js';
+import { now } from '../clock.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { sqlValue } from '../db/sql-lists.js';

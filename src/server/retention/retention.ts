@@ -17,7 +17,7 @@ import type { Database, DbOrTx } from '../db/client.js';
 import { sqlValueText } from '../db/sql-lists.js';
 import { appSettings, documents, orderEvents } from '../db/schema.js';
 import { removeStored } from '../documents/storage.js';
-import { removeFromMailbox } from '../inbound/imap.js';
+import { removeFromMailbox } from '../inbound/mailbox.js';
 import { conflict, httpErrorOf } from '../http/errors.js';
 import { bossDb } from '../mail/queue.js';
 import { outboxDir } from '../mail/transports.js';

@@ -4,11 +4,16 @@ import { formatStaffDateTime } from '../../shared/dates.js';
 import { formatMinor } from '../../shared/money.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { orders, paymentDisputes, paymentRefunds, paymentWebhookEvents } from '../db/schema.js';
-import { moveAsSystem } from '../flows/move-status.js';
+import { moveAsSystem } from './move-status.js';
 import { addSystemRemark } from '../orders/remarks.js';
 import { recordEvents } from '../orders/events.js';
 import type { CheckSettings } from '../orders/order-checks.js';
-import { applyChargeSucceeded, applyFraudWarning, PROVIDER, type RiskOutcome } from './stripe-risk.js';
+import {
+  applyChargeSucceeded,
+  applyFraudWarning,
+  PROVIDER,
+  type RiskOutcome,
+} from '../payments/stripe-risk.js';
 
 /**
  * Stripe's events applied to our orders (docs/product.md, "Connecting Stripe"). Each event is applied

@@ -7,14 +7,15 @@ import { orderRemarks, orders, paymentRefunds } from '../db/schema.js';
 import { badRequest, conflict, httpErrorOf } from '../http/errors.js';
 import { refundReasonProblem } from '../../shared/contracts/payments.js';
 import type { RefundWhy } from '../../shared/refund-reasons.js';
-import { completeRefunds } from '../flows/move-status.js';
+import { completeRefunds } from './move-status.js';
 import { lockRefundable } from '../orders/delete-restore.js';
 import { addSystemRemark } from '../orders/remarks.js';
 import { recordEvents } from '../orders/events.js';
 import { setRefundReason } from '../orders/refund-reason.js';
 import type { LockedOrder } from '../orders/repository.js';
-import type { GatewayResult, PaymentGateway } from './gateway.js';
-import { paymentRouteOf } from './payment-route.js';
+import type { GatewayResult, PaymentGateway } from '../payments/gateway.js';
+import { paymentRouteOf } from '../payments/payment-route.js';
+import type { ProviderRefund, RefundFailure, RefundResult } from '../payments/refund-result.js';
 
 /**
  * 'Refunded it' with the payment provider first (docs/decisions/302, 354): for an order paid through an
@@ -57,35 +58,6 @@ export function refundWhyOf(body: {
   const problem = refundReasonProblem(body);
   if (problem) throw badRequest(problem);
   return body.reasonCode ? { code: body.reasonCode, text: body.reasonText } : undefined;
-}
-
-export interface RefundFailure {
-  orderId: number;
-  message: string;
-  /** True when the provider's answer is unknown (timeout): retrying repeats the same request. */
-  retrySafe: boolean;
-}
-
-export interface ProviderRefund {
-  orderId: number;
-  gateway: string;
-  refundId: string;
-  /** This refund, e.g. "20.00 USD". */
-  amount: string;
-  /** All refunded of the payment so far, this refund included. */
-  refundedSoFar: string;
-  /** What is left of the payment. */
-  remaining: string;
-  /** True when the order moved to Completed Refunds. */
-  closed: boolean;
-}
-
-export interface RefundResult {
-  /** Every order now in Completed Refunds. */
-  refunded: number[];
-  /** Those refunded at a provider, with the provider's refund id (closed or kept in Refunds). */
-  throughProvider: ProviderRefund[];
-  failed: RefundFailure[];
 }
 
 const PROVIDER_KEY: Record<string, string> = { Stripe: 'stripe' };
