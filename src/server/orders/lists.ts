@@ -23,7 +23,7 @@ import { counterWhere, type FolderScope, folderWhere } from './folders.js';
 
 /**
  * Read side of the order lists: folder counts, folder pages and search. The write side (status
- * changes, assignment, deletion) lives in commands.ts.
+ * changes, assignment, deletion) lives in the order commands (status.ts, assignment.ts, delete-restore.ts).
  */
 
 /** Every folder count in one pass over the small counters table (folder meanings: docs/product.md). */

@@ -11,7 +11,7 @@ import { readDueClock, dueStateOf } from '../due-time/policy.js';
 /**
  * The order repository: how the domain loads, locks and maps an order. Every function takes the
  * database or a transaction (`DbOrTx`); inside a transaction it reads what that transaction sees.
- * Writes go through commands.ts, the order history through events.ts.
+ * Writes go through the order commands (transaction.ts lists them), the order history through events.ts.
  */
 
 export type OrderRow = typeof orders.$inferSelect;
