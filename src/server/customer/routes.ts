@@ -21,7 +21,7 @@ import { locateIp } from '../geoip/lookup.js';
 import { clientNetwork } from '../http/client-network.js';
 import { HttpError, notFound, tooManyRequests, unauthorized } from '../http/errors.js';
 import { renderCurrentForOrder } from '../communication/templates.js';
-import { brandFor, renderApprovalNotice } from '../mail/approval-notice.js';
+import { brandFor, renderApprovalNotice } from '../communication/approval-notice.js';
 import { loggedMailRendered } from '../mail/compose.js';
 import { parseUserAgent } from './device.js';
 import {

@@ -10,7 +10,7 @@ import { assertCardMayLeave } from '../orders/card-gate.js';
 import { addRemark, changeStatus } from './move-status.js';
 import { assertMayMail } from '../orders/documents.js';
 import { latestDocument, lockOrders } from '../orders/repository.js';
-import { queueTemplateMail } from '../communication/notifications.js';
+import { queueTemplateMail } from '../mail/template-mail.js';
 import { paymentRouteOf } from '../payments/payment-route.js';
 import { renderSubject } from '../communication/render.js';
 import type { Config } from '../config.js';

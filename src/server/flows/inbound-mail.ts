@@ -15,7 +15,7 @@ import { bounced, customerAnswered, lockOrderStatus } from '../orders/customer-a
 import { lockOrders } from '../orders/repository.js';
 import { INBOUND_LIMITS, type InboundMail } from '../inbound/parse.js';
 import { senderAuthenticated } from '../inbound/sender-authentication.js';
-import { mailOfMessageId, orderOfReplyAddress } from '../inbound/tokens.js';
+import { mailOfMessageId, orderOfReplyAddress } from '../mail/reply-tokens.js';
 import { CLOSED_STATUSES } from '../../shared/constants.js';
 
 export const DISPOSITIONS = ['attached', 'unmatched', 'auto-reply', 'bounce', 'duplicate'] as const;

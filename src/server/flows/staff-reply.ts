@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { MailProvider, OrderStatus } from '../../shared/constants.js';
-import { queueTemplateMail } from '../communication/notifications.js';
+import { queueTemplateMail } from '../mail/template-mail.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { inboundMessages } from '../db/schema.js';

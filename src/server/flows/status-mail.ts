@@ -1,4 +1,4 @@
-import { notifyStatusEntered } from '../communication/notifications.js';
+import { notifyStatusEntered } from '../mail/template-mail.js';
 import { cancelHeldMails } from '../mail/limits.js';
 import type { StatusEffects } from '../orders/status-effects.js';
 

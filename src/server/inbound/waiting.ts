@@ -6,7 +6,7 @@ import type {
   WaitingPolicySwitch,
 } from '../../shared/contracts/conversation.js';
 import { recordAudit } from '../audit/audit.js';
-import { queueTemplateMail } from '../communication/notifications.js';
+import { queueTemplateMail } from '../mail/template-mail.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { sqlValue } from '../db/sql-lists.js';
