@@ -3,12 +3,8 @@ import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
 import { senderAuthenticated } from '../inbound/sender-authentication.js';
 import type { InboundMail } from '../inbound/parse.js';
-import {
-  type InboundResult,
-  type PipelineContext,
-  receiveMail,
-  type StoredAttachment,
-} from './inbound-mail.js';
+import type { InboundResult } from '../inbound/match.js';
+import { type PipelineContext, receiveMail, type StoredAttachment } from './inbound-mail.js';
 import { moveAsSystem } from './move-status.js';
 import { sendGovernmentCard } from './send-government-card.js';
 import { attachGovernmentCard } from '../orders/documents.js';

@@ -57,7 +57,8 @@ import { loadOrder } from '../orders/repository.js';
 import { attachmentOf, listUnmatched, loadConversation, markConversationRead } from './conversation.js';
 import { INBOUND_LIMITS } from './parse.js';
 import { malformedForm } from './multipart.js';
-import { attachUnmatched, receiveTrackReply, trackReplyRefusal } from '../flows/inbound-mail.js';
+import { attachUnmatched } from '../flows/attach-unmatched.js';
+import { receiveTrackReply, trackReplyRefusal } from '../flows/track-reply.js';
 import { getWaitingPolicy, previewWaiting, setWaitingPolicy, setWaitingSwitch } from './waiting.js';
 
 const security = [{ staffToken: [] }];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { INBOUND_DOMAIN, INBOUND_TOKEN, postInbound } from '../test/inbound.js';
-import { receiveTrackReply } from '../flows/inbound-mail.js';
+import { receiveTrackReply } from '../flows/track-reply.js';
 import { replyAddress } from '../mail/reply-tokens.js';
 import { scanWaiting } from './waiting.js';
 
