@@ -6,7 +6,7 @@ import { setDueClockForTests } from '../due-time/policy.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { type CountsMemory, countsFromDatabase, dayCounts, readCounterRows } from './counts.js';
-import { folderCounts } from '../orders/lists.js';
+import { folderCounts } from '../orders/list-counts.js';
 
 /** Folder and due-time counts in memory (decision 220): always what the database says. */
 let t: TestApp;

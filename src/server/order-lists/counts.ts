@@ -15,7 +15,7 @@ import { callBackDueCount } from '../orders/contacts.js';
 import { onCacheEvent } from '../db/cache-events.js';
 import { dueNow, getDueTimePolicy, type DueClock, readDueClock } from '../due-time/policy.js';
 import { STATUS_FOLDERS } from '../orders/folders.js';
-import { folderCounts, needsAttentionCount, dueCounts } from '../orders/lists.js';
+import { folderCounts, needsAttentionCount, dueCounts } from '../orders/list-counts.js';
 
 export type CountsAnswer = FolderCounts & {
   atRiskCount: number;

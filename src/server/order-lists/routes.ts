@@ -29,7 +29,7 @@ import { deleteOrders } from '../flows/move-status.js';
 import { assign } from '../orders/assignment.js';
 import { restoreOrders } from '../orders/delete-restore.js';
 import { countsFor } from './counts.js';
-import { futureMonthCounts as countFutureMonths } from '../orders/lists.js';
+import { futureMonthCounts as countFutureMonths } from '../orders/list-counts.js';
 import { isFolder, readList } from './read-list.js';
 
 const security = [{ staffToken: [] }];
