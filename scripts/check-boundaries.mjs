@@ -27,7 +27,7 @@ const ORDER_WRITES = [
 /** Server files allowed to write orders or order_events outside the domain, and why. */
 const SERVER_WRITE_EXCEPTIONS = {
   'src/server/db/seed.ts': 'the demo and bulk seeds insert thousands of rows set-based',
-  'src/server/retention/retention.ts':
+  'src/server/flows/erase-order.ts':
     'erasure rewrites personal values inside the order and its events; it locks and records through the domain',
 };
 
