@@ -4,13 +4,8 @@ import { z } from 'zod';
 import { intakeOrderBody } from '../../shared/contracts/intake.js';
 import { acceptLanguageTags, CUSTOMER_LANGUAGES, firstCustomerLanguage } from '../../shared/languages.js';
 import { notFound, unauthorized } from '../http/errors.js';
-import { orderValuesFromSnake } from '../orders/columns.js';
-import { createOrder } from '../orders/creation.js';
-import { addSystemRemark } from '../orders/remarks.js';
-import { inTransaction } from '../orders/transaction.js';
-import { RISKY_LEVELS } from '../../shared/contracts/payment-risk.js';
-import { checkLevel } from '../../shared/order-checks.js';
-import { checkItem, checksOfNewOrder, refreshChecks } from '../orders/order-checks.js';
+import { takeOrderIn } from '../flows/intake.js';
+import { checkItem, } from '../orders/order-checks.js';
 import { checkSettingsOf } from '../checks/queries.js';
 import { orderCheckItem } from '../../shared/contracts/checks.js';
 
@@ -60,33 +55,7 @@ export const intakeRoutes: FastifyPluginAsyncZod = async (app) => {
       const language =
         request.query.lang ?? firstCustomerLanguage(acceptLanguageTags(request.headers['accept-language']));
       const settings = checkSettingsOf(app.ctx.config);
-      const { orderId, checks } = await inTransaction(app.ctx.db, async (tx) => {
-        // The order is written once, with its checks; its possible duplicates are run again after.
-        const values = { ...orderValuesFromSnake(body), language };
-        // A risky payment holds the order before submission (decision 372).
-        const risky = RISKY_LEVELS.includes(values.riskLevel ?? '');
-        if (risky) values.checkFlags = ['risk_hold'];
-        const found = await checksOfNewOrder(tx, values, settings);
-        const id = await createOrder(tx, {
-          ...values,
-          checks: found.checks,
-          checkLevel: checkLevel(found.checks),
-        });
-        if (risky) {
-          await addSystemRemark(
-            tx,
-            id,
-            `Payment risk ${values.riskLevel}: the order is on a risk hold. A Manager reviews it and clears the hold with a reason before it is submitted.`,
-          );
-        }
-        // The same order sent again matches itself: its stored checks are the answer then.
-        if (found.candidates.includes(id)) {
-          const again = await refreshChecks(tx, [id], settings, { withCandidates: true });
-          return { orderId: id, checks: again.get(id) ?? [] };
-        }
-        if (found.candidates.length) await refreshChecks(tx, found.candidates, settings);
-        return { orderId: id, checks: found.checks };
-      });
+      const { orderId, checks } = await takeOrderIn(app.ctx.db, settings, body, language);
       return {
         status: 1 as const,
         message: 'Order received',
