@@ -5,7 +5,7 @@ import { intakeOrderBody } from '../../shared/contracts/intake.js';
 import { acceptLanguageTags, CUSTOMER_LANGUAGES, firstCustomerLanguage } from '../../shared/languages.js';
 import { notFound, unauthorized } from '../http/errors.js';
 import { takeOrderIn } from '../flows/intake.js';
-import { checkItem, } from '../orders/order-checks.js';
+import { checkItem } from '../orders/order-checks.js';
 import { checkSettingsOf } from '../checks/queries.js';
 import { orderCheckItem } from '../../shared/contracts/checks.js';
 

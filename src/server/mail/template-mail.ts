@@ -7,7 +7,7 @@ import {
 } from '../../shared/constants.js';
 import type { PendingMail } from '../../shared/contracts/order-detail.js';
 import { minorToDecimal } from '../../shared/money.js';
-import { completionMailSuppressed, } from '../../shared/order-rules.js';
+import { completionMailSuppressed } from '../../shared/order-rules.js';
 import type { DbOrTx } from '../db/client.js';
 import { mailTemplates, paymentRefunds, statusNotifications } from '../db/schema.js';
 import { assertCustomerMailAllowed, repeatedMailMinutes } from './limits.js';
