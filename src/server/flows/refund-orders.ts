@@ -16,6 +16,7 @@ import type { LockedOrder } from '../orders/repository.js';
 import type { GatewayResult, PaymentGateway } from '../payments/gateway.js';
 import { paymentRouteOf } from '../payments/payment-route.js';
 import type { ProviderRefund, RefundFailure, RefundResult } from '../payments/refund-result.js';
+import { type RefundStatus, refundedSoFar } from '../payments/refunded-so-far.js';
 
 /**
  * 'Refunded it' with the payment provider first (docs/decisions/302, 354): for an order paid through an
@@ -66,30 +67,8 @@ function providerKey(gateway: PaymentGateway): string {
   return PROVIDER_KEY[gateway.name] ?? gateway.name.toLowerCase();
 }
 
-type RefundStatus = (typeof paymentRefunds.$inferSelect)['status'];
-
 /** Refunds that count against the payment: succeeded, and pending ones whose outcome is not known yet. */
 const COUNTED: readonly RefundStatus[] = ['succeeded', 'pending', 'unknown'];
-
-/** The sum of an order's refunds at a provider (minor units) with the given statuses. */
-async function refundSum(
-  tx: DbOrTx,
-  orderId: number,
-  provider: string,
-  statuses: readonly RefundStatus[],
-): Promise<number> {
-  const [row] = await tx
-    .select({ sum: sql<string>`coalesce(sum(${paymentRefunds.amount}), 0)::text` })
-    .from(paymentRefunds)
-    .where(
-      and(
-        eq(paymentRefunds.orderId, orderId),
-        eq(paymentRefunds.provider, provider),
-        inArray(paymentRefunds.status, [...statuses]),
-      ),
-    );
-  return Number(row?.sum ?? 0);
-}
 
 async function markedDuplicate(tx: DbOrTx, orderId: number): Promise<boolean> {
   const [row] = await tx
@@ -218,7 +197,7 @@ async function beginAttempt(
     }
     const reason: RefundReason =
       opts.reason ?? ((await markedDuplicate(tx, orderId)) ? 'duplicate' : 'requested_by_customer');
-    const left = paid - (await refundSum(tx, orderId, provider, COUNTED));
+    const left = paid - (await refundedSoFar(tx, orderId, COUNTED, provider));
     if (left <= 0) throw conflict(`Order ${orderId}: nothing is left to refund of this payment.`);
     let amount = left;
     if (opts.amount !== undefined) {
@@ -370,7 +349,7 @@ async function refundOne(
     await recordEvents(tx, [
       { orderId, actorId: actor.id, action: 'payment', toValue: `refund ${refundId} ${amountText}` },
     ]);
-    const refunded = await refundSum(tx, orderId, provider, ['succeeded']);
+    const refunded = await refundedSoFar(tx, orderId, ['succeeded'], provider);
     so = { refunded, remaining: Math.max(attempt.paid - refunded, 0) };
   };
   try {

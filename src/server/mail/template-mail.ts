@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { refundedSoFar } from '../payments/refunded-so-far.js';
 import {
   MAIL_HOLD_SECONDS,
   type MailKind,
@@ -9,7 +10,7 @@ import type { PendingMail } from '../../shared/contracts/order-detail.js';
 import { minorToDecimal } from '../../shared/money.js';
 import { completionMailSuppressed } from '../../shared/order-rules.js';
 import type { DbOrTx } from '../db/client.js';
-import { mailTemplates, paymentRefunds, statusNotifications } from '../db/schema.js';
+import { mailTemplates, statusNotifications } from '../db/schema.js';
 import { assertCustomerMailAllowed, repeatedMailMinutes } from './limits.js';
 import { writeMail } from './outbox.js';
 import { customerLanguageOf, orderSnapshotFor, resolveTemplate } from '../communication/templates.js';
@@ -46,13 +47,7 @@ export type TemplateMailResult =
   | { queued: false; reason: 'repeat'; minutes: number; templateName: string };
 
 /** What the providers refunded of the order's payment (minor units; 0 when none is recorded). */
-async function refundedThroughProvider(tx: DbOrTx, orderId: number): Promise<number> {
-  const [row] = await tx
-    .select({ sum: sql<string>`coalesce(sum(${paymentRefunds.amount}), 0)::text` })
-    .from(paymentRefunds)
-    .where(and(eq(paymentRefunds.orderId, orderId), eq(paymentRefunds.status, 'succeeded')));
-  return Number(row?.sum ?? 0);
-}
+const refundedThroughProvider = (tx: DbOrTx, orderId: number) => refundedSoFar(tx, orderId, ['succeeded']);
 
 async function templateNameOf(tx: DbOrTx, templateId: number): Promise<string> {
   const [t] = await tx
