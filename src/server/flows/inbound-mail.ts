@@ -189,33 +189,8 @@ export async function receiveMail(
           })),
         );
       if (options.government) await options.government.effects(tx, row.id, files.stored);
-      else if (match && disposition === 'attached')
-        await customerAnswered(
-          tx,
-          match.orderId,
-          `mail from ${mail.fromEmail ?? 'unknown'}`,
-          mail.fromEmail,
-          match.verified,
-        );
-      if (match && disposition === 'auto-reply')
-        await recordEvents(tx, [
-          {
-            orderId: match.orderId,
-            action: 'customer_reply',
-            toValue: `auto-reply from ${mail.fromEmail ?? 'unknown'}`.slice(0, 200),
-          },
-        ]);
-      if (match && disposition === 'bounce' && mail.report && bouncedMailId !== null) {
-        if (mail.report.permanent) await bounced(tx, match.orderId, bouncedMailId, mail.report);
-        else
-          await recordEvents(tx, [
-            {
-              orderId: match.orderId,
-              action: 'bounce',
-              toValue: `delayed ${mail.report.status}`.slice(0, 200),
-            },
-          ]);
-      }
+      // Government mail has its own effects instead of a customer's answer.
+      if (match) await applyToOrder(tx, match, disposition, mail, bouncedMailId, !options.government);
       return { orderId: match?.orderId ?? null, disposition, inboundId: row.id };
     });
     // The passport trigger: files the customer named as a passport are scanned after the reply is kept.
@@ -230,3 +205,41 @@ export async function receiveMail(
 }
 
 class DuplicateMessage extends Error {}
+
+/**
+ * What a stored mail does to the order it matched, in the transaction that stored it: an answer
+ * (customerAnswered), an auto-reply's event, a bounce (permanent: bounced; delayed: its event).
+ */
+async function applyToOrder(
+  tx: DbOrTx,
+  match: Match,
+  disposition: Disposition,
+  mail: InboundMail,
+  bouncedMailId: number | null,
+  /** False for government mail, whose own effects take the answer's place. */
+  answer: boolean,
+): Promise<void> {
+  if (answer && disposition === 'attached')
+    await customerAnswered(
+      tx,
+      match.orderId,
+      `mail from ${mail.fromEmail ?? 'unknown'}`,
+      mail.fromEmail,
+      match.verified,
+    );
+  if (disposition === 'auto-reply')
+    await recordEvents(tx, [
+      {
+        orderId: match.orderId,
+        action: 'customer_reply',
+        toValue: `auto-reply from ${mail.fromEmail ?? 'unknown'}`.slice(0, 200),
+      },
+    ]);
+  if (disposition === 'bounce' && mail.report && bouncedMailId !== null) {
+    if (mail.report.permanent) await bounced(tx, match.orderId, bouncedMailId, mail.report);
+    else
+      await recordEvents(tx, [
+        { orderId: match.orderId, action: 'bounce', toValue: `delayed ${mail.report.status}`.slice(0, 200) },
+      ]);
+  }
+}
