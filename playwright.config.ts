@@ -58,6 +58,9 @@ export default defineConfig({
         STRIPE_WEBHOOK_SECRET: E2E_STRIPE_WEBHOOK_SECRET,
         // Customer mail arrives through the inbound route (e2e/workday-3.spec.ts posts a stray mail).
         INBOUND_TOKEN: 'e2e-inbound-token-0123456789',
+        // Government mail (e2e/government-step.spec.ts): the government's domain, our receiving server.
+        GOV_SENDER_DOMAINS: 'gov.aw',
+        INBOUND_AUTHSERV_ID: 'mx.e2e.test',
         // Every spec looks orders up from 127.0.0.1: the whole run is one visitor to the track page.
         TRACK_PER_IP_MAX: '1000',
       },

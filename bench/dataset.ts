@@ -152,6 +152,7 @@ async function pickSamples(database: Database): Promise<Samples> {
   if (!a) throw new Error('The benchmark database has no demo Admin (admin@demo.test).');
   const m = mid[0];
   if (!m) throw new Error('The benchmark database holds no orders.');
+  const newFeatures = await pickNewFeatureSamples(database);
   const lastName = m.last_name.toLowerCase();
   return {
     searchId: Number(m.order_id),
@@ -162,7 +163,10 @@ async function pickSamples(database: Database): Promise<Samples> {
     detailId: Number(busy[0]?.order_id ?? m.order_id),
     track: track.map((r) => ({ orderId: Number(r.order_id), email: r.email })),
     admin: { id: a.id, name: a.name, role: a.role, tokenVersion: a.token_version },
-    newFeatures: await pickNewFeatureSamples(database),
-    selfService: await pickSelfServiceOrders(database),
+    newFeatures,
+    selfService: await pickSelfServiceOrders(
+      database,
+      newFeatures.travellers.map((t) => t.passport),
+    ),
   };
 }

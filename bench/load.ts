@@ -8,19 +8,25 @@ export interface Scenario {
   path: string;
   headers?: Record<string, string>;
   body?: unknown;
-  /** Sent as it is (a raw mail, a signed webhook payload), not as JSON; give the content-type header. */
-  rawBody?: string;
+  /**
+   * Sent as it is (a raw mail, a signed webhook payload, a multipart upload's bytes), not as JSON; give
+   * the content-type header.
+   */
+  rawBody?: string | Buffer;
   vary?: (i: number) => {
     headers?: Record<string, string>;
     body?: unknown;
-    rawBody?: string;
+    rawBody?: string | Buffer;
     /** Another path for this request (a customer's own order). */
     path?: string;
   };
 }
 
 /** The body of a request as sent: raw text as it is, anything else as JSON. */
-export function bodyText(s: { body?: unknown; rawBody?: string | undefined }): string | undefined {
+export function bodyText(s: {
+  body?: unknown;
+  rawBody?: string | Buffer | undefined;
+}): string | Buffer | undefined {
   if (s.rawBody !== undefined) return s.rawBody;
   return s.body === undefined ? undefined : JSON.stringify(s.body);
 }
@@ -50,7 +56,13 @@ let sequence = 0;
 export async function runLoad(
   port: number,
   scenario: Scenario,
-  opts: { connections: number; durationS: number; rate?: number | undefined },
+  opts: {
+    connections: number;
+    durationS: number;
+    rate?: number | undefined;
+    /** Stops once this many responses came back (a row whose data runs out, as a queue being claimed). */
+    maxRequests?: number | undefined;
+  },
 ): Promise<LoadResult> {
   const headers = { 'content-type': 'application/json', ...scenario.headers };
   const vary = scenario.vary;
@@ -96,7 +108,10 @@ export async function runLoad(
     },
     (err) => finished(err ?? null),
   );
+  let responses = 0;
   instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+    responses++;
+    if (opts.maxRequests !== undefined && responses === opts.maxRequests) instance.stop();
     statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;
     if (statusCode >= 200 && statusCode < 300) times.push(responseTime);
     else errors++;

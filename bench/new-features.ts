@@ -14,6 +14,12 @@ import { serviceToday } from '../src/shared/dates.js';
 /** Open statuses that put an order with a failing check in Needs attention (migration 0047). */
 const ATTENTION_STATUSES = `('New', 'Awaiting', 'AwaitingGovt', 'Customer Called', 'Contact Customer')`;
 
+/**
+ * How many travellers on file the intake row sends again: few, so that the correction row can leave
+ * their orders out (the duplicate search changes them, and their version with them).
+ */
+const KNOWN_TRAVELLERS = 200;
+
 export interface NewFeatureSamples {
   /** Mails we sent (Message-ID, the order and its address): the customers' replies thread on them. */
   sentMails: { messageId: string; orderId: number; email: string }[];
@@ -115,7 +121,7 @@ export async function pickNewFeatureSamples(database: Database): Promise<NewFeat
     `select passport_number, nationality, arrival_date::text as arrival, departure_date::text as departure
      from orders where process_status in ${ATTENTION_STATUSES} and passport_number is not null
        and nationality is not null and arrival_date is not null and departure_date is not null
-     order by order_id desc limit 2000`,
+     order by order_id desc limit ${KNOWN_TRAVELLERS}`,
   );
   const { rows: attention } = await q<{ order_id: string }>(
     `select order_id::text from orders where needs_attention order by created_at desc, order_id desc limit 1`,

@@ -1,3 +1,4 @@
+import { SIXTH_ROUND_LIMITS } from './sixth-round.js';
 import type { LighthouseResult } from './lighthouse.js';
 import type { LoadResult } from './load.js';
 import type { RawStats } from './sql-capture.js';
@@ -19,7 +20,8 @@ export type Kind =
   | 'inbound'
   | 'intake'
   | 'webhook'
-  | 'selfService';
+  | 'selfService'
+  | 'sixthRound';
 
 export interface EndpointResult {
   key: string;
@@ -225,6 +227,12 @@ export function evaluate(run: Run): Check[] {
         if (e.key === 'customer-edit') add(`${e.label} p50`, '≤ 10 ms', p50, 10);
         else add(`${e.label} p50`, '≤ 5 ms', p50, 5);
         break;
+      case 'sixthRound': {
+        // The sixth round's features (bench/sixth-round.ts): each feature's own p50 target.
+        const limit = SIXTH_ROUND_LIMITS[e.key];
+        if (limit !== undefined) add(`${e.label} p50`, `≤ ${limit} ms`, p50, limit);
+        break;
+      }
       default:
         break;
     }

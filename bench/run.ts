@@ -9,6 +9,7 @@ import { FOLDER_COUNT_KEYS, FOLDERS, MAX_PAGE_SIZE } from '../src/shared/constan
 import { type Dataset, prepareDataset } from './dataset.js';
 import { customerReply, disputeEvent, intakeOrder } from './new-features.js';
 import { nextCorrection, nextRating, selfServiceSamples } from './self-service.js';
+import { createMachineKeys, sixthRoundRows } from './sixth-round.js';
 import { growthMarkdown } from './growth.js';
 import { runLighthouse } from './lighthouse.js';
 import { profileMarkdown } from './profile.js';
@@ -182,6 +183,16 @@ interface Endpoint {
   scenario: Scenario;
   /** Writes that cannot be replayed as they are (unique Message-IDs, event ids): no raw SQL floor. */
   noReplay?: boolean;
+  /**
+   * A row whose requests use its data up (each claim takes an order off the queue): called before each
+   * phase, it puts the data back and answers how many requests the data holds, and the phase stops short
+   * of that, so every request measured finds something to act on.
+   */
+  stock?: () => Promise<number>;
+  /** Connections of the throughput phase instead of 10 (a row whose work takes a core each). */
+  connections?: number;
+  /** Sent at a steady pace while the row's -c 10 phase runs: its p50/p99 go into the row's note. */
+  alongside?: { label: string; scenario: Scenario; rate: number };
 }
 
 async function httpJson(port: number, s: Scenario, i = 0) {
@@ -189,7 +200,7 @@ async function httpJson(port: number, s: Scenario, i = 0) {
   const res = await fetch(`http://127.0.0.1:${port}${v?.path ?? s.path}`, {
     method: s.method,
     headers: { 'content-type': 'application/json', ...s.headers, ...v?.headers },
-    ...(s.method !== 'GET' ? { body: bodyText(v ?? {}) ?? bodyText(s) ?? '{}' } : {}),
+    ...(s.method !== 'GET' ? { body: (bodyText(v ?? {}) ?? bodyText(s) ?? '{}') as BodyInit } : {}),
   });
   const text = await res.text();
   let body: Record<string, unknown> = {};
@@ -260,6 +271,15 @@ async function benchEngine(engine: string, size?: number): Promise<Run | null> {
       headers: auth,
     });
     const ORDERS_LIST = '/api/admin/get-orders-list/:orderName';
+    const only0 = profileKey ? [profileKey] : args.only?.split(',');
+    // The job API row spreads its claims over 60 keys (600 a minute each); made only when it runs.
+    const machineKeys =
+      server.has('POST', '/api/submission-jobs/claim') && (!only0 || only0.includes('submission-job-claim'))
+        ? await createMachineKeys(
+            (p, body) => httpJson(appPort, { method: 'POST', path: p, headers: auth, body }),
+            60,
+          )
+        : [];
     const endpoints: Endpoint[] = [
       {
         key: 'hello',
@@ -563,6 +583,15 @@ async function benchEngine(engine: string, size?: number): Promise<Run | null> {
           },
         },
       },
+      // The sixth round's features (bench/sixth-round.ts): the government step, card and passport checks,
+      // disputes and finance.
+      ...sixthRoundRows({ auth, machineKeys, orderId: nf.attentionOrderId ?? s.detailId, today }).map(
+        ({ claims, ...r }): Endpoint => ({
+          ...r,
+          port: 'app',
+          ...(claims ? { stock: () => claimQueue(server) } : {}),
+        }),
+      ),
       // The customers' self-service (bench/self-service.ts): each request on its own order, with its token.
       {
         key: 'customer-edit',
@@ -604,9 +633,11 @@ async function benchEngine(engine: string, size?: number): Promise<Run | null> {
           },
         },
       },
-      // Last: every claim assigns an order to the bench's Admin (about 1,000 orders per run).
+      // Last: every claim assigns an order to the bench's Admin. Before each phase the queue is filled
+      // again (claimQueue) and the phase stops before it runs dry: a 404 measures an empty queue.
       {
         key: 'claim-next',
+        stock: () => claimQueue(server),
         label: 'claim-next-order (10 concurrent claimers)',
         kind: 'claim',
         route: { method: 'POST', url: '/api/admin/claim-next-order' },
@@ -762,6 +793,34 @@ function scaleLine(r: ScaleResult) {
   )} req/s (p50 ${r.two[0].p50.toFixed(2)} / ${r.two[1].p50.toFixed(2)} ms)`;
 }
 
+/** A row with less data than this left is not measured (its figures would be a handful of requests). */
+const MIN_STOCK = 20;
+
+/**
+ * The claim row's queue (New, Standard, due, unassigned): the orders assigned in the folder (by earlier
+ * claims, or the seed's staff) are released again, at most 5,000 at a time, and the queue's length is
+ * answered. Yesterday's and older processing dates only, so the service's time zone never makes an
+ * order counted here not yet claimable.
+ */
+async function claimQueue(server: ServerUnderTest): Promise<number> {
+  const rows = await server.call<{ n: string }[]>({
+    type: 'exec',
+    text: `with held as (
+        select order_id from orders
+        where process_status = 'New' and processing_mode <> 'Priority' and processing_date < current_date
+          and assigned_to is not null
+        order by order_id desc limit 5000
+      ),
+      released as (
+        update orders o set assigned_to = null from held where o.order_id = held.order_id returning 1
+      )
+      select ((select count(*) from released) + (select count(*) from orders
+        where process_status = 'New' and processing_mode <> 'Priority' and processing_date < current_date
+          and assigned_to is null))::text as n`,
+  });
+  return Number(rows[0]?.n ?? 0);
+}
+
 /** A staff token from the login route (every token belongs to a server-side session it creates). */
 async function staffToken(server: ServerUnderTest, _dataset: Dataset, _secret: string): Promise<string> {
   const res = await httpJson(server.ready.appPort, {
@@ -784,7 +843,22 @@ async function measureEndpoint(
     return { ...base, available: false, note: `${ep.route.method} ${ep.route.url} answers 404` };
   }
   const port = ep.port === 'hello' ? server.ready.helloPort : server.ready.appPort;
-  await runLoad(port, ep.scenario, { connections: 10, durationS: durations.warmS });
+  // What a phase may use of a row's data (undefined: no limit), its connections' requests in flight kept back.
+  const stockFor = async (connections: number) => {
+    if (!ep.stock) return undefined;
+    return (await ep.stock()) - 2 * connections;
+  };
+  const warmStock = await stockFor(10);
+  if (warmStock !== undefined && warmStock < MIN_STOCK) {
+    return { ...base, available: false, note: `too little data to measure (${warmStock + 20} left)` };
+  }
+  const connections = ep.connections ?? 10;
+  await runLoad(port, ep.scenario, {
+    connections,
+    durationS: durations.warmS,
+    maxRequests: warmStock,
+  });
+  await stockFor(0);
   // One warm request with the driver recorded: the exact statements the raw-SQL floor replays. A slow
   // endpoint may still be busy with the warm-up's last requests, so a failure is retried a few times.
   let captured: CapturedQuery[] = [];
@@ -810,11 +884,28 @@ async function measureEndpoint(
   }
   const profiling = profileKey === ep.key && ep.port === 'app';
   if (profiling) await server.call({ type: 'profile-start' });
-  const throughput = await runLoad(port, ep.scenario, { connections: 10, durationS: durations.throughputS });
+  const beside = ep.alongside
+    ? runLoad(port, ep.alongside.scenario, {
+        connections: 1,
+        durationS: durations.throughputS,
+        rate: ep.alongside.rate,
+      })
+    : null;
+  const throughput = await runLoad(port, ep.scenario, {
+    connections,
+    durationS: durations.throughputS,
+    maxRequests: await stockFor(connections),
+  });
+  const besideResult = await beside;
   // Paced on one connection: autocannon starts every connection's timer together, so a fixed rate
   // spread over 10 connections arrives in bursts of 10 and measures queueing, not the endpoint.
   const rate = Math.max(5, Math.min(200, Math.round(throughput.perSecond / 4)));
-  const latency = await runLoad(port, ep.scenario, { connections: 1, durationS: durations.latencyS, rate });
+  const latency = await runLoad(port, ep.scenario, {
+    connections: 1,
+    durationS: durations.latencyS,
+    rate,
+    maxRequests: await stockFor(1),
+  });
   if (profiling) await server.call({ type: 'profile-stop', file: profileFile(server.ready.engine, ep.key) });
   let raw: RawStats | undefined;
   const plan = ep.noReplay ? [] : planOf(captured);
@@ -822,10 +913,18 @@ async function measureEndpoint(
     raw = await server.call<RawStats>({ type: 'raw', plan, durationMs: durations.rawS * 1000 });
   }
   const errors = throughput.errors + latency.errors;
+  const notes = [
+    ...(errors ? [`${errors} error responses (${statusSummary(throughput, latency)})`] : []),
+    ...(besideResult && ep.alongside
+      ? [
+          `${ep.alongside.label} meanwhile (${ep.alongside.rate} req/s): p50 ${besideResult.p50.toFixed(2)} ms, p99 ${besideResult.p99.toFixed(2)} ms${besideResult.errors ? `, ${besideResult.errors} errors` : ''}`,
+        ]
+      : []),
+  ];
   return {
     ...base,
     available: true,
-    ...(errors ? { note: `${errors} error responses (${statusSummary(throughput, latency)})` } : {}),
+    ...(notes.length ? { note: notes.join('; ') } : {}),
     sql: captured.length ? { statements: captured.length, steps: plan.length } : undefined,
     throughput,
     latency,

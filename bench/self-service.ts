@@ -21,16 +21,24 @@ interface SelfServiceSamples {
 /** How many orders each row cycles through: a correction takes at most 10 per order a day. */
 const RING = 20_000;
 
-/** The orders of the rows, picked with the dataset (their tokens are signed once the server's secret is known). */
-export async function pickSelfServiceOrders(database: Database) {
-  const pick = async (status: string) => {
+/**
+ * The orders of the rows, picked with the dataset (their tokens are signed once the server's secret is
+ * known). Left out: the orders whose charge the webhook row disputes (order_id % 7 = 3: the dispute takes
+ * them out of New and Completed), and, for the corrections, the travellers the intake row sends again
+ * (`knownPassports`: the intake's duplicate search changes those orders, and their version with them).
+ */
+export async function pickSelfServiceOrders(database: Database, knownPassports: readonly string[]) {
+  const pick = async (status: string, skipPassports: readonly string[]) => {
     const { rows } = await database.sql.query<{ order_id: string; version: number }>(
-      `select order_id::text, version from orders where process_status = $1 order by order_id desc limit ${RING}`,
-      [status],
+      `select order_id::text, version from orders
+       where process_status = $1 and order_id % 7 <> 3
+         and (passport_number is null or not (passport_number = any($2::text[])))
+       order by order_id desc limit ${RING}`,
+      [status, skipPassports],
     );
     return rows.map((r) => ({ orderId: Number(r.order_id), version: Number(r.version) }));
   };
-  return { editable: await pick('New'), completed: await pick('Completed') };
+  return { editable: await pick('New', knownPassports), completed: await pick('Completed', []) };
 }
 export type SelfServiceOrders = Awaited<ReturnType<typeof pickSelfServiceOrders>>;
 
@@ -51,7 +59,7 @@ export async function selfServiceSamples(
 export function nextCorrection(samples: SelfServiceSamples) {
   let n = 0;
   return () => {
-    const o = samples.editable[n % samples.editable.length]!;
+    const o = samples.editable[n % samples.editable.length] ?? { orderId: 0, token: '', version: 0 };
     n += 1;
     const expectedVersion = o.version;
     o.version += 1;
@@ -70,7 +78,7 @@ export function nextCorrection(samples: SelfServiceSamples) {
 export function nextRating(samples: SelfServiceSamples) {
   let n = 0;
   return () => {
-    const o = samples.completed[n % samples.completed.length]!;
+    const o = samples.completed[n % samples.completed.length] ?? { orderId: 0, token: '', version: 0 };
     n += 1;
     return {
       path: `/api/customer/orders/${o.orderId}/rating`,

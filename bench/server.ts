@@ -27,6 +27,8 @@ export type BenchRequest =
   | { id: number; type: 'capture-stop' }
   | { id: number; type: 'memory'; gc?: boolean }
   | { id: number; type: 'raw'; plan: QueryPlan; durationMs: number }
+  /** One statement of the bench's own (a row's data between its phases), straight through the driver. */
+  | { id: number; type: 'exec'; text: string; params?: unknown[] }
   | { id: number; type: 'profile-start' }
   | { id: number; type: 'profile-stop'; file: string }
   | { id: number; type: 'stop' };
@@ -133,6 +135,8 @@ async function handle(msg: BenchRequest): Promise<unknown> {
     }
     case 'raw':
       return measurePlan(raw, msg.plan, msg.durationMs);
+    case 'exec':
+      return ((await raw.query(msg.text, msg.params ?? [])) as { rows: unknown[] }).rows;
     case 'profile-start':
       // The CPU profile of one row only (bench --profile): the inspector's sampling profiler.
       profiler ??= new inspector.Session();

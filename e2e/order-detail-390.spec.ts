@@ -80,7 +80,8 @@ test.describe('390 px', () => {
       await toggle.click({ timeout: 1_000 }).catch(() => {});
     }
     await expect(page.locator('.spinner-border')).toHaveCount(0);
-    expect(await overflowing(page)).toEqual([]);
+    // An opened menu is placed by Popper a frame after it shows: poll until the layout has settled.
+    await expect.poll(() => overflowing(page)).toEqual([]);
     const { scroll, width } = await page.evaluate(() => ({
       scroll: document.documentElement.scrollWidth,
       width: window.innerWidth,

@@ -40,6 +40,11 @@ test('the track page shows what the team asked, its reply form looks like the pa
   await form.getByLabel('Your message').fill('Here is a better photo.');
   await form.getByRole('button', { name: 'SEND ANSWER' }).click();
   await expect(page.getByTestId('reply-received')).toBeVisible();
+  // The stage says the answer arrived, not "Action needed" above the thank-you; also after a reload.
+  await expect(stage.locator('[aria-current=step]')).toHaveText('Answer received');
+  await expect(stage.getByText('Action needed')).toHaveCount(0);
+  await page.reload();
+  await expect(stage.locator('[aria-current=step]')).toHaveText('Answer received');
 });
 
 test("a bounced mail: the order's header shows the failing address; Insights counts it as failed", async ({

@@ -41,6 +41,8 @@ const schema = z.object({
     .enum(['true', 'false', '1', '0', ''])
     .default('')
     .transform((v) => (v === '' ? undefined : v === 'true' || v === '1')),
+  /** How many demo orders a seeded empty database gets (0: the staff and gateways only). */
+  SEED_DEMO_ORDERS: z.coerce.number().int().min(0).max(1_000_000).default(3000),
   /**
    * Proxies in front: `false` (none), a hop count (`1` = one proxy; `true` means 1), or a comma list of
    * proxy addresses/CIDRs. Only the X-Forwarded-For entries those proxies added are believed.

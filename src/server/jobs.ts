@@ -3,6 +3,7 @@ import { startNoticeDelivery } from './auth/notices.js';
 import { startFeedbackRequests } from './flows/rating.js';
 import { startCardCheckSweep } from './flows/card-check.js';
 import { startRouting } from './flows/routing-job.js';
+import { startSubmissionWindowOpener } from './flows/submission-window.js';
 import { startPayoutSync } from './flows/payout-sync.js';
 import { imapJob } from './inbound/imap.js';
 import { startWaitingPolicy } from './inbound/waiting.js';
@@ -26,4 +27,5 @@ export const backgroundJobs: BackgroundJob[] = [
   (app) => startCardCheckSweep(app.ctx, app.log),
   startRouting,
   startPayoutSync,
+  (app) => startSubmissionWindowOpener(app.ctx.db, app.log),
 ];

@@ -100,3 +100,8 @@ export function orderIdFromParam(param: string | undefined): string {
   const decoded = decodeOrderId(param);
   return decoded === null ? '' : String(decoded);
 }
+
+/** What the track page hands the details page: the server's "order found" words, in the page's language. */
+export interface FoundState {
+  found: string;
+}

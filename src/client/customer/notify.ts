@@ -17,9 +17,8 @@ export function notifyError(message: string | undefined): void {
   if (message) show('error', message);
 }
 
-/** A success toast; an error still on screen is about a problem this success has just resolved. */
-export function notifySuccess(message: string): void {
+/** Closes the error toast still on screen: it was about a problem that has just been resolved. */
+export function dismissError(): void {
   if (shown.error !== undefined) toast.dismiss(shown.error);
   shown.error = undefined;
-  show('success', message);
 }

@@ -37,7 +37,7 @@ const row = {
 function serve(
   stage: CustomerStage,
   status: string,
-  extra: { downloadable?: boolean; request?: string } = {},
+  extra: { downloadable?: boolean; request?: string; answered?: boolean } = {},
 ) {
   const messages: Record<string, string> = {
     refunded: 'Your payment has been refunded. It may take a few days to appear on your statement.',
@@ -60,6 +60,9 @@ function serve(
           stage,
           stageMessage: messages[stage] ?? 'Stage message',
           stageRequest: extra.request ?? null,
+          ...(extra.answered
+            ? { stageAnswered: true, stageMessage: 'Thank you, we received your answer.' }
+            : {}),
         },
         path: { file1: null },
       },
@@ -98,6 +101,18 @@ describe('the customer order page', () => {
     expect(await screen.findByRole('heading', { name: 'Message from our team:' })).toBeInTheDocument();
     expect(screen.getByText('Written by our team in their own words.')).toBeInTheDocument();
     expect(screen.getByText('Please send a clearer passport photo.').tagName).toBe('BLOCKQUOTE');
+  });
+
+  it('after the answer the stage reads "Answer received" with the server\'s words, not "Action needed"', async () => {
+    // The answer moved the order back to Received; the request stays on the page.
+    serve('received', 'New', { request: 'Please send a clearer passport photo.', answered: true });
+    open();
+    const stage = await screen.findByRole('region', { name: 'Order progress' });
+    await vi.waitFor(() =>
+      expect(stage.querySelector('[aria-current=step]')).toHaveTextContent('Answer received'),
+    );
+    expect(stage).not.toHaveTextContent('Action needed');
+    expect(stage).toHaveTextContent('Thank you, we received your answer.');
   });
 
   it('shows the device words of the history in the page language', async () => {

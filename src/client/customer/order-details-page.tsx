@@ -1,10 +1,17 @@
 import { Children, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import type { DownloadHistoryResponse } from '../../shared/contracts/customer';
 import { type CustomerStage, stageShowsRequest } from '../../shared/customer-stage';
 import type { MessageKey } from '../../shared/i18n/en';
 import type { Translator } from '../../shared/i18n/format';
-import { clearToken, getDownloadHistory, loadToken, orderIdFromParam, recordDownload } from './customer-api';
+import {
+  clearToken,
+  type FoundState,
+  getDownloadHistory,
+  loadToken,
+  orderIdFromParam,
+  recordDownload,
+} from './customer-api';
 import { useI18n } from './i18n';
 import { CustomerLayout, useBrand } from './layout';
 import { NoticePreview } from './notice-preview';
@@ -119,6 +126,8 @@ function HistoryTable({ rows }: { rows: Loaded['data'] }) {
 function OrderDetails() {
   const params = useParams();
   const navigate = useNavigate();
+  // Just tracked: the "order found" words stand at the top of the page (not a toast over the history).
+  const found = (useLocation().state as Partial<FoundState> | null)?.found;
   const { setBrand } = useBrand();
   const { t, language, chosen } = useI18n();
   const orderId = orderIdFromParam(params.orderId);
@@ -197,6 +206,11 @@ function OrderDetails() {
   };
   return (
     <>
+      {found ? (
+        <p className="c-found" role="status" data-testid="order-found">
+          {found}
+        </p>
+      ) : null}
       <section className="c-card c-done" aria-labelledby="done-title">
         {mainResult.downloadable ? (
           <>
@@ -216,8 +230,14 @@ function OrderDetails() {
       </section>
       <ProgressLine
         stage={mainResult.stage}
-        // An approved order whose card is not there yet (forced by an Admin) keeps only the top card's words.
-        message={mainResult.stage === 'approved' && !mainResult.downloadable ? null : mainResult.stageMessage}
+        // An approved order whose card is not there yet (forced by an Admin) keeps only the top card's words;
+        // an answer just sent waits for the server's words about it (the request's words no longer apply).
+        message={
+          (mainResult.stage === 'approved' && !mainResult.downloadable) ||
+          (answeredHere && !mainResult.stageAnswered)
+            ? null
+            : mainResult.stageMessage
+        }
         request={mainResult.stageRequest}
         answered={(mainResult.stageAnswered ?? false) || answeredHere}
       />

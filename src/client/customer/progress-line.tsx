@@ -47,11 +47,8 @@ export function ProgressLine({
           </li>
         ))}
       </ol>
-      {answered ? (
-        <p className="c-stage-message">{t.t('stage.answered.message')}</p>
-      ) : message ? (
-        <p className="c-stage-message">{message}</p>
-      ) : null}
+      {/* The server words the stage, "we received your answer" included (the page has no copy of it). */}
+      {message ? <p className="c-stage-message">{message}</p> : null}
       {request ? (
         <div className="c-stage-request">
           <h3>{t.t('stage.request')}</h3>

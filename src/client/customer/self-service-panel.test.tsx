@@ -151,6 +151,43 @@ describe('the self-service panel of the order page', () => {
     );
   });
 
+  it('keeps the confirmation once the reloaded order no longer offers the cancellation', async () => {
+    let done = false;
+    const sent = serve({
+      [`POST /api/customer/orders/${ORDER}/cancel`]: () => {
+        done = true;
+        return {
+          status: 200,
+          body: {
+            status: 1,
+            message: `Your order ${ORDER} is cancelled. Our team will refund 80.00 USD.`,
+            data: { percent: 100, amount: '80.00 USD', outcome: 'refunds', replayed: false },
+          },
+        };
+      },
+      [`GET /api/customer/orders/${ORDER}/self-service`]: () => ({
+        status: 200,
+        body: {
+          status: 1,
+          message: 'Self-service',
+          data: done ? state({ editable: false, cancellable: false, cancellation: null }) : state(),
+        },
+      }),
+    });
+    open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel my order' }));
+    fireEvent.change(screen.getByLabelText('Why do you cancel?'), { target: { value: 'Trip cancelled' } });
+    fireEvent.click(screen.getByRole('button', { name: 'CONFIRM CANCELLATION' }));
+    expect(await screen.findByTestId('cancel-done')).toHaveTextContent('Our team will refund 80.00 USD.');
+    // The state after the cancellation has been read again: the confirmation is still there.
+    await waitFor(() =>
+      expect(sent.filter((r) => r.path.endsWith('/self-service')).length).toBeGreaterThanOrEqual(2),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.getByTestId('cancel-done')).toHaveTextContent('Our team will refund 80.00 USD.');
+    expect(screen.queryByRole('button', { name: 'Cancel my order' })).toBeNull();
+  });
+
   it('asks "How did we do?" once the card was sent, and sends the score and the comment', async () => {
     const sent = serve(
       {

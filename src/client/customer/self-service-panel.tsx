@@ -134,19 +134,17 @@ function CorrectDetails(props: {
 }
 
 /** "Cancel my order": the policy's text and the amount first, then the confirmation. */
-function CancelOrder(props: { orderId: string; token: string; state: SelfServiceState; onDone: () => void }) {
+function CancelOrder(props: {
+  orderId: string;
+  token: string;
+  state: SelfServiceState;
+  onDone: (message: string) => void;
+}) {
   const { t, language } = useI18n();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState<string | null>(null);
   const quote = props.state.cancellation;
-  if (done)
-    return (
-      <section className="c-card" aria-live="polite" data-testid="cancel-done">
-        <p className="mb-0">{done}</p>
-      </section>
-    );
   if (!quote) return null;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -158,10 +156,8 @@ function CancelOrder(props: { orderId: string; token: string; state: SelfService
       lang: language,
     });
     setBusy(false);
-    if (res.code === 200) {
-      setDone(res.message);
-      props.onDone();
-    } else notifyError(res.message);
+    if (res.code === 200) props.onDone(res.message);
+    else notifyError(res.message);
   };
   return (
     <section className="c-card" aria-labelledby="cancel-title" data-testid="cancel-order">
@@ -294,6 +290,8 @@ export function SelfServicePanel({
 }) {
   const { language } = useI18n();
   const [state, setState] = useState<SelfServiceState | null>(null);
+  // The cancellation's confirmation stays once the reloaded state no longer offers the cancellation.
+  const [cancelled, setCancelled] = useState<string | null>(null);
   const load = useCallback(async () => {
     const res = await getSelfService(orderId, token, language);
     if (res.code === 200 && res.data) setState(res.data);
@@ -312,8 +310,20 @@ export function SelfServicePanel({
       {state.editable ? (
         <CorrectDetails orderId={orderId} token={token} state={state} onDone={changed} />
       ) : null}
-      {state.cancellable ? (
-        <CancelOrder orderId={orderId} token={token} state={state} onDone={changed} />
+      {cancelled ? (
+        <section className="c-card" aria-live="polite" data-testid="cancel-done">
+          <p className="mb-0">{cancelled}</p>
+        </section>
+      ) : state.cancellable ? (
+        <CancelOrder
+          orderId={orderId}
+          token={token}
+          state={state}
+          onDone={(message) => {
+            setCancelled(message);
+            changed();
+          }}
+        />
       ) : null}
       {state.rating.asked ? (
         <RatingForm

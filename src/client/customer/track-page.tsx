@@ -6,10 +6,10 @@ import {
   type TrackOrderResponse,
   trackOrderBody,
 } from '../../shared/contracts/customer';
-import { orderIdFromParam, saveToken, trackOrder } from './customer-api';
+import { type FoundState, orderIdFromParam, saveToken, trackOrder } from './customer-api';
 import { useI18n } from './i18n';
 import { CustomerLayout, useBrand } from './layout';
-import { notifyError, notifySuccess } from './notify';
+import { dismissError, notifyError } from './notify';
 
 export const TRACK_TITLE = 'Download your Aruba Embarkation Disembarkation Card';
 
@@ -118,8 +118,10 @@ function TrackForm() {
     if (res.status === 1 && res.data) {
       saveToken(values.orderId, res.data.token, res.data.expiresIn);
       reset({ orderId: '', email: '' });
-      notifySuccess(t.known(res.message));
-      navigate(`/get-new-order-details/${values.orderId}`);
+      dismissError();
+      // "Your order has been found." is said on the details page, in its flow: a toast covered its history.
+      const found: FoundState = { found: t.known(res.message) };
+      navigate(`/get-new-order-details/${values.orderId}`, { state: found });
     } else if (res.status === 1 && res.cancelled) {
       setCancelled(res.cancelled);
     } else {

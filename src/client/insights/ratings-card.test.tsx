@@ -6,6 +6,7 @@ import { answer, mockApi, renderPage, signInAs } from '../test/fixtures';
 import type { InsightsChartSpec } from './insights-chart';
 import { Component } from './insights-page';
 import { RatingsCard } from './ratings-card';
+import { encodeOrderId } from '../../shared/order-id';
 
 // jsdom has no canvas for chart.js: a chart stands as a labelled figure with its figures.
 vi.mock('./insights-chart', () => ({
@@ -55,7 +56,7 @@ describe('the customer ratings of the insights', () => {
     const comments = within(card).getByRole('table', { name: 'Latest comments' });
     expect(within(comments).getByRole('link', { name: '#5123' })).toHaveAttribute(
       'href',
-      '/admin/view-order/5123',
+      `/admin/view-order/${encodeOrderId(5123)}`,
     );
     expect(comments).toHaveTextContent('Slow answer');
     const staff = within(card).getByRole('table', { name: 'Ratings per staff member' });

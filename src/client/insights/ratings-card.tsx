@@ -7,6 +7,7 @@ import type { RatingInsights } from '../../shared/contracts/self-service';
 import { formatStaffDate, formatStaffDateTime } from '../../shared/dates';
 import { column, DataTable } from '../components/list-kit/data-table';
 import { api, errorMessage } from '../transport/api';
+import { encodeOrderId } from '../../shared/order-id';
 
 // chart.js lives in its own chunk, as for the other sections of the dashboard.
 const InsightsChart = lazy(() => import('./insights-chart'));
@@ -33,7 +34,9 @@ const WEEK_COLUMNS = [
   column<Week>('Response rate', (w) => pct(w.responseRate)),
 ];
 const COMMENT_COLUMNS = [
-  column<Comment>('Order', (c) => <Link to={`/admin/view-order/${c.orderId}`}>#{c.orderId}</Link>),
+  column<Comment>('Order', (c) => (
+    <Link to={`/admin/view-order/${encodeOrderId(c.orderId)}`}>#{c.orderId}</Link>
+  )),
   column<Comment>('Score', (c) => c.score),
   column<Comment>('Comment', (c) => c.comment),
   column<Comment>('When', (c) => formatStaffDateTime(c.at)),

@@ -79,9 +79,13 @@ export function applyLiveEvent(store: StoreLike, event: SseEvent): void {
     if (parsed.success) presenceEvents.emit(parsed.data);
   } else if (event.event === 'notice') {
     // A fraud warning to review, a dispute band change: managers see it at once (the server chose who).
+    // A machine's claim or submission passes by; its failure stays until read.
     const parsed = staffNotice.safeParse(data);
-    if (parsed.success)
-      toast.warning(parsed.data.text, { autoClose: false, toastId: `notice-${event.data}` });
+    if (!parsed.success) return;
+    const toastId = `notice-${event.data}`;
+    if (parsed.data.kind === 'submission_claimed' || parsed.data.kind === 'submission_submitted')
+      toast.info(parsed.data.text, { autoClose: 6000, toastId });
+    else toast.warning(parsed.data.text, { autoClose: false, toastId });
   }
 }
 

@@ -207,6 +207,28 @@ describe('live queues', () => {
     await waitFor(() => expect(screen.queryByText(/new orders?$/)).not.toBeInTheDocument());
   });
 
+  it("shows a machine's claim and failure as they happen: the claim passes, the failure stays", async () => {
+    const store = makeStore();
+    render(<ToastContainer />);
+    const notice = (kind: string, text: string) =>
+      act(() => applyLiveEvent(store, sse('notice', { kind, text, orderId: 100002 })));
+    notice('submission_claimed', 'Portal robot (machine) claimed order 100002 to submit it.');
+    expect(
+      await screen.findByText('Portal robot (machine) claimed order 100002 to submit it.'),
+    ).toBeVisible();
+    notice('submission_failed', 'Portal robot (machine) could not submit order 100002: Captcha');
+    const failed = await screen.findByText('Portal robot (machine) could not submit order 100002: Captcha');
+    expect(failed.closest('.Toastify__toast')).toHaveClass('Toastify__toast--warning');
+    expect(
+      screen
+        .getByText('Portal robot (machine) claimed order 100002 to submit it.')
+        .closest('.Toastify__toast'),
+    ).toHaveClass('Toastify__toast--info');
+    // An unknown kind is not a notice.
+    notice('submission_exploded', 'Nothing to show');
+    expect(screen.queryByText('Nothing to show')).not.toBeInTheDocument();
+  });
+
   it('ignores malformed events', () => {
     const store = makeStore();
     applyLiveEvent(store, { event: 'order', data: '{"orderId":"x"}' });

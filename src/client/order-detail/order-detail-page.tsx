@@ -17,6 +17,7 @@ import { ArrivalSection } from './arrival-section';
 import { RemarkHistorySection } from './remark-history-section';
 import { ConversationSection } from './conversation-section';
 import { DefencePackButtons } from './defence-pack-buttons';
+import { DisputeBanner } from './dispute-banner';
 import { DownloadHistorySection } from './download-history-section';
 import { EmailContentModal } from './email-content-modal';
 import { EmailHistorySection } from './email-history-section';
@@ -128,6 +129,8 @@ function OrderDetail({ order }: { order: OrderDetails }) {
         ) : null}
         {order.assign_to && <span className="small text-body-secondary">Assigned to {order.assign_to}</span>}
       </header>
+      {/* An open dispute first: its reason, amount and deadline, and Submit evidence. */}
+      <DisputeBanner order={order} />
       {/* Who else is on the order, changes made elsewhere, refused changes; back to the queue. */}
       <OrderLivePanel order={order} />
       {/* The order's data checks first: what the government would reject, and possible duplicates. */}

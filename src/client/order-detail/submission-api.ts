@@ -1,4 +1,4 @@
-import type { MarkSubmittedBody, SubmissionPacket } from '../../shared/contracts/submission';
+import type { MarkSubmittedBody, OrderFileItem, SubmissionPacket } from '../../shared/contracts/submission';
 import { withVersion } from '../live/live-bus';
 import { api, type Envelope } from '../transport/api';
 
@@ -11,6 +11,10 @@ export const submissionApi = api.injectEndpoints({
       query: (orderId) => ({ url: `admin/orders/${orderId}/submission-packet` }),
       providesTags: (_r, _e, orderId) => orderTag(orderId),
     }),
+    getOrderFiles: build.query<OrderFileItem[], number>({
+      query: (orderId) => ({ url: `admin/orders/${orderId}/files` }),
+      providesTags: (_r, _e, orderId) => orderTag(orderId),
+    }),
     markSubmitted: build.mutation<Envelope<unknown>, MarkSubmittedBody & { orderId: number }>({
       query: ({ orderId, ...body }) => {
         const { orderId: _id, ...versioned } = withVersion({ orderId, ...body });
@@ -21,4 +25,4 @@ export const submissionApi = api.injectEndpoints({
   }),
 });
 
-export const { useGetSubmissionPacketQuery, useMarkSubmittedMutation } = submissionApi;
+export const { useGetSubmissionPacketQuery, useGetOrderFilesQuery, useMarkSubmittedMutation } = submissionApi;

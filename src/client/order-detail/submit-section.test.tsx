@@ -85,4 +85,31 @@ describe('the Submit panel', () => {
     expect(screen.getByTestId('government-reference')).toHaveTextContent('ED-2026-0001');
     expect(sent).toHaveLength(0);
   });
+  it("lists a machine's failed submissions with the error and a Screenshot download", async () => {
+    signInAs('Team');
+    const order = orderFixture({ process_status: 'New' });
+    mockApi({
+      [`GET /api/admin/orders/${order.order_id}/submission-packet`]: () => ok(PACKET),
+      [`GET /api/admin/orders/${order.order_id}/files`]: () =>
+        ok([
+          {
+            id: 7,
+            kind: 'submission_screenshot',
+            name: 'submission.png',
+            mime_type: 'image/png',
+            size_bytes: 120,
+            note: 'The portal refused the passport number',
+            created_by: 'Portal robot (machine)',
+            created_at: '2026-11-20T15:00:00.000Z',
+            download_url: `/api/admin/orders/${order.order_id}/files/7`,
+          },
+        ]),
+    });
+    renderPage('/o', '/o', <SubmitSection order={order} />);
+    const failures = await screen.findByTestId('submission-failures');
+    expect(failures).toHaveTextContent(
+      'Portal robot (machine) could not submit: The portal refused the passport number',
+    );
+    expect(screen.getByRole('button', { name: 'Screenshot' })).toBeInTheDocument();
+  });
 });

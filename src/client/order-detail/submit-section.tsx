@@ -8,8 +8,13 @@ import { formatServiceMoment, formatStaffDateTime } from '../../shared/dates';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
 import { GOVERNMENT_REFERENCE_PATTERN, packetText } from '../../shared/contracts/submission';
 import { errorMessage } from '../transport/api';
+import { downloadWithToken } from './authorized-files';
 import { Section } from './section';
-import { useGetSubmissionPacketQuery, useMarkSubmittedMutation } from './submission-api';
+import {
+  useGetOrderFilesQuery,
+  useGetSubmissionPacketQuery,
+  useMarkSubmittedMutation,
+} from './submission-api';
 
 /** Statuses from which the order is submitted to the government (the Submit panel shows the packet). */
 const SUBMITTABLE = new Set(['New', 'Awaiting', 'Customer Called', 'Contact Customer']);
@@ -46,6 +51,7 @@ export function SubmitSection({ order }: { order: OrderDetails }) {
           <strong>{order.government_reference}</strong>
         </p>
       ) : null}
+      <SubmissionFailures orderId={order.order_id} />
       {submittable ? (
         <SubmitPacket order={order} />
       ) : order.government_reference ? null : (
@@ -55,6 +61,35 @@ export function SubmitSection({ order }: { order: OrderDetails }) {
         </p>
       )}
     </Section>
+  );
+}
+
+/** A machine's failed submissions of the order: the error and its screenshot, newest first. */
+function SubmissionFailures({ orderId }: { orderId: number }) {
+  const { data } = useGetOrderFilesQuery(orderId);
+  const shots = (data ?? []).filter((f) => f.kind === 'submission_screenshot').reverse();
+  if (!shots.length) return null;
+  return (
+    <ul className="list-unstyled small mb-2" data-testid="submission-failures">
+      {shots.map((f) => (
+        <li key={f.id}>
+          {formatStaffDateTime(f.created_at)} — {f.created_by ?? 'A machine'} could not submit:{' '}
+          <span className="text-break">{f.note ?? ''}</span>{' '}
+          <Button
+            type="button"
+            variant="link"
+            size="sm"
+            className="p-0 align-baseline"
+            onClick={async () => {
+              const failure = await downloadWithToken(f.download_url, f.name);
+              if (failure) toast.error(failure.message);
+            }}
+          >
+            Screenshot
+          </Button>
+        </li>
+      ))}
+    </ul>
   );
 }
 

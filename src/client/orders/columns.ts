@@ -169,19 +169,20 @@ export const REFUND_DEFAULT_KEYS: ColumnKey[] = [...DEFAULT_FOLDER_COLUMN_KEYS, 
 export const CONTACT_CUSTOMER_COLUMNS = FOLDER_COLUMNS.filter((c) => c.key !== 'telephone');
 
 /**
- * Chargeback list: Order Id, Email, Telephone, Date & Time, Status, then what a defence needs: the
+ * Chargeback list: Order Id, then what a defence needs, so it is in view on a 1,280 px screen: the
  * amount, the dispute's reason and the response deadline (the due time, the provider's evidence
- * deadline while a dispute waits for evidence) (+ Action).
+ * deadline while a dispute waits for evidence; sortable), then Status, Email, Date & Time and
+ * Telephone (+ Action).
  */
 export const CHARGEBACK_COLUMNS: Column[] = [
   col('id', 'Order Id'),
-  col('email', 'Email'),
-  col('telephone', 'Telephone'),
-  col('datetime', 'Date & Time'),
-  col('status', 'Status'),
   col('amount', 'Amount'),
   col('disputeReason', 'Reason'),
   col('due', 'Respond by'),
+  col('status', 'Status'),
+  col('email', 'Email'),
+  col('datetime', 'Date & Time'),
+  col('telephone', 'Telephone'),
 ];
 
 /** Future month table: Order ID, Name, Email, Telephone, Date & Time, Processing Date, Process Month, Status. */

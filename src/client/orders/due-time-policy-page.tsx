@@ -9,12 +9,15 @@ import { DateTime } from '../components/date-time';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../transport/api';
 import { sessionUser } from '../transport/session';
-import { SelectField, TextField } from '../components/form-kit/form-field';
+import { CheckboxField, SelectField, TextField } from '../components/form-kit/form-field';
 import { LoadError } from '../components/load-error';
 import { useGetDueTimePolicyQuery, useSaveDueTimePolicyMutation } from './list-api';
 import { SubmissionPolicyCard } from './submission-policy-card';
 
-/** /admin/due-time-policy: hours per processing mode and the at-risk margin (Admin and Manager change them). */
+/**
+ * /admin/due-time-policy: hours per processing mode, the customer answer's own target and the at-risk
+ * margin (Admin and Manager change them).
+ */
 export function Component() {
   const role = sessionUser()?.type ?? null;
   const editable = can(role, 'dueTime.write');
@@ -24,7 +27,7 @@ export function Component() {
   useEffect(() => {
     if (policy.data) {
       const { updatedAt: _a, updatedBy: _b, ...value } = policy.data;
-      setDraft(value);
+      setDraft({ ...value, customerAnswer: value.customerAnswer ?? null });
     }
   }, [policy.data]);
 
@@ -112,6 +115,59 @@ export function Component() {
               </Card.Body>
             </Card>
           ))}
+          <Card className="mb-3">
+            <Card.Body className="d-flex flex-wrap gap-3 align-items-end">
+              <h2 className="h6 w-100 mb-0">Customer answers</h2>
+              <CheckboxField
+                id="due-time-answer-on"
+                className="w-100"
+                label="A customer's answer has its own target"
+                help="The order is then due within these hours of the answer, unless it was due sooner; its next move ends the target."
+                checked={draft.customerAnswer !== null}
+                onChange={(e) =>
+                  setDraft({
+                    ...draft,
+                    customerAnswer: e.target.checked ? { hours: 4, clock: 'calendar' } : null,
+                  })
+                }
+              />
+              {draft.customerAnswer ? (
+                <>
+                  <TextField
+                    id="due-time-answer-hours"
+                    label="Hours from the answer"
+                    type="number"
+                    min={1}
+                    max={8760}
+                    value={draft.customerAnswer.hours}
+                    onChange={(e) =>
+                      setDraft({
+                        ...draft,
+                        customerAnswer: { ...draft.customerAnswer!, hours: Number(e.target.value) },
+                      })
+                    }
+                  />
+                  <SelectField
+                    id="due-time-answer-clock"
+                    label="Hours from the answer count"
+                    value={draft.customerAnswer.clock}
+                    onChange={(e) =>
+                      setDraft({
+                        ...draft,
+                        customerAnswer: {
+                          ...draft.customerAnswer!,
+                          clock: e.target.value as 'calendar' | 'working',
+                        },
+                      })
+                    }
+                  >
+                    <option value="calendar">Every hour (calendar)</option>
+                    <option value="working">Working hours only</option>
+                  </SelectField>
+                </>
+              ) : null}
+            </Card.Body>
+          </Card>
           <TextField
             id="due-time-margin"
             className="mb-3"

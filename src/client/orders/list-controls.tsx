@@ -38,6 +38,7 @@ export const LIST_FILTERS = {
   customerReplied: schemaParam(listFilterFields.customerReplied),
   refundReason: schemaParam(listFilterFields.refundReason),
   riskReview: schemaParam(listFilterFields.riskReview),
+  submissionFailed: schemaParam(listFilterFields.submissionFailed),
 };
 export const LIST_PARAMS = Object.keys(LIST_FILTERS) as (keyof typeof LIST_FILTERS)[];
 
@@ -218,6 +219,13 @@ export function FilterBar({ query, onChange, folder }: FilterBarProps) {
         label="Risk review"
         checked={query.riskReview === 'true'}
         onChange={(e) => onChange({ riskReview: e.target.checked ? 'true' : null, page: null })}
+      />
+      <CheckboxField
+        id="filter-submission-failed"
+        className="align-self-end small"
+        label="Submission failed"
+        checked={query.submissionFailed === 'true'}
+        onChange={(e) => onChange({ submissionFailed: e.target.checked ? 'true' : null, page: null })}
       />
       <CheckboxField
         id="filter-needs-attention"

@@ -122,6 +122,20 @@ describe('order list screen', () => {
     );
   });
 
+  it('offers the Submission failed filter: the list is asked for submissionFailed=true', async () => {
+    const user = userEvent.setup();
+    signInAs('Team');
+    const sent = openList([row(5)]);
+    await screen.findByText('Doe5', { exact: false });
+    await user.click(screen.getByRole('button', { name: /^Filters/ }));
+    await user.click(screen.getByLabelText('Submission failed'));
+    await waitFor(() =>
+      expect(sent.some((r) => r.path.endsWith('/awaitingOrder') && r.query.submissionFailed === 'true')).toBe(
+        true,
+      ),
+    );
+  });
+
   it('remembers the chosen columns and the compact density per member', async () => {
     const user = userEvent.setup();
     signInAs('Team');

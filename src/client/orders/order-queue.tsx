@@ -269,6 +269,8 @@ export function OrderQueue({
         onToggleAll={bulk.toggleAll}
         rowActions={rowActions}
         emptyContent={emptyContent}
+        // The default columns show those that fit; columns a member chose (or a view names) all show.
+        fit={!choosable || !(fromView?.length || prefs.columns)}
         // Without a sort the server reads the folder's default (due time in the working queues).
         sort={
           filters.sort

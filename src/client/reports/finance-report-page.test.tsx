@@ -1,6 +1,13 @@
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type FinanceAnswer, financeAnswer, type FinanceRow } from '../../shared/contracts/finance';
+import {
+  type FinanceAnswer,
+  financeAnswer,
+  financeOrdersAnswer,
+  type FinanceRow,
+} from '../../shared/contracts/finance';
+import { encodeOrderId } from '../../shared/order-id';
 import { mockApi, ok, renderPage, signInAs } from '../test/fixtures';
 import type { ChartSpec } from './report-chart';
 import { Component as FinanceReport } from './finance-report-page';
@@ -59,6 +66,110 @@ describe('finance report page', () => {
     expect(spec.labels).toEqual(['2026-03-01', '2026-03-02']);
     expect(spec.datasets.find((d) => d.label === 'Net')?.data).toEqual([336.9, 673.8]);
     expect(screen.getByTestId('finance-other-currencies')).toHaveTextContent('EUR 115.50');
+  });
+
+  it("every figure links to the orders behind it: a day's gross, a refund reason of the totals, net per order", async () => {
+    signInAs('Manager');
+    const sent = mockApi({
+      'GET /api/admin/reports/finance': () => ok(ANSWER, 'Finance report'),
+      'GET /api/admin/reports/finance/orders': (req) =>
+        ok(
+          financeOrdersAnswer.parse({
+            figure: req.query.figure,
+            reason: req.query.reason ?? null,
+            from: req.query.from,
+            to: req.query.to,
+            orders: [
+              { orderId: 4101, name: 'Jane Doe', status: 'Completed', entries: 1, amount: 5_900 },
+              { orderId: 4102, name: 'John Roe', status: 'New', entries: 2, amount: 3_000 },
+            ],
+            orderCount: 2,
+            orderTotal: 8_900,
+            unmatched: { entries: 1, amount: 3_000 },
+            figureTotal: 11_900,
+          }),
+          'Orders behind the figure',
+        ),
+    });
+    renderPage(
+      '/admin/finance-report',
+      '/admin/finance-report?from=2026-03-01&to=2026-03-02&group=day',
+      <FinanceReport />,
+    );
+    await screen.findByTestId('finance-table');
+    expect(screen.getByText('Choose a figure to list the orders behind it.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('link', { name: 'Gross 2026-03-02: the orders' }));
+    const panel = await screen.findByTestId('finance-orders');
+    expect(within(panel).getByRole('heading')).toHaveTextContent('Orders behind Gross, 2026-03-02');
+    expect(within(panel).getByRole('link', { name: '#4101' })).toHaveAttribute(
+      'href',
+      `/admin/view-order/${encodeOrderId(4101)}`,
+    );
+    expect(within(panel).getByTestId('finance-orders-summary')).toHaveTextContent(
+      '2 orders, $89.00; $30.00 in 1 transactions not matched to an order; the figure $119.00.',
+    );
+    const asked = () => sent.filter((r) => r.path === '/api/admin/reports/finance/orders').at(-1)?.query;
+    expect(asked()).toEqual({ figure: 'gross', from: '2026-03-02', to: '2026-03-02' });
+    // The totals' refunds for one reason: the whole range, with the reason.
+    await userEvent.click(screen.getByRole('link', { name: 'Refunds Customer request total: the orders' }));
+    await screen.findByText(/Orders behind Refunds \(Customer request\), 2026-03-01 to 2026-03-02/);
+    expect(asked()).toEqual({
+      figure: 'refunds',
+      reason: 'customer_request',
+      from: '2026-03-01',
+      to: '2026-03-02',
+    });
+    // Net per order lists the orders of the net.
+    await userEvent.click(screen.getByRole('link', { name: 'Net per order 2026-03-01: the orders' }));
+    await screen.findByText('Orders behind Net, 2026-03-01');
+    expect(asked()).toEqual({ figure: 'net', from: '2026-03-01', to: '2026-03-01' });
+  });
+
+  it("a month's figure asks for the month within the chosen range", async () => {
+    signInAs('Admin');
+    const sent = mockApi({
+      'GET /api/admin/reports/finance': () =>
+        ok(
+          {
+            ...ANSWER,
+            group: 'month',
+            from: '2026-03-10',
+            to: '2026-04-05',
+            periods: [row('2026-03-01', 1), row('2026-04-01', 1)],
+          },
+          'Finance report',
+        ),
+      'GET /api/admin/reports/finance/orders': () =>
+        ok(
+          financeOrdersAnswer.parse({
+            figure: 'governmentFees',
+            reason: null,
+            from: '2026-03-10',
+            to: '2026-03-31',
+            orders: [],
+            orderCount: 0,
+            orderTotal: 0,
+            unmatched: { entries: 0, amount: 0 },
+            figureTotal: 0,
+          }),
+          'No records found',
+        ),
+    });
+    renderPage(
+      '/admin/finance-report',
+      '/admin/finance-report?from=2026-03-10&to=2026-04-05&group=month',
+      <FinanceReport />,
+    );
+    await screen.findByTestId('finance-table');
+    await userEvent.click(screen.getByRole('link', { name: 'Government fees 2026-03-01: the orders' }));
+    await screen.findByTestId('finance-orders-summary');
+    expect(sent.filter((r) => r.path === '/api/admin/reports/finance/orders').at(-1)?.query).toEqual({
+      figure: 'governmentFees',
+      from: '2026-03-10',
+      to: '2026-03-31',
+    });
+    await userEvent.click(screen.getByRole('link', { name: 'Government fees 2026-04-01: the orders' }));
+    await screen.findByText('Orders behind Government fees, 2026-04-01 to 2026-04-05');
   });
 
   it('refuses Team without asking the server', async () => {

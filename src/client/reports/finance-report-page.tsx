@@ -1,38 +1,92 @@
-import { lazy, Suspense, useState } from 'react';
+import dayjs from 'dayjs';
+import { lazy, Suspense } from 'react';
 import Form from 'react-bootstrap/Form';
 import Table from 'react-bootstrap/Table';
-import type { FinanceRow } from '../../shared/contracts/finance';
+import { Link, useSearchParams } from 'react-router';
+import {
+  FINANCE_FIGURES,
+  FINANCE_REFUND_REASONS,
+  type FinanceFigure,
+  type FinanceRow,
+} from '../../shared/contracts/finance';
 import { serviceToday } from '../../shared/dates';
 import { can } from '../../shared/permissions';
+import { REFUND_REASON_LABELS } from '../../shared/refund-reasons';
 import { useSessionUser } from '../auth/use-session-user';
 import { errorMessage } from '../transport/api';
+import { FinanceOrders, type FinanceSelection, money } from './finance-orders';
 import { useGetFinanceReportQuery } from './reports-api';
 
 const ReportChart = lazy(() => import('./report-chart'));
 
-const money = (cents: number | null) => (cents === null ? '–' : `$${(cents / 100).toFixed(2)}`);
+const reasonLabel = (reason: string) =>
+  reason === 'unmatched'
+    ? 'No order found'
+    : (REFUND_REASON_LABELS[reason as keyof typeof REFUND_REASON_LABELS] ?? reason);
 
-const COLUMNS: { label: string; value: (r: FinanceRow) => string | number }[] = [
+/** Each column's text and the figure whose orders it links to (the period has none). */
+const COLUMNS: { label: string; figure?: FinanceFigure; value: (r: FinanceRow) => string | number }[] = [
   { label: 'Period', value: (r) => r.period },
-  { label: 'Paid orders', value: (r) => r.paidOrders },
-  { label: 'Gross', value: (r) => money(r.gross) },
-  { label: 'Provider fees', value: (r) => money(r.providerFees) },
-  { label: 'Government fees', value: (r) => money(r.governmentFees) },
-  { label: 'Refunds', value: (r) => money(r.refunds) },
-  { label: 'Disputes', value: (r) => `${r.disputes.count} (${money(r.disputes.amount)})` },
-  { label: 'Dispute fees', value: (r) => money(r.disputes.fees) },
-  { label: 'Won back', value: (r) => money(r.disputes.wonBack) },
-  { label: 'Net', value: (r) => money(r.net) },
-  { label: 'Net per order', value: (r) => money(r.netPerOrder) },
+  { label: 'Paid orders', figure: 'gross', value: (r) => r.paidOrders },
+  { label: 'Gross', figure: 'gross', value: (r) => money(r.gross) },
+  { label: 'Provider fees', figure: 'providerFees', value: (r) => money(r.providerFees) },
+  { label: 'Government fees', figure: 'governmentFees', value: (r) => money(r.governmentFees) },
+  { label: 'Refunds', figure: 'refunds', value: (r) => money(r.refunds) },
+  {
+    label: 'Disputes',
+    figure: 'disputes',
+    value: (r) => `${r.disputes.count} (${money(r.disputes.amount)})`,
+  },
+  { label: 'Dispute fees', figure: 'disputeFees', value: (r) => money(r.disputes.fees) },
+  { label: 'Won back', figure: 'wonBack', value: (r) => money(r.disputes.wonBack) },
+  { label: 'Other', figure: 'other', value: (r) => money(r.other) },
+  { label: 'Net', figure: 'net', value: (r) => money(r.net) },
+  { label: 'Net per order', figure: 'net', value: (r) => money(r.netPerOrder) },
 ];
 
-/** The finance report (/admin/finance-report): Admin and Manager (the server enforces it too). */
+const isDay = (v: string | null): v is string => !!v && /^\d{4}-\d{2}-\d{2}$/.test(v);
+
+/** The days of a row: one day, a month within the range, or the whole range for the totals. */
+function daysOf(period: string, group: 'day' | 'month', from: string, to: string): [string, string] {
+  if (period === 'total') return [from, to];
+  if (group === 'day') return [period, period];
+  const last = dayjs(period).endOf('month').format('YYYY-MM-DD');
+  return [period < from ? from : period, last > to ? to : last];
+}
+
+/**
+ * The finance report (/admin/finance-report): Admin and Manager (the server enforces it too). The range,
+ * the grouping and the figure whose orders are listed are in the address, so every figure is a link.
+ */
 export function Component() {
   const user = useSessionUser();
   const today = serviceToday();
-  const [from, setFrom] = useState(`${today.slice(0, 7)}-01`);
-  const [to, setTo] = useState(today);
-  const [group, setGroup] = useState<'day' | 'month'>('day');
+  const [params, setParams] = useSearchParams();
+  const from = isDay(params.get('from')) ? params.get('from')! : `${today.slice(0, 7)}-01`;
+  const to = isDay(params.get('to')) ? params.get('to')! : today;
+  const group: 'day' | 'month' = params.get('group') === 'month' ? 'month' : 'day';
+  const setParam = (key: string, value: string) => {
+    const next = new URLSearchParams({ from, to, group });
+    next.set(key, value);
+    setParams(next, { replace: true });
+  };
+  const setFrom = (v: string) => setParam('from', v);
+  const setTo = (v: string) => setParam('to', v);
+  const setGroup = (v: 'day' | 'month') => setParam('group', v);
+  const figure = FINANCE_FIGURES.find((f) => f === params.get('figure'));
+  const reason = FINANCE_REFUND_REASONS.find((r) => r === params.get('reason'));
+  const pfrom = params.get('pfrom');
+  const pto = params.get('pto');
+  const selection: FinanceSelection | null =
+    figure && isDay(pfrom) && isDay(pto)
+      ? { figure, from: pfrom, to: pto, ...(figure === 'refunds' && reason ? { reason } : {}) }
+      : null;
+  const linkTo = (r: FinanceRow, f: FinanceFigure, why?: string) => {
+    const [a, b] = daysOf(r.period, group, from, to);
+    const next = new URLSearchParams({ from, to, group, figure: f, pfrom: a, pto: b });
+    if (why) next.set('reason', why);
+    return `?${next.toString()}`;
+  };
   const allowed = can(user?.type, 'reports.finance');
   const { data, error, isFetching } = useGetFinanceReportQuery({ from, to, group }, { skip: !allowed });
   if (!allowed) {
@@ -105,7 +159,7 @@ export function Component() {
             <thead>
               <tr>
                 {COLUMNS.map((c) => (
-                  <th key={c.label} className={c.label === 'Period' ? undefined : 'text-end'}>
+                  <th key={c.label} className={c.figure ? 'text-end' : undefined}>
                     {c.label}
                   </th>
                 ))}
@@ -115,8 +169,35 @@ export function Component() {
               {rows.map((r) => (
                 <tr key={r.period} className={r.period === 'total' ? 'fw-semibold' : undefined}>
                   {COLUMNS.map((c) => (
-                    <td key={c.label} className={c.label === 'Period' ? undefined : 'text-end'}>
-                      {c.value(r)}
+                    <td key={c.label} className={c.figure ? 'text-end' : undefined}>
+                      {c.figure ? (
+                        <Link
+                          to={linkTo(r, c.figure)}
+                          aria-label={`${c.label} ${r.period}: the orders`}
+                          replace
+                          preventScrollReset
+                        >
+                          {c.value(r)}
+                        </Link>
+                      ) : (
+                        c.value(r)
+                      )}
+                      {c.figure === 'refunds'
+                        ? Object.entries(r.refundsByReason)
+                            .filter(([, cents]) => cents !== 0)
+                            .map(([why, cents]) => (
+                              <div key={why} className="small">
+                                <Link
+                                  to={linkTo(r, 'refunds', why)}
+                                  aria-label={`Refunds ${reasonLabel(why)} ${r.period}: the orders`}
+                                  replace
+                                  preventScrollReset
+                                >
+                                  {reasonLabel(why)} {money(cents)}
+                                </Link>
+                              </div>
+                            ))
+                        : null}
                     </td>
                   ))}
                 </tr>
@@ -136,6 +217,14 @@ export function Component() {
               {data.unmatched} synced transactions are not matched to an order.
             </p>
           ) : null}
+          {selection ? (
+            <FinanceOrders
+              selection={selection}
+              reasonLabel={selection.reason ? reasonLabel(selection.reason) : undefined}
+            />
+          ) : (
+            <p className="small text-body-secondary">Choose a figure to list the orders behind it.</p>
+          )}
         </>
       ) : null}
     </section>

@@ -1,4 +1,9 @@
-import type { FinanceAnswer, FinanceQuery } from '../../shared/contracts/finance';
+import type {
+  FinanceAnswer,
+  FinanceOrdersAnswer,
+  FinanceOrdersQuery,
+  FinanceQuery,
+} from '../../shared/contracts/finance';
 import type { CountryReportRow, ProcessedByRow, ReportRange } from '../../shared/contracts/reports';
 import { type ApiMeta, type Envelope, api } from '../transport/api';
 
@@ -28,8 +33,19 @@ export const reportsApi = api.injectEndpoints({
       query: (params) => ({ url: 'admin/reports/finance', params }),
       providesTags: ['Reports'],
     }),
+    getFinanceOrders: build.query<FinanceOrdersAnswer, Omit<FinanceOrdersQuery, 'limit'>>({
+      query: ({ reason, ...rest }) => ({
+        url: 'admin/reports/finance/orders',
+        params: reason ? { ...rest, reason } : rest,
+      }),
+      providesTags: ['Reports'],
+    }),
   }),
 });
 
-export const { useGetCountryOrderCountQuery, useGetProcessedByCountQuery, useGetFinanceReportQuery } =
-  reportsApi;
+export const {
+  useGetCountryOrderCountQuery,
+  useGetProcessedByCountQuery,
+  useGetFinanceReportQuery,
+  useGetFinanceOrdersQuery,
+} = reportsApi;

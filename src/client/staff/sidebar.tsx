@@ -56,7 +56,7 @@ const GROUPS = ['Queues', 'Customers', 'Settings', 'Account'] as const;
 
 /**
  * Sidebar: the links with their counts, filtered per role by the shared permission table, in groups
- * (Queues, Customers, Settings; Logout last). The account menu of the top bar stays on screen however
+ * (Queues, the saved views, Customers, Settings; Logout last). The account menu of the top bar stays on screen however
  * long the sidebar is.
  */
 export function Sidebar({ role, counts, open, onClose }: Props) {
@@ -130,8 +130,11 @@ export function Sidebar({ role, counts, open, onClose }: Props) {
             ) : null}
           </ul>
         );
-      })}
-      <SidebarViews />
+      }).flatMap((list, i) =>
+        // Saved views (one's own and those shared with the team) right under the queues, so they are on
+        // the first screen, above the customer screens and the settings.
+        GROUPS[i] === 'Queues' ? [list, <SidebarViews key="views" />] : [list],
+      )}
     </nav>
   );
 }

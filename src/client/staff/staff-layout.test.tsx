@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FolderCounts } from '../../shared/constants';
+import { savedView } from '../../shared/contracts/views';
 import { countsFixture, mockApi, ok, refused, renderRoutes, signInAs } from '../test/fixtures';
 import { StaffLayout } from './staff-layout';
 
@@ -150,5 +151,36 @@ describe('staff layout', () => {
     renderLayout();
     const nav2 = screen.getByRole('navigation', { name: 'Main' });
     expect(within(nav2).queryByRole('link', { name: /^Unmatched Mail/ })).toBeNull();
+  });
+
+  it('lists the saved views right under the queues, before the customer screens and the settings', async () => {
+    storeSession('Mia Manager', 'Manager');
+    mockApi({
+      'GET /api/admin/get-folder-count': () => ok(COUNTS, 'Success'),
+      'GET /api/admin/views': () =>
+        ok(
+          [
+            savedView.parse({
+              id: 7,
+              name: 'Arriving soon',
+              folder: 'pendingOrder',
+              query: {},
+              shared: true,
+              ownerName: 'Mia Manager',
+              mine: true,
+              count: 12,
+            }),
+          ],
+          'Success',
+        ),
+      'GET /api/admin/inbound/unmatched': () => ok({ total: 0, items: [] }, 'Success'),
+    });
+    renderLayout();
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    const views = await within(nav).findByRole('list', { name: 'Views' });
+    const lists = within(nav).getAllByRole('list');
+    const names = lists.map((l) => l.getAttribute('aria-label') ?? l.getAttribute('aria-labelledby'));
+    expect(names.slice(0, 3)).toEqual(['Queues', 'views-heading', 'Customers']);
+    expect(within(views).getByRole('link', { name: /Arriving soon/ })).toBeInTheDocument();
   });
 });

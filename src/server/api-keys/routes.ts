@@ -131,6 +131,7 @@ export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const answer = await answerSubmissionJob(
         db,
+        config,
         request.machine!,
         request.params.jobId,
         body.ok

@@ -252,8 +252,22 @@ export const orders = pgTable(
     currency: text('currency').notNull().default('USD'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    /** Raised by every order event (a trigger on order_events): stale writes are refused with 409. */
+    /**
+     * Raised by every change of the order: in the writer's own update (VERSION_BUMP), else by the trigger
+     * on order_events, one per event. Stale writes are refused with 409.
+     */
     version: integer('version').notNull().default(1),
+    /**
+     * The transaction (txid_current()) whose own update last raised `version` (VERSION_BUMP): the publish
+     * trigger on order_events leaves those orders alone (drizzle/0099).
+     */
+    versionXact: bigint('version_xact', { mode: 'number' }),
+    /**
+     * In Awaiting: when the waiting policy next looks at the order (its next step's time). Set to
+     * -infinity (look at the next pass) on entering Awaiting and cleared on leaving by the trigger
+     * orders_waiting_next (drizzle/0100); the policy's pass writes the next step's time.
+     */
+    waitingNextAt: timestamp('waiting_next_at', { withTimezone: true, mode: 'date' }),
     /**
      * When an open order is due under the due-time policy; null for Completed, Refunded and Deleted.
      * Kept by the trigger orders_due_at (function order_due_at, drizzle/0050), never written by the application.
@@ -265,6 +279,12 @@ export const orders = pgTable(
      */
     duePausedAt: timestamp('due_paused_at', { withTimezone: true, mode: 'date' }),
     duePausedSeconds: integer('due_paused_seconds').notNull().default(0),
+    /**
+     * When the customer's verified answer arrived whose own due-time target still runs (the due-time
+     * policy's `customerAnswer`, drizzle/0096): set by the answer, cleared by the trigger orders_due_at at
+     * the order's next move.
+     */
+    answerDueFrom: timestamp('answer_due_from', { withTimezone: true, mode: 'date' }),
     /** End of the arrival day (service time) of an order still worked; from then on it is "Trip passed". */
     tripEndsAt: timestamp('trip_ends_at', { withTimezone: true, mode: 'date' }),
     /**
@@ -322,6 +342,8 @@ export const orders = pgTable(
       .on(t.refundReason, t.refundDate)
       .where(sql`${t.refundReason} is not null`),
     index('orders_status_arrival_idx').on(t.processStatus, t.arrivalDate, t.orderId),
+    // The waiting policy's pass: the orders in Awaiting whose next step is due (drizzle/0100).
+    index('orders_waiting_next_idx').on(t.waitingNextAt).where(sql`${t.processStatus} = 'Awaiting'`),
     // Claim-next: the unassigned open orders of a folder, most urgent first. Claimed orders leave these,
     // so a queue worked for hours is not re-read past every order already handed out. New orders are
     // split as their folders are (Priority or not), so neither walks past the other's orders.
@@ -382,6 +404,10 @@ export const orders = pgTable(
     index('orders_passport_key_idx')
       .on(t.passportKey, sql`coalesce(lower(btrim(${t.nationality})), '')`)
       .where(sql`${t.passportKey} is not null`),
+    // The submission windows still to open and the ones whose moment came (drizzle/0094).
+    index('orders_submission_opening_idx')
+      .on(t.submissionOpensAt)
+      .where(sql`${t.processStatus} = ${sqlValue('New')} and ${t.submissionOpensAt} is not null`),
   ],
 );
 
@@ -1405,5 +1431,37 @@ export const submissionJobs = pgTable(
     check('submission_jobs_state_ck', sql`${t.state} in ('open', 'submitted', 'failed', 'expired')`),
     index('submission_jobs_open_idx').on(t.expiresAt).where(sql`${t.state} = 'open'`),
     index('submission_jobs_order_idx').on(t.orderId),
+  ],
+);
+
+/** Kinds of order files that are not the approved card (drizzle/0093). */
+export const ORDER_FILE_KINDS = ['submission_screenshot'] as const;
+export type OrderFileKind = (typeof ORDER_FILE_KINDS)[number];
+
+/**
+ * Files kept with an order that are not its approved card (drizzle/0093): a machine's screenshot of a
+ * failed submission, with its job and the error in `note`. No card path reads this table.
+ */
+export const orderFiles = pgTable(
+  'order_files',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => orders.orderId),
+    kind: text('kind').$type<OrderFileKind>().notNull(),
+    jobId: uuid('job_id').references(() => submissionJobs.id),
+    storageKey: text('storage_key').notNull(),
+    originalName: text('original_name').notNull(),
+    mimeType: text('mime_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    note: text('note'),
+    createdBy: integer('created_by').references(() => staffUsers.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('order_files_kind_ck', oneOf(t.kind, ORDER_FILE_KINDS)),
+    index('order_files_order_idx').on(t.orderId, t.createdAt),
   ],
 );

@@ -22,6 +22,7 @@ import { PdfWorkerError } from '../pdf/worker-pool.js';
 import { cardGate, cardGateError } from '../orders/card-gate.js';
 import { type AttachDocumentInput, attachDocument, queueApprovalMail } from './attach-document.js';
 import { changeStatus } from './move-status.js';
+import { recordEvents } from '../orders/events.js';
 import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
 import { latestDocument, lockOrders } from '../orders/repository.js';
 
@@ -73,11 +74,11 @@ async function applyCheck(
   config: Config,
   input: { orderId: number; documentId: number; sha256: string },
   read: { reading: CardText | null; pending: boolean },
-): Promise<void> {
+): Promise<'pass' | 'mismatch' | 'unread' | 'pending'> {
   const settings = settingsOf(config);
   if (read.pending) {
     await recordPendingCheck(tx, input.orderId, input.documentId);
-    return;
+    return 'pending';
   }
   const [order] = await tx.select().from(orders).where(eq(orders.orderId, input.orderId));
   if (!order) throw notFound('Order not found');
@@ -89,6 +90,35 @@ async function applyCheck(
   await setOrderFlag(tx, input.orderId, 'card_mismatch', result === 'mismatch', settings);
   await setOrderFlag(tx, input.orderId, 'card_duplicate', duplicateOf !== null, settings);
   await setOrderFlag(tx, input.orderId, 'card_unreadable', result === 'unread', settings);
+  return result;
+}
+
+const CHECK_WORDS = {
+  pass: 'matches the order',
+  mismatch: 'does not match the order',
+  unread: 'could not be read',
+} as const;
+
+/**
+ * A check that finished after its card was stored (government mail, the sweep) is a change of the order:
+ * its event raises the version, so every open detail and list hears of it live and shows the result.
+ */
+async function applyLateCheck(
+  tx: DbOrTx,
+  config: Config,
+  input: { orderId: number; documentId: number; sha256: string },
+  read: { reading: CardText | null; pending: boolean },
+): Promise<void> {
+  const result = await applyCheck(tx, config, input, read);
+  if (result === 'pending') return;
+  await recordEvents(tx, [
+    {
+      orderId: input.orderId,
+      actorId: null,
+      action: 'upload',
+      toValue: `Card check: the card ${CHECK_WORDS[result]}`,
+    },
+  ]);
 }
 
 export interface AttachCardResult {
@@ -166,7 +196,7 @@ export async function checkStoredCard(ctx: Ctx, documentId: number): Promise<Car
     : { reading: null, pending: false };
   await db.transaction(async (tx) => {
     await lockOrders(tx, [pending.orderId], 'Order not found');
-    await applyCheck(tx, config, { orderId: pending.orderId, documentId, sha256: pending.sha256 }, read);
+    await applyLateCheck(tx, config, { orderId: pending.orderId, documentId, sha256: pending.sha256 }, read);
   });
   if (read.pending) scheduleSweep(ctx);
   return currentCardCheck(db, pending.orderId);
@@ -212,7 +242,7 @@ export async function recheckPendingCards(ctx: Ctx, limit = 20): Promise<number>
     }
     await ctx.db.transaction(async (tx) => {
       await lockOrders(tx, [p.orderId], 'Order not found');
-      await applyCheck(tx, ctx.config, p, read);
+      await applyLateCheck(tx, ctx.config, p, read);
     });
     done++;
   }

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { DisputeBand } from '../../shared/contracts/payment-risk.js';
+import { now as clockNow } from '../auth/clock.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { paymentPolicy, staffNotices } from '../db/schema.js';
@@ -16,7 +17,7 @@ import { MANAGER_ROLES } from '../payments/stripe-risk.js';
 export async function checkDisputeBand(
   db: Db,
   config: Config,
-  now = new Date(),
+  now = clockNow(),
 ): Promise<{ band: DisputeBand; notified: boolean }> {
   const month = currentMonth(now);
   const { band, total } = await disputeRatios(db, month);

@@ -197,6 +197,21 @@ export async function eraseOrder(
     await tx.execute(sql`update passport_scans set fields = '[]'::jsonb,
                            reason = case when reason is null then null else ${ERASED} end
                           where order_id = ${orderId}`);
+    // A machine's screenshot of a failed submission shows the traveller's data: it goes, with the error.
+    const { rows: shots } = await tx.execute<{ storage_key: string }>(
+      sql`delete from order_files where order_id = ${orderId} returning storage_key`,
+    );
+    await tx.execute(
+      sql`update submission_jobs set error = ${ERASED} where order_id = ${orderId} and error is not null`,
+    );
+    // The check submission_failed carries that error in its stored message values.
+    await tx.execute(sql`
+      update orders set checks = (
+        select coalesce(jsonb_agg(case when c->>'code' = 'submission_failed'
+                                       then jsonb_set(c, '{params}', jsonb_build_object('error', ${ERASED}::text))
+                                       else c end), '[]'::jsonb)
+          from jsonb_array_elements(checks) c)
+      where order_id = ${orderId} and checks @> '[{"code": "submission_failed"}]'::jsonb`);
     await tx.execute(sql`update customer_cancellations set reason = ${ERASED} where order_id = ${orderId}`);
     await tx.execute(sql`update order_ratings set comment = '' where order_id = ${orderId}`);
     for (const table of ['mail_log', 'mail_attempts'] as const) {
@@ -288,7 +303,11 @@ export async function eraseOrder(
         fields: [...ERASED_FIELDS],
         documents: docs.length,
       },
-      keys: [...docs.map((d) => d.key), ...files.map((f) => f.storage_key)],
+      keys: [
+        ...docs.map((d) => d.key),
+        ...files.map((f) => f.storage_key),
+        ...shots.map((f) => f.storage_key),
+      ],
       outbox: {
         messageIds: sent.map((r) => r.message_id).filter((m): m is string => !!m),
         addresses,

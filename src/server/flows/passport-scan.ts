@@ -156,6 +156,28 @@ export function scanCustomerFiles(
   })();
 }
 
+/**
+ * The intake's trigger: the passport picture the application site sent with a new order is read after the
+ * order is stored, off the request (the intake answers at once). The picture itself is not kept; the
+ * scan's result is, as for every scan. Failures are logged and never undo the order.
+ */
+export function scanIntakePassport(
+  ctx: Ctx,
+  orderId: number,
+  picture: { bytes: Uint8Array; mimeType: string },
+  log: { error: (obj: object, msg: string) => void },
+): Promise<void> {
+  return scanPassport(ctx, {
+    orderId,
+    bytes: picture.bytes,
+    mimeType: picture.mimeType,
+    source: 'intake',
+  }).then(
+    () => undefined,
+    (err) => log.error({ err, orderId }, 'passport scan at intake failed'),
+  );
+}
+
 export const NOTHING_TO_TAKE = 'The passport scan has no value for this field.';
 
 /**

@@ -4,12 +4,16 @@ import { serviceToday } from '../../shared/dates.js';
 import type { Machine } from '../api-keys/keys.js';
 import { now } from '../clock.js';
 import type { Db } from '../db/client.js';
-import { submissionJobs } from '../db/schema.js';
+import { orderFiles, submissionJobs } from '../db/schema.js';
 import { sqlValue } from '../db/sql-lists.js';
+import { removeStored, type StorageTarget, storeBuffer } from '../documents/storage.js';
+import type { StoredFile } from '../documents/stored-file.js';
 import { conflict, notFound } from '../http/errors.js';
+import { publishNotice } from '../live/notices.js';
 import { addSystemRemark } from '../orders/remarks.js';
 import { holdForMachine, releaseFromMachine } from '../orders/machine-hold.js';
 import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
+import { MANAGER_ROLES } from '../payments/stripe-risk.js';
 import { getSubmissionPolicy } from '../submission/policy.js';
 import { markSubmitted, submissionPacketOf } from './submit-order.js';
 
@@ -32,12 +36,20 @@ interface ClaimedJob {
  */
 async function expireSubmissionJobs(db: Db): Promise<string[]> {
   return db.transaction(async (tx) => {
-    const { rows } = await tx.execute<{ id: string; order_id: string; holder: number }>(sql`
+    const { rows } = await tx.execute<{ id: string; order_id: string; holder: number; name: string }>(sql`
       update submission_jobs j set state = 'expired', finished_at = ${now()}
       from api_keys k
       where j.state = 'open' and j.expires_at <= ${now()} and k.id = j.api_key_id
-      returning j.id::text as id, j.order_id::text as order_id, k.machine_user_id as holder`);
-    for (const row of rows) await releaseFromMachine(tx, Number(row.order_id), Number(row.holder));
+      returning j.id::text as id, j.order_id::text as order_id, k.machine_user_id as holder,
+                k.name || ' (machine)' as name`);
+    for (const row of rows) {
+      await releaseFromMachine(tx, Number(row.order_id), Number(row.holder));
+      await publishNotice(tx, MANAGER_ROLES, {
+        kind: 'submission_failed',
+        text: `${row.name} did not answer in time: order ${row.order_id} went back to its queue.`,
+        orderId: Number(row.order_id),
+      });
+    }
     return rows.map((r) => r.id);
   });
 }
@@ -60,6 +72,7 @@ export async function claimSubmissionJob(
       select order_id::text as order_id from orders
       where process_status = ${sqlValue('New')} and assigned_to is null
         and processing_date <= ${serviceToday(at)}::date
+        and (submission_opens_at is null or submission_opens_at <= ${at})
         and not ('risk_hold' = any(check_flags))
       order by due_at asc nulls last, order_id
       limit 1
@@ -68,6 +81,11 @@ export async function claimSubmissionJob(
     if (!row) return null;
     const orderId = Number(row.order_id);
     await holdForMachine(tx, orderId, machine.identity.id);
+    await publishNotice(tx, MANAGER_ROLES, {
+      kind: 'submission_claimed',
+      text: `${machine.identity.name} claimed order ${orderId} to submit it.`,
+      orderId,
+    });
     const [job] = await tx
       .insert(submissionJobs)
       .values({
@@ -90,17 +108,38 @@ type JobResult =
 /**
  * The machine's answer for its job. Success: the move to Awaiting Govt with the reference, through the
  * same code as POST …/submitted. Failure: the order back to its queue unheld, the check
- * `submission_failed` and a remark carrying the error. A job already answered or returned: 409; another
- * key's job or an unknown one: 404.
+ * `submission_failed` carrying the error, a remark with it, and the screenshot (when sent) kept with the
+ * order's files. A job already answered or returned: 409 (a screenshot stored for it is removed again);
+ * another key's job or an unknown one: 404. Managers hear of the result live.
  */
 export async function answerSubmissionJob(
+  db: Db,
+  storage: StorageTarget,
+  machine: Machine,
+  jobId: string,
+  result: JobResult,
+  settings: CheckSettings,
+): Promise<{ jobId: string; orderId: number; state: 'submitted' | 'failed'; screenshotId: number | null }> {
+  await expireSubmissionJobs(db);
+  // The file is written before the transaction (storage is not the database) and removed if it fails.
+  const stored =
+    !result.ok && result.screenshot ? await storeBuffer(storage, result.screenshot, 'png') : null;
+  try {
+    return await answerInTransaction(db, machine, jobId, result, settings, stored);
+  } catch (err) {
+    if (stored) await removeStored(storage, stored.key).catch(() => undefined);
+    throw err;
+  }
+}
+
+async function answerInTransaction(
   db: Db,
   machine: Machine,
   jobId: string,
   result: JobResult,
   settings: CheckSettings,
-): Promise<{ jobId: string; orderId: number; state: 'submitted' | 'failed' }> {
-  await expireSubmissionJobs(db);
+  stored: StoredFile | null,
+): Promise<{ jobId: string; orderId: number; state: 'submitted' | 'failed'; screenshotId: number | null }> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.execute<{ order_id: string; state: string }>(sql`
       select order_id::text as order_id, state from submission_jobs
@@ -124,12 +163,46 @@ export async function answerSubmissionJob(
         confirmRecent: true,
       });
       await finish('submitted', null);
-      return { jobId, orderId, state: 'submitted' as const };
+      await publishNotice(tx, MANAGER_ROLES, {
+        kind: 'submission_submitted',
+        text: `${machine.identity.name} submitted order ${orderId} (reference ${result.governmentReference}).`,
+        orderId,
+      });
+      return { jobId, orderId, state: 'submitted' as const, screenshotId: null };
     }
-    await releaseFromMachine(tx, orderId, machine.identity.id);
-    await setOrderFlag(tx, orderId, 'submission_failed', true, settings);
-    await addSystemRemark(tx, orderId, `Submission by ${machine.identity.name} failed: ${result.error}`);
+    // The error first: the check's message reads it from the failed job.
     await finish('failed', result.error);
-    return { jobId, orderId, state: 'failed' as const };
+    await releaseFromMachine(tx, orderId, machine.identity.id);
+    let screenshotId: number | null = null;
+    if (stored) {
+      const [file] = await tx
+        .insert(orderFiles)
+        .values({
+          orderId,
+          kind: 'submission_screenshot',
+          jobId,
+          storageKey: stored.key,
+          originalName: `submission-${orderId}-${jobId.slice(0, 8)}.png`,
+          mimeType: 'image/png',
+          sizeBytes: stored.size,
+          sha256: stored.sha256,
+          note: result.error,
+          createdBy: machine.identity.id,
+        })
+        .returning({ id: orderFiles.id });
+      screenshotId = file!.id;
+    }
+    await setOrderFlag(tx, orderId, 'submission_failed', true, settings);
+    await addSystemRemark(
+      tx,
+      orderId,
+      `Submission by ${machine.identity.name} failed: ${result.error}${stored ? " (screenshot with the order's files)" : ''}`,
+    );
+    await publishNotice(tx, MANAGER_ROLES, {
+      kind: 'submission_failed',
+      text: `${machine.identity.name} could not submit order ${orderId}: ${result.error.slice(0, 200)}`,
+      orderId,
+    });
+    return { jobId, orderId, state: 'failed' as const, screenshotId };
   });
 }

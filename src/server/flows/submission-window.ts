@@ -2,7 +2,12 @@ import type { SubmissionPolicy } from '../../shared/contracts/submission.js';
 import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db } from '../db/client.js';
-import { applySubmissionWindow } from '../orders/submission-window.js';
+import { now } from '../auth/clock.js';
+import {
+  applySubmissionWindow,
+  nextSubmissionOpening,
+  openDueSubmissionWindows,
+} from '../orders/submission-window.js';
 import { getSubmissionPolicy, saveSubmissionPolicy } from '../submission/policy.js';
 
 /**
@@ -31,4 +36,43 @@ export async function changeSubmissionPolicy(
     });
     return moved.length;
   });
+}
+
+/** The opener looks again at least this often (a policy change or an intake may bring a nearer opening). */
+const OPENER_MAX_SLEEP_MS = 60_000;
+
+/**
+ * The background job that opens submission windows at their exact moment (an opening later in a day;
+ * one at midnight needs no job, the service day's change opens it). It sleeps until the next opening,
+ * at most a minute, then moves the orders whose opening has come. Every instance runs it; the statement
+ * is idempotent, so two instances moving the same order change it once.
+ */
+export async function startSubmissionWindowOpener(
+  db: Db,
+  log: { error: (obj: object, msg: string) => void },
+): Promise<() => Promise<void>> {
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  const tick = async () => {
+    let sleep = OPENER_MAX_SLEEP_MS;
+    try {
+      await db.transaction((tx) => openDueSubmissionWindows(tx));
+      const next = await nextSubmissionOpening(db);
+      if (next) sleep = Math.min(sleep, Math.max(next.getTime() - now().getTime() + 50, 250));
+    } catch (err) {
+      log.error({ err }, 'opening submission windows failed');
+    }
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = tick();
+    }, sleep);
+    timer.unref();
+  };
+  running = tick();
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await running;
+  };
 }

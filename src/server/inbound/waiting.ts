@@ -50,6 +50,7 @@ export async function setWaitingPolicy(
         target: appSettings.key,
         set: { value: policy, updatedBy: actor.id, updatedAt: sql`now()` },
       });
+    await lookAgainAtAll(tx);
     await recordAudit(tx, {
       action: 'waiting-policy.update',
       actorId: actor.id,
@@ -114,6 +115,7 @@ export async function setWaitingSwitch(
         target: appSettings.key,
         set: { value, updatedBy: actor.id, updatedAt: sql`now()` },
       });
+    if (enabled) await lookAgainAtAll(tx);
     await recordAudit(tx, {
       action: 'waiting-policy.switch',
       actorId: actor.id,
@@ -156,6 +158,78 @@ async function waitingOrders(db: DbOrTx, switchedOn: Date | null): Promise<Waiti
       waitedBefore,
     };
   });
+}
+
+/**
+ * The orders of a pass: in Awaiting with their next step's time passed (orders_waiting_next_idx), the
+ * most overdue first, at most `limit`; with when each entered Awaiting as waitingOrders reads it.
+ */
+async function dueWaitingOrders(
+  db: DbOrTx,
+  switchedOn: Date | null,
+  now: Date,
+  limit: number,
+): Promise<Waiting[]> {
+  const { rows } = await db.execute<{ order_id: string; email: string; since: string | Date }>(sql`
+    select o.order_id::text as order_id, o.email,
+      coalesce((select max(e.created_at) from order_events e
+                where e.order_id = o.order_id and e.action = 'status' and e.to_value = ${AWAITING}),
+               o.updated_at) as since
+    from orders o
+    where o.process_status = ${AWAITING} and o.waiting_next_at <= ${now.toISOString()}::timestamptz
+    order by o.waiting_next_at limit ${limit}`);
+  return rows.map((r) => {
+    const entered = new Date(r.since);
+    const waitedBefore = switchedOn !== null && entered < switchedOn;
+    return {
+      orderId: Number(r.order_id),
+      email: r.email,
+      since: waitedBefore ? switchedOn : entered,
+      waitedBefore,
+    };
+  });
+}
+
+/** When the step after `taken` is due (null: no step is left, the policy never looks again). */
+function nextStepAt(policy: WaitingPolicy, since: Date, taken: number): Date | null {
+  const minutes = [policy.remindAfterMinutes, policy.secondReminderAfterMinutes, policy.escalateAfterMinutes][
+    taken
+  ];
+  return minutes === undefined ? null : new Date(since.getTime() + minutes * 60_000);
+}
+
+/** 'infinity' stands for "never": the partial index keeps the order, no pass reads it. */
+const timeParam = (at: Date | null) => (at ? at.toISOString() : 'infinity');
+
+/**
+ * Writes when the policy next looks at these orders, in one statement of its own transaction: the
+ * orders locked in id order (two passes never wait on each other crosswise), only those still in
+ * Awaiting, and marked bookkeeping (drizzle/0099) so the counters', reports' and insights' triggers
+ * skip an update that moves none of their figures.
+ */
+async function setNextLooks(db: Db, next: { orderId: number; at: Date | null }[]): Promise<void> {
+  if (!next.length) return;
+  const ids = `{${next.map((n) => n.orderId).join(',')}}`;
+  const ats = `{${next.map((n) => timeParam(n.at)).join(',')}}`;
+  await db.execute(sql`
+    with bookkeeping as (select set_config('edcard.bookkeeping', 'on', true)),
+    locked as (
+      select order_id from orders
+      where order_id = any(${ids}::bigint[]) and process_status = ${AWAITING}
+      order by order_id for update
+    )
+    update orders o set waiting_next_at = v.at
+    from locked l
+    join unnest(${ids}::bigint[], ${ats}::timestamptz[]) as v(order_id, at) on v.order_id = l.order_id
+    cross join bookkeeping
+    where o.order_id = l.order_id`);
+}
+
+/** In the step's transaction (the order already locked): the next step's time. */
+async function setNextLook(tx: DbOrTx, orderId: number, at: Date | null): Promise<void> {
+  await tx.execute(
+    sql`update orders set waiting_next_at = ${timeParam(at)}::timestamptz where order_id = ${orderId}`,
+  );
 }
 
 function dueStep(policy: WaitingPolicy, waitedMinutes: number): 0 | 1 | 2 | 3 {
@@ -222,11 +296,15 @@ interface ScanLimits {
   stopping?: () => boolean;
 }
 
+/** Orders looked at in one pass at most (read with one index range; a step is acted on for at most MAX_STEPS_PER_PASS). */
+const MAX_LOOKS_PER_PASS = 2000;
+
 /**
- * One pass of the waiting policy at `now` (the clock is injected: tests pass theirs). For each order in
- * Awaiting, only the furthest step that is due is acted on, once: the (order, since, step) key makes a
- * second instance's identical pass a no-op, and an answer (which moves the order out of Awaiting) ends
- * its steps. Answers how many steps were acted on.
+ * One pass of the waiting policy at `now` (the clock is injected: tests pass theirs). It reads only the
+ * orders in Awaiting whose next step's time has passed (waiting_next_at, drizzle/0100); for each, only
+ * the furthest step that is due is acted on, once: the (order, since, step) key makes a second
+ * instance's identical pass a no-op, and an answer (which moves the order out of Awaiting) ends its
+ * steps. Every order looked at gets its next step's time. Answers how many steps were acted on.
  */
 export async function scanWaiting(
   db: Db,
@@ -237,15 +315,22 @@ export async function scanWaiting(
   const sw = await getWaitingSwitch(db);
   if (!sw.enabled) return 0;
   let acted = 0;
-  // The longest-waiting first; a backlog (a policy switched on over many old orders) is worked off a
-  // bounded number of steps per pass, so that a pass stays short and the server can stop between them.
-  const waiting = (await waitingOrders(db, sw.enabledSince ? new Date(sw.enabledSince) : null)).sort(
-    (a, b) => a.since.getTime() - b.since.getTime(),
-  );
+  // The most overdue read, the longest-waiting of them first; a backlog (a policy switched on over many
+  // old orders) is worked off a bounded number of steps per pass, so that a pass stays short and the
+  // server can stop between them.
+  const waiting = (
+    await dueWaitingOrders(db, sw.enabledSince ? new Date(sw.enabledSince) : null, now, MAX_LOOKS_PER_PASS)
+  ).sort((a, b) => a.since.getTime() - b.since.getTime());
+  // Orders with no step due yet (their time was a first look, or the policy or switch changed): when
+  // to look again, written together at the end of the pass.
+  const later: { orderId: number; at: Date | null }[] = [];
   for (const order of waiting) {
     if (acted >= maxSteps || stopping()) break;
     const step = dueStep(policy, (now.getTime() - order.since.getTime()) / 60_000);
-    if (step === 0) continue;
+    if (step === 0) {
+      later.push({ orderId: order.orderId, at: nextStepAt(policy, order.since, 0) });
+      continue;
+    }
     const done = await inTransaction(db, async (tx) => {
       const [locked] = await lockOrders(tx, [order.orderId]);
       if (locked!.processStatus !== 'Awaiting') return false;
@@ -254,13 +339,18 @@ export async function scanWaiting(
         .select({ step: waitingSteps.step })
         .from(waitingSteps)
         .where(and(eq(waitingSteps.orderId, order.orderId), eq(waitingSteps.since, order.since)));
-      if (before.some((r) => r.step >= step)) return false;
+      const furthest = Math.max(0, ...before.map((r) => r.step));
+      if (furthest >= step) {
+        await setNextLook(tx, order.orderId, nextStepAt(policy, order.since, furthest));
+        return false;
+      }
       const inserted = await tx
         .insert(waitingSteps)
         .values({ orderId: order.orderId, since: order.since, step })
         .onConflictDoNothing()
         .returning({ step: waitingSteps.step });
       if (inserted.length === 0) return false;
+      await setNextLook(tx, order.orderId, nextStepAt(policy, order.since, step));
       if (step === 3) {
         const remindersSent = before.filter((r) => r.step < 3).length;
         return escalateUnanswered(
@@ -288,7 +378,19 @@ export async function scanWaiting(
     });
     if (done) acted++;
   }
+  await setNextLooks(db, later);
   return acted;
+}
+
+/**
+ * After a change of the policy or its switch: every waiting order is looked at again by the next pass,
+ * whatever its clock (-infinity), which writes its next step's time under the new policy. Bookkeeping,
+ * as setNextLooks.
+ */
+async function lookAgainAtAll(tx: DbOrTx): Promise<void> {
+  await tx.execute(sql`select set_config('edcard.bookkeeping', 'on', true)`);
+  await tx.execute(sql`update orders set waiting_next_at = '-infinity' where process_status = ${AWAITING}`);
+  await tx.execute(sql`select set_config('edcard.bookkeeping', '', true)`);
 }
 
 /** Runs the waiting policy every minute on this instance (each step still happens once overall). */

@@ -9,6 +9,7 @@ import { sqlList } from '../db/sql-lists.js';
 import { refuseForbidden } from './refusal.js';
 import { inTransaction } from './transaction.js';
 import { type FolderScope, folderWhere } from './folders.js';
+import { VERSION_BUMP } from './version.js';
 
 /**
  * Next order: assigns to the actor the most urgent unassigned open order of a folder they may read
@@ -157,7 +158,7 @@ async function claimBatch(
     ),
     claimers (rn, staff_id) as (values ${claimers}),
     claimed as (
-      update orders o set assigned_to = c.staff_id, updated_at = now()
+      update orders o set assigned_to = c.staff_id, updated_at = now(), ${VERSION_BUMP}
       from picked p join claimers c on c.rn = p.rn ${asyncCommit ? ASYNC_COMMIT : sql``}
       where o.order_id = p.order_id
       returning o.order_id, p.rn, c.staff_id

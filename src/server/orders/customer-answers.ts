@@ -2,10 +2,12 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { CLOSED_STATUSES, type OrderStatus } from '../../shared/constants.js';
 import type { DbOrTx } from '../db/client.js';
 import { sqlValue } from '../db/sql-lists.js';
+import { dueNow } from '../due-time/policy.js';
 import { failingAddresses, mailLog, orderRemarks, orders } from '../db/schema.js';
 import { refuseNotFound } from './refusal.js';
 import { type OrderEvent, recordEvents } from './events.js';
 import { lockOrders } from './repository.js';
+import { VERSION_BUMP } from './version.js';
 
 /**
  * The order side of what customers send (src/server/inbound/ reads and matches the messages): an answer
@@ -40,6 +42,8 @@ export const lockOrderStatus = (tx: DbOrTx, orderId: number) =>
 /**
  * The effects of a customer's answer on its order, in the caller's transaction: the "Customer replied"
  * flag, the answer in the history, and an order waiting on the customer back to New (docs/decisions/307).
+ * A verified answer to an open order also starts the customer answer's due-time target (the due-time
+ * policy's `customerAnswer`, kept by the trigger orders_due_at).
  * `verified: false` (a sender our receiving server did not authenticate, decision 350): the flag and the
  * history only; the order does not move and no failing address is cleared. The order is locked first,
  * then written, then its events: the same order as every other move (the waiting policy's among them),
@@ -57,13 +61,18 @@ export async function customerAnswered(
   if (!order) throw refuseNotFound(`Order not found: ${orderId}`);
   const from = order.processStatus as OrderStatus;
   const moving = verified && WAITING_STATUSES.includes(from);
+  // A verified answer to an open order starts the customer answer's due-time target (where the policy
+  // has one) at the due clock's now: the trigger orders_due_at makes the order due by then at the latest.
+  const closed = (CLOSED_STATUSES as readonly string[]).includes(from);
   const clearing = verified && fromEmail;
-  // The status is set only when it changes: its triggers (the due time) fire for a move alone. The order
-  // and its events are two statements, in this order: in one statement with data-modifying CTEs the
+  // The status is set only when it changes: the folder counters follow a move alone (the answer's target,
+  // where verified, fires the due time's trigger too). The update raises the version itself, so the
+  // events' publish trigger only notifies (decision 400). The order and its events are two statements,
+  // in this order: in one statement with data-modifying CTEs the
   // events' triggers ran first, and a reply then waited on the counters a scan held while the scan
   // waited on the events' rollup the reply held (a deadlock).
   await tx.execute(sql`
-    ${clearing ? sql`with cleared as (delete from failing_addresses where email = ${fromEmail}) ` : sql``}update orders set customer_replied_at = now(), ${moving ? sql`process_status = ${sqlValue('New')}, ` : sql``}updated_at = now()
+    ${clearing ? sql`with cleared as (delete from failing_addresses where email = ${fromEmail}) ` : sql``}update orders set customer_replied_at = now(), ${verified && !closed ? sql`answer_due_from = ${dueNow().toISOString()}::timestamptz, ` : sql``}${moving ? sql`process_status = ${sqlValue('New')}, ` : sql``}updated_at = now(), ${VERSION_BUMP}
     where order_id = ${orderId}`);
   await tx.execute(sql`
     insert into order_events (order_id, action, from_value, to_value)

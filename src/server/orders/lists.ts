@@ -212,6 +212,8 @@ export function filterWhere(filters: ListFilters, staffId: number, clock: DueClo
   if (filters.riskReview === 'true') {
     parts.push(sql`check_flags && array['fraud_warning', 'risk_hold', 'early_fraud_warning']::text[]`);
   }
+  // Orders a machine of the job API could not submit (the check submission_failed is raised).
+  if (filters.submissionFailed === 'true') parts.push(sql`'submission_failed' = any(check_flags)`);
   return parts.length ? sql.join(parts, sql` and `) : null;
 }
 
@@ -251,7 +253,7 @@ export function listOrder(
         dir: options.dir ?? (options.sort === 'created_at' ? 'desc' : 'asc'),
         work: false,
       }
-    : def && { ...def, work: true };
+    : def && { sort: def.sort, dir: def.dir, work: !def.byDeadlineOnly };
   return !order || (order.sort === 'created_at' && order.dir === 'desc') ? null : order;
 }
 

@@ -133,6 +133,19 @@ export async function findDuplicates(
   return matches.map((m) => ({ ...m, decision: decisions.get(m.candidate.order_id) ?? null }));
 }
 
+/** The error of the order's last failed machine submission, on one line and short (the check's message). */
+async function lastSubmissionError(db: DbOrTx, orderId: number): Promise<string> {
+  const { rows } = await db.execute<{ error: string | null }>(sql`
+    select error from submission_jobs where order_id = ${orderId} and state = 'failed'
+    order by finished_at desc nulls last limit 1`);
+  const line = (rows[0]?.error ?? '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.\s]+$/, '');
+  if (!line) return 'no error was given';
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+}
+
 /** The checks of a stored order now: the shared checks, its flags, and an undecided possible duplicate. */
 export async function checksOfOrder(
   db: DbOrTx,
@@ -146,6 +159,8 @@ export async function checksOfOrder(
     open: (ATTENTION_STATUSES as readonly string[]).includes(o.processStatus),
     flags: o.checkFlags,
   });
+  const failed = checks.find((c) => c.code === 'submission_failed');
+  if (failed) failed.params = { error: await lastSubmissionError(db, o.orderId) };
   if (o.processStatus === 'AwaitingGovt' && !o.governmentReference) {
     checks.push({ code: 'government_reference_missing', severity: 'warn', fields: [], params: {} });
   }

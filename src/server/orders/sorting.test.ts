@@ -209,6 +209,31 @@ describe('default sort per folder', () => {
 });
 
 describe('get-orders-list filters', () => {
+  it('lists the Chargeback folder by Respond by, soonest first, whatever the trip or an unread answer; an asked sort wins', async () => {
+    const inDays = (n: number) => new Date(Date.now() + n * 86_400_000);
+    const disputed = async (arrivalInDays: number, respondInDays: number) => {
+      const { orderId } = await createOrder(t.database, {
+        nationality: 'Palau',
+        arrival_date: inDays(arrivalInDays).toISOString().slice(0, 10),
+        process_status: 'ChargeBack',
+        processing_date: '2026-01-05',
+      });
+      await t.database.sql.query(
+        `insert into payment_disputes (provider, dispute_id, order_id, amount, currency, reason, status, created_at, due_by)
+         values ('stripe', $1, $2, 4900, 'USD', 'fraudulent', 'needs_response', now(), $3)`,
+        [`dp_sort_${orderId}`, orderId, inDays(respondInDays).toISOString()],
+      );
+      return orderId;
+    };
+    const late = await disputed(-20, 9);
+    const soon = await disputed(20, 2); // trip still ahead: no reason to come first but its deadline
+    const middle = await disputed(-30, 5);
+    const ids = async (query = '') =>
+      (await list('chargeBack', `nationality=PLW&limit=100${query}`)).rows.map((r) => r.order_id);
+    expect(await ids()).toEqual([soon, middle, late]);
+    expect(await ids('&sort=created_at&dir=desc')).toEqual([middle, soon, late]);
+  });
+
   it('each filter keeps exactly the matching rows, and the total follows', async () => {
     const all = (await list('allOrder', 'nationality=TUV&limit=100')).rows;
     expect(all.every((r) => r.nationality === 'Tuvalu')).toBe(true);

@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { setClockForTests } from '../auth/clock.js';
+import { currentMonth } from './dispute-ratios.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder, createOrders } from '../test/factories.js';
 import { stripeDispute, stripeEvent, stripeSignature } from '../test/stripe-events.js';
@@ -13,6 +15,7 @@ beforeAll(async () => {
   t = await createTestApp({ STRIPE_WEBHOOK_SECRET: SECRET, MANAGER_ALERT_EMAIL: 'alerts@example.com' });
 });
 afterAll(() => t.close());
+afterEach(() => setClockForTests(null));
 
 const uid = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(++seq).toString(36)}`;
 const q = async <T>(text: string, params: unknown[] = []) =>
@@ -179,5 +182,57 @@ describe('GET /api/admin/insights/disputes', () => {
     expect((await post(other.transactionId!)).statusCode).toBe(200);
     expect(await alerts()).toHaveLength(before + 1);
     expect(orders).toHaveLength(10);
+  });
+
+  it('months are those of the service time zone (New York), whatever the hour of the run', async () => {
+    // The current month turns at midnight in New York: 05:00 UTC in winter, 04:00 UTC in summer.
+    expect(currentMonth(new Date('2026-12-01T04:59:59Z'))).toBe('2026-11');
+    expect(currentMonth(new Date('2026-12-01T05:00:00Z'))).toBe('2026-12');
+    expect(currentMonth(new Date('2026-07-01T03:59:59Z'))).toBe('2026-06');
+    expect(currentMonth(new Date('2026-07-01T04:00:00Z'))).toBe('2026-07');
+    // Charges at the edges: 23:30 on 31 May in New York is May; 00:30 on 1 June and 23:00 on 30 June are June.
+    await createOrders(t.database, 4, {
+      created_at: new Date('2024-06-01T03:30:00Z'),
+      card_brand: 'visa',
+      amount: 59,
+    });
+    const june = await createOrders(t.database, 10, {
+      created_at: new Date('2024-06-01T04:30:00Z'),
+      card_brand: 'visa',
+      amount: 59,
+    });
+    await createOrders(t.database, 6, {
+      created_at: new Date('2024-07-01T03:00:00Z'),
+      card_brand: 'visa',
+      amount: 59,
+    });
+    // A dispute at 22:00 on 30 June in New York (02:00 UTC on 1 July) is June's.
+    await dispute(june[0]!.orderId, '2024-07-01T02:00:00Z', 'fraudulent');
+    const res = await get('/api/admin/insights/disputes?month=2024-06');
+    expect(res.statusCode, res.body).toBe(200);
+    const visa = res.json().data.networks.find((n: { network: string }) => n.network === 'visa');
+    expect(visa).toMatchObject({
+      settledCount: 16,
+      previousSettledCount: 4,
+      disputeCount: 1,
+      visaRatio: 6.25,
+      mastercardRatio: 25,
+    });
+    const july = (await get('/api/admin/insights/disputes?month=2024-07')).json().data;
+    expect(july.networks.find((n: { network: string }) => n.network === 'visa')).toMatchObject({
+      settledCount: 0,
+      disputeCount: 0,
+      previousSettledCount: 16,
+    });
+  });
+
+  it('without a month, the current month of the injected clock in New York', async () => {
+    // 22:00 on 30 November in New York is still November although it is December in UTC.
+    setClockForTests(() => new Date('2026-12-01T03:00:00Z'));
+    const late = await get('/api/admin/insights/disputes');
+    expect(late.statusCode, late.body).toBe(200);
+    expect(late.json().data.month).toBe('2026-11');
+    setClockForTests(() => new Date('2026-12-01T05:00:00Z'));
+    expect((await get('/api/admin/insights/disputes')).json().data.month).toBe('2026-12');
   });
 });

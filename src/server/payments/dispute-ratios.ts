@@ -5,13 +5,15 @@ import type {
   NetworkDisputes,
   PaymentPolicy,
 } from '../../shared/contracts/payment-risk.js';
+import { SERVICE_TIME_ZONE } from '../../shared/constants.js';
+import { serviceDayStart, serviceToday } from '../../shared/dates.js';
 import type { DbOrTx } from '../db/client.js';
 import { readPaymentPolicy } from './policy.js';
 import { NETWORKS, type Network, networkOf } from './stripe-risk.js';
 
 /**
  * The ratios the card networks watch (docs/product.md, "Dispute ratios", decision 373), per network and
- * month (UTC): Visa-style (disputes + early fraud warnings of the month) / settled charges of the month,
+ * month of the service time zone (America/New_York: a month starts at its midnight there): Visa-style (disputes + early fraud warnings of the month) / settled charges of the month,
  * Mastercard-style disputes of the month / settled charges of the previous month, each in percent with
  * a band by the payment policy's thresholds. A settled charge is a paid order (amount above 0) made in
  * the month; its network is the charge's card brand from the provider's events, else the intake's.
@@ -32,7 +34,8 @@ export function addMonths(month: string, n: number): string {
   return d.toISOString().slice(0, 7);
 }
 
-export const currentMonth = (now = new Date()) => now.toISOString().slice(0, 7);
+/** The month (YYYY-MM) of that moment in the service time zone. */
+export const currentMonth = (now = new Date()) => serviceToday(now).slice(0, 7);
 
 export function bandOf(
   ratio: number | null,
@@ -74,8 +77,9 @@ const emptyCell = (): Cell => ({
 
 /** Every figure by month and network over [from, to) months. */
 async function cells(db: DbOrTx, from: string, to: string): Promise<Map<string, Cell>> {
-  const start = `${from}-01T00:00:00Z`;
-  const end = `${to}-01T00:00:00Z`;
+  const start = serviceDayStart(`${from}-01`).toISOString();
+  const end = serviceDayStart(`${to}-01`).toISOString();
+  const tz = SERVICE_TIME_ZONE;
   const out = new Map<string, Cell>();
   const cell = (m: string, brand: string | null) => {
     const key = `${m}|${networkOf(brand)}`;
@@ -84,7 +88,7 @@ async function cells(db: DbOrTx, from: string, to: string): Promise<Map<string, 
     return c;
   };
   const settled = await db.execute<{ m: string; brand: string; n: string; cents: string }>(sql`
-    select to_char(o.created_at at time zone 'UTC', 'YYYY-MM') as m, ${BRAND_OF('o')} as brand,
+    select to_char(o.created_at at time zone ${tz}, 'YYYY-MM') as m, ${BRAND_OF('o')} as brand,
            count(*)::text as n,
            coalesce(sum(round(o.amount * 100)) filter (where o.currency = 'USD'), 0)::bigint::text as cents
     from orders o
@@ -102,7 +106,7 @@ async function cells(db: DbOrTx, from: string, to: string): Promise<Map<string, 
     n: string;
     cents: string;
   }>(sql`
-    select to_char(d.created_at at time zone 'UTC', 'YYYY-MM') as m, ${BRAND_OF('o')} as brand,
+    select to_char(d.created_at at time zone ${tz}, 'YYYY-MM') as m, ${BRAND_OF('o')} as brand,
            d.reason, count(*)::text as n,
            coalesce(sum(d.amount) filter (where d.currency = 'USD'), 0)::bigint::text as cents
     from payment_disputes d join orders o on o.order_id = d.order_id
@@ -116,13 +120,13 @@ async function cells(db: DbOrTx, from: string, to: string): Promise<Map<string, 
     c.byReason[reason] = (c.byReason[reason] ?? 0) + Number(r.n);
   }
   const warnings = await db.execute<{ m: string; brand: string; n: string }>(sql`
-    select to_char(w.created_at at time zone 'UTC', 'YYYY-MM') as m, ${BRAND_OF('o')} as brand, count(*)::text as n
+    select to_char(w.created_at at time zone ${tz}, 'YYYY-MM') as m, ${BRAND_OF('o')} as brand, count(*)::text as n
     from payment_fraud_warnings w join orders o on o.order_id = w.order_id
     where w.created_at >= ${start}::timestamptz and w.created_at < ${end}::timestamptz
     group by 1, 2`);
   for (const r of warnings.rows) cell(r.m, r.brand).warnings += Number(r.n);
   const closed = await db.execute<{ m: string; brand: string; status: string; n: string }>(sql`
-    select to_char(d.closed_at at time zone 'UTC', 'YYYY-MM') as m, ${BRAND_OF('o')} as brand, d.status,
+    select to_char(d.closed_at at time zone ${tz}, 'YYYY-MM') as m, ${BRAND_OF('o')} as brand, d.status,
            count(*)::text as n
     from payment_disputes d join orders o on o.order_id = d.order_id
     where d.closed_at >= ${start}::timestamptz and d.closed_at < ${end}::timestamptz

@@ -9,6 +9,7 @@ import {
   riskActionResponse,
   riskReasonBody,
 } from '../../shared/contracts/payment-risk.js';
+import { now } from '../auth/clock.js';
 import { staffOf } from '../auth/guard.js';
 import type { Config } from '../config.js';
 import type { CheckSettings } from '../orders/order-checks.js';
@@ -76,7 +77,8 @@ export const paymentRiskRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: disputesResponse },
       },
     },
-    async (request) => ok(await disputeRatios(db, request.query.month ?? currentMonth()), 'Dispute ratios'),
+    async (request) =>
+      ok(await disputeRatios(db, request.query.month ?? currentMonth(now())), 'Dispute ratios'),
   );
 
   app.post(

@@ -1,5 +1,12 @@
 import dayjs from 'dayjs';
-import type { FinanceAnswer, FinanceQuery, FinanceRow } from '../../shared/contracts/finance.js';
+import type {
+  FinanceAnswer,
+  FinanceFigure,
+  FinanceOrdersAnswer,
+  FinanceOrdersQuery,
+  FinanceQuery,
+  FinanceRow,
+} from '../../shared/contracts/finance.js';
 import { SERVICE_TIME_ZONE } from '../../shared/constants.js';
 import { serviceDayStart } from '../../shared/dates.js';
 import { STORED_REFUND_REASONS } from '../../shared/refund-reasons.js';
@@ -171,6 +178,100 @@ export async function financeReport(
       net: Number(r.net),
     })),
     unmatched: unmatched.rows[0]?.n ?? 0,
+  };
+}
+
+/**
+ * What each figure of the report sums per transaction (`value`) and which transactions it takes
+ * (`where`, over the columns of financeItemsSql's `tx`); `gov` adds each order submitted in the range
+ * with the government fee times the sign. Constant text only: the figure is a checked enum.
+ */
+const FIGURE_SQL: Record<FinanceFigure, { value: string; where: string; gov?: 1 | -1 }> = {
+  gross: { value: 'amount', where: "kind = 'charge'" },
+  providerFees: { value: 'fee', where: 'fee <> 0' },
+  governmentFees: { value: '0', where: 'false', gov: 1 },
+  refunds: { value: '-amount', where: "kind = 'refund'" },
+  disputes: { value: '-amount', where: "kind = 'dispute'" },
+  disputeFees: { value: 'fee', where: "kind in ('dispute', 'won') and fee <> 0" },
+  wonBack: { value: 'amount', where: "kind = 'won'" },
+  other: { value: 'amount', where: "kind = 'other'" },
+  net: { value: 'net', where: 'true', gov: -1 },
+};
+
+/**
+ * The entries behind one figure, summed per order (order_id null: the unmatched transactions).
+ * $1, $2: [from, to) instants; $3: a refund reason or null. The government fee (whole cents from the
+ * configuration) is written into the text.
+ */
+export function financeItemsSql(figure: FinanceFigure, govFeeCents: number): string {
+  const f = FIGURE_SQL[figure];
+  if (!Number.isSafeInteger(govFeeCents)) throw new Error('GOV_FEE_CENTS must be whole cents');
+  const gov = f.gov
+    ? `union all
+      select o.order_id, 1, ${f.gov * govFeeCents}::bigint from orders o
+      where o.submitted_at >= $1 and o.submitted_at < $2`
+    : '';
+  return `
+  with tx as (
+    select t.order_id, ${KIND} as kind, t.amount, t.fee, t.net,
+           coalesce(o.refund_reason, case when t.order_id is null then 'unmatched' else 'unspecified' end) as reason
+    from payout_transactions t
+    left join orders o on o.order_id = t.order_id
+    where t.occurred_at >= $1 and t.occurred_at < $2 and t.currency = 'USD'
+  ), items as (
+    select order_id, 1 as n, (${f.value})::bigint as amount from tx
+    where (${f.where}) and ($3::text is null or reason = $3::text)
+    ${gov}
+  )
+  select order_id, sum(n)::int as n, sum(amount)::bigint as amount from items group by order_id`;
+}
+
+/** The orders behind one figure of the report for [from, to] (days of the service time zone). */
+export async function financeOrders(
+  sql: SqlRunner,
+  q: FinanceOrdersQuery,
+  govFeeCents: number,
+): Promise<FinanceOrdersAnswer> {
+  const from = serviceDayStart(q.from);
+  const until = serviceDayStart(dayjs(q.to).add(1, 'day').format('YYYY-MM-DD'));
+  const params = [from, until, q.reason ?? null];
+  const per = financeItemsSql(q.figure, govFeeCents);
+  const [listed, sums] = await Promise.all([
+    sql.query<{ order_id: number; n: number; amount: string; name: string; status: string }>(
+      `select p.order_id, p.n, p.amount, trim(o.first_name || ' ' || o.last_name) as name,
+              o.process_status as status
+       from (${per}) p join orders o on o.order_id = p.order_id
+       order by abs(p.amount) desc, p.order_id
+       limit $4`,
+      [...params, q.limit],
+    ),
+    sql.query<{ matched: boolean; orders: number; n: number; amount: string }>(
+      `select p.order_id is not null as matched, count(*)::int as orders, coalesce(sum(p.n), 0)::int as n,
+              coalesce(sum(p.amount), 0)::bigint as amount
+       from (${per}) p group by 1`,
+      params,
+    ),
+  ]);
+  const matched = sums.rows.find((r) => r.matched);
+  const unmatched = sums.rows.find((r) => !r.matched);
+  const orderTotal = Number(matched?.amount ?? 0);
+  const unmatchedAmount = Number(unmatched?.amount ?? 0);
+  return {
+    figure: q.figure,
+    reason: q.reason ?? null,
+    from: q.from,
+    to: q.to,
+    orders: listed.rows.map((r) => ({
+      orderId: Number(r.order_id),
+      name: r.name,
+      status: r.status,
+      entries: r.n,
+      amount: Number(r.amount),
+    })),
+    orderCount: matched?.orders ?? 0,
+    orderTotal,
+    unmatched: { entries: unmatched?.n ?? 0, amount: unmatchedAmount },
+    figureTotal: orderTotal + unmatchedAmount,
   };
 }
 

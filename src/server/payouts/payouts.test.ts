@@ -271,6 +271,122 @@ describe('payout sync and the finance report', () => {
     });
   });
 
+  it('GET /api/admin/reports/finance/orders: every figure lists the orders behind it, summing to the figure', async () => {
+    const { t } = ctx;
+    const range = 'from=2025-03-01&to=2025-03-31';
+    const report = (
+      await t.as('Manager', { method: 'GET', url: `/api/admin/reports/finance?${range}` })
+    ).json().data.totals;
+    const figures: Record<string, number> = {
+      gross: report.gross,
+      providerFees: report.providerFees,
+      governmentFees: report.governmentFees,
+      refunds: report.refunds,
+      disputes: report.disputes.amount,
+      disputeFees: report.disputes.fees,
+      wonBack: report.disputes.wonBack,
+      other: report.other,
+      net: report.net,
+    };
+    const behind = async (query: string) => {
+      const res = await t.as('Manager', { method: 'GET', url: `/api/admin/reports/finance/orders?${query}` });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data;
+    };
+    for (const [figure, value] of Object.entries(figures)) {
+      const data = await behind(`${range}&figure=${figure}&limit=1000`);
+      expect(data.figureTotal, figure).toBe(value);
+      const listed = data.orders.reduce((s: number, o: { amount: number }) => s + o.amount, 0);
+      expect(listed, figure).toBe(data.orderTotal);
+      expect(data.orderTotal + data.unmatched.amount, figure).toBe(value);
+    }
+    // By hand: 200 matched charges and 5 unmatched ones; 50 submissions at $20; 20 refunds for the
+    // customer's request; 10 disputes on orders 180-189, 4 of them won back.
+    const gross = await behind(`${range}&figure=gross`);
+    expect(gross).toMatchObject({
+      orderCount: 200,
+      orderTotal: 1_180_000,
+      unmatched: { entries: 5, amount: 15_000 },
+    });
+    expect(gross.orders[0]).toMatchObject({ entries: 1, amount: 5900, status: expect.any(String) });
+    const gov = await behind(`${range}&figure=governmentFees`);
+    expect(gov).toMatchObject({ orderCount: 50, orderTotal: 100_000, unmatched: { entries: 0, amount: 0 } });
+    expect(new Set(gov.orders.map((o: { orderId: number }) => o.orderId))).toEqual(
+      new Set(fx.orders.slice(0, 50).map((o) => o.orderId)),
+    );
+    const requested = await behind(`${range}&figure=refunds&reason=customer_request`);
+    expect(requested).toMatchObject({ orderCount: 20, figureTotal: report.refundsByReason.customer_request });
+    expect(new Set(requested.orders.map((o: { orderId: number }) => o.orderId))).toEqual(
+      new Set(fx.orders.slice(150, 170).map((o) => o.orderId)),
+    );
+    const disputes = await behind(`${range}&figure=disputes`);
+    expect(disputes).toMatchObject({ orderCount: 10, orderTotal: 59_000 });
+    const won = await behind(`${range}&figure=wonBack`);
+    expect(won.orders.map((o: { orderId: number }) => o.orderId).sort()).toEqual(
+      fx.orders
+        .slice(180, 184)
+        .map((o) => o.orderId)
+        .sort(),
+    );
+    // A day with nothing behind it, and the limit.
+    expect(await behind('from=2025-03-01&to=2025-03-01&figure=gross')).toMatchObject({
+      orders: [],
+      orderCount: 0,
+      figureTotal: 0,
+    });
+    const two = await behind(`${range}&figure=net&limit=2`);
+    expect(two.orders).toHaveLength(2);
+    expect(two.orderCount).toBe(200);
+  });
+
+  it('GET /api/admin/reports/finance/orders: a whole valid query with one hostile field answers 400; roles', async () => {
+    const { t } = ctx;
+    const before = await q<{ n: number; s: string }>(
+      t,
+      `select count(*)::int as n, sum(net)::text as s from payout_transactions`,
+    );
+    const valid = {
+      from: '2025-03-01',
+      to: '2025-03-31',
+      figure: 'refunds',
+      reason: 'duplicate',
+      limit: '10',
+    };
+    const url = (v: Record<string, string>) =>
+      `/api/admin/reports/finance/orders?${new URLSearchParams(v).toString()}`;
+    const ok = await t.as('Admin', { method: 'GET', url: url(valid) });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().data).toMatchObject({ orderCount: 10, figureTotal: 59_000 });
+    const hostile: Record<string, string>[] = [
+      { ...valid, figure: "gross'; drop table orders; --" },
+      { ...valid, figure: 'amount' },
+      { ...valid, reason: 'x'.repeat(5000) },
+      { ...valid, reason: 'unspecified\u0000' },
+      { ...valid, figure: 'gross' },
+      { ...valid, limit: '0' },
+      { ...valid, limit: '1001' },
+      { ...valid, limit: '1e9' },
+      { ...valid, from: '2025-02-30' },
+      { ...valid, to: '2025-02-01' },
+      { ...valid, to: '2035-03-01' },
+      { ...valid, extra: '1' },
+    ];
+    for (const v of hostile) {
+      const res = await t.as('Admin', { method: 'GET', url: url(v) });
+      expect(res.statusCode, JSON.stringify(v).slice(0, 120)).toBe(400);
+      expect(res.json().message ?? res.body).toBeTruthy();
+    }
+    for (const role of ['Team', 'Telecaller', 'Night Staff'] as const) {
+      expect((await t.as(role, { method: 'GET', url: url(valid) })).statusCode).toBe(403);
+    }
+    expect((await t.app.inject({ method: 'GET', url: url(valid) })).statusCode).toBe(401);
+    const after = await q<{ n: number; s: string }>(
+      t,
+      `select count(*)::int as n, sum(net)::text as s from payout_transactions`,
+    );
+    expect(after).toEqual(before);
+  });
+
   it('roles: Team is refused every route; Manager reads the report but neither syncs nor lists', async () => {
     const { t } = ctx;
     const report = '/api/admin/reports/finance?from=2025-03-01&to=2025-03-31';

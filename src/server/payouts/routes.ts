@@ -3,6 +3,8 @@ import Stripe from 'stripe';
 import { z } from 'zod';
 import {
   financeAnswer,
+  financeOrdersAnswer,
+  financeOrdersQuery,
   financeQuery,
   payoutSyncAnswer,
   unmatchedQuery,
@@ -12,7 +14,7 @@ import { ROUTE_BOUNDS, syncPayouts } from '../flows/payout-sync.js';
 import { envelope } from '../../shared/contracts/common.js';
 import { ok } from '../http/envelope.js';
 import { HttpError } from '../http/errors.js';
-import { financeCsv, financeReport } from './finance.js';
+import { financeCsv, financeOrders, financeReport } from './finance.js';
 import { unmatchedTransactions } from './queries.js';
 
 const security = [{ staffToken: [] }];
@@ -84,6 +86,25 @@ export const payoutRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       ok(await financeReport(database.sql, request.query, config.GOV_FEE_CENTS), 'Finance report'),
+  );
+
+  app.get(
+    '/admin/reports/finance/orders',
+    {
+      config: { permission: 'reports.finance' },
+      schema: {
+        tags: ['reports'],
+        summary:
+          'The orders behind one figure of the finance report (Admin, Manager): per order its share in USD cents, largest first, with the unmatched part',
+        security,
+        querystring: financeOrdersQuery,
+        response: { 200: envelope(financeOrdersAnswer) },
+      },
+    },
+    async (request) => {
+      const answer = await financeOrders(database.sql, request.query, config.GOV_FEE_CENTS);
+      return ok(answer, answer.orderCount ? 'Orders behind the figure' : 'No records found');
+    },
   );
 
   app.get(

@@ -4,6 +4,7 @@ import { envelope, orderIdField } from '../../shared/contracts/common.js';
 import {
   markSubmittedAnswer,
   markSubmittedBody,
+  orderFileItem,
   submissionPacket,
   submissionPolicy,
   submissionPolicyAnswer,
@@ -11,11 +12,19 @@ import {
 import { staffOf } from '../auth/guard.js';
 import { changeSubmissionPolicy } from '../flows/submission-window.js';
 import { markSubmitted, submissionPacketOf } from '../flows/submit-order.js';
-import { getSubmissionPolicy } from './policy.js';
+import { openStored, storedExists } from '../documents/storage.js';
 import { ok } from '../http/envelope.js';
+import { notFound } from '../http/errors.js';
+import { contentDisposition } from '../http/content-disposition.js';
+import { listOrderFiles, orderFileOf } from './order-files.js';
+import { getSubmissionPolicy } from './policy.js';
 
 const security = [{ staffToken: [] }];
 const orderIdParams = z.object({ orderId: orderIdField });
+const orderFileParams = z.object({
+  orderId: orderIdField,
+  fileId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
 
 /** The government step (docs/product.md, "Submitting to the government"): the packet and the reference. */
 export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -37,6 +46,46 @@ export const submissionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       ok(await submissionPacketOf(db, request.params.orderId, settings), 'Submission packet'),
+  );
+
+  app.get(
+    '/admin/orders/:orderId/files',
+    {
+      config: { permission: 'orders.read' },
+      schema: {
+        tags: ['submission'],
+        summary: "The order's files that are not its card (a machine's screenshot of a failed submission)",
+        security,
+        params: orderIdParams,
+        response: { 200: envelope(z.array(orderFileItem)) },
+      },
+    },
+    async (request) => ok(await listOrderFiles(db, request.params.orderId), 'Order files'),
+  );
+
+  app.get(
+    '/admin/orders/:orderId/files/:fileId',
+    {
+      config: { permission: 'orders.read' },
+      schema: {
+        tags: ['submission'],
+        summary:
+          "One of the order's files (a screenshot), served as an attachment; another order's file is 404",
+        security,
+        params: orderFileParams,
+      },
+    },
+    async (request, reply) => {
+      const file = await orderFileOf(db, request.params.orderId, request.params.fileId);
+      if (!file || !(await storedExists(config, file.storageKey))) throw notFound('File not found');
+      return reply
+        .header('content-type', file.mimeType)
+        .header('content-length', String(file.sizeBytes))
+        .header('content-disposition', contentDisposition(file.name))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .send(await openStored(config, file.storageKey));
+    },
   );
 
   app.post(

@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MONTHS, ROLES } from '../../shared/constants.js';
 import { serviceToday } from '../../shared/dates.js';
+import { setClockForTests } from '../auth/clock.js';
+import { startSubmissionWindowOpener } from '../flows/submission-window.js';
+import { openDueSubmissionWindows } from '../orders/submission-window.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { buildOrder } from '../test/factories.js';
 
@@ -10,6 +13,7 @@ beforeAll(async () => {
   t = await createTestApp({ INTAKE_API_KEY: KEY });
 });
 afterAll(() => t.close());
+afterEach(() => setClockForTests(null));
 
 const addDays = (day: string, n: number) =>
   new Date(Date.parse(`${day}T12:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -218,5 +222,84 @@ describe('the submission window', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(await inFolder('newOrder', id)).toBe(true);
+  });
+});
+
+describe('the window opens at its exact hour', () => {
+  /** Today at 15:00 in the service time zone, as the database computes it. */
+  const todayAt15 = async () =>
+    (
+      await t.database.sql.query<{ at: Date }>(
+        `select ($1::date + time '15:00') at time zone 'America/New_York' as at`,
+        [serviceToday()],
+      )
+    ).rows[0]!.at;
+
+  it('an opening at 15:00 keeps the order in Future Orders until 15:00 (injected clock), then New by itself', async () => {
+    // Arrival in two days, a window of 33 hours: the window opens today at 15:00, not at midnight.
+    expect((await window(33)).statusCode).toBe(200);
+    const opening = await todayAt15();
+    setClockForTests(() => new Date(opening.getTime() - 3_600_000));
+    const id = await intake(2);
+    let r = await row(id);
+    expect(r.submission_opens_at!.toISOString()).toBe(opening.toISOString());
+    expect(r.processing_date).toBe(addDays(serviceToday(), 1));
+    expect(r.ordered_processing_date).toBe(serviceToday());
+    expect(await inFolder('futureOrder', id)).toBe(true);
+    expect(await inFolder('newOrder', id)).toBe(false);
+    const before = await counts();
+    // Before the hour: refused, with the hour in the message; the opener moves nothing.
+    const early = await t.as('Team', {
+      method: 'PUT',
+      url: '/api/admin/move-order-status',
+      payload: { orderId: id, updatingStatus: 'AwaitingGovt' },
+    });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toMatch(/at 15:00/);
+    setClockForTests(() => new Date(opening.getTime() - 1000));
+    expect(await t.database.db.transaction((tx) => openDueSubmissionWindows(tx))).toEqual([]);
+    expect((await row(id)).processing_date).toBe(addDays(serviceToday(), 1));
+
+    // The hour comes: the order is in New Orders, the counts follow.
+    setClockForTests(() => new Date(opening.getTime() + 1000));
+    expect(await t.database.db.transaction((tx) => openDueSubmissionWindows(tx))).toContain(id);
+    r = await row(id);
+    expect(r.processing_date).toBe(serviceToday());
+    expect(r.submission_opens_at!.toISOString()).toBe(opening.toISOString());
+    expect(await inFolder('newOrder', id)).toBe(true);
+    expect(await inFolder('futureOrder', id)).toBe(false);
+    await expect.poll(async () => (await counts()).newOrdersCount).toBe(before.newOrdersCount! + 1);
+    expect((await counts()).futureOrdersCount).toBe(before.futureOrdersCount! - 1);
+    // Once open, a change of the order keeps it open (the window's day, not the day after).
+    expect(await t.database.db.transaction((tx) => openDueSubmissionWindows(tx))).toEqual([]);
+  });
+
+  it('the background opener moves the order once its moment has passed', async () => {
+    expect((await window(33)).statusCode).toBe(200);
+    const opening = await todayAt15();
+    setClockForTests(() => new Date(opening.getTime() - 60_000));
+    const id = await intake(2);
+    expect((await row(id)).processing_date).toBe(addDays(serviceToday(), 1));
+    setClockForTests(() => new Date(opening.getTime() + 60_000));
+    const stop = await startSubmissionWindowOpener(t.database.db, { error: () => undefined });
+    try {
+      await expect.poll(async () => (await row(id)).processing_date).toBe(serviceToday());
+    } finally {
+      await stop();
+    }
+  });
+
+  it('a window of whole days opens at midnight, as the service day changes', async () => {
+    expect((await window(48)).statusCode).toBe(200);
+    const id = await intake(3);
+    const r = await row(id);
+    expect(r.processing_date).toBe(addDays(serviceToday(), 1));
+    const midnight = (
+      await t.database.sql.query<{ at: Date }>(
+        `select ($1::date)::timestamp at time zone 'America/New_York' as at`,
+        [addDays(serviceToday(), 1)],
+      )
+    ).rows[0]!.at;
+    expect(r.submission_opens_at!.toISOString()).toBe(midnight.toISOString());
   });
 });

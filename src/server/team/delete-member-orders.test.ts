@@ -126,6 +126,31 @@ describe('deleting a member who holds open orders', () => {
     expect((await as('Team', 'GET', `team-member-open-orders/${heir.id}`)).statusCode).toBe(403);
   });
 
+  it('a whole valid body with one hostile part is refused with a 4xx and changes nothing', async () => {
+    const m = await memberWithOrders();
+    const heir = await memberWithOrders();
+    const valid = { teamMemberId: m.id, openOrders: 'reassign', reassignTo: heir.id };
+    const refused = [
+      // A field the route does not take (an assignee of the caller's choosing).
+      await as('Manager', 'PUT', 'delete-team-member', { ...valid, assignedTo: 1 }),
+      // Control characters in an id.
+      await as('Manager', 'PUT', 'delete-team-member', { ...valid, reassignTo: `${heir.id}\u0007` }),
+      // An id no member has.
+      await as('Manager', 'PUT', 'delete-team-member', { ...valid, reassignTo: 2_000_000_000 }),
+      // A role that may not manage the team.
+      await as('Team', 'PUT', 'delete-team-member', valid),
+    ];
+    expect(refused.map((r) => r.statusCode)).toEqual([400, 400, 400, 403]);
+    for (const r of refused) expect(r.json().message).toBeTruthy();
+    expect(await deleted(m.id)).toBe(false);
+    expect(await assignees(m.open)).toEqual([m.id, m.id]);
+    const { rows } = await t.database.sql.query<{ n: string }>(
+      `select count(*)::text as n from audit_log where action = 'team.delete' and target = $1`,
+      [`staff:${m.id}`],
+    );
+    expect(rows[0]!.n).toBe('0');
+  });
+
   it('a member without open orders is deleted as before', async () => {
     const res = await as('Admin', 'POST', 'add-team-member', {
       name: 'Quiet Member',

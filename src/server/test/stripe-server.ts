@@ -83,7 +83,7 @@ function stripeError(status: number, error: Record<string, unknown>) {
 
 /**
  * `port`: a fixed port (0: any). `control`: the end-to-end run also gets `/__double/…` routes to register a
- * dispute and read what was sent, since it drives the double from another process.
+ * dispute, a payment or a payout and read what was sent, since it drives the double from another process.
  */
 export async function startStripeDouble(
   opts: { port?: number; control?: boolean } = {},
@@ -354,6 +354,14 @@ export async function startStripeDouble(
     app.post<{ Body: { id: string } & DoublePayment }>('/__double/payments', async (request) => {
       const { id, ...payment } = request.body;
       payments.set(id, payment);
+      return { ok: true };
+    });
+    // A payout (newest first) and its balance transactions, as the finance walk-through reads them.
+    app.post<{
+      Body: { payout: Record<string, unknown> & { id: string }; transactions: Record<string, unknown>[] };
+    }>('/__double/payouts', async (request) => {
+      payouts.unshift(request.body.payout);
+      balanceTransactions.set(request.body.payout.id, request.body.transactions);
       return { ok: true };
     });
     app.get('/__double/requests', async () =>

@@ -56,4 +56,6 @@ export const jobResultAnswer = z.object({
   jobId: z.string(),
   orderId: z.number().int(),
   state: z.enum(['submitted', 'failed']),
+  /** The stored screenshot of a failure (one of the order's files), null when none was sent. */
+  screenshotId: z.number().int().nullable(),
 });

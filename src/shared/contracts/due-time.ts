@@ -36,6 +36,19 @@ export const dueTimeModePolicy = z
 export type DueTimeModePolicy = z.infer<typeof dueTimeModePolicy>;
 
 /**
+ * The customer answer's own target: a verified answer from the customer makes its open order due within
+ * `hours` of the answer (counted as `clock` says), unless the order was due sooner anyway. The target
+ * holds until the order's next move.
+ */
+export const customerAnswerRule = z
+  .object({
+    hours: hours.refine((h) => h >= 1, 'must be 1 or more'),
+    clock: z.enum(DUE_CLOCKS, { error: 'must be calendar or working' }).default('calendar'),
+  })
+  .strict();
+export type CustomerAnswerRule = z.infer<typeof customerAnswerRule>;
+
+/**
  * The due-time policy: one entry per processing mode, and the margin under which an open order is
  * "at risk". An order is due at the earlier of (payment + fromPaymentHours) and (start of the arrival
  * day in service time − beforeArrivalHours); payment counts from the processing date when that is later.
@@ -51,10 +64,12 @@ export const dueTimePolicy = z
       )
       .strict(),
     atRiskMarginHours: hours.refine((h) => h >= 1, 'must be 1 or more'),
+    /** The customer answer's target; null (or left out): an answer keeps the order's due time. */
+    customerAnswer: customerAnswerRule.nullable().default(null),
   })
   .strict();
 export type DueTimePolicy = z.infer<typeof dueTimePolicy>;
-/** A policy as given (each rule's clock may be left out: calendar). */
+/** A policy as given (each rule's clock, and the customer answer's rule, may be left out). */
 export type DueTimePolicyInput = z.input<typeof dueTimePolicy>;
 
 export const DEFAULT_DUE_TIME_POLICY: DueTimePolicy = {
@@ -63,6 +78,7 @@ export const DEFAULT_DUE_TIME_POLICY: DueTimePolicy = {
     Priority: { fromPaymentHours: 24, beforeArrivalHours: 24, clock: 'calendar' },
   },
   atRiskMarginHours: 12,
+  customerAnswer: null,
 };
 
 export const dueTimePolicyAnswer = dueTimePolicy.extend({

@@ -1,5 +1,6 @@
 import dayjs from 'dayjs';
 import { z } from 'zod';
+import { STORED_REFUND_REASONS } from '../refund-reasons.js';
 import { MAX_REPORT_YEARS, REPORT_MSG } from './reports.js';
 
 /** The finance report's grouping: service-time-zone days or months. */
@@ -29,6 +30,58 @@ export const financeQuery = z
 export type FinanceQuery = z.infer<typeof financeQuery>;
 
 const cents = z.number().int();
+
+/**
+ * The figures of the finance report whose orders can be listed: each sums, per order, the synced
+ * transactions (or the submitted orders) behind it. Paid orders list with gross, submitted orders with
+ * government fees, provider net and net per order with net.
+ */
+export const FINANCE_FIGURES = [
+  'gross',
+  'providerFees',
+  'governmentFees',
+  'refunds',
+  'disputes',
+  'disputeFees',
+  'wonBack',
+  'other',
+  'net',
+] as const;
+export type FinanceFigure = (typeof FINANCE_FIGURES)[number];
+
+/** The reasons a refunds figure is split by: the stored reasons and `unmatched` (no order found). */
+export const FINANCE_REFUND_REASONS = [...STORED_REFUND_REASONS, 'unmatched'] as const;
+
+/**
+ * `GET /api/admin/reports/finance/orders?from&to&figure[&reason][&limit]`: the orders behind one figure
+ * of the report over days of the service time zone (a period's or the whole range's).
+ */
+export const financeOrdersQuery = z
+  .object({
+    from: day,
+    to: day,
+    figure: z.enum(FINANCE_FIGURES, { error: `must be one of ${FINANCE_FIGURES.join(', ')}` }),
+    reason: z
+      .enum(FINANCE_REFUND_REASONS, { error: `must be one of ${FINANCE_REFUND_REASONS.join(', ')}` })
+      .optional(),
+    limit: z.coerce.number().int().min(1).max(1000).default(500),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.to < v.from) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: REPORT_MSG.toBeforeFrom });
+    } else if (!dayjs(v.to).isBefore(dayjs(v.from).add(MAX_REPORT_YEARS, 'year'))) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: REPORT_MSG.rangeTooLong });
+    }
+    if (v.reason && v.figure !== 'refunds') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reason'],
+        message: 'a reason goes with the refunds figure only',
+      });
+    }
+  });
+export type FinanceOrdersQuery = z.infer<typeof financeOrdersQuery>;
 
 /** One period (or the totals) of the finance report, USD, integer cents. */
 export const financeRow = z.object({
@@ -101,3 +154,30 @@ export const unmatchedTransaction = z.object({
   occurredAt: z.string(),
 });
 export type UnmatchedTransaction = z.infer<typeof unmatchedTransaction>;
+
+/** One order behind a figure: its share of the figure in cents and how many entries make it. */
+export const financeOrder = z.object({
+  orderId: z.number().int(),
+  name: z.string(),
+  status: z.string(),
+  /** Transactions (or, for government fees, submissions) behind the amount. */
+  entries: z.number().int(),
+  amount: z.number().int(),
+});
+export type FinanceOrder = z.infer<typeof financeOrder>;
+
+export const financeOrdersAnswer = z.object({
+  figure: z.enum(FINANCE_FIGURES),
+  reason: z.string().nullable(),
+  from: z.string(),
+  to: z.string(),
+  /** Largest amounts first, at most `limit`; `orderCount` and `orderTotal` cover them all. */
+  orders: z.array(financeOrder),
+  orderCount: z.number().int(),
+  orderTotal: z.number().int(),
+  /** The part of the figure from synced transactions no order was found for. */
+  unmatched: z.object({ entries: z.number().int(), amount: z.number().int() }),
+  /** orderTotal + unmatched.amount: the figure of the report for the same days. */
+  figureTotal: z.number().int(),
+});
+export type FinanceOrdersAnswer = z.infer<typeof financeOrdersAnswer>;

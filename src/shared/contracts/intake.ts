@@ -6,6 +6,25 @@ import { isoDate, multilineText, text as t } from './common.js';
 export const RISK_LEVELS = ['normal', 'elevated', 'highest', 'not_assessed', 'unknown'] as const;
 
 const opt = (max = 200) => t(max).nullish();
+
+/** The largest passport picture the intake takes (decoded bytes). */
+export const INTAKE_PASSPORT_MAX_BYTES = 5 * 1024 * 1024;
+/** Picture types the passport scan reads. */
+export const INTAKE_PASSPORT_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
+
+/** The passport's data page sent with an order (base64; its type is checked against its bytes too). */
+export const intakePassportScan = z
+  .object({
+    file_name: t(200).min(1),
+    mime_type: z.enum(INTAKE_PASSPORT_TYPES, { error: `must be one of ${INTAKE_PASSPORT_TYPES.join(', ')}` }),
+    content_base64: z
+      .string()
+      .min(8, 'is required')
+      .max(Math.ceil(INTAKE_PASSPORT_MAX_BYTES / 3) * 4 + 4, 'must be at most 5 MB')
+      .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'must be base64'),
+  })
+  .strict();
+export type IntakePassportScan = z.infer<typeof intakePassportScan>;
 const optDate = isoDate.nullish();
 
 /**
@@ -84,6 +103,8 @@ export const intakeOrderBody = z
       .nullish(),
     /** The payment's risk as the provider scored it; elevated or highest hold the order (decision 372). */
     risk_level: z.enum(RISK_LEVELS, { error: `must be one of ${RISK_LEVELS.join(', ')}` }).nullish(),
+    /** A photo or scan of the passport's data page, when the site asks for one: read at intake (MRZ). */
+    passport_scan: intakePassportScan.nullish(),
   })
   .strict();
 export type IntakeOrderBody = z.infer<typeof intakeOrderBody>;

@@ -22,9 +22,19 @@ export const orderChangeEvent = z.object({
 });
 export type OrderChangeEvent = z.infer<typeof orderChangeEvent>;
 
-/** `notice` event: something managers should look at now (to the roles it names only). */
+/**
+ * `notice` event: something managers should look at now (to the roles it names only); a machine's claim
+ * or result of the job API too.
+ */
 export const staffNotice = z.object({
-  kind: z.enum(['fraud_warning', 'dispute_band', 'low-rating']),
+  kind: z.enum([
+    'fraud_warning',
+    'dispute_band',
+    'low-rating',
+    'submission_claimed',
+    'submission_submitted',
+    'submission_failed',
+  ]),
   text: z.string(),
   orderId: z.number().int().nullable(),
   /** A low rating's score (1 or 2). */

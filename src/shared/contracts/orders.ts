@@ -99,6 +99,8 @@ export const listFilterFields = {
   refundReason: refundReasonFilter,
   /** `true`: only orders with a fraud warning or a risk hold (the "Risk review" filter). */
   riskReview: z.enum(['true', 'false']).optional(),
+  /** `true`: only orders whose last machine submission failed (the "Submission failed" filter). */
+  submissionFailed: z.enum(['true', 'false']).optional(),
 };
 
 export const listFilters = z.object(listFilterFields).strict();

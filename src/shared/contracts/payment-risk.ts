@@ -48,7 +48,7 @@ export const riskActionResponse = envelope(
   }),
 );
 
-/** GET /api/admin/insights/disputes?month=YYYY-MM (default: the current month, UTC). */
+/** GET /api/admin/insights/disputes?month=YYYY-MM (default: the current month in the service time zone). */
 export const disputesQuery = z
   .object({
     month: z

@@ -107,3 +107,18 @@ export const submissionPolicyAnswer = submissionPolicy.extend({
   /** Orders whose processing date the last change moved (PUT only). */
   moved: z.number().int().optional(),
 });
+
+/** A file kept with an order that is not its card: a machine's screenshot of a failed submission. */
+export const orderFileItem = z.object({
+  id: z.number().int(),
+  kind: z.enum(['submission_screenshot']),
+  name: z.string(),
+  mime_type: z.string(),
+  size_bytes: z.number().int(),
+  /** The failed submission's error, for a screenshot. */
+  note: z.string().nullable(),
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+  download_url: z.string(),
+});
+export type OrderFileItem = z.infer<typeof orderFileItem>;

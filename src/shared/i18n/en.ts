@@ -131,7 +131,7 @@ const en = {
   'check.passport_scan_mismatch': "The passport scan differs from the order: see the scan's values.",
   'check.passport_scan_unreadable': "The passport scan's machine-readable zone could not be read.",
   'check.submission_failed':
-    "A machine's submission to the government failed: see the remark with the error, then submit again.",
+    "A machine's submission to the government failed: {error}. See its screenshot with the order's files, then submit again.",
   'check.card_arrived_unsent': 'The government sent the approved card: check it and send it to the customer.',
   'check.government_reference_missing':
     'Submitted to the government without its reference: add the reference.',

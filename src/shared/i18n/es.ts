@@ -124,7 +124,7 @@ const es: Catalog = {
   'check.passport_scan_mismatch': 'El escaneo del pasaporte difiere del pedido: vea los valores del escaneo.',
   'check.passport_scan_unreadable': 'No se pudo leer la zona de lectura mecánica del escaneo del pasaporte.',
   'check.submission_failed':
-    'El envío automático al gobierno falló: vea la nota con el error y envíelo de nuevo.',
+    'El envío automático al gobierno falló: {error}. Vea la captura de pantalla en los archivos del pedido y envíelo de nuevo.',
   'check.card_arrived_unsent': 'El gobierno envió la tarjeta aprobada: revísela y envíela al cliente.',
   'check.government_reference_missing': 'Enviado al gobierno sin su referencia: añada la referencia.',
   'reply.title': 'Envíenos su respuesta',

@@ -129,7 +129,7 @@ const nl: Catalog = {
     'De paspoortscan wijkt af van de bestelling: bekijk de waarden van de scan.',
   'check.passport_scan_unreadable': 'De machineleesbare zone van de paspoortscan kon niet worden gelezen.',
   'check.submission_failed':
-    'De automatische indiening bij de overheid is mislukt: zie de opmerking met de fout en dien opnieuw in.',
+    'De automatische indiening bij de overheid is mislukt: {error}. Bekijk de schermafbeelding bij de bestanden van de bestelling en dien opnieuw in.',
   'check.card_arrived_unsent':
     'De overheid stuurde de goedgekeurde kaart: controleer hem en stuur hem naar de klant.',
   'check.government_reference_missing':

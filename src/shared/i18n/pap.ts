@@ -126,7 +126,7 @@ const pap: Catalog = {
   'check.passport_scan_mismatch': 'E scan di pasaporte ta diferente di e order: mira e balornan di e scan.',
   'check.passport_scan_unreadable': 'No por a lesa e zona lesabel pa máquina di e scan di pasaporte.',
   'check.submission_failed':
-    'E entrega automatico na gobierno a faya: mira e nota cu e eror i entregé atrobe.',
+    'E entrega automatico na gobierno a faya: {error}. Mira e captura di pantaya den e archivonan di e orden i entregé atrobe.',
   'check.card_arrived_unsent': 'Gobierno a manda e karchi aproba: chek e karchi i mand e pa e cliente.',
   'check.government_reference_missing': 'Entrega na gobierno sin su referencia: agrega e referencia.',
   'reply.title': 'Manda nos bo contesta',

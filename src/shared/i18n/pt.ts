@@ -127,7 +127,7 @@ const pt: Catalog = {
   'check.passport_scan_unreadable':
     'Não foi possível ler a zona de leitura ótica da digitalização do passaporte.',
   'check.submission_failed':
-    'O envio automático ao governo falhou: veja a observação com o erro e envie novamente.',
+    'O envio automático ao governo falhou: {error}. Veja a captura de tela nos arquivos do pedido e envie novamente.',
   'check.card_arrived_unsent': 'O governo enviou o cartão aprovado: verifique-o e envie-o ao cliente.',
   'check.government_reference_missing': 'Enviado ao governo sem a referência: adicione a referência.',
   'reply.title': 'Envie-nos a sua resposta',

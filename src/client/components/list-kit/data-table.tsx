@@ -27,6 +27,8 @@ declare module '@tanstack/react-table' {
     sortKey?: string;
     className?: string;
     headerStyle?: CSSProperties;
+    /** Data attributes of the header cell (what a caller measures or finds it by). */
+    headerProps?: Record<`data-${string}`, string>;
     cellStyle?: CSSProperties;
     /** The column names its row: its cells are `<th scope="row">`. */
     rowHeader?: boolean;
@@ -200,7 +202,13 @@ export function DataTable<R>(props: DataTableProps<R>) {
                 const sortKey = meta?.sortKey;
                 if (!sortKey || !props.onSort || !props.sort) {
                   return (
-                    <th key={header.id} scope="col" className={meta?.className} style={meta?.headerStyle}>
+                    <th
+                      key={header.id}
+                      scope="col"
+                      className={meta?.className}
+                      style={meta?.headerStyle}
+                      {...meta?.headerProps}
+                    >
                       {label}
                     </th>
                   );
@@ -216,6 +224,7 @@ export function DataTable<R>(props: DataTableProps<R>) {
                     scope="col"
                     className={meta?.className}
                     style={meta?.headerStyle}
+                    {...meta?.headerProps}
                     aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
                   >
                     <button

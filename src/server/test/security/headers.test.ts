@@ -35,7 +35,8 @@ describe('headers in production behind a TLS proxy', () => {
       method: 'POST',
       url: '/api/intake/orders',
       headers: { 'content-type': 'application/json', 'x-intake-key': 'headers-test-key-0123456789' },
-      payload: JSON.stringify({ x: 'y'.repeat(2 * 1024 * 1024) }),
+      // Above the intake's own limit (an order with its passport picture: 8 MB).
+      payload: JSON.stringify({ x: 'y'.repeat(9 * 1024 * 1024) }),
     });
     expect(res.statusCode).toBe(413);
     expect(res.json()).toEqual({ status: 0, message: 'Request body is too large' });
