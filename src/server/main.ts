@@ -41,12 +41,7 @@ async function main() {
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   await migrateDatabase(database);
   await cleanPartials(config);
-  const seeded = await seedDemoOnStart(
-    database,
-    config,
-    (l) => console.log(l),
-    config.SEED_DEMO_ORDERS,
-  );
+  const seeded = await seedDemoOnStart(database, config, (l) => console.log(l), config.SEED_DEMO_ORDERS);
   for (const job of backgroundJobs) stops.push(await job(app));
   if (!stopping) life.phase = 'ready';
 
