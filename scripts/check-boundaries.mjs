@@ -27,7 +27,7 @@ const ORDER_WRITES = [
 /** Server files allowed to write orders or order_events outside the domain, and why. */
 const SERVER_WRITE_EXCEPTIONS = {
   'src/server/db/seed.ts': 'the demo and bulk seeds insert thousands of rows set-based',
-  'src/server/retention/retention.ts':
+  'src/server/flows/erase-order.ts':
     'erasure rewrites personal values inside the order and its events; it locks and records through the domain',
 };
 
@@ -123,7 +123,7 @@ export function breachesOf(rel, text) {
       for (const re of ORDER_WRITES) {
         if (re.test(text)) {
           found.push(
-            `${rel}: writes orders or order_events outside src/server/orders/ (use orders/commands.ts or orders/events.ts)`,
+            `${rel}: writes orders or order_events outside src/server/orders/ (use an order command of src/server/orders/ or orders/events.ts)`,
           );
           break;
         }

@@ -22,7 +22,7 @@ import { registerErrorHandler } from './http/error-handler.js';
 import { loggerOptions } from './http/log-redaction.js';
 import { securityHeaders } from './http/security-headers.js';
 import { strictJsonSchemaTransform, strictValidatorCompiler } from './http/strict-bodies.js';
-import { ListState } from './orders/read-list.js';
+import { ListState } from './order-lists/read-list.js';
 import { areaRoutes } from './routes.js';
 
 /** The built SPA; CLIENT_DIST_DIR lets a test run serve its own build. */

@@ -4,7 +4,7 @@ import type { Database, Db } from './db/client.js';
 
 /**
  * What every route module gets: configuration, the database and what the order lists keep (`lists`,
- * added by orders/read-list.ts, so this floor module imports no feature).
+ * added by order-lists/read-list.ts, so this floor module imports no feature).
  */
 export interface AppContext {
   config: Config;

@@ -8,7 +8,7 @@ import { startPayoutSync } from './flows/payout-sync.js';
 import { imapJob } from './inbound/imap.js';
 import { startWaitingPolicy } from './inbound/waiting.js';
 import { startMailQueue } from './mail/queue.js';
-import { retentionJob } from './retention/retention.js';
+import { retentionJob } from './flows/retention-job.js';
 
 /** A background worker started by main.ts after the app is ready; returns its stop function. */
 export type BackgroundJob = (app: FastifyInstance) => Promise<() => Promise<void>>;

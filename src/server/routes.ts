@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { auditRoutes } from './audit/routes.js';
 import { authRoutes } from './auth/routes.js';
+import { sessionRoutes } from './auth/session-routes.js';
+import { twoFactorRoutes } from './auth/two-factor-routes.js';
 import { cardCheckRoutes } from './card-check/routes.js';
 import { passportScanRoutes } from './passport-scan/routes.js';
 import { checkRoutes } from './checks/routes.js';
@@ -19,10 +21,10 @@ import { liveRoutes } from './live/routes.js';
 import { invoiceRoutes } from './invoices/routes.js';
 import { defencePackRoutes } from './order-detail/defence-pack-routes.js';
 import { orderDetailRoutes } from './order-detail/routes.js';
-import { orderExportRoutes } from './orders/export-routes.js';
-import { orderRoutes } from './orders/routes.js';
+import { orderExportRoutes } from './order-lists/export-routes.js';
+import { orderRoutes } from './order-lists/routes.js';
 import { paymentRiskRoutes } from './payments/risk-routes.js';
-import { callBackRoutes } from './orders/call-backs-routes.js';
+import { callBackRoutes } from './order-lists/call-backs-routes.js';
 import { paymentRoutes } from './payments/routes.js';
 import { payoutRoutes } from './payouts/routes.js';
 import { reportRoutes } from './reports/routes.js';
@@ -41,6 +43,8 @@ export const areaRoutes: FastifyPluginAsync[] = [
   intakeRoutes,
   reportRoutes,
   authRoutes,
+  sessionRoutes,
+  twoFactorRoutes,
   teamRoutes,
   gatewayRoutes,
   orderRoutes,

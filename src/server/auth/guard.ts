@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { can } from '../../shared/permissions.js';
 import { staffSessions, staffUsers } from '../db/schema.js';
-import { onCacheEvent } from '../live/cache-events.js';
+import { onCacheEvent } from '../db/cache-events.js';
 import { sessionProblem, touchSession } from './sessions.js';
 import { StaffCache, type StaffRow } from './staff-cache.js';
 import { forbidden, unauthorized } from '../http/errors.js';

@@ -19,8 +19,6 @@ import { newPasswordProblem } from './password-policy.js';
 import { getSecuritySettings } from './settings.js';
 import { claimTotpStep, openSecret, totpStep, redeemRecoveryCode } from './two-factor.js';
 import { dummyHash, hashPassword, verifyPassword } from './passwords.js';
-import { sessionRoutes } from './session-routes.js';
-import { twoFactorRoutes } from './two-factor-routes.js';
 import { createSession, deviceLabel, endSession, endUserSessions, knownDevice } from './sessions.js';
 import { hitThrottle, refundThrottle, resetThrottle } from './throttle.js';
 import { signStaffToken } from './tokens.js';
@@ -55,8 +53,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onReady', async () => {
     await dummyHash();
   });
-  await app.register(sessionRoutes);
-  await app.register(twoFactorRoutes);
 
   app.post(
     '/admin/admin-login',

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -9,27 +8,13 @@ import {
 } from '../../shared/contracts/checks.js';
 import { envelope, orderIdField } from '../../shared/contracts/common.js';
 import { staffOf } from '../auth/guard.js';
-import type { Config } from '../config.js';
-import type { DbOrTx } from '../db/client.js';
-import { orders } from '../db/schema.js';
 import { ok } from '../http/envelope.js';
-import { notFound } from '../http/errors.js';
-import { type CheckSettings, checksAnswer } from '../orders/order-checks.js';
+import { checkSettingsOf, orderChecks } from './queries.js';
 import { correctOrder, decideDuplicate } from '../orders/corrections.js';
+import { statusMail } from '../flows/status-mail.js';
 
 const security = [{ staffToken: [] }];
 const orderIdParams = z.object({ orderId: orderIdField });
-
-export const checkSettingsOf = (config: Config): CheckSettings => ({
-  minPassportValidityDays: config.PASSPORT_MIN_VALIDITY_DAYS,
-});
-
-/** The checks and possible duplicates of one order now; 404 when it does not exist. */
-export async function orderChecks(db: DbOrTx, orderId: number, settings: CheckSettings) {
-  const [order] = await db.select().from(orders).where(eq(orders.orderId, orderId));
-  if (!order) throw notFound('Order not found');
-  return checksAnswer(db, order, settings);
-}
 
 /** Order checks, duplicate decisions and corrections (docs/product.md, "Order checks"). */
 export const checkRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -76,6 +61,7 @@ export const checkRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body,
         settings,
         request.ip,
+        statusMail,
       );
       const answer = await orderChecks(db, orderId, settings);
       return ok(

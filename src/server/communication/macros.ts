@@ -1,23 +1,13 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import type { OrderStatus } from '../../shared/constants.js';
-import type { Macro, MacroBody, MacroOutcome } from '../../shared/contracts/communication.js';
-import { completionMailSuppressed, statusName } from '../../shared/order-rules.js';
+import type { Macro, MacroBody } from '../../shared/contracts/communication.js';
 import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
-import { macros, orders } from '../db/schema.js';
-import { badRequest, conflict, HttpError, notFound } from '../http/errors.js';
-import { assertCardMayLeave } from '../orders/card-gate.js';
-import { addRemark, assertMayMail, changeStatus } from '../orders/commands.js';
-import { latestDocument, lockOrders } from '../orders/repository.js';
-import { assertSendableKey, queueTemplateMail } from './notifications.js';
-import { paymentRouteOf } from '../payments/payment-route.js';
-import { renderSubject } from './render.js';
-import type { Config } from '../config.js';
-import { templateValuesFor } from './templates.js';
-import { yieldToEventLoop } from '../db/yield.js';
+import { macros } from '../db/schema.js';
+import { badRequest, conflict, notFound } from '../http/errors.js';
+import { assertSendableKey } from './notifications.js';
 
-type MacroRow = typeof macros.$inferSelect;
+export type MacroRow = typeof macros.$inferSelect;
 
 function macroOf(m: MacroRow): Macro {
   return {
@@ -37,7 +27,7 @@ export async function listMacros(db: DbOrTx): Promise<Macro[]> {
   return rows.map(macroOf);
 }
 
-async function findMacro(db: DbOrTx, id: number): Promise<MacroRow> {
+export async function findMacro(db: DbOrTx, id: number): Promise<MacroRow> {
   const [m] = await db.select().from(macros).where(eq(macros.id, id)).limit(1);
   if (!m) throw notFound('No such macro.');
   return m;
@@ -113,140 +103,4 @@ export async function deleteMacro(db: Db, actor: StaffIdentity, id: number): Pro
       from: stepsOf(before),
     });
   });
-}
-
-const FLAGS_OFF = {
-  whatsapp: 'N',
-  telephone: 'N',
-  statusRefund: 'N',
-  voided: 'N',
-  chargeBack: 'N',
-  reportError: 'N',
-} as const;
-
-/** The WhatsApp text of a macro for one order (plain text, values filled in). */
-async function whatsappFor(db: DbOrTx, config: Config, macro: MacroRow, orderId: number) {
-  if (!macro.whatsappText) return null;
-  const values = await templateValuesFor(db, config, orderId);
-  return values
-    ? renderSubject(macro.whatsappText.replace(/\n/g, '\u2028'), values).replace(/\u2028/g, '\n')
-    : null;
-}
-
-/** The "just moved" question of a refused order, for the client to ask and apply again. */
-function recentMoveOf(err: unknown): { recentMove?: { by: string; to: string | null } } {
-  const data =
-    err instanceof HttpError ? (err.data as { recentMove?: { by: string; to: string | null } }) : null;
-  return data?.recentMove ? { recentMove: data.recentMove } : {};
-}
-
-/**
- * Applies a macro to each order in its own transaction: the remark, the move and the mail of one order
- * commit together or not at all, under the same rules as doing them by hand (the shared order rules,
- * the holder rule). One order refused leaves the others done; the answer says per order what happened.
- * Between orders it yields to the event loop, so other staff's requests are answered meanwhile.
- */
-export async function applyMacro(
-  db: Db,
-  config: Config,
-  actor: StaffIdentity,
-  input: {
-    macroId: number;
-    orderIds: number[];
-    takeOver?: boolean | undefined;
-    confirmRecent?: boolean | undefined;
-  },
-  log: { error: (obj: object, msg: string) => void },
-): Promise<{ outcomes: MacroOutcome[] }> {
-  const macro = await findMacro(db, input.macroId);
-  const outcomes: MacroOutcome[] = [];
-  for (const orderId of [...new Set(input.orderIds)]) {
-    // One order at a time, then the others' requests: a long macro never stalls the rest (PGlite).
-    await yieldToEventLoop();
-    try {
-      const result = await db.transaction(async (tx) => {
-        const [order] = await lockOrders(tx, [orderId], 'Order not found');
-        if (macro.moveTo === 'Refunded' && paymentRouteOf(config, order!).kind === 'integrated') {
-          // The money goes back through the provider first: 'Refunded it' does that, a macro cannot.
-          throw conflict(`Paid through ${order!.merchantName}: use 'Refunded it' to refund it there first.`);
-        }
-        if (macro.requiresDocument && !(await latestDocument(tx, orderId))) {
-          throw conflict('No approved card has been uploaded for this order yet.');
-        }
-        // A mail or a completion with a card its check blocks: refused, as by hand (orders/card-gate.ts).
-        if (macro.templateKey || macro.moveTo === 'Completed') await assertCardMayLeave(tx, [orderId]);
-        if (macro.templateKey) await assertMayMail(tx, actor, order!, !macro.moveTo, input.takeOver ?? false);
-        const done: string[] = [];
-        let held = false;
-        let status = order!.processStatus;
-        if (macro.remark) {
-          await addRemark(tx, actor, {
-            orderId,
-            remark: macro.remark,
-            ...FLAGS_OFF,
-            takeOver: input.takeOver,
-          });
-          done.push('remark added');
-        }
-        if (macro.moveTo) {
-          const moved = await changeStatus(tx, actor, {
-            orderId,
-            to: macro.moveTo as OrderStatus,
-            takeOver: input.takeOver,
-            confirmRecent: input.confirmRecent,
-            // The macro's own mail replaces the status notification.
-            notify: !macro.templateKey,
-          });
-          if (moved.mail?.heldUntil) held = true;
-          status = moved.to;
-          done.push(`moved to ${statusName(moved.to)}`);
-        }
-        // Out of ChargeBack into Completed the customer gets no mail (src/shared/order-rules.ts).
-        const silent = !!macro.moveTo && completionMailSuppressed(order!.processStatus, status);
-        if (macro.templateKey && !silent) {
-          const mail = await queueTemplateMail(tx, {
-            orderId,
-            templateKey: macro.templateKey,
-            kind: 'macro',
-            toEmail: order!.email,
-            requestedBy: actor.id,
-          });
-          if (!mail) throw conflict(`The template ${macro.templateKey} no longer exists.`);
-          if (mail.queued && mail.mail.heldUntil) held = true;
-          done.push(
-            mail.queued
-              ? `mail "${mail.mail.templateName}" (${mail.mail.language}) queued`
-              : `mail "${mail.templateName}" not sent again (sent ${mail.minutes} min ago)`,
-          );
-        }
-        if (silent) done.push('no mail: the order was in ChargeBack');
-        return { status, done, held };
-      });
-      outcomes.push({
-        orderId,
-        result: 'done',
-        message: result.done.length ? result.done.join(', ') : 'nothing to do',
-        processStatus: result.status,
-        whatsappText: await whatsappFor(db, config, macro, orderId),
-        ...(result.held ? { mailHeld: true } : {}),
-      });
-    } catch (err) {
-      if (!(err instanceof HttpError))
-        log.error({ err, orderId, macroId: macro.id }, 'macro failed on an order');
-      const [current] = await db
-        .select({ status: orders.processStatus })
-        .from(orders)
-        .where(eq(orders.orderId, orderId))
-        .limit(1);
-      outcomes.push({
-        orderId,
-        result: 'refused',
-        message: err instanceof HttpError ? err.message : 'The order could not be changed (server error).',
-        processStatus: current?.status ?? null,
-        whatsappText: null,
-        ...recentMoveOf(err),
-      });
-    }
-  }
-  return { outcomes };
 }

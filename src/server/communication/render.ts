@@ -5,7 +5,7 @@ import {
   type TemplateVariable,
   VARIABLE_PATTERN,
 } from '../../shared/contracts/communication.js';
-import { escapeHtml } from '../mail/approval-notice.js';
+import { escapeHtml } from './approval-notice.js';
 
 /**
  * The template language (docs/decisions/201): a small, safe Markdown subset rendered to both an HTML

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TemplateLanguage } from '../../shared/contracts/communication.js';
-import { renderApprovalNotice } from '../mail/approval-notice.js';
+import { renderApprovalNotice } from './approval-notice.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { BUILTIN_TEMPLATES } from './builtin-templates.js';

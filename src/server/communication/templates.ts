@@ -24,7 +24,7 @@ import {
   statusNotifications,
 } from '../db/schema.js';
 import { conflict, notFound } from '../http/errors.js';
-import { brandFor, trackOrderUrl } from '../mail/approval-notice.js';
+import { brandFor, trackOrderUrl } from './approval-notice.js';
 import { invoiceNumber } from '../pdf/invoice.js';
 import { type RenderedParts, renderTemplate, type TemplateValues } from './render.js';
 

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CustomerBrand, CustomerPageConfig } from '../../shared/contracts/customer.js';
 import type { Config } from '../config.js';
 import { brandFor, customerBrandOf } from '../../shared/brand.js';
-import { escapeHtml } from '../mail/approval-notice.js';
+import { escapeHtml } from '../communication/approval-notice.js';
 
 /** Paths the customer page owns (docs/product.md, "The traveller's side"). */
 const CUSTOMER_PATH = /^\/(track-order|get-new-order-details|rate-order)(\/[^/?#]*)?\/?(\?|#|$)/;

@@ -155,7 +155,7 @@ export async function recordDownload(db: DbOrTx, record: DownloadRecord): Promis
   });
 }
 
-/** What the approval notice needs of an order (mail/approval-notice.ts). */
+/** What the approval notice needs of an order (communication/approval-notice.ts). */
 export async function noticeOrder(db: DbOrTx, orderId: number) {
   const [row] = await db
     .select({

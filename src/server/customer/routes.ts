@@ -1,5 +1,4 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { isIPv6 } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -19,9 +18,10 @@ import { stageShowsRequest } from '../../shared/customer-stage.js';
 import { tokenFromHeader } from '../auth/tokens.js';
 import { openStored, presignedDownloadUrl, storedExists } from '../documents/storage.js';
 import { locateIp } from '../geoip/lookup.js';
+import { clientNetwork } from '../http/client-network.js';
 import { HttpError, notFound, tooManyRequests, unauthorized } from '../http/errors.js';
 import { renderCurrentForOrder } from '../communication/templates.js';
-import { brandFor, renderApprovalNotice } from '../mail/approval-notice.js';
+import { brandFor, renderApprovalNotice } from '../communication/approval-notice.js';
 import { loggedMailRendered } from '../mail/compose.js';
 import { parseUserAgent } from './device.js';
 import {
@@ -37,16 +37,10 @@ import {
   orderSummary,
   recordDownload,
 } from './queries.js';
-import { rememberOrderLanguage } from '../orders/commands.js';
+import { rememberOrderLanguage } from '../orders/creation.js';
 import { answeredSinceRequest, customerRequestText } from './request-text.js';
-import {
-  answerLanguage,
-  findTrackedOrder,
-  stageAnswer,
-  stageFacts,
-  submittedLine,
-  translatorFor,
-} from './stage-queries.js';
+import { answerLanguage, findTrackedOrder, stageAnswer, stageFacts, submittedLine } from './stage-queries.js';
+import { translatorFor } from '../translator.js';
 import {
   CUSTOMER_TOKEN_TTL_SECONDS,
   DOWNLOAD_TOKEN_TTL_SECONDS,
@@ -75,26 +69,6 @@ const digest = (value: string) => createHash('sha256').update(value.trim().toLow
 /** Case-insensitive e-mail comparison in constant time. */
 function sameEmail(stored: string, given: string): boolean {
   return timingSafeEqual(digest(stored), digest(given));
-}
-
-/**
- * The address a per-IP limit counts: an IPv4 address, or the /64 network of an IPv6 one (one customer
- * line holds a whole /64, so counting single IPv6 addresses would let one attacker rotate freely).
- */
-export function clientNetwork(ip: string): string {
-  const v4 = /^(?:::ffff:)?(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
-  if (v4) return v4[1]!;
-  if (!isIPv6(ip)) return ip;
-  const [head = '', tail = ''] = ip.toLowerCase().split('::');
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const groups = ip.includes('::')
-    ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right]
-    : left;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
 }
 
 const ipKey = (prefix: string) => (request: FastifyRequest) => `${prefix}:${clientNetwork(request.ip)}`;

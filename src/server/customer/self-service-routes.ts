@@ -24,7 +24,7 @@ import { customerStageOf } from '../../shared/customer-stage.js';
 import { CUSTOMER_LANGUAGES } from '../../shared/languages.js';
 import { staffOf } from '../auth/guard.js';
 import { tokenFromHeader } from '../auth/tokens.js';
-import { checkSettingsOf } from '../checks/routes.js';
+import { checkSettingsOf } from '../checks/queries.js';
 import { customerCancellations, orderRatings, orders } from '../db/schema.js';
 import { customerCancel, cancellationQuote } from '../flows/customer-cancel.js';
 import { customerCorrection } from '../flows/customer-correction.js';

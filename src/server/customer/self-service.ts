@@ -6,7 +6,8 @@ import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderEvents, orders } from '../db/schema.js';
 import { notErased } from './queries.js';
-import { answerLanguage, translatorFor } from './stage-queries.js';
+import { translatorFor } from '../translator.js';
+import { answerLanguage } from './stage-queries.js';
 
 /**
  * What the customer's own changes share (docs/product.md, "Customers help themselves"): which statuses

@@ -1,30 +1,12 @@
 import type { OrderStatus } from '../../shared/constants.js';
 import { and, desc, eq } from 'drizzle-orm';
 import { type CustomerStage, customerStageOf } from '../../shared/customer-stage.js';
-import en from '../../shared/i18n/en.js';
-import es from '../../shared/i18n/es.js';
-import { type Catalog, createTranslator, type Translator } from '../../shared/i18n/format.js';
-import nl from '../../shared/i18n/nl.js';
-import pap from '../../shared/i18n/pap.js';
-import pt from '../../shared/i18n/pt.js';
 import { type CustomerLanguage, DEFAULT_LANGUAGE, isCustomerLanguage } from '../../shared/languages.js';
 import { formatDate, serviceToday } from '../../shared/dates.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderEvents, orders } from '../db/schema.js';
 import { notErased } from './queries.js';
-
-const CATALOGS: Record<CustomerLanguage, Catalog> = { en, es, nl, pap, pt };
-const translators = new Map<CustomerLanguage, Translator>();
-
-/** The server's translator of a customer language (the same catalogs as the customer page). */
-export function translatorFor(language: CustomerLanguage): Translator {
-  let translator = translators.get(language);
-  if (!translator) {
-    translator = createTranslator(language, CATALOGS[language], en);
-    translators.set(language, translator);
-  }
-  return translator;
-}
+import { translatorFor } from '../translator.js';
 
 /** The language to answer in: the page's, else the order's stored one, else English. */
 export function answerLanguage(pageLanguage: string | undefined, stored: string | null): CustomerLanguage {

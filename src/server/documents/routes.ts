@@ -18,7 +18,7 @@ import {
   unsupportedMediaType,
 } from '../http/errors.js';
 import { attachCheckedCard, cardRefusal } from '../flows/card-check.js';
-import { resendDocument } from '../orders/commands.js';
+import { resendDocument } from '../flows/resend-document.js';
 import { readStored, removeStored } from './storage.js';
 import { type StoredUpload, sanitizeFileName, storeUpload } from './upload.js';
 

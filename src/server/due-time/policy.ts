@@ -6,7 +6,7 @@ import {
   type DueState,
   dueTimePolicy,
 } from '../../shared/contracts/due-time.js';
-import { now } from '../auth/clock.js';
+import { now } from '../clock.js';
 import type { DbOrTx } from '../db/client.js';
 import { appSettings, staffUsers } from '../db/schema.js';
 
@@ -18,7 +18,7 @@ import { appSettings, staffUsers } from '../db/schema.js';
  */
 export const DUE_TIME_SETTINGS_KEY = 'dueTimePolicy';
 
-/** The moment "now" for due states (the injected clock of src/server/auth/clock.ts) and the margin. */
+/** The moment "now" for due states (the injected clock of src/server/clock.ts) and the margin. */
 export interface DueClock {
   now: Date;
   marginHours: number;
@@ -51,7 +51,7 @@ export async function saveDueTimePolicy(db: DbOrTx, value: DueTimePolicyInput, b
 }
 
 /**
- * Due states read the service clock (src/server/auth/clock.ts). Tests may move this one alone, so
+ * Due states read the service clock (src/server/clock.ts). Tests may move this one alone, so
  * that sign-in sessions do not expire while they look days ahead.
  */
 let dueClock: () => Date = now;

@@ -8,7 +8,7 @@ import { recordAudit } from '../audit/audit.js';
 import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import { getDueTimePolicy, saveDueTimePolicy } from './policy.js';
-import { getWorkingHours, holidaysFromIcal, saveWorkingHours } from './working-hours.js';
+import { getWorkingHours, holidaysFromIcal, IcalUnreadable, saveWorkingHours } from './working-hours.js';
 
 const security = [{ staffToken: [] }];
 
@@ -95,7 +95,13 @@ export const dueTimeRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const staff = staffOf(request);
       const { ical, ...calendar } = request.body;
-      const imported = ical ? holidaysFromIcal(ical, now()) : [];
+      let imported: string[] = [];
+      try {
+        if (ical) imported = holidaysFromIcal(ical, now());
+      } catch (err) {
+        if (err instanceof IcalUnreadable) throw badRequest(err.message);
+        throw err;
+      }
       const holidays = [...new Set([...calendar.holidays, ...imported])].sort();
       if (holidays.length > MAX_HOLIDAYS) throw badRequest(`holidays: at most ${MAX_HOLIDAYS} holidays`);
       const next = { week: calendar.week, holidays };

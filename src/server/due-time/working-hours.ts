@@ -9,7 +9,6 @@ import {
 import { serviceToday } from '../../shared/dates.js';
 import type { DbOrTx } from '../db/client.js';
 import { appSettings, staffUsers } from '../db/schema.js';
-import { badRequest } from '../http/errors.js';
 
 /**
  * The working-hours calendar lives in app_settings under this key; the SQL functions working_add and
@@ -76,6 +75,9 @@ const MAX_OCCURRENCES = 20;
 /** Longest all-day event taken as holidays, in days. */
 const MAX_EVENT_DAYS = 31;
 
+/** An iCalendar file that cannot be read: the sender's fault (the route answers 400 with the message). */
+export class IcalUnreadable extends Error {}
+
 /**
  * The holidays of an iCalendar file (a public-holiday calendar exported from any calendar app): the days
  * of its events, recurring ones expanded from last year to three years ahead. Parsed with ical.js.
@@ -85,7 +87,7 @@ export function holidaysFromIcal(text: string, now: Date): string[] {
   try {
     root = new ICAL.Component(ICAL.parse(text) as unknown[]);
   } catch {
-    throw badRequest('ical: this is not an iCalendar file that can be read');
+    throw new IcalUnreadable('ical: this is not an iCalendar file that can be read');
   }
   const year = Number(serviceToday(now).slice(0, 4));
   const days = new Set<string>();
@@ -117,7 +119,7 @@ export function holidaysFromIcal(text: string, now: Date): string[] {
       if (days.size > MAX_HOLIDAYS) break;
     }
   } catch {
-    throw badRequest('ical: an event of this iCalendar file cannot be read');
+    throw new IcalUnreadable('ical: an event of this iCalendar file cannot be read');
   }
   return [...days].sort();
 }

@@ -20,12 +20,8 @@ import { conflict, forbidden, notFound } from '../http/errors.js';
 import { readCardInWorker } from '../pdf/build.js';
 import { PdfWorkerError } from '../pdf/worker-pool.js';
 import { cardGate, cardGateError } from '../orders/card-gate.js';
-import {
-  type AttachDocumentInput,
-  attachDocument,
-  changeStatus,
-  queueApprovalMail,
-} from '../orders/commands.js';
+import { type AttachDocumentInput, attachDocument, queueApprovalMail } from './attach-document.js';
+import { changeStatus } from './move-status.js';
 import { recordEvents } from '../orders/events.js';
 import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
 import { latestDocument, lockOrders } from '../orders/repository.js';

@@ -7,14 +7,16 @@ import type { Config } from '../config.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { customerCancellations, mailLog, orderEvents, orderRemarks } from '../db/schema.js';
-import { conflict, HttpError, serviceUnavailable, unauthorized } from '../http/errors.js';
+import { conflict, httpErrorOf, serviceUnavailable, unauthorized } from '../http/errors.js';
 import { writeMail } from '../mail/outbox.js';
-import { addSystemRemark, inTransaction, moveAsSystem } from '../orders/commands.js';
+import { moveAsSystem } from './move-status.js';
+import { addSystemRemark } from '../orders/remarks.js';
+import { inTransaction } from '../orders/transaction.js';
 import type { OrderRow } from '../orders/repository.js';
 import type { OrderStatus } from '../../shared/constants.js';
 import { lockForCustomer, undoCustomerCancel } from '../orders/self-service.js';
 import { paymentRouteOf } from '../payments/payment-route.js';
-import { refundOrders } from '../payments/refunds.js';
+import { refundOrders } from './refund-orders.js';
 import { customerOrder, customerSide, type CustomerSide, selfServiceOpen } from '../customer/self-service.js';
 import { getCancellationPolicy } from '../customer/self-service-settings.js';
 
@@ -202,7 +204,7 @@ export async function customerCancel(
       });
     } catch (err) {
       // A conflict after the stage was found open is the version's: worded for the customer.
-      if (err instanceof HttpError && err.statusCode === 409 && got.quote) throw stale();
+      if (httpErrorOf(err)?.statusCode === 409 && got.quote) throw stale();
       throw err;
     }
     const quote = got.quote;
@@ -241,8 +243,9 @@ export async function customerCancel(
     if (result.failed.length) failure = result.failed[0]!.message;
     refundId = result.throughProvider[0]?.refundId ?? null;
   } catch (err) {
-    if (!(err instanceof HttpError)) throw err;
-    failure = err.message;
+    const refused = httpErrorOf(err);
+    if (!refused) throw err;
+    failure = refused.message;
   }
   if (failure !== null) {
     // The order as it was: back to its status (the refund's attempt is kept, so a retry repeats it).

@@ -9,9 +9,16 @@ import type { MessageKey } from '../../shared/i18n/format.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import { orders } from '../db/schema.js';
-import { badRequest, conflict, HttpError, tooManyRequests, unauthorized } from '../http/errors.js';
+import {
+  badRequest,
+  conflict,
+  HttpError,
+  httpErrorOf,
+  tooManyRequests,
+  unauthorized,
+} from '../http/errors.js';
 import { CUSTOMER_MSG } from '../../shared/contracts/customer.js';
-import { inTransaction } from '../orders/commands.js';
+import { inTransaction } from '../orders/transaction.js';
 import { correctOrder } from '../orders/corrections.js';
 import { customerAnswered, WAITING_STATUSES } from '../orders/customer-answers.js';
 import type { CheckSettings } from '../orders/order-checks.js';
@@ -103,8 +110,9 @@ export async function customerCorrection(
   } catch (err) {
     if (err instanceof CustomerRefusal) throw new HttpError(err.statusCode, err.message);
     // Every other conflict is a stale version (its staff wording names staff members: not shown).
-    if (err instanceof HttpError && err.statusCode === 409) throw conflict(side.t('self.stale'));
-    if (err instanceof HttpError && err.statusCode === 429) throw tooManyRequests(err.message);
+    const refused = httpErrorOf(err);
+    if (refused?.statusCode === 409) throw conflict(side.t('self.stale'));
+    if (refused?.statusCode === 429) throw tooManyRequests(refused.message);
     throw err;
   }
 }

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, like, sql } from 'drizzle-orm';
+import { refundedSoFar } from '../payments/refunded-so-far.js';
 import { toMinor, formatMinor } from '../../shared/money.js';
 import { recordAudit } from '../audit/audit.js';
 import type { Config } from '../config.js';
@@ -6,7 +7,8 @@ import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { orders, paymentFraudWarnings, paymentRefunds } from '../db/schema.js';
 import { conflict, notFound } from '../http/errors.js';
-import { addSystemRemark, moveAsSystem } from '../orders/commands.js';
+import { moveAsSystem } from './move-status.js';
+import { addSystemRemark } from '../orders/remarks.js';
 import { recordEvents } from '../orders/events.js';
 import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
 import { setRefundReason } from '../orders/refund-reason.js';
@@ -104,11 +106,8 @@ export async function refundOnFraudWarning(
       return { id: latest.id, key: latest.idempotencyKey, amount: latest.amount, currency };
     }
     const attemptKey = tries.length ? `${key}-${tries.length + 1}` : key;
-    const [done] = await tx
-      .select({ sum: sql<string>`coalesce(sum(${paymentRefunds.amount}), 0)::text` })
-      .from(paymentRefunds)
-      .where(and(eq(paymentRefunds.orderId, orderId), eq(paymentRefunds.status, 'succeeded')));
-    const amount = (toMinor(current!.amount, currency) ?? 0) - Number(done?.sum ?? 0);
+    const done = await refundedSoFar(tx, orderId, ['succeeded']);
+    const amount = (toMinor(current!.amount, currency) ?? 0) - done;
     if (amount <= 0) throw conflict('Nothing is left to refund of this payment.');
     const [last] = await tx
       .select({ attempt: sql<number>`coalesce(max(${paymentRefunds.attempt}), 0)::int` })

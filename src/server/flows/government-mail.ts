@@ -3,18 +3,12 @@ import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';
 import { senderAuthenticated } from '../inbound/sender-authentication.js';
 import type { InboundMail } from '../inbound/parse.js';
-import {
-  type InboundResult,
-  type PipelineContext,
-  receiveMail,
-  type StoredAttachment,
-} from '../inbound/pipeline.js';
-import {
-  addSystemRemark,
-  attachGovernmentCard,
-  moveAsSystem,
-  sendGovernmentCard,
-} from '../orders/commands.js';
+import type { InboundResult } from '../inbound/match.js';
+import { type PipelineContext, receiveMail, type StoredAttachment } from './inbound-mail.js';
+import { moveAsSystem } from './move-status.js';
+import { sendGovernmentCard } from './send-government-card.js';
+import { attachGovernmentCard } from '../orders/documents.js';
+import { addSystemRemark } from '../orders/remarks.js';
 import { recordPendingCheck } from '../card-check/store.js';
 import { cardGate } from '../orders/card-gate.js';
 import { setOrderFlag } from '../orders/order-checks.js';

@@ -9,7 +9,7 @@ import type { Db, DbOrTx } from '../db/client.js';
 import { mailLog, orderContacts, orderRatings, orders, ratingRequests } from '../db/schema.js';
 import { badRequest, unauthorized } from '../http/errors.js';
 import { writeMail } from '../mail/outbox.js';
-import { inTransaction } from '../orders/commands.js';
+import { inTransaction } from '../orders/transaction.js';
 import { recordEvents } from '../orders/events.js';
 import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
 import { lockOrders } from '../orders/repository.js';

@@ -4,7 +4,7 @@ import type { StaffIdentity } from '../context.js';
 import type { Db } from '../db/client.js';
 import { orders } from '../db/schema.js';
 import { conflict, notFound } from '../http/errors.js';
-import { addSystemRemark } from '../orders/commands.js';
+import { addSystemRemark } from '../orders/remarks.js';
 import { recordEvents } from '../orders/events.js';
 import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
 

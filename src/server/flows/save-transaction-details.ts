@@ -5,7 +5,7 @@ import type { StaffIdentity } from '../context.js';
 import type { Db } from '../db/client.js';
 import { paymentDisputes, paymentRefunds } from '../db/schema.js';
 import { badRequest, conflict, forbidden } from '../http/errors.js';
-import { type SaveTransactionInput, saveTransaction } from '../orders/commands.js';
+import { type SaveTransactionInput, saveTransaction } from '../orders/remarks.js';
 import { lockOrders } from '../orders/repository.js';
 import { paysThroughIntegration } from '../payments/payment-route.js';
 

@@ -3,7 +3,8 @@ import type { StaffIdentity } from '../context.js';
 import type { Db } from '../db/client.js';
 import { conflict } from '../http/errors.js';
 import { cardGate, cardGateError } from '../orders/card-gate.js';
-import { changeStatus, queueApprovalMail } from '../orders/commands.js';
+import { queueApprovalMail } from './attach-document.js';
+import { changeStatus } from './move-status.js';
 import { latestDocument, lockOrders } from '../orders/repository.js';
 import { CHARGEBACK_NOT_COMPLETED_BY_UPLOAD } from './card-check.js';
 

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { SubmissionPacket } from '../../shared/contracts/submission.js';
 import { serviceToday } from '../../shared/dates.js';
 import type { Machine } from '../api-keys/keys.js';
-import { now } from '../auth/clock.js';
+import { now } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { orderFiles, submissionJobs } from '../db/schema.js';
 import { sqlValue } from '../db/sql-lists.js';
@@ -10,7 +10,7 @@ import { removeStored, type StorageTarget, storeBuffer } from '../documents/stor
 import type { StoredFile } from '../documents/stored-file.js';
 import { conflict, notFound } from '../http/errors.js';
 import { publishNotice } from '../live/notices.js';
-import { addSystemRemark } from '../orders/commands.js';
+import { addSystemRemark } from '../orders/remarks.js';
 import { holdForMachine, releaseFromMachine } from '../orders/machine-hold.js';
 import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
 import { MANAGER_ROLES } from '../payments/stripe-risk.js';

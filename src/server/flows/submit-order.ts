@@ -4,7 +4,7 @@ import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { orders } from '../db/schema.js';
 import { notFound } from '../http/errors.js';
-import { changeStatus } from '../orders/commands.js';
+import { changeStatus } from './move-status.js';
 import { type CheckSettings, checkItem, checksOfOrder } from '../orders/order-checks.js';
 import { buildPacket } from '../submission/packet.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { MSG } from '../../shared/messages.js';
-import { HttpError } from './errors.js';
+import { httpErrorOf } from './errors.js';
 
 const SPEC_MESSAGES = new Set<string>(Object.values(MSG));
 
@@ -52,7 +52,8 @@ const MALFORMED_MULTIPART =
   /^(Unexpected end of (multipart data|form)|Multipart: Boundary not found|Boundary required|Malformed part header)/;
 
 /**
- * The one error handler: validation errors become 400 naming the field; HttpErrors keep their status;
+ * The one error handler: validation errors become 400 naming the field; HttpErrors keep their status
+ * and the order domain's refusals answer theirs (httpErrorOf);
  * anything else is logged and answered as a bare 500 (no stack, no internals).
  */
 export function registerErrorHandler(app: FastifyInstance): void {
@@ -73,13 +74,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
         .code(400)
         .send({ status: 0, message: errors[0]?.message ?? 'Invalid request', data: { errors } });
     }
-    if (err instanceof HttpError) {
-      const wait = (err.data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
-      if (err.statusCode === 429 && typeof wait === 'number') reply.header('retry-after', String(wait));
-      return reply.code(err.statusCode).send({
-        status: bodyStatus(err.statusCode),
-        message: err.message,
-        ...(err.data ? { data: err.data } : {}),
+    const answered = httpErrorOf(err);
+    if (answered) {
+      const wait = (answered.data as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+      if (answered.statusCode === 429 && typeof wait === 'number') reply.header('retry-after', String(wait));
+      return reply.code(answered.statusCode).send({
+        status: bodyStatus(answered.statusCode),
+        message: answered.message,
+        ...(answered.data ? { data: answered.data } : {}),
       });
     }
     if (MALFORMED_MULTIPART.test(err.message ?? '') && !(err.statusCode && err.statusCode >= 400)) {

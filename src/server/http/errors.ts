@@ -1,3 +1,5 @@
+import { OrderRefusal, type RefusalKind } from '../orders/refusal.js';
+
 /** One error shape for every 4xx/5xx: handlers throw these, the error handler answers. */
 export class HttpError extends Error {
   constructor(
@@ -20,3 +22,21 @@ export const tooManyRequests = (message = 'Too many requests. Please try again l
   new HttpError(429, message);
 export const serviceUnavailable = (message = 'Service temporarily unavailable. Please try again.') =>
   new HttpError(503, message);
+
+/** The answer to each kind of refusal of the order domain (orders/refusal.ts). */
+const REFUSAL_STATUS: Record<RefusalKind, number> = {
+  conflict: 409,
+  forbidden: 403,
+  not_found: 404,
+  invalid: 400,
+};
+
+/**
+ * The one place a domain refusal becomes an HTTP error: an OrderRefusal answers its kind's status with
+ * its message and data; an HttpError is itself; anything else is null.
+ */
+export function httpErrorOf(err: unknown): HttpError | null {
+  if (err instanceof HttpError) return err;
+  if (err instanceof OrderRefusal) return new HttpError(REFUSAL_STATUS[err.kind], err.message, err.data);
+  return null;
+}

@@ -30,7 +30,7 @@ import {
 import { CUSTOMER_MSG } from '../../shared/contracts/customer.js';
 import { staffOf } from '../auth/guard.js';
 import { tokenFromHeader } from '../auth/tokens.js';
-import { clientNetwork } from '../customer/routes.js';
+import { clientNetwork } from '../http/client-network.js';
 import { verifyCustomerToken } from '../customer/tokens.js';
 import { openStored, readStored, removeStored, storedExists } from '../documents/storage.js';
 import { sanitizeFileName, storeUpload } from '../documents/upload.js';
@@ -46,17 +46,19 @@ import {
   unauthorized,
   unsupportedMediaType,
 } from '../http/errors.js';
-import { contentDisposition } from '../order-detail/routes.js';
+import { contentDisposition } from '../http/content-disposition.js';
 import { attachCheckedCard, cardRefusal } from '../flows/card-check.js';
 import { saveAttachmentAsDocument } from '../flows/save-attachment.js';
-import { undoDocumentUpload } from '../orders/commands.js';
+import { undoDocumentUpload } from '../flows/undo-document-upload.js';
 import { logContact } from '../orders/contacts.js';
-import { sendStaffReply } from '../orders/customer-answers.js';
+import { statusMail } from '../flows/status-mail.js';
+import { sendStaffReply } from '../flows/staff-reply.js';
 import { loadOrder } from '../orders/repository.js';
 import { attachmentOf, listUnmatched, loadConversation, markConversationRead } from './conversation.js';
 import { INBOUND_LIMITS } from './parse.js';
 import { malformedForm } from './multipart.js';
-import { attachUnmatched, receiveTrackReply, trackReplyRefusal } from './pipeline.js';
+import { attachUnmatched } from '../flows/attach-unmatched.js';
+import { receiveTrackReply, trackReplyRefusal } from '../flows/track-reply.js';
 import { getWaitingPolicy, previewWaiting, setWaitingPolicy, setWaitingSwitch } from './waiting.js';
 
 const security = [{ staffToken: [] }];
@@ -497,10 +499,12 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const result = await logContact(db, staffOf(request), {
-        orderId: request.params.orderId,
-        ...request.body,
-      });
+      const result = await logContact(
+        db,
+        staffOf(request),
+        { orderId: request.params.orderId, ...request.body },
+        statusMail,
+      );
       return ok(
         result,
         request.body.moveToCustomerCalled && result.processStatus === 'Customer Called'

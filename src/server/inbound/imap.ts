@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { ImapFlow } from 'imapflow';
 import type { Db } from '../db/client.js';
 import { inboundImapClaims } from '../db/schema.js';
-import { HttpError } from '../http/errors.js';
+import { httpErrorOf } from '../http/errors.js';
 import type { Config } from '../config.js';
+import { connectionOf } from './mailbox.js';
 import { INBOUND_LIMITS, parseInbound } from './parse.js';
 import { receiveInboundMail } from '../flows/government-mail.js';
 
@@ -18,18 +19,6 @@ export interface ImapWatcher {
   /** One pass over the unseen messages now; answers how many this watcher took. */
   poll(): Promise<number>;
   stop(): Promise<void>;
-}
-
-function connectionOf(url: string) {
-  const u = new URL(url);
-  const secure = u.protocol === 'imaps:';
-  return {
-    host: u.hostname,
-    port: u.port ? Number(u.port) : secure ? 993 : 143,
-    secure,
-    auth: { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) },
-    mailbox: decodeURIComponent(u.pathname.replace(/^\//, '')) || 'INBOX',
-  };
 }
 
 /**
@@ -72,8 +61,9 @@ export async function startImapWatcher(db: Db, config: Config, opts: ImapOptions
           log({ uid, disposition: result.disposition, inboundId: result.inboundId }, 'inbound mail');
         } catch (err) {
           // A message the pipeline refuses (a MIME bomb, not an e-mail) is marked seen and left there.
-          if (!(err instanceof HttpError)) throw err;
-          log({ uid, refused: err.message }, 'mailbox message refused');
+          const refused = httpErrorOf(err);
+          if (!refused) throw err;
+          log({ uid, refused: refused.message }, 'mailbox message refused');
         } finally {
           await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
         }
@@ -115,46 +105,6 @@ export async function startImapWatcher(db: Db, config: Config, opts: ImapOptions
       await client.logout().catch(() => client.close());
     },
   };
-}
-
-/**
- * Deletes the raw copies of these messages (by Message-ID) from the watched mailbox: what an erasure
- * leaves nowhere (decision 352). At most 200 ids, 20 s in all; answers how many messages went.
- */
-export async function removeFromMailbox(url: string, messageIds: readonly string[]): Promise<number> {
-  const ids = [...new Set(messageIds.filter((id) => id && id.length <= 300))].slice(0, 200);
-  if (!ids.length) return 0;
-  const { mailbox, ...connection } = connectionOf(url);
-  const client = new ImapFlow({ ...connection, logger: false, disableAutoIdle: true });
-  client.on('error', () => {});
-  const work = async () => {
-    await client.connect();
-    const lock = await client.getMailboxLock(mailbox);
-    let removed = 0;
-    try {
-      for (const id of ids) {
-        const uids = (await client.search({ header: { 'message-id': id } }, { uid: true })) || [];
-        if (!uids.length) continue;
-        await client.messageDelete(uids.join(','), { uid: true });
-        removed += uids.length;
-      }
-    } finally {
-      lock.release();
-    }
-    return removed;
-  };
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work(),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('the mailbox did not answer in time')), 20_000);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-    await client.logout().catch(() => client.close());
-  }
 }
 
 /** The mailbox watcher as a background job: on when INBOUND_IMAP_URL is set. */

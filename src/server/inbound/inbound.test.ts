@@ -6,7 +6,7 @@ import { createOrder } from '../test/factories.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { TINY_PNG } from '../test/fixtures.js';
 import { INBOUND_DOMAIN, INBOUND_TOKEN, postInbound } from '../test/inbound.js';
-import { ourMessageId, replyAddress } from './tokens.js';
+import { ourMessageId, replyAddress } from '../mail/reply-tokens.js';
 
 const CORPUS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'corpus');
 let uniq = 0;

@@ -5,7 +5,7 @@ import { createOrder } from '../test/factories.js';
 import { samplePdf, TINY_PNG } from '../test/fixtures.js';
 import { INBOUND_DOMAIN, INBOUND_TOKEN, inboundMailApp, postInbound } from '../test/inbound.js';
 import { eventually, multipart } from '../test/smtp.js';
-import { ourMessageId, replyAddress } from './tokens.js';
+import { ourMessageId, replyAddress } from '../mail/reply-tokens.js';
 
 /**
  * The mail side of the fourth hardening round (docs/security.md): bounces count only by names we signed,

@@ -13,7 +13,7 @@ import {
 import { INBOUND_LIMITS, parseInbound, TOO_LARGE_MESSAGE } from './parse.js';
 import { receiveInboundMail } from '../flows/government-mail.js';
 import { malformedForm } from './multipart.js';
-import { DISPOSITIONS } from './pipeline.js';
+import { DISPOSITIONS } from './match.js';
 
 function tokenMatches(expected: string, header: string | undefined): boolean {
   const bearer = /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1]?.trim();

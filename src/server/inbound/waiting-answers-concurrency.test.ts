@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { INBOUND_DOMAIN, INBOUND_TOKEN, postInbound } from '../test/inbound.js';
-import { receiveTrackReply } from './pipeline.js';
-import { replyAddress } from './tokens.js';
+import { receiveTrackReply } from '../flows/track-reply.js';
+import { replyAddress } from '../mail/reply-tokens.js';
 import { scanWaiting } from './waiting.js';
 
 const DAY = 24 * 60 * 60_000;

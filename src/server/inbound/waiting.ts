@@ -6,12 +6,12 @@ import type {
   WaitingPolicySwitch,
 } from '../../shared/contracts/conversation.js';
 import { recordAudit } from '../audit/audit.js';
-import { queueTemplateMail } from '../communication/notifications.js';
+import { queueTemplateMail } from '../mail/template-mail.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { sqlValue } from '../db/sql-lists.js';
 import { appSettings, statusNotifications, waitingSteps } from '../db/schema.js';
-import { inTransaction } from '../orders/commands.js';
+import { inTransaction } from '../orders/transaction.js';
 import { escalateUnanswered } from '../orders/customer-answers.js';
 import { lockOrders } from '../orders/repository.js';
 import { lookAgainAtAll, setNextLook, setNextLooks } from '../orders/waiting-next.js';

@@ -6,6 +6,9 @@ import { scanIntakePassport } from '../flows/passport-scan.js';
 import { badRequest } from '../http/errors.js';
 import { acceptLanguageTags, CUSTOMER_LANGUAGES, firstCustomerLanguage } from '../../shared/languages.js';
 import { notFound, unauthorized } from '../http/errors.js';
+import { takeOrderIn } from '../flows/intake.js';
+import { checkItem } from '../orders/order-checks.js';
+import { checkSettingsOf } from '../checks/queries.js';
 
 /** The first bytes of each picture type the intake's passport scan takes. */
 const MAGIC: Record<string, (b: Buffer) => boolean> = {
@@ -13,12 +16,6 @@ const MAGIC: Record<string, (b: Buffer) => boolean> = {
   'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
   'application/pdf': (b) => b.subarray(0, 5).toString('latin1') === '%PDF-',
 };
-import { orderValuesFromSnake } from '../orders/columns.js';
-import { addSystemRemark, createOrder, inTransaction } from '../orders/commands.js';
-import { RISKY_LEVELS } from '../../shared/contracts/payment-risk.js';
-import { checkLevel } from '../../shared/order-checks.js';
-import { checkItem, checksOfNewOrder, refreshChecks } from '../orders/order-checks.js';
-import { checkSettingsOf } from '../checks/routes.js';
 import { orderCheckItem } from '../../shared/contracts/checks.js';
 
 function keyMatches(expected: string, given: string | undefined): boolean {
@@ -78,33 +75,7 @@ export const intakeRoutes: FastifyPluginAsyncZod = async (app) => {
       const language =
         request.query.lang ?? firstCustomerLanguage(acceptLanguageTags(request.headers['accept-language']));
       const settings = checkSettingsOf(app.ctx.config);
-      const { orderId, checks } = await inTransaction(app.ctx.db, async (tx) => {
-        // The order is written once, with its checks; its possible duplicates are run again after.
-        const values = { ...orderValuesFromSnake(body), language };
-        // A risky payment holds the order before submission (decision 372).
-        const risky = RISKY_LEVELS.includes(values.riskLevel ?? '');
-        if (risky) values.checkFlags = ['risk_hold'];
-        const found = await checksOfNewOrder(tx, values, settings);
-        const id = await createOrder(tx, {
-          ...values,
-          checks: found.checks,
-          checkLevel: checkLevel(found.checks),
-        });
-        if (risky) {
-          await addSystemRemark(
-            tx,
-            id,
-            `Payment risk ${values.riskLevel}: the order is on a risk hold. A Manager reviews it and clears the hold with a reason before it is submitted.`,
-          );
-        }
-        // The same order sent again matches itself: its stored checks are the answer then.
-        if (found.candidates.includes(id)) {
-          const again = await refreshChecks(tx, [id], settings, { withCandidates: true });
-          return { orderId: id, checks: again.get(id) ?? [] };
-        }
-        if (found.candidates.length) await refreshChecks(tx, found.candidates, settings);
-        return { orderId: id, checks: found.checks };
-      });
+      const { orderId, checks } = await takeOrderIn(app.ctx.db, settings, body, language);
       // The passport picture is read off the request (OCR on its worker); the order is answered now.
       if (picture) void scanIntakePassport(app.ctx, orderId, picture, request.log);
       return {

@@ -3,7 +3,7 @@ import { queuedMailResponse, sendInvoiceBody } from '../../shared/contracts/orde
 import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
-import { sendInvoice } from '../orders/commands.js';
+import { sendInvoice } from '../flows/send-invoice.js';
 
 export const UNKNOWN_ORDER_MESSAGE = 'No order found with this order id.';
 

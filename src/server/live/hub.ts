@@ -3,14 +3,14 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import type { Role } from '../../shared/constants.js';
 import type { OrderChangeEvent, PresenceEvent } from '../../shared/contracts/live.js';
 import { can } from '../../shared/permissions.js';
-import { now } from '../auth/clock.js';
+import { now } from '../clock.js';
 import { sessionProblem } from '../auth/sessions.js';
 import type { StaffIdentity } from '../context.js';
 import type { Database } from '../db/client.js';
 import { staffSessions, staffUsers } from '../db/schema.js';
 import { trackEventStream } from '../metrics/metrics.js';
-import { type CountsMemory, countsFor } from '../orders/counts.js';
-import { onCacheEvent } from './cache-events.js';
+import { type CountsMemory, countsFor } from '../order-lists/counts.js';
+import { onCacheEvent } from '../db/cache-events.js';
 import { NOTICE_CHANNEL } from './notices.js';
 
 /** Channels the database triggers publish on (drizzle/0019_order_change_events.sql). */

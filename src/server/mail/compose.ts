@@ -16,7 +16,7 @@ import type { DbOrTx } from '../db/client.js';
 import { inboundMessages, mailLog } from '../db/schema.js';
 import { readStored } from '../documents/storage.js';
 import { documentById, loadOrder } from '../orders/repository.js';
-import { ourMessageId, replyAddress } from '../inbound/tokens.js';
+import { ourMessageId, replyAddress } from './reply-tokens.js';
 import { buildInvoicePdf } from '../pdf/build.js';
 
 type MailRow = typeof mailLog.$inferSelect;

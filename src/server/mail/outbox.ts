@@ -9,7 +9,7 @@ import { assertCustomerMailAllowed } from './limits.js';
 
 export interface QueueMailInput {
   orderId: number;
-  /** A kind with a built-in template (template mails go through communication/notifications.ts). */
+  /** A kind with a built-in template (template mails go through mail/template-mail.ts). */
   kind: keyof typeof KIND_TEMPLATE_KEYS;
   toEmail: string;
   provider: MailProvider;

@@ -8,7 +8,7 @@ import { ok } from '../http/envelope.js';
 import { buildDefencePackPdf } from '../pdf/build.js';
 import { loadErasure } from '../retention/erasure-record.js';
 import { documentBytes, gatherEvidence } from './evidence.js';
-import { contentDisposition } from './routes.js';
+import { contentDisposition } from '../http/content-disposition.js';
 
 const security = [{ staffToken: [] }];
 

@@ -8,7 +8,7 @@ import type { DbOrTx } from '../db/client.js';
 import { macros, mailTemplates, orders, statusNotifications } from '../db/schema.js';
 import { conflict, notFound } from '../http/errors.js';
 import { repeatedMailMinutes } from '../mail/limits.js';
-import { NO_CARD_MESSAGE } from '../orders/commands.js';
+import { NO_CARD_MESSAGE } from '../orders/status-checks.js';
 import { latestDocument } from '../orders/repository.js';
 
 /** The template key a move to `status` mails, as its notification setting says (null: none). */

@@ -18,18 +18,21 @@ import {
   withdrawDocumentResponse,
 } from '../../shared/contracts/order-detail.js';
 import { staffOf } from '../auth/guard.js';
-import { checkSettingsOf, orderChecks } from '../checks/routes.js';
+import { checkSettingsOf, orderChecks } from '../checks/queries.js';
 import { renderCurrentForOrder } from '../communication/templates.js';
 import { openStored, storedExists } from '../documents/storage.js';
 import { saveTransactionDetails } from '../flows/save-transaction-details.js';
+import { contentDisposition } from '../http/content-disposition.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
-import { addRemark, cancelPendingMail, changeStatus, withdrawDocument } from '../orders/commands.js';
+import { cancelPendingMail } from '../flows/cancel-pending-mail.js';
+import { addRemark, changeStatus } from '../flows/move-status.js';
+import { withdrawDocument } from '../orders/documents.js';
 import { loadOrder, servableDocumentById } from '../orders/repository.js';
 import { clearCustomerEdited } from '../orders/self-service.js';
-import { providerRefund } from '../payments/detail-refund.js';
+import { providerRefund } from '../flows/detail-refund.js';
 import { latestDispute } from '../payments/queries.js';
-import { refundWhyOf } from '../payments/refunds.js';
+import { refundWhyOf } from '../flows/refund-orders.js';
 import { setRefundReason } from '../orders/refund-reason.js';
 import { previewCustomerMail } from './mail-preview.js';
 import { loadOrderDetail } from './queries.js';
@@ -39,12 +42,6 @@ const orderIdParams = z.object({ orderId: orderIdField });
 const documentIdParams = z.object({
   documentId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
-
-/** Attachment header with a safe ASCII fallback and the UTF-8 name (RFC 6266). */
-export function contentDisposition(fileName: string, kind: 'attachment' | 'inline' = 'attachment'): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
 
 /** Order detail: the detail read, status moves, remarks, transaction details, document download. */
 export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {

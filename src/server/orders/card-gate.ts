@@ -2,7 +2,7 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { CardFieldResult } from '../../shared/contracts/card-check.js';
 import type { DbOrTx } from '../db/client.js';
 import { cardChecks, documents } from '../db/schema.js';
-import { conflict, type HttpError } from '../http/errors.js';
+import { type OrderRefusal, refuseConflict } from './refusal.js';
 
 /**
  * The card gate (docs/product.md, "Card check"): the current card of an order may leave (mailed, or the
@@ -74,14 +74,14 @@ export function cardBlockedMessage(gate: Extract<CardGate, { state: 'blocked' }>
   return `The card does not match order ${gate.orderId} (${parts.join('; ')}). It was not sent. A Manager or Admin can release it with a reason.`;
 }
 
-/** The 409 of a card that may not leave, or null when it may; `cardCheck` carries the gate. */
-export function cardGateError(gate: CardGate): HttpError | null {
+/** The refusal (a conflict) of a card that may not leave, or null when it may; `cardCheck` carries the gate. */
+export function cardGateError(gate: CardGate): OrderRefusal | null {
   if (gate.state === 'clear') return null;
   if (gate.state === 'running')
-    return conflict(CARD_CHECK_RUNNING_MESSAGE, {
+    return refuseConflict(CARD_CHECK_RUNNING_MESSAGE, {
       cardCheck: { documentId: gate.documentId, running: true },
     });
-  return conflict(cardBlockedMessage(gate), {
+  return refuseConflict(cardBlockedMessage(gate), {
     cardCheck: {
       documentId: gate.documentId,
       running: false,

@@ -112,7 +112,9 @@ describe('claimNext under contention', () => {
   it('refuses a folder the actor may not read, before anything is written', async () => {
     const telecaller = staff.find((s) => s.type === 'Telecaller');
     if (!telecaller) return;
-    await expect(claimNext(t.database.db, telecaller, 'allOrder')).rejects.toMatchObject({ statusCode: 403 });
+    await expect(claimNext(t.database.db, telecaller, 'allOrder')).rejects.toMatchObject({
+      kind: 'forbidden',
+    });
   });
 });
 

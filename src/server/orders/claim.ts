@@ -6,8 +6,8 @@ import { can, readPermissionFor } from '../../shared/permissions.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { sqlList } from '../db/sql-lists.js';
-import { forbidden } from '../http/errors.js';
-import { inTransaction } from './commands.js';
+import { refuseForbidden } from './refusal.js';
+import { inTransaction } from './transaction.js';
 import { type FolderScope, folderWhere } from './folders.js';
 import { VERSION_BUMP } from './version.js';
 
@@ -33,7 +33,7 @@ export async function claimNext(
   folder: Folder,
   scope: FolderScope = { today: serviceToday(), staffId: actor.id },
 ): Promise<number | null> {
-  if (!can(actor.type, readPermissionFor(folder))) throw forbidden();
+  if (!can(actor.type, readPermissionFor(folder))) throw refuseForbidden();
   if (db instanceof PgTransaction) return (await claimBatch(db, [actor.id], folder, scope))[0] ?? null;
   let lanes = lanesByDb.get(db);
   if (!lanes) {

@@ -3,8 +3,10 @@ import type { ContactChannel, ContactOutcome } from '../../shared/constants.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderContacts, orders, staffUsers } from '../db/schema.js';
 import type { StaffIdentity } from '../context.js';
-import { conflict } from '../http/errors.js';
-import { changeStatus, inTransaction } from './commands.js';
+import { refuseConflict } from './refusal.js';
+import { changeStatus } from './status.js';
+import type { StatusEffects } from './status-effects.js';
+import { inTransaction } from './transaction.js';
 import { recordEvents } from './events.js';
 import { lockOrders } from './repository.js';
 import { applyHolderRule, assertVersion } from './rules.js';
@@ -34,6 +36,7 @@ export async function logContact(
   db: DbOrTx,
   actor: StaffIdentity,
   input: LogContactInput,
+  effects: StatusEffects,
 ): Promise<{
   contactId: number;
   assignedTo: number | null;
@@ -43,7 +46,7 @@ export async function logContact(
   return inTransaction(db, async (tx) => {
     const [order] = await lockOrders(tx, [input.orderId], 'Order not found');
     if (order!.processStatus === 'Deleted') {
-      throw conflict('The order is deleted: restore it before logging a contact.');
+      throw refuseConflict('The order is deleted: restore it before logging a contact.');
     }
     await assertVersion(tx, order!, input.expectedVersion);
     const callBack = input.outcome === 'call_back' && input.callBackAt ? new Date(input.callBackAt) : null;
@@ -84,14 +87,19 @@ export async function logContact(
     ]);
     const moved =
       input.moveToCustomerCalled && input.outcome === 'reached' && order!.processStatus !== 'Customer Called'
-        ? await changeStatus(tx, actor, {
-            orderId: input.orderId,
-            to: 'Customer Called',
-            takeOver: input.takeOver,
-            // The version check above shows the member saw the order as it is: a move seconds ago
-            // by someone else is already on their screen.
-            confirmRecent: input.expectedVersion !== undefined,
-          })
+        ? await changeStatus(
+            tx,
+            actor,
+            {
+              orderId: input.orderId,
+              to: 'Customer Called',
+              takeOver: input.takeOver,
+              // The version check above shows the member saw the order as it is: a move seconds ago
+              // by someone else is already on their screen.
+              confirmRecent: input.expectedVersion !== undefined,
+            },
+            effects,
+          )
         : null;
     return {
       contactId: row!.id,

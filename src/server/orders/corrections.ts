@@ -2,13 +2,15 @@ import { eq, sql } from 'drizzle-orm';
 import type { CorrectableField, CorrectOrderBody, FieldChange } from '../../shared/contracts/checks.js';
 import { CORRECTABLE_FIELDS } from '../../shared/contracts/checks.js';
 import type { DuplicateDecision } from '../../shared/duplicates.js';
-import { recordAudit } from '../audit/audit.js';
+import { recordAudit } from '../db/audit-log.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderDuplicateDecisions, orders } from '../db/schema.js';
-import { conflict, notFound } from '../http/errors.js';
+import { refuseConflict, refuseNotFound } from './refusal.js';
 import { orderValuesFromSnake, snakeToCamel } from './columns.js';
-import { addRemark, inTransaction } from './commands.js';
+import { addRemark } from './remarks.js';
+import type { StatusEffects } from './status-effects.js';
+import { inTransaction } from './transaction.js';
 import { recordEvents } from './events.js';
 import { setRefundReason } from './refund-reason.js';
 import { lockOrders, type OrderRow } from './repository.js';
@@ -44,7 +46,7 @@ export async function correctOrder(
     if (before) await before(order!);
     await assertVersion(tx, order!, body.expectedVersion);
     if (CLOSED_FOR_CORRECTION.has(order!.processStatus)) {
-      throw conflict(`A ${order!.processStatus} order cannot be corrected.`);
+      throw refuseConflict(`A ${order!.processStatus} order cannot be corrected.`);
     }
     const sent: Record<string, unknown> = {};
     for (const f of CORRECTABLE_FIELDS) if (body[f] !== undefined) sent[f] = body[f];
@@ -113,10 +115,11 @@ export async function decideDuplicate(
   orderId: number,
   input: { otherOrderId: number; decision: DuplicateDecision },
   settings: CheckSettings,
-  ip: string | null = null,
+  ip: string | null,
+  effects: StatusEffects,
 ): Promise<{ movedOrderId: number | null }> {
   return inTransaction(db, async (tx) => {
-    if (input.otherOrderId === orderId) throw conflict('An order is not a duplicate of itself.');
+    if (input.otherOrderId === orderId) throw refuseConflict('An order is not a duplicate of itself.');
     const [order] = await lockOrders(tx, [orderId], 'Order not found');
     const candidates = await findDuplicates(tx, order!);
     const pair = candidates.find((c) => c.candidate.order_id === input.otherOrderId);
@@ -125,10 +128,10 @@ export async function decideDuplicate(
         .select({ id: orders.orderId })
         .from(orders)
         .where(eq(orders.orderId, input.otherOrderId));
-      if (!other) throw notFound('Order not found');
-      throw conflict(`Order ${input.otherOrderId} is not a possible duplicate of order ${orderId}.`);
+      if (!other) throw refuseNotFound('Order not found');
+      throw refuseConflict(`Order ${input.otherOrderId} is not a possible duplicate of order ${orderId}.`);
     }
-    if (pair.decision) throw conflict('This pair has already been decided.');
+    if (pair.decision) throw refuseConflict('This pair has already been decided.');
     const [low, high] = [orderId, input.otherOrderId].sort((a, b) => a - b) as [number, number];
     await tx.insert(orderDuplicateDecisions).values({
       orderId: low,
@@ -167,16 +170,21 @@ export async function decideDuplicate(
       const otherIsNewer =
         otherCreated > thisCreated || (otherCreated === thisCreated && input.otherOrderId > orderId);
       const [newer, older] = otherIsNewer ? [input.otherOrderId, orderId] : [orderId, input.otherOrderId];
-      const result = await addRemark(tx, actor, {
-        orderId: newer,
-        remark: `Duplicate of order ${older}`,
-        whatsapp: 'N',
-        telephone: 'N',
-        statusRefund: 'Y',
-        voided: 'N',
-        chargeBack: 'N',
-        reportError: 'N',
-      });
+      const result = await addRemark(
+        tx,
+        actor,
+        {
+          orderId: newer,
+          remark: `Duplicate of order ${older}`,
+          whatsapp: 'N',
+          telephone: 'N',
+          statusRefund: 'Y',
+          voided: 'N',
+          chargeBack: 'N',
+          reportError: 'N',
+        },
+        effects,
+      );
       movedOrderId = result.moved ? newer : null;
       // The refund that follows is for a duplicate (docs/product.md, "Refund reasons").
       if (movedOrderId) await setRefundReason(tx, actor.id, [movedOrderId], { code: 'duplicate' });

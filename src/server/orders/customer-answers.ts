@@ -3,17 +3,10 @@ import { CLOSED_STATUSES, type OrderStatus } from '../../shared/constants.js';
 import type { DbOrTx } from '../db/client.js';
 import { sqlValue } from '../db/sql-lists.js';
 import { dueNow } from '../due-time/policy.js';
-import { failingAddresses, inboundMessages, mailLog, orderRemarks, orders } from '../db/schema.js';
-import type { MailProvider } from '../../shared/constants.js';
-import { queueTemplateMail } from '../communication/notifications.js';
-import type { StaffIdentity } from '../context.js';
-import { conflict, notFound } from '../http/errors.js';
-import { assertMayMail, changeStatus, inTransaction } from './commands.js';
+import { failingAddresses, mailLog, orderRemarks, orders } from '../db/schema.js';
+import { refuseNotFound } from './refusal.js';
 import { type OrderEvent, recordEvents } from './events.js';
 import { lockOrders } from './repository.js';
-import { assertVersion } from './rules.js';
-import { assertCustomerMailAllowed } from '../mail/limits.js';
-import { writeMail } from '../mail/outbox.js';
 import { VERSION_BUMP } from './version.js';
 
 /**
@@ -65,7 +58,7 @@ export async function customerAnswered(
   verified = true,
 ): Promise<{ from: OrderStatus; to: OrderStatus }> {
   const [order] = await lockOrderStatus(tx, orderId);
-  if (!order) throw notFound(`Order not found: ${orderId}`);
+  if (!order) throw refuseNotFound(`Order not found: ${orderId}`);
   const from = order.processStatus as OrderStatus;
   const moving = verified && WAITING_STATUSES.includes(from);
   // A verified answer to an open order starts the customer answer's due-time target (where the policy
@@ -162,122 +155,4 @@ export async function escalateUnanswered(tx: DbOrTx, orderId: number, remark: st
     { orderId, action: 'status', fromValue: 'Awaiting', toValue: 'Contact Customer' },
   ]);
   return true;
-}
-
-/**
- * A staff reply: a template mail to the order's address (threaded by the mail composer) and, with
- * `moveTo`, the move in the same transaction (no status notification besides). Null: no such template.
- */
-export async function sendStaffReply(
-  db: DbOrTx,
-  actor: StaffIdentity,
-  input: {
-    orderId: number;
-    /** A template's key, or `body`: the reply as free text (decision 328). */
-    templateKey?: string | undefined;
-    body?: string | undefined;
-    provider: MailProvider;
-    moveTo?: OrderStatus | undefined;
-    expectedVersion?: number | undefined;
-    /** Admin or Manager: take over an order someone else holds (the holder rule). */
-    takeOver?: boolean | undefined;
-    /** The message answered, and who gets the reply (decision 359). */
-    inReplyTo?: number | undefined;
-    recipient?: 'customer' | 'sender' | undefined;
-    confirmCustomer?: boolean | undefined;
-  },
-): Promise<{ mailId: number; processStatus: OrderStatus; to: string } | null> {
-  return inTransaction(db, async (tx) => {
-    const [order] = await lockOrders(tx, [input.orderId], 'Order not found');
-    // The rules of a macro's mail step (decision 295): no mail to Deleted or Completed Refunds orders,
-    // the holder rule. A reply that moves the order is held to the move's own rules besides.
-    await assertMayMail(tx, actor, order!, true, input.takeOver ?? false);
-    await assertVersion(tx, order!, input.expectedVersion);
-    const toEmail = await replyRecipient(tx, order!.email, input);
-    if (input.body !== undefined) {
-      const mailId = await queueTextReply(tx, actor, toEmail, { ...input, body: input.body });
-      const moved = input.moveTo
-        ? await changeStatus(tx, actor, { orderId: input.orderId, to: input.moveTo, notify: false })
-        : null;
-      return { mailId, processStatus: moved?.to ?? (order!.processStatus as OrderStatus), to: toEmail };
-    }
-    const mail = await queueTemplateMail(tx, {
-      orderId: input.orderId,
-      templateKey: input.templateKey ?? '',
-      kind: 'macro',
-      toEmail,
-      provider: input.provider,
-      requestedBy: actor.id,
-      // A reply is written on purpose: it goes at once, not held for an Undo.
-      hold: false,
-    });
-    if (mail === null) return null;
-    if (!mail.queued) {
-      throw conflict(`The customer got "${mail.templateName}" ${mail.minutes} min ago: not sent again.`);
-    }
-    const mailId = mail.mail.mailId;
-    const moved = input.moveTo
-      ? await changeStatus(tx, actor, { orderId: input.orderId, to: input.moveTo, notify: false })
-      : null;
-    return { mailId, processStatus: moved?.to ?? (order!.processStatus as OrderStatus), to: toEmail };
-  });
-}
-
-/**
- * Who gets a staff reply (decision 359): the order's customer, or the sender of the answered message.
- * Answering a message that came from another address and still mailing the order's customer needs
- * `confirmCustomer` (409 otherwise, nothing written); the answered message must be this order's (404).
- */
-async function replyRecipient(
-  tx: DbOrTx,
-  customer: string,
-  input: {
-    orderId: number;
-    inReplyTo?: number | undefined;
-    recipient?: 'customer' | 'sender' | undefined;
-    confirmCustomer?: boolean | undefined;
-  },
-): Promise<string> {
-  if (input.inReplyTo === undefined) return customer;
-  const [message] = await tx
-    .select({ from: inboundMessages.fromEmail })
-    .from(inboundMessages)
-    .where(and(eq(inboundMessages.id, input.inReplyTo), eq(inboundMessages.orderId, input.orderId)))
-    .limit(1);
-  if (!message) throw notFound('The message you answer is not part of this order.');
-  const sender = message.from?.trim() || null;
-  const other = sender !== null && sender.toLowerCase() !== customer.trim().toLowerCase();
-  if (input.recipient === 'sender') return sender ?? customer;
-  if (other && !input.confirmCustomer) {
-    throw conflict(
-      `The message you answer came from ${sender}, not from the order's customer (${customer}): reply to the sender, or confirm to mail ${customer}.`,
-    );
-  }
-  return customer;
-}
-
-/**
- * Queues a staff reply written as free text (decision 328): a mail_log row carrying the text, sent at
- * once, under the customer-mail limits, with its order event, in the caller's transaction.
- */
-async function queueTextReply(
-  tx: DbOrTx,
-  actor: StaffIdentity,
-  toEmail: string,
-  input: { orderId: number; body: string; provider: MailProvider },
-): Promise<number> {
-  await assertCustomerMailAllowed(tx, input.orderId, actor.id);
-  const row = await writeMail(
-    tx,
-    {
-      orderId: input.orderId,
-      kind: 'macro',
-      toEmail,
-      provider: input.provider,
-      requestedBy: actor.id,
-      bodyText: input.body,
-    },
-    'macro staff reply (text)',
-  );
-  return row!.id;
 }

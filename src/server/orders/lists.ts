@@ -1,104 +1,24 @@
 import { type SQL, sql } from 'drizzle-orm';
-import {
-  FOLDER_COUNT_KEYS,
-  FOLDERS,
-  type Folder,
-  type FolderCounts,
-  MONTHS,
-} from '../../shared/constants.js';
-import type {
-  FutureMonthCounts,
-  ListFilters,
-  ListSortKey,
-  OrderListRow,
-  SortDirection,
-} from '../../shared/contracts/orders.js';
+import type { Folder } from '../../shared/constants.js';
+import type { ListFilters, ListSortKey, OrderListRow, SortDirection } from '../../shared/contracts/orders.js';
 import { DEFAULT_LIST_SORT } from '../../shared/list-sort.js';
-import { GOVERNMENT_REFERENCE_PATTERN } from '../../shared/contracts/submission.js';
 import { countryName } from '../../shared/countries.js';
-import type { Db, DbOrTx } from '../db/client.js';
+import type { DbOrTx } from '../db/client.js';
 import { sqlValue } from '../db/sql-lists.js';
 import { dueColumnsOf, type DueClock, dueStateSql, dueStateWhere } from '../due-time/policy.js';
 import { counterWhere, type FolderScope, folderWhere } from './folders.js';
 
 /**
  * Read side of the order lists: folder counts, folder pages and search. The write side (status
- * changes, assignment, deletion) lives in commands.ts.
+ * changes, assignment, deletion) lives in the order commands (status.ts, assignment.ts, delete-restore.ts).
  */
 
-/** Every folder count in one pass over the small counters table (folder meanings: docs/product.md). */
-export async function folderCounts(db: DbOrTx, scope: FolderScope): Promise<FolderCounts> {
-  const columns = sql.join(
-    FOLDERS.map(
-      (f) =>
-        sql`coalesce(sum(n) filter (where ${counterWhere(f, scope)}), 0)::bigint::text as ${sql.identifier(FOLDER_COUNT_KEYS[f])}`,
-    ),
-    sql`, `,
-  );
-  // New orders' days fold into "due" and "future" first, so the sums run over ~100 rows, not thousands.
-  const { rows } = await db.execute<Record<string, string>>(sql`
-    with folded as (
-      select process_status, processing_mode, assigned_to,
-             case when due_date > ${scope.today}::date then ${scope.today}::date + 1
-                  when due_date is not null then ${scope.today}::date end as due_date,
-             sum(n)::bigint as n
-      from order_folder_counts group by 1, 2, 3, 4)
-    select ${columns} from folded`);
-  const row = rows[0] ?? {};
-  return Object.fromEntries(
-    Object.values(FOLDER_COUNT_KEYS).map((k) => [k, Number(row[k] ?? 0)]),
-  ) as FolderCounts;
-}
-
-/** Future order tiles: the count per process month. */
-export async function futureMonthCounts(db: DbOrTx, today: string): Promise<FutureMonthCounts> {
-  const { rows } = await db.execute<{ m: string; n: string }>(sql`
-    select extract(month from due_date)::int::text as m, sum(n)::bigint::text as n
-    from order_folder_counts where ${counterWhere('futureOrder', { today, staffId: 0 })}
-    group by 1`);
-  const counts = Object.fromEntries(MONTHS.map((m) => [m, 0])) as FutureMonthCounts;
-  for (const r of rows) counts[MONTHS[Number(r.m) - 1]!] = Number(r.n);
-  return counts;
-}
-
-/**
- * Open orders at risk of or past their due time, and still-worked orders whose trip has passed, whole
- * system: range scans of the due-time and trip-end indexes (closed and waiting orders have no due time),
- * so the figures are exact at every moment without a nightly job. The same definition as dueStateSql.
- */
-export async function dueCounts(
-  db: DbOrTx,
-  clock: DueClock,
-): Promise<{ atRiskCount: number; breachedCount: number; tripPassedCount: number }> {
-  const now = clock.now.toISOString();
-  const edge = new Date(clock.now.getTime() + clock.marginHours * 3_600_000).toISOString();
-  const { rows } = await db.execute<{ breached: string; at_risk: string; trip_passed: string }>(sql`
-    select count(*) filter (where due_at <= ${now}::timestamptz)::text as breached,
-           count(*) filter (where due_at > ${now}::timestamptz)::text as at_risk,
-           (select count(*) from orders where trip_ends_at <= ${now}::timestamptz)::text as trip_passed
-    from orders where due_at < ${edge}::timestamptz
-      and (trip_ends_at is null or trip_ends_at > ${now}::timestamptz)`);
-  return {
-    atRiskCount: Number(rows[0]?.at_risk ?? 0),
-    breachedCount: Number(rows[0]?.breached ?? 0),
-    tripPassedCount: Number(rows[0]?.trip_passed ?? 0),
-  };
-}
-
-/** Orders still being worked with a failing check, whole system: a count of the partial index. */
-export async function needsAttentionCount(db: DbOrTx): Promise<number> {
-  const { rows } = await db.execute<{ n: string }>(
-    sql`select count(*)::text as n from orders where needs_attention`,
-  );
-  return Number(rows[0]?.n ?? 0);
-}
-
-type RawRow = Omit<OrderListRow, 'order_id'> & { order_id: string };
+export type RawRow = Omit<OrderListRow, 'order_id'> & { order_id: string };
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /** The columns of a list row over `orders o` joined to `staff_users s`. */
-function rowColumns(clock: DueClock): SQL {
+export function rowColumns(clock: DueClock): SQL {
   return sql`o.order_id::text as order_id, o.process_status, o.first_name, o.last_name,
            o.arrival_date::text as arrival_date, o.email, o.telephone_number, o.phone_code,
            to_char(o.created_at at time zone 'UTC', ${sql.raw(ISO)}) as created_at,
@@ -128,7 +48,7 @@ function rowColumns(clock: DueClock): SQL {
  * reads only the folder's partial index (ids and sort keys), so skipping to a deep page touches no
  * table rows; the outer query fetches just the page.
  */
-async function pageOf(
+export async function pageOf(
   db: DbOrTx,
   where: SQL,
   offset: number,
@@ -159,7 +79,7 @@ async function pageOf(
 }
 
 /** The newest-first sort key of one row (created_at in full precision, as text). */
-interface PageKey {
+export interface PageKey {
   createdAt: string;
   orderId: number;
 }
@@ -229,7 +149,7 @@ const SORT_EXPRESSIONS: Record<ListSortKey, SQL[]> = {
  * One page in the asked order, ties broken by order id in the same direction. Nulls follow
  * PostgreSQL's default (last going up, first going down), so one plain index serves both directions.
  */
-async function sortedPage(
+export async function sortedPage(
   db: DbOrTx,
   where: SQL,
   sort: ListSortKey,
@@ -298,10 +218,10 @@ export function filterWhere(filters: ListFilters, staffId: number, clock: DueClo
 }
 
 /** Below this offset a page is read from the newest end directly; deeper pages may read from the other end. */
-const REVERSE_SCAN_FROM = 5_000;
+export const REVERSE_SCAN_FROM = 5_000;
 
 /** Exact size of one folder, from the counters table. */
-async function folderTotal(db: DbOrTx, folder: Folder, scope: FolderScope): Promise<number> {
+export async function folderTotal(db: DbOrTx, folder: Folder, scope: FolderScope): Promise<number> {
   const { rows } = await db.execute<{ n: string }>(
     sql`select coalesce(sum(n), 0)::bigint::text as n from order_folder_counts where ${counterWhere(folder, scope)}`,
   );
@@ -322,7 +242,7 @@ export interface ListOptions {
  * newest first, which has its own paths (page keys, reading deep pages from the oldest end). A
  * direction without a sort key is ignored, as before the defaults.
  */
-function listOrder(
+export function listOrder(
   folder: Folder,
   options: ListOptions,
 ): { sort: ListSortKey; dir: SortDirection; work: boolean } | null {
@@ -440,13 +360,18 @@ export async function listFolder(
 }
 
 /** Which list a page belongs to: the user only counts for My Orders and the assignee `me`. */
-function listSignature(folder: Folder, scope: FolderScope, filters: ListFilters, limit: number): string {
+export function listSignature(
+  folder: Folder,
+  scope: FolderScope,
+  filters: ListFilters,
+  limit: number,
+): string {
   const perUser = folder === 'myOrder' || filters.assignee === 'me' || filters.customerReplied === 'true';
   return JSON.stringify([folder, scope.today, scope.month ?? 0, perUser ? scope.staffId : 0, filters, limit]);
 }
 
 /** A page read in full gives its own start and the next page's. */
-function rememberPage(
+export function rememberPage(
   cache: PageKeyCache,
   list: string,
   generation: number,
@@ -459,155 +384,4 @@ function rememberPage(
   if (!first || !last) return;
   cache.remember(list, generation, page, { key: first, inclusive: true });
   if (keys.length === limit) cache.remember(list, generation, page + 1, { key: last, inclusive: false });
-}
-
-/** Escapes LIKE wildcards so that user text is matched literally. */
-function likeLiteral(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-/** Must stay identical to the expression of orders_search_trgm_idx. */
-const SEARCH_TEXT = sql.raw(
-  `lower(first_name || ' ' || last_name || ' ' || email || ' ' || coalesce(phone_code, '') || coalesce(telephone_number, ''))`,
-);
-
-/** Matches counted exactly up to here; a search that finds more should be narrowed, not paged. */
-export const SEARCH_TOTAL_CAP = 1000;
-
-/** A whole e-mail address (not a fragment of one). */
-const WHOLE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** At most this many orders share one exact id or e-mail (an id: one; an e-mail: a customer's orders). */
-const EXACT_LIMIT = 200;
-
-/**
- * The exact matches, read on their B-tree (decision 222): the order whose id was typed (primary key), or
- * the orders whose e-mail is the typed address (orders_email_lower_idx). Null when the text is neither.
- */
-function exactCondition(searchVal: string): { kind: 'id' | 'email' | 'reference'; where: SQL } | null {
-  const typed = searchVal.trim();
-  if (/^\d{1,15}$/.test(typed)) return { kind: 'id', where: sql`order_id = ${Number(typed)}` };
-  if (WHOLE_EMAIL.test(typed)) return { kind: 'email', where: sql`lower(email) = ${typed.toLowerCase()}` };
-  // A government reference, exactly (orders_government_reference_idx), case aside.
-  if (GOVERNMENT_REFERENCE_PATTERN.test(typed)) {
-    return {
-      kind: 'reference',
-      where: sql`upper(government_reference) = ${typed.toUpperCase()} and government_reference is not null`,
-    };
-  }
-  return null;
-}
-
-/**
- * The fragment condition (trigram index): case-insensitive substring of name, e-mail or phone for 3+
- * characters; shorter text matches a whole field exactly. The typed id is matched by exactCondition.
- */
-function fragmentCondition(searchVal: string): SQL {
-  const value = searchVal.trim().toLowerCase();
-  if (value.length < 3) {
-    return sql`(lower(first_name) = ${value} or lower(last_name) = ${value} or lower(email) = ${value} or telephone_number = ${value})`;
-  }
-  const parts: SQL[] = [sql`${SEARCH_TEXT} like ${`%${likeLiteral(value)}%`}`];
-  const digits = value.replace(/[\s()+-]/g, '');
-  if (digits !== value && /^\d{3,}$/.test(digits)) parts.push(sql`${SEARCH_TEXT} like ${`%${digits}%`}`);
-  return sql`(${sql.join(parts, sql` or `)})`;
-}
-
-/** Rows [offset, offset + limit) of a condition in the folder list's order (listOrder). */
-function orderedPage(
-  db: DbOrTx,
-  folder: Folder,
-  where: SQL,
-  offset: number,
-  limit: number,
-  options: ListOptions,
-): Promise<OrderListRow[]> {
-  const order = listOrder(folder, options);
-  if (!order) return pageOf(db, where, offset, limit, options.clock);
-  return sortedPage(db, where, order.sort, order.dir, offset, limit, options.clock, order.work);
-}
-
-/**
- * Search within a folder under the list filters, in the list's sort (decision 222). Plain digits are
- * looked up as an order id on the primary key and a whole e-mail address on the lower(email) index;
- * when the folder has such orders they are the answer (no substring search: the text is not a
- * fragment). Otherwise the text is a fragment of a name, e-mail or phone (the trigram index).
- */
-export async function searchFolder(
-  db: DbOrTx,
-  folder: Folder,
-  scope: FolderScope,
-  searchVal: string,
-  start: number,
-  end: number,
-  options: ListOptions,
-): Promise<{ rows: OrderListRow[]; total: number; totalCapped: boolean }> {
-  const filter = filterWhere(options.filters, scope.staffId, options.clock);
-  const base = filter ? sql`${folderWhere(folder, scope)} and ${filter}` : folderWhere(folder, scope);
-  const exact = exactCondition(searchVal);
-  const pinned = exact
-    ? await orderedPage(db, folder, sql`${base} and ${exact.where}`, 0, EXACT_LIMIT, options)
-    : [];
-  // Not a fragment: an id or a whole address the folder has is answered by its B-tree alone.
-  if (pinned.length) return { rows: pinned.slice(start, end), total: pinned.length, totalCapped: false };
-  const fragments = sql`${base} and ${fragmentCondition(searchVal)}`;
-  const [rows, count] = await Promise.all([
-    orderedPage(db, folder, fragments, start, end - start, options),
-    db.execute<{ n: string }>(
-      sql`select count(*)::text as n from (select 1 from orders where ${fragments} limit ${SEARCH_TOTAL_CAP + 1}) m`,
-    ),
-  ]);
-  const n = Number(count.rows[0]?.n ?? 0);
-  // Rows beyond the cap can still be paged to; the total then covers at least what was asked for.
-  const total = n > SEARCH_TOTAL_CAP ? Math.max(SEARCH_TOTAL_CAP, start + rows.length) : n;
-  return { rows, total, totalCapped: n > SEARCH_TOTAL_CAP };
-}
-
-/**
- * Pages this deep (or sorted, or filtered beyond the counters) may scan many rows; a newest-first page
- * that seeks from a remembered key near it does not.
- */
-export function listNeedsTimeout(
-  folder: Folder,
-  scope: FolderScope,
-  page: number,
-  limit: number,
-  options: ListOptions,
-): boolean {
-  const offset = (page - 1) * limit;
-  const { processingMode: _m, assignee: _a, ...others } = options.filters;
-  const filtered = Object.values(others).some((v) => v !== undefined);
-  if (filtered || (!!listOrder(folder, options) && offset > 0)) return true;
-  if (offset < 1_000) return false;
-  const near = options.pageKeys?.nearest(listSignature(folder, scope, options.filters, limit), page);
-  return !near || (page - near.page) * limit >= REVERSE_SCAN_FROM;
-}
-
-/** PostgreSQL cancelled the statement (statement_timeout). */
-export function isStatementTimeout(err: unknown): boolean {
-  for (let e = err as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '57014') return true;
-  }
-  return false;
-}
-
-/**
- * Runs a list read whose statements may take at most timeoutMs, so a deep page can never hold
- * pool connections for long: on PostgreSQL through the pool whose connections carry that limit (no
- * transaction round trips), else in a read-only transaction that sets it. PGlite runs on one
- * connection of its own: no limit there.
- */
-export async function withListTimeout<T>(
-  database: { kind: 'pglite' | 'postgres'; db: Db; timedDb?: ((timeoutMs: number) => Db) | undefined },
-  timeoutMs: number,
-  read: (db: DbOrTx) => Promise<T>,
-): Promise<T> {
-  if (database.kind !== 'postgres') return read(database.db);
-  if (database.timedDb) return read(database.timedDb(timeoutMs));
-  return database.db.transaction(
-    async (tx) => {
-      await tx.execute(sql.raw(`set local statement_timeout = ${Math.max(1, Math.round(timeoutMs))}`));
-      return read(tx);
-    },
-    { accessMode: 'read only' },
-  );
 }

@@ -21,7 +21,7 @@ import {
   type OrderCheck,
   runOrderChecks,
 } from '../../shared/order-checks.js';
-import { translatorFor } from '../customer/stage-queries.js';
+import { translatorFor } from '../translator.js';
 import type { DbOrTx } from '../db/client.js';
 import { sqlValue } from '../db/sql-lists.js';
 import { orders } from '../db/schema.js';

@@ -5,13 +5,13 @@ import type { OrderFields, RemarkItem } from '../../shared/contracts/order-detai
 import { usDateTime } from '../../shared/dates.js';
 import type { DbOrTx } from '../db/client.js';
 import { documents, type orderRemarks, orders, staffUsers } from '../db/schema.js';
-import { notFound } from '../http/errors.js';
+import { refuseNotFound } from './refusal.js';
 import { readDueClock, dueStateOf } from '../due-time/policy.js';
 
 /**
  * The order repository: how the domain loads, locks and maps an order. Every function takes the
  * database or a transaction (`DbOrTx`); inside a transaction it reads what that transaction sees.
- * Writes go through commands.ts, the order history through events.ts.
+ * Writes go through the order commands (transaction.ts lists them), the order history through events.ts.
  */
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -45,7 +45,7 @@ export async function lockOrders(
     .for('update', { of: orders });
   const found = new Set(rows.map((r) => r.orderId));
   const missing = unique.filter((id) => !found.has(id));
-  if (missing.length) throw notFound(notFoundMessage ?? `Order not found: ${missing.join(', ')}`);
+  if (missing.length) throw refuseNotFound(notFoundMessage ?? `Order not found: ${missing.join(', ')}`);
   return rows.map(({ holderName, ...row }) => ({
     ...row,
     holder: row.assignedTo === null ? null : (holderName ?? ''),

@@ -1,7 +1,7 @@
 import { and, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { orders } from '../db/schema.js';
-import { conflict } from '../http/errors.js';
+import { refuseConflict } from './refusal.js';
 
 export const RISK_HOLD_MESSAGE =
   "This order's payment is on a risk hold: a Manager reviews it (and clears the hold with a reason) before it is submitted.";
@@ -19,7 +19,7 @@ export async function assertNoRiskHold(tx: DbOrTx, orderIds: number | readonly n
     .from(orders)
     .where(and(inArray(orders.orderId, ids), sql`'risk_hold' = any(${orders.checkFlags})`));
   if (!held.length) return;
-  throw conflict(
+  throw refuseConflict(
     ids.length === 1
       ? RISK_HOLD_MESSAGE
       : `${RISK_HOLD_MESSAGE} On hold: ${held.map((h) => h.orderId).join(', ')}.`,

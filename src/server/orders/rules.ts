@@ -9,11 +9,11 @@ import {
   type OrderState,
   statusName,
 } from '../../shared/order-rules.js';
-import { recordAudit } from '../audit/audit.js';
+import { recordAudit } from '../db/audit-log.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { orders, staffUsers } from '../db/schema.js';
-import { conflict, HttpError } from '../http/errors.js';
+import { OrderRefusal, refuseConflict } from './refusal.js';
 import { recordEvents } from './events.js';
 import type { LockedOrder } from './repository.js';
 
@@ -38,7 +38,7 @@ type RefusedOrder = z.infer<typeof refusedOrders>['orders'][number];
 
 /**
  * Checks every locked order against the shared rules. One refusal refuses the whole request (nothing
- * changes); the answer is 403 when a role may never do it, otherwise 409, and lists each refused order.
+ * changes); the refusal is `forbidden` when a role may never do it, otherwise a `conflict`, and lists each refused order.
  */
 export function enforceRules(
   locked: Pick<LockedOrder, 'orderId' | 'processStatus' | 'assignedTo' | 'processingDate'>[],
@@ -47,11 +47,11 @@ export function enforceRules(
   today: string,
 ): void {
   const refused: RefusedOrder[] = [];
-  let code: 403 | 409 = 409;
+  let kind: 'forbidden' | 'conflict' = 'conflict';
   for (const o of locked) {
     const d = decide(ruleState(o), action, actor.type, today);
     if (d.allowed) continue;
-    if (d.code === 403) code = 403;
+    if (d.code === 403) kind = 'forbidden';
     refused.push({ orderId: o.orderId, processStatus: o.processStatus, message: d.message });
   }
   if (!refused.length) return;
@@ -63,7 +63,7 @@ export function enforceRules(
           .slice(0, 5)
           .map((r) => `${r.orderId} (${r.message})`)
           .join('; ')}${refused.length > 5 ? '; …' : ''}`;
-  throw new HttpError(code, message, { orders: refused });
+  throw new OrderRefusal(kind, message, { orders: refused });
 }
 
 /** How the latest change reads in a conflict message ("moved it to Awaiting Govt"). */
@@ -122,7 +122,7 @@ export async function assertVersion(
   const what = last
     ? `${last.actor ?? 'The system'} ${describeChange(last.action, last.to_value, last.to_name)} at ${last.at}`
     : 'Someone changed it';
-  throw conflict(`This order changed since you opened it: ${what}. Reload to see the change.`, {
+  throw refuseConflict(`This order changed since you opened it: ${what}. Reload to see the change.`, {
     version: order.version,
     expectedVersion: expected,
   });
@@ -148,7 +148,7 @@ export async function assertHolderAllows(
     { id: actor.id, role: actor.type },
     takeOver,
   );
-  if (!d.allowed) throw conflict(d.message, { holder: holder?.name ?? null });
+  if (!d.allowed) throw refuseConflict(d.message, { holder: holder?.name ?? null });
   return holder?.name ?? null;
 }
 

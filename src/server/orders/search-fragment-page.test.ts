@@ -3,7 +3,7 @@ import { orders } from '../db/schema.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { buildOrder } from '../test/factories.js';
 import { type OrderInsert, orderValuesFromSnake } from './columns.js';
-import { SEARCH_TOTAL_CAP } from './lists.js';
+import { SEARCH_TOTAL_CAP } from './list-search.js';
 
 /**
  * A fragment's newest-first page and its capped total (decision 281) are exactly what sorting all

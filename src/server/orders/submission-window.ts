@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { SERVICE_TIME_ZONE } from '../../shared/constants.js';
-import { now } from '../auth/clock.js';
+import { now } from '../clock.js';
 import type { DbOrTx } from '../db/client.js';
 import { sqlValue } from '../db/sql-lists.js';
 

@@ -1,6 +1,6 @@
 import { HttpError } from '../http/errors.js';
 import { ok } from '../http/envelope.js';
-import type { ProviderRefund, RefundResult } from './refunds.js';
+import type { ProviderRefund, RefundResult } from './refund-result.js';
 
 export const REFUNDED_MESSAGE = 'Order has been refunded successfully';
 

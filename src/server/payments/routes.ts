@@ -14,7 +14,7 @@ import { submitEvidence } from './evidence.js';
 import { orderPayment } from './queries.js';
 import { stripeEventShapeError } from './stripe-events.js';
 import { verifyStripeEvent } from './stripe-gateway.js';
-import { applyStripeEvent } from './stripe-webhook.js';
+import { applyStripeEvent } from '../flows/provider-event.js';
 import { scheduleDisputeBandCheck } from '../flows/dispute-band.js';
 import { refundOnFraudWarning } from '../flows/fraud-warning.js';
 

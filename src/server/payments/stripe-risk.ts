@@ -4,7 +4,7 @@ import type { OrderStatus } from '../../shared/constants.js';
 import type { DbOrTx } from '../db/client.js';
 import { orders, paymentCharges, paymentFraudWarnings } from '../db/schema.js';
 import { publishNotice } from '../live/notices.js';
-import { addSystemRemark } from '../orders/commands.js';
+import { addSystemRemark } from '../orders/remarks.js';
 import { recordEvents } from '../orders/events.js';
 import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
 import { RISKY_LEVELS } from '../../shared/contracts/payment-risk.js';

@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { samplePdf, TINY_PNG } from '../test/fixtures.js';
 import { INBOUND_DOMAIN, INBOUND_TOKEN, postInbound } from '../test/inbound.js';
-import { ourMessageId, replyAddress } from '../inbound/tokens.js';
+import { ourMessageId, replyAddress } from '../mail/reply-tokens.js';
 import { eventually, multipart, pdfText } from '../test/smtp.js';
 
 /**

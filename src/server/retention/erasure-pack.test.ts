@@ -3,7 +3,7 @@ import { ERASED_FIELDS } from '../../shared/contracts/retention.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { pdfText } from '../test/smtp.js';
-import { runRetention } from './retention.js';
+import { runRetention } from '../flows/retention-job.js';
 
 let t: TestApp;
 beforeAll(async () => {

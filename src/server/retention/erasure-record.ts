@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { DefencePackDetails } from '../../shared/contracts/order-detail.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderEvents, staffUsers } from '../db/schema.js';
-import { ERASE_ACTION } from './retention.js';
+import { ERASE_ACTION } from './settings.js';
 
 export type ErasureRecord = NonNullable<DefencePackDetails['erasure']>;
 

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { samplePdf } from '../test/fixtures.js';
 import { multipart, pdfText } from '../test/smtp.js';
-import { retentionJob, runRetention } from './retention.js';
+import { retentionJob, runRetention } from '../flows/retention-job.js';
 
 let t: TestApp;
 beforeAll(async () => {

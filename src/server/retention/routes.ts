@@ -9,7 +9,8 @@ import { envelope } from '../../shared/contracts/common.js';
 import { recordAudit } from '../audit/audit.js';
 import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
-import { eraseOrder, getRetentionSettings, saveRetentionSettings } from './retention.js';
+import { eraseOrder } from '../flows/erase-order.js';
+import { getRetentionSettings, saveRetentionSettings } from './settings.js';
 
 const security = [{ staffToken: [] }];
 

@@ -15,7 +15,7 @@ import { markSubmitted, submissionPacketOf } from '../flows/submit-order.js';
 import { openStored, storedExists } from '../documents/storage.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
-import { contentDisposition } from '../order-detail/routes.js';
+import { contentDisposition } from '../http/content-disposition.js';
 import { listOrderFiles, orderFileOf } from './order-files.js';
 import { getSubmissionPolicy } from './policy.js';
 

@@ -31,7 +31,7 @@ import { hitThrottle, refundThrottle } from '../auth/throttle.js';
 import { staffUsers } from '../db/schema.js';
 import { done, ok } from '../http/envelope.js';
 import { badRequest, conflict, forbidden, notFound, tooManyRequests } from '../http/errors.js';
-import { handOverOpenOrders, openOrdersHeldBy } from '../orders/commands.js';
+import { handOverOpenOrders, openOrdersHeldBy } from '../orders/assignment.js';
 import {
   emailTaken,
   findMember,

@@ -13,7 +13,7 @@ import type { AppContext, StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
 import { savedViews, staffUsers } from '../db/schema.js';
 import { conflict, forbidden, notFound } from '../http/errors.js';
-import { readList } from '../orders/read-list.js';
+import { readList } from '../order-lists/read-list.js';
 
 type ViewRow = typeof savedViews.$inferSelect;
 

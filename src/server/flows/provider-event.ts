@@ -4,10 +4,17 @@ import { formatStaffDateTime } from '../../shared/dates.js';
 import { formatMinor } from '../../shared/money.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { orders, paymentDisputes, paymentRefunds, paymentWebhookEvents } from '../db/schema.js';
-import { addSystemRemark, moveAsSystem } from '../orders/commands.js';
+import { moveAsSystem } from './move-status.js';
+import { refundedSoFar } from '../payments/refunded-so-far.js';
+import { addSystemRemark } from '../orders/remarks.js';
 import { recordEvents } from '../orders/events.js';
 import type { CheckSettings } from '../orders/order-checks.js';
-import { applyChargeSucceeded, applyFraudWarning, PROVIDER, type RiskOutcome } from './stripe-risk.js';
+import {
+  applyChargeSucceeded,
+  applyFraudWarning,
+  PROVIDER,
+  type RiskOutcome,
+} from '../payments/stripe-risk.js';
 
 /**
  * Stripe's events applied to our orders (docs/product.md, "Connecting Stripe"). Each event is applied
@@ -231,18 +238,9 @@ async function applyRefunded(tx: DbOrTx, charge: Stripe.Charge, eventId: string)
   if (orderId === null) return UNKNOWN_PAYMENT;
   // Our own attempts whose answer was lost are settled by the provider's word (decision 354).
   const settled = await settlePending(tx, orderId, charge);
-  const [known] = await tx
-    .select({ sum: sql<string>`coalesce(sum(${paymentRefunds.amount}), 0)::text` })
-    .from(paymentRefunds)
-    .where(
-      and(
-        eq(paymentRefunds.orderId, orderId),
-        eq(paymentRefunds.provider, PROVIDER),
-        // A refund of ours in flight counts too: its own answer records it.
-        inArray(paymentRefunds.status, ['succeeded', 'pending']),
-      ),
-    );
-  const newAmount = charge.amount_refunded - Number(known?.sum ?? 0);
+  // A refund of ours in flight counts too: its own answer records it.
+  const known = await refundedSoFar(tx, orderId, ['succeeded', 'pending'], PROVIDER);
+  const newAmount = charge.amount_refunded - known;
   if (newAmount <= 0 && settled.length) {
     const currency = charge.currency.toUpperCase();
     const [order] = await tx

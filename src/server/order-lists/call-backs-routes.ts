@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { callBacksDueResponse } from '../../shared/contracts/call-backs.js';
 import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
-import { callBacksDue } from './contacts.js';
+import { callBacksDue } from '../orders/contacts.js';
 
 const security = [{ staffToken: [] }];
 

@@ -4,15 +4,19 @@ import type { Config } from '../config.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { orderRemarks, orders, paymentRefunds } from '../db/schema.js';
-import { badRequest, conflict, HttpError } from '../http/errors.js';
+import { badRequest, conflict, httpErrorOf } from '../http/errors.js';
 import { refundReasonProblem } from '../../shared/contracts/payments.js';
 import type { RefundWhy } from '../../shared/refund-reasons.js';
-import { addSystemRemark, completeRefunds, lockRefundable } from '../orders/commands.js';
+import { completeRefunds } from './move-status.js';
+import { lockRefundable } from '../orders/delete-restore.js';
+import { addSystemRemark } from '../orders/remarks.js';
 import { recordEvents } from '../orders/events.js';
 import { setRefundReason } from '../orders/refund-reason.js';
 import type { LockedOrder } from '../orders/repository.js';
-import type { GatewayResult, PaymentGateway } from './gateway.js';
-import { paymentRouteOf } from './payment-route.js';
+import type { GatewayResult, PaymentGateway } from '../payments/gateway.js';
+import { paymentRouteOf } from '../payments/payment-route.js';
+import type { ProviderRefund, RefundFailure, RefundResult } from '../payments/refund-result.js';
+import { type RefundStatus, refundedSoFar } from '../payments/refunded-so-far.js';
 
 /**
  * 'Refunded it' with the payment provider first (docs/decisions/302, 354): for an order paid through an
@@ -57,65 +61,14 @@ export function refundWhyOf(body: {
   return body.reasonCode ? { code: body.reasonCode, text: body.reasonText } : undefined;
 }
 
-export interface RefundFailure {
-  orderId: number;
-  message: string;
-  /** True when the provider's answer is unknown (timeout): retrying repeats the same request. */
-  retrySafe: boolean;
-}
-
-export interface ProviderRefund {
-  orderId: number;
-  gateway: string;
-  refundId: string;
-  /** This refund, e.g. "20.00 USD". */
-  amount: string;
-  /** All refunded of the payment so far, this refund included. */
-  refundedSoFar: string;
-  /** What is left of the payment. */
-  remaining: string;
-  /** True when the order moved to Completed Refunds. */
-  closed: boolean;
-}
-
-export interface RefundResult {
-  /** Every order now in Completed Refunds. */
-  refunded: number[];
-  /** Those refunded at a provider, with the provider's refund id (closed or kept in Refunds). */
-  throughProvider: ProviderRefund[];
-  failed: RefundFailure[];
-}
-
 const PROVIDER_KEY: Record<string, string> = { Stripe: 'stripe' };
 
 function providerKey(gateway: PaymentGateway): string {
   return PROVIDER_KEY[gateway.name] ?? gateway.name.toLowerCase();
 }
 
-type RefundStatus = (typeof paymentRefunds.$inferSelect)['status'];
-
 /** Refunds that count against the payment: succeeded, and pending ones whose outcome is not known yet. */
 const COUNTED: readonly RefundStatus[] = ['succeeded', 'pending', 'unknown'];
-
-/** The sum of an order's refunds at a provider (minor units) with the given statuses. */
-async function refundSum(
-  tx: DbOrTx,
-  orderId: number,
-  provider: string,
-  statuses: readonly RefundStatus[],
-): Promise<number> {
-  const [row] = await tx
-    .select({ sum: sql<string>`coalesce(sum(${paymentRefunds.amount}), 0)::text` })
-    .from(paymentRefunds)
-    .where(
-      and(
-        eq(paymentRefunds.orderId, orderId),
-        eq(paymentRefunds.provider, provider),
-        inArray(paymentRefunds.status, [...statuses]),
-      ),
-    );
-  return Number(row?.sum ?? 0);
-}
 
 async function markedDuplicate(tx: DbOrTx, orderId: number): Promise<boolean> {
   const [row] = await tx
@@ -161,8 +114,9 @@ export async function refundOrders(
         result.throughProvider.push(done);
       }
     } catch (err) {
-      if (!(err instanceof HttpError) || integrated.length === 1) throw err;
-      result.failed.push({ orderId: order.orderId, message: err.message, retrySafe: false });
+      const refused = httpErrorOf(err);
+      if (!refused || integrated.length === 1) throw err;
+      result.failed.push({ orderId: order.orderId, message: refused.message, retrySafe: false });
     }
   }
   return result;
@@ -243,7 +197,7 @@ async function beginAttempt(
     }
     const reason: RefundReason =
       opts.reason ?? ((await markedDuplicate(tx, orderId)) ? 'duplicate' : 'requested_by_customer');
-    const left = paid - (await refundSum(tx, orderId, provider, COUNTED));
+    const left = paid - (await refundedSoFar(tx, orderId, COUNTED, provider));
     if (left <= 0) throw conflict(`Order ${orderId}: nothing is left to refund of this payment.`);
     let amount = left;
     if (opts.amount !== undefined) {
@@ -395,7 +349,7 @@ async function refundOne(
     await recordEvents(tx, [
       { orderId, actorId: actor.id, action: 'payment', toValue: `refund ${refundId} ${amountText}` },
     ]);
-    const refunded = await refundSum(tx, orderId, provider, ['succeeded']);
+    const refunded = await refundedSoFar(tx, orderId, ['succeeded'], provider);
     so = { refunded, remaining: Math.max(attempt.paid - refunded, 0) };
   };
   try {
@@ -413,10 +367,11 @@ async function refundOne(
       }
     });
   } catch (err) {
-    if (!(err instanceof HttpError)) throw err;
+    const refused = httpErrorOf(err);
+    if (!refused) throw err;
     // The money went back: keep that on record even though the order changed meanwhile.
     await db.transaction(record);
-    notMoved = err.message;
+    notMoved = refused.message;
   }
   if (notMoved !== null) {
     return {

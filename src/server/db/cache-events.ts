@@ -1,4 +1,4 @@
-import type { Database } from '../db/client.js';
+import type { Database } from './client.js';
 
 /**
  * One NOTIFY channel for the in-memory caches of an instance (folder counts, the due-time policy, the

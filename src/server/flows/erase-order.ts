@@ -1,120 +1,29 @@
 import { open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import PgBoss from 'pg-boss';
-import type { OrderEventAction } from '../../shared/constants.js';
-import {
-  DEFAULT_RETENTION_DAYS,
-  ERASED_FIELDS,
-  type ErasureResult,
-  type RetentionSettings,
-  retentionSettings,
-} from '../../shared/contracts/retention.js';
+import { ERASED_FIELDS, type ErasureResult } from '../../shared/contracts/retention.js';
 import { recordAudit } from '../audit/audit.js';
 import type { Config } from '../config.js';
-import type { Database, DbOrTx } from '../db/client.js';
-import { sqlValueText } from '../db/sql-lists.js';
-import { appSettings, documents, orderEvents } from '../db/schema.js';
+import type { Database } from '../db/client.js';
+import { documents, orderEvents } from '../db/schema.js';
 import { removeStored } from '../documents/storage.js';
-import { removeFromMailbox } from '../inbound/imap.js';
+import { removeFromMailbox } from '../inbound/mailbox.js';
 import { conflict } from '../http/errors.js';
-import { bossDb } from '../mail/queue.js';
 import { outboxDir } from '../mail/transports.js';
 import { recordEvents } from '../orders/events.js';
+import { ERASE_ACTION } from '../retention/settings.js';
+import {
+  ERASED,
+  ERASURE_TEXT,
+  WHOLE_TEXT_ACTIONS,
+  distinctValues,
+  erasedEmailOf,
+  redactFreeText,
+  scrubJson,
+  scrubText,
+} from '../retention/scrub.js';
+
 import { lockOrders } from '../orders/repository.js';
-
-const KEY = 'retention';
-export const ERASE_ACTION = 'erase' satisfies OrderEventAction;
-const JOB = 'retention-erase';
-
-export async function getRetentionSettings(db: DbOrTx): Promise<RetentionSettings> {
-  const [row] = await db
-    .select({ value: appSettings.value })
-    .from(appSettings)
-    .where(eq(appSettings.key, KEY));
-  const parsed = retentionSettings.safeParse(row?.value);
-  return parsed.success ? parsed.data : { days: DEFAULT_RETENTION_DAYS };
-}
-
-export async function saveRetentionSettings(db: DbOrTx, value: RetentionSettings, by: number): Promise<void> {
-  await db
-    .insert(appSettings)
-    .values({ key: KEY, value, updatedBy: by, updatedAt: new Date() })
-    .onConflictDoUpdate({ target: appSettings.key, set: { value, updatedBy: by, updatedAt: new Date() } });
-}
-
-export const ERASURE_TEXT = `Personal data erased: ${ERASED_FIELDS.join(', ')}`;
-
-/** The address an erased order keeps (the column cannot be empty); such an order is tracked by no one. */
-export const erasedEmailOf = (orderId: number) => `erased-${orderId}@erased.invalid`;
-const ERASED = '[erased]';
-
-const escapeRegExp = (v: string) => v.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
-/**
- * A text with every erased value in it replaced (case-insensitive, longest value first); e-mail addresses
- * become the order's placeholder address, other values `[erased]`.
- */
-export function scrubText(text: string, values: readonly string[], erasedEmail: string): string {
-  let out = text;
-  for (const v of values) {
-    if (!out.toLowerCase().includes(v.toLowerCase())) continue;
-    // Whole words only: a first name "Ed" never eats into "Completed".
-    const whole = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(v)}(?![\\p{L}\\p{N}])`, 'giu');
-    out = out.replace(whole, v.includes('@') ? erasedEmail : ERASED);
-  }
-  return out;
-}
-
-/** The same for every string inside a JSON value (the audit log's from/to values). */
-function scrubJson(value: unknown, values: readonly string[], erasedEmail: string): unknown {
-  if (typeof value === 'string') return scrubText(value, values, erasedEmail);
-  if (Array.isArray(value)) return value.map((v) => scrubJson(v, values, erasedEmail));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubJson(v, values, erasedEmail)]));
-  }
-  return value;
-}
-
-/** Audit actions about an order whose every value goes whole on erasure (what was typed about the customer). */
-const WHOLE_TEXT_ACTIONS = new Set(['order.correct', 'order.payment-reference']);
-
-/** Keys of audit values that hold words someone wrote (reasons, notes), not facts. */
-const FREE_TEXT_KEYS = /^(reason|forceReason|remark|note|text|body|message|comment|subject|fileName|name)$/i;
-
-/**
- * An audit value about an erased order: free text (FREE_TEXT_KEYS, or every value of a correction)
- * becomes `[erased]`, other strings lose the order's values.
- */
-function redactFreeText(
-  value: unknown,
-  all: boolean,
-  values: readonly string[],
-  erasedEmail: string,
-): unknown {
-  const walk = (v: unknown, key: string | null): unknown => {
-    if (typeof v === 'string')
-      return v !== '' && (all || (key !== null && FREE_TEXT_KEYS.test(key)))
-        ? ERASED
-        : scrubText(v, values, erasedEmail);
-    if (Array.isArray(v)) return v.map((x) => walk(x, key));
-    if (v && typeof v === 'object')
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x, k)]));
-    return v;
-  };
-  return walk(value, null);
-}
-
-/** Distinct non-trivial values, longest first (so "Maria Lopez" goes before "Maria"). */
-function distinctValues(values: readonly (string | null | undefined)[], min: number): string[] {
-  const set = new Set<string>();
-  for (const v of values) {
-    const trimmed = v?.trim();
-    if (trimmed && trimmed.length >= min) set.add(trimmed);
-  }
-  return [...set].sort((a, b) => b.length - a.length);
-}
 
 /**
  * Erases the personal data of one order in one transaction with its order event and audit row: passport,
@@ -453,57 +362,3 @@ async function removeOutboxMails(
   }
 }
 const HEADER_BYTES = 16 * 1024;
-
-/** Orders due for erasure under the policy: travel ended more than N days ago, not under chargeback. */
-export async function dueForErasure(database: Database, days: number, limit = 500): Promise<number[]> {
-  const { rows } = await database.sql.query<{ order_id: string | number }>(
-    `select o.order_id from orders o
-      where coalesce(o.departure_date, o.arrival_date) < (now() at time zone 'America/New_York')::date - $1::int
-        and o.process_status <> ${sqlValueText('ChargeBack')}
-        and not exists (select 1 from order_events e where e.order_id = o.order_id and e.action = $2)
-      order by o.order_id limit $3`,
-    [days, ERASE_ACTION, limit],
-  );
-  return rows.map((r) => Number(r.order_id));
-}
-
-/** One run of the policy: erases every order due (in batches); answers how many. */
-export async function runRetention(database: Database, config: Config): Promise<number> {
-  const { days } = await getRetentionSettings(database.db);
-  let erased = 0;
-  for (;;) {
-    const ids = await dueForErasure(database, days);
-    if (ids.length === 0) return erased;
-    let progressed = false;
-    for (const id of ids) {
-      try {
-        await eraseOrder(database.db, config, id, {
-          actorId: null,
-          actorEmail: null,
-          reason: `retention policy: travel ended more than ${days} days ago`,
-        });
-        erased += 1;
-        progressed = true;
-      } catch (err) {
-        // Moved to chargeback or erased by hand meanwhile: the next run looks again.
-        if ((err as { statusCode?: number }).statusCode !== 409) throw err;
-      }
-    }
-    if (!progressed) return erased;
-  }
-}
-
-/** The daily run through pg-boss (one instance runs it, whatever the number of instances). */
-export async function retentionJob(app: FastifyInstance): Promise<() => Promise<void>> {
-  const { database, config } = app.ctx;
-  const boss = new PgBoss({ db: bossDb(database) as never, schema: 'pgboss', migrate: true });
-  boss.on('error', (err) => app.log.error({ err }, 'retention job queue error'));
-  await boss.start();
-  await boss.createQueue(JOB, { name: JOB, retryLimit: 2, expireInSeconds: 3600 });
-  await boss.schedule(JOB, '30 3 * * *', {}, { tz: 'America/New_York' });
-  await boss.work(JOB, async () => {
-    const n = await runRetention(database, config);
-    app.log.info({ erased: n }, 'retention policy run');
-  });
-  return () => boss.stop({ graceful: true, wait: true });
-}

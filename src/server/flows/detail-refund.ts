@@ -4,9 +4,9 @@ import { serviceToday } from '../../shared/dates.js';
 import type { RefundWhy } from '../../shared/refund-reasons.js';
 import type { StaffIdentity } from '../context.js';
 import { orders } from '../db/schema.js';
-import { paymentRouteOf } from './payment-route.js';
-import { refundAnswer } from './refund-answer.js';
-import { refundOrders } from './refunds.js';
+import { paymentRouteOf } from '../payments/payment-route.js';
+import { refundAnswer } from '../payments/refund-answer.js';
+import { refundOrders } from './refund-orders.js';
 
 /**
  * The detail screen's Move to Completed Refunds for an order paid through an integrated gateway: the

@@ -5,8 +5,9 @@ import { serviceToday } from '../../shared/dates.js';
 import { setDueClockForTests } from '../due-time/policy.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
-import { type CountsMemory, countsFromDatabase, dayCounts, readCounterRows } from './counts.js';
-import { folderCounts } from './lists.js';
+import { type CountsMemory, countsFromDatabase } from './counts.js';
+import { dayCounts, readCounterRows } from './counter-rows.js';
+import { folderCounts } from '../orders/list-counts.js';
 
 /** Folder and due-time counts in memory (decision 220): always what the database says. */
 let t: TestApp;

@@ -24,10 +24,12 @@ import { staffOf } from '../auth/guard.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
 import { refundAnswer } from '../payments/refund-answer.js';
-import { refundOrders, refundWhyOf } from '../payments/refunds.js';
-import { assign, deleteOrders, restoreOrders } from './commands.js';
+import { refundOrders, refundWhyOf } from '../flows/refund-orders.js';
+import { deleteOrders } from '../flows/move-status.js';
+import { assign } from '../orders/assignment.js';
+import { restoreOrders } from '../orders/delete-restore.js';
 import { countsFor } from './counts.js';
-import { futureMonthCounts as countFutureMonths } from './lists.js';
+import { futureMonthCounts as countFutureMonths } from '../orders/list-counts.js';
 import { isFolder, readList } from './read-list.js';
 
 const security = [{ staffToken: [] }];

@@ -6,19 +6,10 @@ import type { StaffIdentity } from '../context.js';
 import type { Database, Db, DbOrTx } from '../db/client.js';
 import { forbidden, serviceUnavailable } from '../http/errors.js';
 import { CountsMemory } from './counts.js';
-import { type FolderScope, monthNumber } from './folders.js';
-import {
-  filtersOf,
-  isStatementTimeout,
-  type ListOptions,
-  listFolder,
-  listNeedsTimeout,
-  listTotal,
-  PageKeyCache,
-  SEARCH_TOTAL_CAP,
-  searchFolder,
-  withListTimeout,
-} from './lists.js';
+import { type FolderScope, monthNumber } from '../orders/folders.js';
+import { filtersOf, type ListOptions, listFolder, listTotal, PageKeyCache } from '../orders/lists.js';
+import { SEARCH_TOTAL_CAP, searchFolder } from '../orders/list-search.js';
+import { isStatementTimeout, listNeedsTimeout, withListTimeout } from '../orders/list-timeout.js';
 
 const MSG_LIST_TIMEOUT =
   'This page took too long to read. Go to a nearer page or narrow the list with a filter, then try again.';
