@@ -15,8 +15,8 @@ export interface JobRow {
   label: string;
   /** How much work the row measured (orders, transactions, cards). */
   count: number;
-  p50?: number | undefined;
-  p99?: number | undefined;
+  p50?: number | null | undefined;
+  p99?: number | null | undefined;
   /** The figure the target is about, as written in the table. */
   measured: string;
   target: string;
@@ -44,7 +44,14 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
-const fmt = (v: number) => (v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0));
+const fmt = (v: number | null | undefined) =>
+  v === null || v === undefined || Number.isNaN(v)
+    ? '–'
+    : v < 10
+      ? v.toFixed(2)
+      : v < 100
+        ? v.toFixed(1)
+        : v.toFixed(0);
 const n = (v: number) => v.toLocaleString('en-US');
 
 export async function measureJobRows(
@@ -67,7 +74,8 @@ export async function measureJobRows(
     key,
     label,
     count: 0,
-    measured: `failed: ${(err as Error).message}`,
+    // The first line only: a failed query's message carries the whole statement.
+    measured: `failed: ${(err as Error).message.split('\n')[0]!.slice(0, 200)}`,
     target,
     met: null,
     errors: 1,
@@ -293,7 +301,7 @@ export function jobRowsMarkdown(rows: JobRow[]): string {
     '|---|---|---:|---:|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.label} | ${r.measured} | ${r.p50 === undefined ? '–' : fmt(r.p50)} | ${r.p99 === undefined ? '–' : fmt(r.p99)} | ${r.target} | ${
+        `| ${r.label} | ${r.measured} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.target} | ${
           r.met === null ? 'not judged' : r.met ? 'met' : '**MISSED**'
         } | ${r.note ?? ''}${r.errors ? ` (${r.errors} errors)` : ''} |`,
     ),
