@@ -1,4 +1,5 @@
 import { SIXTH_ROUND_LIMITS } from './sixth-round.js';
+import { type JobRow, jobRowsMarkdown } from './sixth-round-jobs.js';
 import type { LighthouseResult } from './lighthouse.js';
 import type { LoadResult } from './load.js';
 import type { RawStats } from './sql-capture.js';
@@ -97,6 +98,8 @@ export interface Run {
   seed: { reused: boolean; ms: number | null };
   durations: { throughputS: number; latencyS: number; rawS: number };
   endpoints: EndpointResult[];
+  /** The sixth round's background work (window opening, routing, payout sync, card check). */
+  jobs?: JobRow[] | undefined;
   scale?: ScaleResult[] | undefined;
   memory: MemoryReport;
   lighthouse?: LighthouseResult[] | { skipped: string } | undefined;
@@ -241,6 +244,9 @@ export function evaluate(run: Run): Check[] {
       add(`${e.label} p50 − raw SQL p50`, '≤ 0.5 ms', e.overheadMs, 0.5);
     }
   }
+  for (const j of run.jobs ?? []) {
+    if (j.met !== null) checks.push({ what: j.label, target: j.target, measured: j.measured, met: j.met });
+  }
   for (const sc of run.scale ?? []) {
     const ratio = sc.combinedPerSecond / Math.max(1, sc.one.perSecond);
     checks.push({
@@ -347,6 +353,10 @@ export function runMarkdown(run: Run): string {
   out.push('');
   out.push(endpointTable(run));
   out.push('');
+  if (run.jobs?.length) {
+    out.push(jobRowsMarkdown(run.jobs));
+    out.push('');
+  }
   const mem = run.memory;
   out.push(
     `Server RSS: ${mb(mem.startRss)} at start, ${mb(mem.afterBenchRss)} after the benchmark${

@@ -10,6 +10,7 @@ import { type Dataset, prepareDataset } from './dataset.js';
 import { customerReply, disputeEvent, intakeOrder } from './new-features.js';
 import { nextCorrection, nextRating, selfServiceSamples } from './self-service.js';
 import { createMachineKeys, sixthRoundRows } from './sixth-round.js';
+import { JOB_ROW_KEYS, measureJobRows } from './sixth-round-jobs.js';
 import { growthMarkdown } from './growth.js';
 import { runLighthouse } from './lighthouse.js';
 import { profileMarkdown } from './profile.js';
@@ -664,6 +665,20 @@ async function benchEngine(engine: string, size?: number): Promise<Run | null> {
       results.push(result);
       log(summaryLine(result));
     }
+    // The sixth round's background work (bench/sixth-round-jobs.ts), after every request row: routing
+    // is switched on for its rows only, and its worker would otherwise hand out the claim row's queue.
+    const jobs =
+      profileKey || (only && !JOB_ROW_KEYS.some((k) => only.includes(k)))
+        ? []
+        : await measureJobRows(server, {
+            quick,
+            only,
+            arrival: (i) => intakeOrder(nf.travellers, i),
+            intakeHeaders: { 'x-intake-key': doors.intakeKey },
+            clientIp,
+            log,
+          });
+    if (jobs.some((j) => j.errors)) process.exitCode = 1;
     memory.afterBenchRss = (await server.call<MemorySample>({ type: 'memory', gc: true })).rss;
 
     // Two server instances on the same database against one, same run (PostgreSQL only).
@@ -725,6 +740,7 @@ async function benchEngine(engine: string, size?: number): Promise<Run | null> {
       seed: { reused: dataset.reused, ms: dataset.seedMs },
       durations: { throughputS: durations.throughputS, latencyS: durations.latencyS, rawS: durations.rawS },
       endpoints: results,
+      ...(jobs.length ? { jobs } : {}),
       ...(scale ? { scale } : {}),
       memory,
       lighthouse,

@@ -6,6 +6,7 @@ import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { openDatabase } from '../src/server/db/client.js';
 import { backgroundJobs } from '../src/server/jobs.js';
+import { type JobRequest, runJob } from './jobs.js';
 import {
   type CapturedQuery,
   CAPTURE_HEADER,
@@ -29,6 +30,8 @@ export type BenchRequest =
   | { id: number; type: 'raw'; plan: QueryPlan; durationMs: number }
   /** One statement of the bench's own (a row's data between its phases), straight through the driver. */
   | { id: number; type: 'exec'; text: string; params?: unknown[] }
+  /** One of the sixth round's background jobs, run and timed in this process (bench/jobs.ts). */
+  | { id: number; type: 'job'; request: JobRequest }
   | { id: number; type: 'profile-start' }
   | { id: number; type: 'profile-stop'; file: string }
   | { id: number; type: 'stop' };
@@ -137,6 +140,16 @@ async function handle(msg: BenchRequest): Promise<unknown> {
       return measurePlan(raw, msg.plan, msg.durationMs);
     case 'exec':
       return ((await raw.query(msg.text, msg.params ?? [])) as { rows: unknown[] }).rows;
+    case 'job':
+      return runJob(
+        {
+          db: app.ctx.db,
+          config: app.ctx.config,
+          query: async <T>(text: string, params?: unknown[]) =>
+            ((await raw.query(text, params ?? [])) as { rows: T[] }).rows,
+        },
+        msg.request,
+      );
     case 'profile-start':
       // The CPU profile of one row only (bench --profile): the inspector's sampling profiler.
       profiler ??= new inspector.Session();
