@@ -166,6 +166,16 @@ export const CONTACT_CUSTOMER_DEFAULT_KEYS: ColumnKey[] = DEFAULT_FOLDER_COLUMN_
 /** Refunds and Completed Refunds show why each order is refunded (docs/product.md, "Refund reasons"). */
 export const REFUND_DEFAULT_KEYS: ColumnKey[] = [...DEFAULT_FOLDER_COLUMN_KEYS, 'refundReason'];
 
+/**
+ * The refund folders' columns in their order: the reason right after Due, so it is among the columns
+ * whole on a 1,280 px screen (the rest sit behind "+N").
+ */
+export const REFUND_FOLDER_COLUMNS: Column[] = [
+  ...ALL_FOLDER_COLUMNS.slice(0, 5),
+  col('refundReason', 'Refund Reason'),
+  ...ALL_FOLDER_COLUMNS.slice(5).filter((c) => c.key !== 'refundReason'),
+];
+
 export const CONTACT_CUSTOMER_COLUMNS = FOLDER_COLUMNS.filter((c) => c.key !== 'telephone');
 
 /**

@@ -6,6 +6,7 @@ import {
   CONTACT_CUSTOMER_DEFAULT_KEYS,
   FOLDER_COLUMNS,
   REFUND_DEFAULT_KEYS,
+  REFUND_FOLDER_COLUMNS,
 } from './columns';
 import { useGetFolderCountQuery } from './counts-api';
 import { OrderQueue } from './order-queue';
@@ -31,7 +32,7 @@ function FolderQueue({ route }: { route: FolderRoute }) {
       title={route.title}
       columns={contact ? CONTACT_CUSTOMER_COLUMNS : FOLDER_COLUMNS}
       folderTotal={counts.data?.[route.countKey]}
-      choosable={ALL_FOLDER_COLUMNS}
+      choosable={refunds ? REFUND_FOLDER_COLUMNS : ALL_FOLDER_COLUMNS}
       // Contact Customer keeps its own column choice, so Telephone stays hidden there until added there.
       {...(contact ? { defaultColumns: CONTACT_CUSTOMER_DEFAULT_KEYS, prefsScope: route.folder } : {})}
       {...(refunds ? { defaultColumns: REFUND_DEFAULT_KEYS, prefsScope: route.folder } : {})}
