@@ -78,8 +78,12 @@ export function scheduleDisputeBandCheck(
         state.again = false;
         await checkDisputeBand(db, config).catch(onError);
       } while (state.again);
+      // In the same step as the last look at `again`: a later call starts a check of its own.
+      checks.delete(db);
     })
-    .finally(() => checks.delete(db));
+    .finally(() => {
+      if (checks.get(db) === state) checks.delete(db);
+    });
   checks.set(db, state);
   return state.running;
 }
