@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MONTHS, ROLES } from '../../shared/constants.js';
+import { DEFAULT_DUE_TIME_POLICY } from '../../shared/contracts/due-time.js';
 import { serviceToday } from '../../shared/dates.js';
 import { setClockForTests } from '../auth/clock.js';
 import { startSubmissionWindowOpener } from '../flows/submission-window.js';
@@ -272,6 +273,35 @@ describe('the window opens at its exact hour', () => {
     expect((await counts()).futureOrdersCount).toBe(before.futureOrdersCount! - 1);
     // Once open, a change of the order keeps it open (the window's day, not the day after).
     expect(await t.database.db.transaction((tx) => openDueSubmissionWindows(tx))).toEqual([]);
+  });
+
+  it('the due clock of an opening at 15:00 starts at 15:00, not at the start of the day', async () => {
+    // One hour from the start, no bound before arrival: the due time tells the start apart.
+    const duePolicy = (modes: object) =>
+      t.as('Admin', {
+        method: 'PUT',
+        url: '/api/admin/due-time-policy',
+        payload: { ...DEFAULT_DUE_TIME_POLICY, modes },
+      });
+    const oneHour = { fromPaymentHours: 1, beforeArrivalHours: 0, clock: 'calendar' };
+    expect((await duePolicy({ Standard: oneHour, Priority: oneHour })).statusCode).toBe(200);
+    try {
+      expect((await window(33)).statusCode).toBe(200);
+      const opening = await todayAt15();
+      setClockForTests(() => new Date(opening.getTime() - 3_600_000));
+      const id = await intake(2);
+      expect((await row(id)).due_at!.toISOString()).toBe(
+        new Date(opening.getTime() + 3_600_000).toISOString(),
+      );
+      setClockForTests(() => new Date(opening.getTime() + 1000));
+      expect(await t.database.db.transaction((tx) => openDueSubmissionWindows(tx))).toContain(id);
+      const r = await row(id);
+      expect(r.processing_date).toBe(serviceToday());
+      // Opened: the order's day is today, its clock still starts at the opening's hour.
+      expect(r.due_at!.toISOString()).toBe(new Date(opening.getTime() + 3_600_000).toISOString());
+    } finally {
+      expect((await duePolicy(DEFAULT_DUE_TIME_POLICY.modes)).statusCode).toBe(200);
+    }
   });
 
   it('the background opener moves the order once its moment has passed', async () => {
