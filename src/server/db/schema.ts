@@ -987,6 +987,27 @@ export const insightsTtcDaily = pgTable('insights_ttc_daily', {
 });
 
 /**
+ * One row per assignment of an order to a member, with the member's first own action on the order after
+ * it (Insights' routing figures; decision 438). Kept by statement triggers on order_events (drizzle/0112),
+ * never written by the application.
+ */
+export const assignmentFirstActions = pgTable(
+  'assignment_first_actions',
+  {
+    assignEventId: bigint('assign_event_id', { mode: 'number' }).primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' }).notNull(),
+    staffId: integer('staff_id').notNull(),
+    assignedAt: timestamp('assigned_at', { withTimezone: true }).notNull(),
+    firstActionAt: timestamp('first_action_at', { withTimezone: true }),
+  },
+  (t) => [
+    // The migration's index also includes staff_id and first_action_at (an index-only read of a period).
+    index('assignment_first_actions_period_idx').on(t.assignedAt),
+    index('assignment_first_actions_order_idx').on(t.orderId, t.staffId),
+  ],
+);
+
+/**
  * Disputes (chargebacks) a payment provider opened on our orders (docs/decisions/300). Amounts in the
  * currency's minor unit. While one needs a response its `due_by` is the order's due time (a trigger,
  * drizzle/0042), so the urgency lists carry it.

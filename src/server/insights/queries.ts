@@ -49,23 +49,18 @@ export const HISTOGRAM_SQL = `
 /**
  * Routing's figures per member (docs/product.md, "Routing"): the assignments to them in the period and the
  * median minutes from each to their first own action on the order (a move, remark, mail, call, upload or
- * correction; not another assignment). $1, $2: first and last service day.
+ * correction; not another assignment), from assignment_first_actions (one row per assignment, its first
+ * action filled by a trigger on order_events, drizzle/0112). $1, $2: first and last service day.
  */
 const ASSIGNED_SQL = `
-  select a.to_value::int as staff_id, coalesce(max(s.name), 'System') as name, count(*)::int as assigned,
-         percentile_cont(0.5) within group (order by extract(epoch from f.first_at - a.created_at) / 60)
-           filter (where f.first_at is not null) as median_first_action_minutes
-  from order_events a
-  cross join lateral (
-    select min(e.created_at) as first_at from order_events e
-    where e.order_id = a.order_id and e.actor_id::text = a.to_value and e.created_at >= a.created_at
-      and e.action not in ('assign', 'takeover')
-  ) f
-  left join staff_users s on s.id::text = a.to_value
-  where a.action = 'assign' and a.to_value ~ '^[0-9]{1,9}$'
-    and a.created_at >= ($1::date)::timestamp at time zone '${SERVICE_TIME_ZONE}'
-    and a.created_at < ($2::date + 1)::timestamp at time zone '${SERVICE_TIME_ZONE}'
-  group by a.to_value`;
+  select f.staff_id, coalesce(max(s.name), 'System') as name, count(*)::int as assigned,
+         percentile_cont(0.5) within group (order by extract(epoch from f.first_action_at - f.assigned_at) / 60)
+           filter (where f.first_action_at is not null) as median_first_action_minutes
+  from assignment_first_actions f
+  left join staff_users s on s.id = f.staff_id
+  where f.assigned_at >= ($1::date)::timestamp at time zone '${SERVICE_TIME_ZONE}'
+    and f.assigned_at < ($2::date + 1)::timestamp at time zone '${SERVICE_TIME_ZONE}'
+  group by f.staff_id`;
 
 /** Payment → Completed per day: count, median and p90, kept per day by the event trigger. */
 export const TIME_TO_COMPLETE_DAILY_SQL = `
