@@ -204,12 +204,8 @@ export const selfServiceRoutes: FastifyPluginAsyncZod = async (app) => {
       const { signature, ...input } = request.body;
       if (signature !== undefined) assertRatingLink(config, orderId, signature);
       else if ((await tokenOrderOf(request)) !== orderId) throw unauthorized(CUSTOMER_MSG.sessionExpired);
-      const rating = await rateOrder({ db, config, settings }, orderId, input, request.ip);
-      const [order] = await db
-        .select({ language: orders.language, landingDomain: orders.landingDomain })
-        .from(orders)
-        .where(eq(orders.orderId, orderId));
-      return ok(rating, customerSide(config, order!).t('self.rating.thanks'));
+      const { thanks, ...rating } = await rateOrder({ db, config, settings }, orderId, input, request.ip);
+      return ok(rating, thanks);
     },
   );
 

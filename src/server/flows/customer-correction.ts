@@ -22,7 +22,6 @@ import { inTransaction } from '../orders/transaction.js';
 import { correctOrder } from '../orders/corrections.js';
 import { customerAnswered, WAITING_STATUSES } from '../orders/customer-answers.js';
 import type { CheckSettings } from '../orders/order-checks.js';
-import { markCustomerEdited } from '../orders/self-service.js';
 import {
   CUSTOMER_EDITS_PER_DAY,
   customerEditsToday,
@@ -94,13 +93,14 @@ export async function customerCorrection(
             throw new CustomerRefusal(429, side.t('self.tooManyEdits'));
           }
         },
+        { customerEdited: true },
       );
       if (!result.changes.length) return { ...result, message: side.t('self.noChange') };
-      await markCustomerEdited(tx, orderId);
       // An order waiting on the customer comes back as their answer brings it (decision 307).
-      if (WAITING_STATUSES.includes(from)) {
-        await customerAnswered(tx, orderId, 'details corrected on the track page', null);
+      if (!WAITING_STATUSES.includes(from)) {
+        return { changes: result.changes, version: result.version, message: side.t('self.corrected') };
       }
+      await customerAnswered(tx, orderId, 'details corrected on the track page', null);
       const [after] = await tx
         .select({ version: orders.version })
         .from(orders)

@@ -7,13 +7,13 @@ import { publishNotice } from '../live/notices.js';
 import type { Config } from '../config.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { mailLog, orderContacts, orderRatings, orders, ratingRequests } from '../db/schema.js';
+import { sqlValue } from '../db/sql-lists.js';
 import { badRequest, unauthorized } from '../http/errors.js';
 import { writeMail } from '../mail/outbox.js';
 import { inTransaction } from '../orders/transaction.js';
 import { recordEvents } from '../orders/events.js';
 import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
-import { lockOrders } from '../orders/repository.js';
-import { customerOrder, customerSide } from '../customer/self-service.js';
+import { customerSide } from '../customer/self-service.js';
 import { getFeedbackPolicy } from '../customer/self-service-settings.js';
 import { ratingLink, validRatingSignature } from '../customer/rating-links.js';
 
@@ -36,25 +36,41 @@ export async function rateOrder(
   orderId: number,
   input: { score: number; comment?: string | undefined },
   ip: string | null,
-): Promise<{ score: number; comment: string }> {
+): Promise<{ score: number; comment: string; thanks: string }> {
   const { db, config, settings } = ctx;
-  // An erased order answers as an unknown one.
-  if (!(await customerOrder(db, orderId))) throw unauthorized(CUSTOMER_MSG.sessionExpired);
+  const comment = input.comment ?? '';
   return inTransaction(db, async (tx) => {
-    const [order] = await lockOrders(tx, [orderId]).catch(() => []);
-    if (!order || order.processStatus === 'Deleted') throw unauthorized(CUSTOMER_MSG.sessionExpired);
-    if (order.processStatus !== 'Completed') {
-      throw badRequest(customerSide(config, order).t('self.rating.linkInvalid'));
-    }
-    const comment = input.comment ?? '';
-    const [previous] = await tx.select().from(orderRatings).where(eq(orderRatings.orderId, orderId));
-    await tx
-      .insert(orderRatings)
-      .values({ orderId, score: input.score, comment })
-      .onConflictDoUpdate({
-        target: orderRatings.orderId,
-        set: { score: input.score, comment, updatedAt: sql`now()` },
-      });
+    // One statement: the order locked (an erased one answers as unknown), its previous rating, and the
+    // rating written when the order is Completed.
+    const { rows } = await tx.execute<{
+      process_status: string;
+      language: string | null;
+      landing_domain: string | null;
+      previous_score: number | null;
+      previous_comment: string | null;
+    }>(sql`
+      with o as (
+        select order_id, process_status, language, landing_domain from ${orders}
+        where order_id = ${orderId}
+          and not exists (select 1 from order_events e where e.order_id = ${orderId} and e.action = 'erase')
+        for update),
+      previous as (select score, comment from ${orderRatings} where order_id = ${orderId}),
+      written as (
+        insert into ${orderRatings} (order_id, score, comment)
+        select order_id, ${input.score}, ${comment} from o where process_status = ${sqlValue('Completed')}
+        on conflict (order_id) do update set score = excluded.score, comment = excluded.comment, updated_at = now()
+        returning 1)
+      select o.process_status, o.language, o.landing_domain,
+             previous.score as previous_score, previous.comment as previous_comment
+      from o left join previous on true`);
+    const order = rows[0];
+    if (!order || order.process_status === 'Deleted') throw unauthorized(CUSTOMER_MSG.sessionExpired);
+    const side = customerSide(config, { language: order.language, landingDomain: order.landing_domain });
+    if (order.process_status !== 'Completed') throw badRequest(side.t('self.rating.linkInvalid'));
+    const previous =
+      order.previous_score === null
+        ? null
+        : { score: order.previous_score, comment: order.previous_comment ?? '' };
     await recordAudit(tx, {
       action: 'order.rating',
       actorEmail: 'customer',
@@ -90,7 +106,7 @@ export async function rateOrder(
         score: input.score,
       });
     }
-    return { score: input.score, comment };
+    return { score: input.score, comment, thanks: side.t('self.rating.thanks') };
   });
 }
 

@@ -16,7 +16,9 @@ import { setRefundReason } from './refund-reason.js';
 import { lockOrders, type OrderRow } from './repository.js';
 import { assertVersion } from './rules.js';
 import { applySubmissionWindow } from './submission-window.js';
-import { type CheckSettings, findDuplicates, refreshChecks } from './order-checks.js';
+import { checkLevel } from '../../shared/order-checks.js';
+import { type CheckSettings, checksOfOrder, findDuplicates, refreshChecks } from './order-checks.js';
+import { versionBump } from './version.js';
 
 /** Orders whose data no longer changes: their card is issued, refunded or the order is gone. */
 const CLOSED_FOR_CORRECTION = new Set(['Completed', 'Refunded', 'Deleted']);
@@ -38,6 +40,8 @@ export async function correctOrder(
   ip: string | null = null,
   /** The customer's own checks (status, daily limit), run on the locked order before anything changes. */
   before?: (order: OrderRow) => Promise<void>,
+  /** Raise the "Customer edited" flag in the same write (the customer's own correction). */
+  options: { customerEdited?: boolean } = {},
 ): Promise<{ changes: FieldChange[]; version: number }> {
   const byCustomer = actor === 'customer';
   const actorId = byCustomer ? null : actor.id;
@@ -71,10 +75,25 @@ export async function correctOrder(
       set.governmentReference = body.governmentReference;
     }
     if (!changes.length) return { changes, version: order!.version };
-    await tx
+    // A new arrival date may move the processing date (the submission window): its checks are run on the
+    // stored row afterwards. Otherwise they are computed on the corrected values before the write, so the
+    // order is updated once — fields, checks, the customer's flag and its version — and its triggers run
+    // once for the change.
+    const arrivalChanged = changes.some((c) => c.field === 'arrival_date');
+    const corrected = { ...order!, ...(set as Partial<OrderRow>) } as OrderRow;
+    const duplicates = arrivalChanged ? [] : await findDuplicates(tx, corrected);
+    const checks = arrivalChanged ? null : await checksOfOrder(tx, corrected, settings, duplicates);
+    const [written] = await tx
       .update(orders)
-      .set({ ...(set as Partial<OrderRow>), updatedAt: sql`now()` })
-      .where(eq(orders.orderId, orderId));
+      .set({
+        ...(set as Partial<OrderRow>),
+        ...(checks ? { checks, checkLevel: checkLevel(checks) } : {}),
+        ...(options.customerEdited ? { customerEditedAt: sql`now()` } : {}),
+        updatedAt: sql`now()`,
+        ...versionBump,
+      })
+      .where(eq(orders.orderId, orderId))
+      .returning({ version: orders.version });
     await recordEvents(tx, [
       {
         orderId,
@@ -94,12 +113,17 @@ export async function correctOrder(
       to: Object.fromEntries(changes.map((c) => [c.field, c.to])),
       ip,
     });
-    if (changes.some((c) => c.field === 'arrival_date')) await applySubmissionWindow(tx, [orderId]);
-    await refreshChecks(tx, [orderId], settings, { withCandidates: true });
-    const [after] = await tx
-      .select({ version: orders.version })
-      .from(orders)
-      .where(eq(orders.orderId, orderId));
+    if (arrivalChanged) {
+      await applySubmissionWindow(tx, [orderId]);
+      await refreshChecks(tx, [orderId], settings, { withCandidates: true });
+    } else {
+      // Both sides of a new possible pair show it: the candidates' own checks run again.
+      const others = duplicates.map((d) => d.candidate.order_id);
+      if (others.length) await refreshChecks(tx, others, settings);
+    }
+    const [after] = arrivalChanged
+      ? await tx.select({ version: orders.version }).from(orders).where(eq(orders.orderId, orderId))
+      : [written!];
     return { changes, version: after!.version };
   });
 }

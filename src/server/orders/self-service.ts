@@ -12,10 +12,10 @@ import { assertVersion } from './rules.js';
  * provider refund failed put back where it was. Each in the caller's transaction.
  */
 
-/** The "Customer edited" flag: set by the customer's correction, cleared when staff open the order. */
-export async function markCustomerEdited(tx: DbOrTx, orderId: number): Promise<void> {
-  await tx.update(orders).set({ customerEditedAt: sql`now()` }).where(eq(orders.orderId, orderId));
-}
+/**
+ * The "Customer edited" flag: set by the customer's correction (in its own write, correctOrder's
+ * `customerEdited`), cleared when staff open the order.
+ */
 export async function clearCustomerEdited(db: DbOrTx, orderId: number): Promise<void> {
   await db
     .update(orders)

@@ -9,3 +9,9 @@ import { sql } from 'drizzle-orm';
  * (`update orders o set …, ${VERSION_BUMP}` is fine).
  */
 export const VERSION_BUMP = sql.raw('version = version + 1, version_xact = txid_current()');
+
+/** VERSION_BUMP as the values of a query builder's `.set()` (`tx.update(orders).set({ …, ...versionBump })`). */
+export const versionBump = {
+  version: sql`${sql.identifier('version')} + 1`,
+  versionXact: sql`txid_current()`,
+};
