@@ -35,6 +35,8 @@ export async function correctOrder(
   orderId: number,
   body: CorrectOrderBody,
   settings: CheckSettings,
+  /** When the checks run again (the caller's clock). */
+  now: Date,
   ip: string | null = null,
   /** The customer's own checks (status, daily limit), run on the locked order before anything changes. */
   before?: (order: OrderRow) => Promise<void>,
@@ -95,7 +97,7 @@ export async function correctOrder(
       ip,
     });
     if (changes.some((c) => c.field === 'arrival_date')) await applySubmissionWindow(tx, [orderId]);
-    await refreshChecks(tx, [orderId], settings, { withCandidates: true });
+    await refreshChecks(tx, [orderId], settings, now, { withCandidates: true });
     const [after] = await tx
       .select({ version: orders.version })
       .from(orders)
@@ -115,6 +117,8 @@ export async function decideDuplicate(
   orderId: number,
   input: { otherOrderId: number; decision: DuplicateDecision },
   settings: CheckSettings,
+  /** When the checks run again (the caller's clock). */
+  now: Date,
   ip: string | null,
   effects: StatusEffects,
 ): Promise<{ movedOrderId: number | null }> {
@@ -189,7 +193,7 @@ export async function decideDuplicate(
       // The refund that follows is for a duplicate (docs/product.md, "Refund reasons").
       if (movedOrderId) await setRefundReason(tx, actor.id, [movedOrderId], { code: 'duplicate' });
     }
-    await refreshChecks(tx, [orderId, input.otherOrderId], settings);
+    await refreshChecks(tx, [orderId, input.otherOrderId], settings, now);
     return { movedOrderId };
   });
 }
