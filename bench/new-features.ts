@@ -76,7 +76,7 @@ export async function prepareNewFeatureData(database: Database, log: (line: stri
   );
   const settings = { minPassportValidityDays: 0 };
   for (let i = 0; i < ids.length; i += 250) {
-    await database.db.transaction((tx) => refreshChecks(tx, ids.slice(i, i + 250), settings));
+    await database.db.transaction((tx) => refreshChecks(tx, ids.slice(i, i + 250), settings, new Date()));
   }
   const { rows: now } = await q<{ n: string }>(
     `select count(*)::text as n from orders where needs_attention`,

@@ -163,7 +163,7 @@ export function fastifyTrustProxy(
   return tp;
 }
 
-function parseTrustProxy(value: string, ctx: z.RefinementCtx): TrustProxy {
+function parseTrustProxy(value: string, issues: z.RefinementCtx): TrustProxy {
   const v = value.toLowerCase();
   if (v === '' || v === 'false' || v === '0') return false;
   if (v === 'true') return 1;
@@ -174,7 +174,7 @@ function parseTrustProxy(value: string, ctx: z.RefinementCtx): TrustProxy {
     .filter(Boolean);
   const bad = entries.find((e) => !isAddressOrCidr(e));
   if (bad || entries.length === 0) {
-    ctx.addIssue({
+    issues.addIssue({
       code: 'custom',
       message: `must be false, a hop count or a comma list of proxy addresses/CIDRs (bad entry: ${bad ?? value})`,
     });

@@ -160,26 +160,26 @@ export function passportOfFormat(
   letter: string,
   digits: string,
 ): string {
-  const L = letter.toUpperCase() === 'O' ? 'P' : letter.toUpperCase();
-  const d = digits.padStart(8, '0').slice(-8);
+  const passportLetter = letter.toUpperCase() === 'O' ? 'P' : letter.toUpperCase();
+  const eightDigits = digits.padStart(8, '0').slice(-8);
   switch (alpha2Of(nationality)) {
     case 'CA':
     case 'BR':
     case 'CO':
-      return `${L}${L}${d.slice(0, 6)}`;
+      return `${passportLetter}${passportLetter}${eightDigits.slice(0, 6)}`;
     case 'GB':
     case 'VE':
-      return `${d}${d[0]}`;
+      return `${eightDigits}${eightDigits[0]}`;
     case 'NL':
-      return `${L}X${d.slice(0, 6)}${d[7]}`;
+      return `${passportLetter}X${eightDigits.slice(0, 6)}${eightDigits[7]}`;
     case 'DE':
-      return `C${d}`;
+      return `C${eightDigits}`;
     case 'FR':
-      return `${d.slice(0, 2)}${L}${L}${d.slice(2, 7)}`;
+      return `${eightDigits.slice(0, 2)}${passportLetter}${passportLetter}${eightDigits.slice(2, 7)}`;
     case 'IN':
-      return `${L}${d.slice(0, 7)}`;
+      return `${passportLetter}${eightDigits.slice(0, 7)}`;
     default:
-      return `${L}${d}`;
+      return `${passportLetter}${eightDigits}`;
   }
 }
 
@@ -192,7 +192,8 @@ const FLIGHT_NUMBER = /^(?:[A-Z]{2}|[A-Z]\d|\d[A-Z]|[A-Z]{3})[ -]?\d{1,4}[A-Z]?$
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for
 const NAME_BAD = /[\d\u0000-\u001f\u007f-\u009f]/;
 
-const norm = (v: string | null | undefined) => (v ?? '').trim().toLowerCase();
+/** An address as two fields are compared: spaces around it and letter case do not count. */
+const comparableEmail = (v: string | null | undefined) => (v ?? '').trim().toLowerCase();
 
 /** Mail providers and country domains of this service's travellers, beside the library's own lists. */
 const DOMAINS = [
@@ -262,7 +263,7 @@ export function runOrderChecks(order: CheckedOrder, options: CheckOptions): Orde
         add('minor', 'info', ['date_of_birth'], { age: String(Math.max(age, 0)) });
     }
   }
-  if (order.re_enter_email && norm(order.re_enter_email) !== norm(order.email)) {
+  if (order.re_enter_email && comparableEmail(order.re_enter_email) !== comparableEmail(order.email)) {
     add('email_mismatch', 'block', ['email', 're_enter_email']);
   }
   const suggestion = emailSuggestion(order.email);

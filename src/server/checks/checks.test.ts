@@ -5,7 +5,7 @@ import { serviceToday } from '../../shared/dates.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { buildOrder } from '../test/factories.js';
 import { renderCurrentForOrder } from '../communication/templates.js';
-import { setOrderFlag } from '../orders/order-checks.js';
+import { refreshChecks, setOrderFlag } from '../orders/order-checks.js';
 import { ORDER_STATUSES } from '../../shared/constants.js';
 import { ATTENTION_STATUSES } from '../../shared/order-checks.js';
 
@@ -185,10 +185,10 @@ describe('flags from other parts of the service', () => {
     const { order_id } = await intake();
     const settings = { minPassportValidityDays: 0 };
     await t.database.db.transaction((tx) =>
-      setOrderFlag(tx, order_id, 'early_fraud_warning', true, settings),
+      setOrderFlag(tx, order_id, 'early_fraud_warning', true, settings, new Date()),
     );
     await t.database.db.transaction((tx) =>
-      setOrderFlag(tx, order_id, 'early_fraud_warning', true, settings),
+      setOrderFlag(tx, order_id, 'early_fraud_warning', true, settings, new Date()),
     );
     expect(await row(order_id)).toMatchObject({ check_level: 2, needs_attention: true });
     const res = await t.as('Team', { method: 'GET', url: `/api/admin/orders/${order_id}/checks` });
@@ -201,9 +201,28 @@ describe('flags from other parts of the service', () => {
       },
     ]);
     await t.database.db.transaction((tx) =>
-      setOrderFlag(tx, order_id, 'early_fraud_warning', false, settings),
+      setOrderFlag(tx, order_id, 'early_fraud_warning', false, settings, new Date()),
     );
     expect(await row(order_id)).toMatchObject({ check_level: 0, needs_attention: false });
+  });
+
+  it('the checks run at the time their caller gives: the same order, a later day, a past arrival', async () => {
+    const { order_id } = await intake();
+    const settings = { minPassportValidityDays: 0 };
+    const codes = async (at: Date) =>
+      [
+        ...(await t.database.db.transaction((tx) => refreshChecks(tx, [order_id], settings, at))).get(
+          order_id,
+        )!,
+      ]
+        .map((c) => c.code)
+        .sort();
+    expect(await codes(new Date())).toEqual([]);
+    // Twenty days on the arrival (ten days ahead today) has passed; the passport (valid for years) has not.
+    const later = new Date(Date.now() + 20 * 86_400_000);
+    expect(await codes(later)).toEqual(['arrival_past']);
+    expect((await row(order_id)).checks).toMatchObject([{ code: 'arrival_past' }]);
+    expect(await codes(new Date())).toEqual([]);
   });
 
   it('the stored Needs attention column and ATTENTION_STATUSES name the same statuses', async () => {

@@ -10,9 +10,9 @@ export const checkSettingsOf = (config: Config): CheckSettings => ({
   minPassportValidityDays: config.PASSPORT_MIN_VALIDITY_DAYS,
 });
 
-/** The checks and possible duplicates of one order now; 404 when it does not exist. */
-export async function orderChecks(db: DbOrTx, orderId: number, settings: CheckSettings) {
+/** The checks and possible duplicates of one order at `now`; 404 when it does not exist. */
+export async function orderChecks(db: DbOrTx, orderId: number, settings: CheckSettings, now: Date) {
   const [order] = await db.select().from(orders).where(eq(orders.orderId, orderId));
   if (!order) throw notFound('Order not found');
-  return checksAnswer(db, order, settings);
+  return checksAnswer(db, order, settings, now);
 }

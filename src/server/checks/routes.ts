@@ -12,6 +12,7 @@ import { ok } from '../http/envelope.js';
 import { checkSettingsOf, orderChecks } from './queries.js';
 import { correctOrder, decideDuplicate } from '../orders/corrections.js';
 import { statusMail } from '../flows/status-mail.js';
+import { now } from '../clock.js';
 
 const security = [{ staffToken: [] }];
 const orderIdParams = z.object({ orderId: orderIdField });
@@ -33,7 +34,7 @@ export const checkRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(orderChecksAnswer) },
       },
     },
-    async (request) => ok(await orderChecks(db, request.params.orderId, settings), 'Order checks'),
+    async (request) => ok(await orderChecks(db, request.params.orderId, settings, now()), 'Order checks'),
   );
 
   app.post(
@@ -60,10 +61,11 @@ export const checkRoutes: FastifyPluginAsyncZod = async (app) => {
         orderId,
         request.body,
         settings,
+        now(),
         request.ip,
         statusMail,
       );
-      const answer = await orderChecks(db, orderId, settings);
+      const answer = await orderChecks(db, orderId, settings, now());
       return ok(
         { ...answer, movedOrderId },
         movedOrderId ? `Order ${movedOrderId} moved to Refunds as a duplicate.` : 'Decision saved.',
@@ -87,8 +89,16 @@ export const checkRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { orderId } = request.params;
-      const result = await correctOrder(db, staffOf(request), orderId, request.body, settings, request.ip);
-      const answer = await orderChecks(db, orderId, settings);
+      const result = await correctOrder(
+        db,
+        staffOf(request),
+        orderId,
+        request.body,
+        settings,
+        now(),
+        request.ip,
+      );
+      const answer = await orderChecks(db, orderId, settings, now());
       return ok({ ...answer, ...result }, result.changes.length ? 'Order corrected.' : 'Nothing changed.');
     },
   );

@@ -62,29 +62,30 @@ const ESCAPE_BACK = /\uE002(\d+)\uE003/g;
 
 const SAFE_URL = /^(https?:\/\/|mailto:)[^\s<>"]+$/i;
 
-interface InlineContext {
+/** What the inline rules fill placeholders from: the body's slots and the mail's values. */
+interface SlotValues {
   slots: Slots;
   values: TemplateValues;
 }
 
-function slotValue(ctx: InlineContext, index: number): string {
-  const name = ctx.slots.names[index];
+function slotValue(fill: SlotValues, index: number): string {
+  const name = fill.slots.names[index];
   if (!name) return '';
-  return ownValue(ctx.values, name).replace(CONTROL, '');
+  return ownValue(fill.values, name).replace(CONTROL, '');
 }
 
-function kindOf(ctx: InlineContext, index: number) {
-  const name = ctx.slots.names[index];
+function kindOf(fill: SlotValues, index: number) {
+  const name = fill.slots.names[index];
   return name ? TEMPLATE_VARIABLES[name].kind : 'text';
 }
 
 /** A link target: a literal safe address or one url/email variable; anything else is no link. */
-function linkTarget(raw: string, ctx: InlineContext): string | null {
+function linkTarget(raw: string, fill: SlotValues): string | null {
   const only = /^\uE000(\d+)\uE001$/.exec(raw.trim());
   if (only) {
     const i = Number(only[1]);
-    const value = slotValue(ctx, i);
-    const kind = kindOf(ctx, i);
+    const value = slotValue(fill, i);
+    const kind = kindOf(fill, i);
     if (kind === 'email' && value) return `mailto:${value}`;
     return SAFE_URL.test(value) ? value : null;
   }
@@ -101,7 +102,7 @@ type Token =
 const INLINE =
   /\*\*(?=\S)([\s\S]*?\S)\*\*|\*(?=[^\s*])([\s\S]*?[^\s*])\*|\[([^\]]+)\]\(([^()\s]+)\)|(https?:\/\/[^\s<>"\uE000]*[^\s<>".,;:!?)\]\uE000])/;
 
-function tokenize(source: string, ctx: InlineContext): Token[] {
+function tokenize(source: string, fill: SlotValues): Token[] {
   const out: Token[] = [];
   let rest = source;
   while (rest) {
@@ -111,12 +112,12 @@ function tokenize(source: string, ctx: InlineContext): Token[] {
       break;
     }
     if (m.index > 0) out.push({ t: 'text', v: rest.slice(0, m.index) });
-    if (m[1] !== undefined) out.push({ t: 'strong', children: tokenize(m[1], ctx) });
-    else if (m[2] !== undefined) out.push({ t: 'em', children: tokenize(m[2], ctx) });
+    if (m[1] !== undefined) out.push({ t: 'strong', children: tokenize(m[1], fill) });
+    else if (m[2] !== undefined) out.push({ t: 'em', children: tokenize(m[2], fill) });
     else if (m[3] !== undefined) {
-      const href = linkTarget(m[4] ?? '', ctx);
-      if (href) out.push({ t: 'link', href, children: tokenize(m[3], ctx) });
-      else out.push(...tokenize(m[3], ctx));
+      const href = linkTarget(m[4] ?? '', fill);
+      if (href) out.push({ t: 'link', href, children: tokenize(m[3], fill) });
+      else out.push(...tokenize(m[3], fill));
     } else if (m[5] !== undefined) out.push({ t: 'link', href: m[5], children: [{ t: 'text', v: m[5] }] });
     rest = rest.slice(m.index + m[0].length);
   }
@@ -128,14 +129,14 @@ function unescapeLiteral(s: string): string {
 }
 
 /** Text with placeholders to HTML: literal text escaped, values escaped, url/email values linked. */
-function textHtml(v: string, ctx: InlineContext, inLink: boolean): string {
+function textHtml(v: string, fill: SlotValues, inLink: boolean): string {
   let html = '';
   let last = 0;
   for (const m of v.matchAll(PLACEHOLDER)) {
     html += escapeHtml(unescapeLiteral(v.slice(last, m.index))).replaceAll('\n', '<br>\n');
     const i = Number(m[1]);
-    const value = slotValue(ctx, i);
-    const kind = kindOf(ctx, i);
+    const value = slotValue(fill, i);
+    const kind = kindOf(fill, i);
     const href =
       kind === 'email' && value ? `mailto:${value}` : kind === 'url' && SAFE_URL.test(value) ? value : null;
     html += href && !inLink ? `<a href="${escapeHtml(href)}">${escapeHtml(value)}</a>` : escapeHtml(value);
@@ -145,27 +146,27 @@ function textHtml(v: string, ctx: InlineContext, inLink: boolean): string {
   return html;
 }
 
-function textPlain(v: string, ctx: InlineContext): string {
-  return unescapeLiteral(v.replace(PLACEHOLDER, (_, i: string) => slotValue(ctx, Number(i))));
+function textPlain(v: string, fill: SlotValues): string {
+  return unescapeLiteral(v.replace(PLACEHOLDER, (_, i: string) => slotValue(fill, Number(i))));
 }
 
-function toHtml(tokens: Token[], ctx: InlineContext, inLink = false): string {
+function toHtml(tokens: Token[], fill: SlotValues, inLink = false): string {
   return tokens
     .map((tk): string => {
-      if (tk.t === 'text') return textHtml(tk.v, ctx, inLink);
-      if (tk.t === 'strong') return `<strong>${toHtml(tk.children, ctx, inLink)}</strong>`;
-      if (tk.t === 'em') return `<em>${toHtml(tk.children, ctx, inLink)}</em>`;
-      return `<a href="${escapeHtml(tk.href)}">${toHtml(tk.children, ctx, true)}</a>`;
+      if (tk.t === 'text') return textHtml(tk.v, fill, inLink);
+      if (tk.t === 'strong') return `<strong>${toHtml(tk.children, fill, inLink)}</strong>`;
+      if (tk.t === 'em') return `<em>${toHtml(tk.children, fill, inLink)}</em>`;
+      return `<a href="${escapeHtml(tk.href)}">${toHtml(tk.children, fill, true)}</a>`;
     })
     .join('');
 }
 
-function toPlain(tokens: Token[], ctx: InlineContext): string {
+function toPlain(tokens: Token[], fill: SlotValues): string {
   return tokens
     .map((tk): string => {
-      if (tk.t === 'text') return textPlain(tk.v, ctx);
-      if (tk.t === 'strong' || tk.t === 'em') return toPlain(tk.children, ctx);
-      const label = toPlain(tk.children, ctx);
+      if (tk.t === 'text') return textPlain(tk.v, fill);
+      if (tk.t === 'strong' || tk.t === 'em') return toPlain(tk.children, fill);
+      const label = toPlain(tk.children, fill);
       const target = tk.href.replace(/^mailto:/i, '');
       return label === target || label === tk.href ? label : `${label} (${target})`;
     })
@@ -218,27 +219,27 @@ function blocksOf(source: string): Block[] {
 export function renderBody(body: string, values: TemplateValues): { html: string; text: string } {
   const slots: Slots = { names: [] };
   const source = protectEscapes(withPlaceholders(body.replace(/\r\n?/g, '\n'), slots));
-  const ctx: InlineContext = { slots, values };
+  const fill: SlotValues = { slots, values };
   const html: string[] = [];
   const text: string[] = [];
   for (const b of blocksOf(source)) {
     switch (b.t) {
       case 'p': {
-        const tokens = tokenize(b.text, ctx);
-        html.push(`<p>${toHtml(tokens, ctx)}</p>`);
-        text.push(toPlain(tokens, ctx));
+        const tokens = tokenize(b.text, fill);
+        html.push(`<p>${toHtml(tokens, fill)}</p>`);
+        text.push(toPlain(tokens, fill));
         break;
       }
       case 'h': {
-        const tokens = tokenize(b.text, ctx);
-        html.push(`<h${b.level + 1}>${toHtml(tokens, ctx)}</h${b.level + 1}>`);
-        text.push(toPlain(tokens, ctx));
+        const tokens = tokenize(b.text, fill);
+        html.push(`<h${b.level + 1}>${toHtml(tokens, fill)}</h${b.level + 1}>`);
+        text.push(toPlain(tokens, fill));
         break;
       }
       case 'ul': {
-        const items = b.items.map((i) => tokenize(i, ctx));
-        html.push(`<ul>${items.map((tk) => `<li>${toHtml(tk, ctx)}</li>`).join('')}</ul>`);
-        text.push(items.map((tk) => `- ${toPlain(tk, ctx)}`).join('\n'));
+        const items = b.items.map((i) => tokenize(i, fill));
+        html.push(`<ul>${items.map((tk) => `<li>${toHtml(tk, fill)}</li>`).join('')}</ul>`);
+        text.push(items.map((tk) => `- ${toPlain(tk, fill)}`).join('\n'));
         break;
       }
       case 'hr':

@@ -39,7 +39,8 @@ import {
 } from './queries.js';
 import { rememberOrderLanguage } from '../orders/creation.js';
 import { answeredSinceRequest, customerRequestText } from './request-text.js';
-import { answerLanguage, findTrackedOrder, stageAnswer, stageFacts, submittedLine } from './stage-queries.js';
+import { answerLanguage, stageAnswer, submittedLine } from './i18n.js';
+import { findTrackedOrder, stageFacts } from './stage-queries.js';
 import { translatorFor } from '../translator.js';
 import {
   CUSTOMER_TOKEN_TTL_SECONDS,

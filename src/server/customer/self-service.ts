@@ -7,7 +7,7 @@ import type { DbOrTx } from '../db/client.js';
 import { orderEvents, orders } from '../db/schema.js';
 import { notErased } from './queries.js';
 import { translatorFor } from '../translator.js';
-import { answerLanguage } from './stage-queries.js';
+import { answerLanguage } from './i18n.js';
 
 /**
  * What the customer's own changes share (docs/product.md, "Customers help themselves"): which statuses

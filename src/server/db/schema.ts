@@ -6,6 +6,7 @@ import {
   boolean,
   char,
   check,
+  customType,
   date,
   index,
   integer,
@@ -71,6 +72,24 @@ const oneOf = (column: SQL | AnyPgColumn, values: readonly string[]) =>
   sql`${column} in (${sqlList(values)})`;
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+/**
+ * The columns of a stored file (documents, inbound attachments, order files): its key in the document
+ * storage and what was recorded of it when it was stored. One definition, so the tables cannot drift.
+ */
+const storedFileColumns = () => ({
+  storageKey: text('storage_key').notNull(),
+  originalName: text('original_name').notNull(),
+  mimeType: text('mime_type').notNull(),
+  sizeBytes: integer('size_bytes').notNull(),
+  sha256: text('sha256').notNull(),
+});
+
+/** Raw bytes (PostgreSQL bytea): a Buffer in, a Buffer out whatever the driver hands back. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
 
 /** Staff accounts. `token_version` bumps on password change or delete so every older token dies. */
 export const staffUsers = pgTable(
@@ -438,7 +457,8 @@ export const orderDuplicateDecisions = pgTable(
   ],
 );
 
-const flag = (name: string) => char(name, { length: 1 }).notNull().default('N');
+/** A remark's yes/no column: 'Y' or 'N', 'N' unless set. */
+const yesNoColumn = (name: string) => char(name, { length: 1 }).notNull().default('N');
 
 export const orderRemarks = pgTable(
   'order_remarks',
@@ -449,12 +469,12 @@ export const orderRemarks = pgTable(
       .references(() => orders.orderId),
     authorId: integer('author_id').references(() => staffUsers.id),
     remark: text('remark').notNull(),
-    whatsapp: flag('whatsapp'),
-    telephone: flag('telephone'),
-    statusRefund: flag('status_refund'),
-    voided: flag('voided'),
-    chargeback: flag('chargeback'),
-    reportError: flag('report_error'),
+    whatsapp: yesNoColumn('whatsapp'),
+    telephone: yesNoColumn('telephone'),
+    statusRefund: yesNoColumn('status_refund'),
+    voided: yesNoColumn('voided'),
+    chargeback: yesNoColumn('chargeback'),
+    reportError: yesNoColumn('report_error'),
     createdAt: createdAt(),
   },
   (t) => [index('order_remarks_order_idx').on(t.orderId, t.createdAt)],
@@ -492,11 +512,7 @@ export const documents = pgTable(
     orderId: bigint('order_id', { mode: 'number' })
       .notNull()
       .references(() => orders.orderId),
-    storageKey: text('storage_key').notNull(),
-    originalName: text('original_name').notNull(),
-    mimeType: text('mime_type').notNull(),
-    sizeBytes: integer('size_bytes').notNull(),
-    sha256: text('sha256').notNull(),
+    ...storedFileColumns(),
     mailServiceProvider: text('mail_service_provider'),
     uploadedBy: integer('uploaded_by').references(() => staffUsers.id),
     createdAt: createdAt(),
@@ -1241,17 +1257,31 @@ export const inboundAttachments = pgTable(
     inboundId: bigint('inbound_id', { mode: 'number' })
       .notNull()
       .references(() => inboundMessages.id),
-    storageKey: text('storage_key').notNull(),
-    originalName: text('original_name').notNull(),
-    mimeType: text('mime_type').notNull(),
-    sizeBytes: integer('size_bytes').notNull(),
-    sha256: text('sha256').notNull(),
+    ...storedFileColumns(),
     createdAt: createdAt(),
     /** "Save as document": kept with the order's documents, never the approved card (decision 358). */
     savedAt: timestamp('saved_at', { withTimezone: true, mode: 'date' }),
     savedBy: integer('saved_by').references(() => staffUsers.id),
   },
   (t) => [index('inbound_attachments_inbound_idx').on(t.inboundId)],
+);
+
+/**
+ * The raw RFC 822 source of a message that came in by mail (drizzle/0109), so a corrected matcher can
+ * run again over old mail. Beside inbound_messages, not in it: the conversation reads message rows whole
+ * and never needs these bytes. At most the parser's limit (25 MB); an order's erasure deletes the raw
+ * messages of its conversation, and a deleted message row takes its raw source with it.
+ */
+export const inboundRawMessages = pgTable(
+  'inbound_raw_messages',
+  {
+    inboundId: bigint('inbound_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => inboundMessages.id, { onDelete: 'cascade' }),
+    source: bytea('source').notNull(),
+  },
+  // 25 MB: the parser's limit of one message (INBOUND_LIMITS.maxBytes), nothing larger gets this far.
+  (t) => [check('inbound_raw_messages_size_ck', sql`octet_length(${t.source}) <= 26214400`)],
 );
 
 /** Customer addresses a delivery report said are failing (lower-case); a later answer from them clears it. */
@@ -1474,11 +1504,7 @@ export const orderFiles = pgTable(
       .references(() => orders.orderId),
     kind: text('kind').$type<OrderFileKind>().notNull(),
     jobId: uuid('job_id').references(() => submissionJobs.id),
-    storageKey: text('storage_key').notNull(),
-    originalName: text('original_name').notNull(),
-    mimeType: text('mime_type').notNull(),
-    sizeBytes: integer('size_bytes').notNull(),
-    sha256: text('sha256').notNull(),
+    ...storedFileColumns(),
     note: text('note'),
     createdBy: integer('created_by').references(() => staffUsers.id),
     createdAt: createdAt(),

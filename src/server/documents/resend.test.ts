@@ -3,7 +3,7 @@ import { createTestApp, type DemoRole, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
 import { samplePdf } from '../test/fixtures.js';
 import { multipart } from '../test/smtp.js';
-import { RESEND_LIMITS } from './resend-limits.js';
+import { RESEND_LIMITS } from '../mail/resend-limits.js';
 
 /**
  * Resending the approved card: limited per order and per staff member (429 with a clear message), and

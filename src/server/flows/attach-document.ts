@@ -1,7 +1,7 @@
 import type { MailProvider } from '../../shared/constants.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
-import { resendRefusal } from '../documents/resend-limits.js';
+import { resendRefusal } from '../mail/resend-limits.js';
 import { mailLimitError } from '../mail/limits.js';
 import { queueMailHeld } from '../mail/outbox.js';
 import { assertCardMayLeave } from '../orders/card-gate.js';

@@ -25,6 +25,7 @@ import { changeStatus } from './move-status.js';
 import { recordEvents } from '../orders/events.js';
 import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
 import { latestDocument, lockOrders } from '../orders/repository.js';
+import { now } from '../clock.js';
 
 /**
  * The card check as a use case (docs/product.md, "Card check"; decisions 367 and 368): every card
@@ -87,9 +88,9 @@ async function applyCheck(
     reading: read.reading,
     expected: expectationOf(order),
   });
-  await setOrderFlag(tx, input.orderId, 'card_mismatch', result === 'mismatch', settings);
-  await setOrderFlag(tx, input.orderId, 'card_duplicate', duplicateOf !== null, settings);
-  await setOrderFlag(tx, input.orderId, 'card_unreadable', result === 'unread', settings);
+  await setOrderFlag(tx, input.orderId, 'card_mismatch', result === 'mismatch', settings, now());
+  await setOrderFlag(tx, input.orderId, 'card_duplicate', duplicateOf !== null, settings, now());
+  await setOrderFlag(tx, input.orderId, 'card_unreadable', result === 'unread', settings, now());
   return result;
 }
 
@@ -267,8 +268,8 @@ export async function releaseCard(
     await lockOrders(tx, [input.orderId], 'Order not found');
     const doc = await latestDocument(tx, input.orderId);
     if (!doc || !(await markReleased(tx, doc.id, actor.id, input.reason))) throw conflict(NOTHING_TO_RELEASE);
-    await setOrderFlag(tx, input.orderId, 'card_mismatch', false, settings);
-    await setOrderFlag(tx, input.orderId, 'card_duplicate', false, settings);
+    await setOrderFlag(tx, input.orderId, 'card_mismatch', false, settings, now());
+    await setOrderFlag(tx, input.orderId, 'card_duplicate', false, settings, now());
     await recordAudit(tx, {
       action: 'card-check.release',
       actorId: actor.id,

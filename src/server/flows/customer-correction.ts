@@ -30,6 +30,7 @@ import {
   selfServiceOpen,
 } from '../customer/self-service.js';
 import type { OrderStatus } from '../../shared/constants.js';
+import { now } from '../clock.js';
 
 /** A refusal already worded for the customer (not replaced by the stale-version message). */
 class CustomerRefusal extends HttpError {}
@@ -80,6 +81,7 @@ export async function customerCorrection(
         orderId,
         { ...fields, expectedVersion: body.expectedVersion } as Parameters<typeof correctOrder>[3],
         settings,
+        now(),
         ip,
         async (locked) => {
           from = locked.processStatus as OrderStatus;

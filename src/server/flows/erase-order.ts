@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { ERASED_FIELDS, type ErasureResult } from '../../shared/contracts/retention.js';
 import { recordAudit } from '../audit/audit.js';
 import type { Config } from '../config.js';
-import type { Database } from '../db/client.js';
+import type { Database, DbOrTx } from '../db/client.js';
 import { documents, orderEvents } from '../db/schema.js';
 import { removeStored } from '../documents/storage.js';
 import { removeFromMailbox } from '../inbound/mailbox.js';
@@ -167,6 +167,7 @@ export async function eraseOrder(
       sql`select message_id from inbound_messages where order_id = ${orderId} and source = 'mail'
            and message_id is not null`,
     );
+    await eraseRawMessages(tx, orderId);
     const { rows: files } = await tx.execute<{ storage_key: string }>(sql`
       delete from inbound_attachments a using inbound_messages m
        where m.id = a.inbound_id and m.order_id = ${orderId}
@@ -317,13 +318,23 @@ export async function eraseOrder(
   });
   for (const key of keys) await removeStored(config, key);
   await removeOutboxMails(config, outbox);
-  // The raw messages stay only in the watched mailbox (the app keeps none): they go there too. The
+  // The raw copies in the watched mailbox go too (the app's own went in the transaction). The
   // erasure stands if the mailbox is away; its log says so.
   if (config.INBOUND_IMAP_URL && mailbox.length)
     await removeFromMailbox(config.INBOUND_IMAP_URL, mailbox).catch((err: Error) => {
       console.warn(`erasure of order ${orderId}: raw messages left in the mailbox (${err.message})`);
     });
   return result;
+}
+
+/**
+ * Deletes the raw source of every message of the order's conversation (mail matched to it and unmatched
+ * mail attached to it): the message rows stay with when and how they came, the words go.
+ */
+async function eraseRawMessages(tx: DbOrTx, orderId: number): Promise<void> {
+  await tx.execute(sql`
+    delete from inbound_raw_messages r using inbound_messages m
+     where m.id = r.inbound_id and m.order_id = ${orderId}`);
 }
 
 /**

@@ -14,6 +14,7 @@ import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
 import { setRefundReason } from '../orders/refund-reason.js';
 import { paymentRouteOf } from '../payments/payment-route.js';
 import { PROVIDER, warningToReview } from '../payments/stripe-risk.js';
+import { now } from '../clock.js';
 
 /**
  * Refunding on an early fraud warning (docs/product.md, "Fraud warnings and risk", decision 372): the
@@ -180,7 +181,7 @@ export async function refundOnFraudWarning(
       .set({ action: 'refunded', handledBy: actorId, handledAt: sql`now()` })
       .where(eq(paymentFraudWarnings.id, warning.id));
     const moved = await moveAsSystem(tx, orderId, 'Refunded');
-    await setOrderFlag(tx, orderId, 'fraud_warning', false, settings);
+    await setOrderFlag(tx, orderId, 'fraud_warning', false, settings, now());
     await addSystemRemark(
       tx,
       orderId,
@@ -225,7 +226,7 @@ export async function keepOnWarning(
       .update(paymentFraudWarnings)
       .set({ action: 'kept', note: reason, handledBy: actor.id, handledAt: sql`now()` })
       .where(eq(paymentFraudWarnings.id, warning.id));
-    await setOrderFlag(tx, orderId, 'fraud_warning', false, settings);
+    await setOrderFlag(tx, orderId, 'fraud_warning', false, settings, now());
     await recordEvents(tx, [
       { orderId, actorId: actor.id, action: 'risk', toValue: `fraud warning kept: ${reason}` },
     ]);

@@ -15,6 +15,7 @@ import { setOrderFlag } from '../orders/order-checks.js';
 import { latestDocument, lockOrders } from '../orders/repository.js';
 import { getSubmissionPolicy } from '../submission/policy.js';
 import { checkStoredCard } from './card-check.js';
+import { now } from '../clock.js';
 
 /**
  * Government mail (docs/product.md, "Submitting to the government"): every inbound message (webhook and
@@ -132,7 +133,7 @@ async function governmentEffects(
     const card = await attachGovernmentCard(tx, orderId, pdf);
     if (!card) return null;
     await recordPendingCheck(tx, orderId, card.documentId);
-    await setOrderFlag(tx, orderId, 'card_arrived_unsent', true, settings);
+    await setOrderFlag(tx, orderId, 'card_arrived_unsent', true, settings, now());
     return card;
   }
   const { rows } = await tx.execute<{ status: string }>(

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../config.js';
 import type { Db, DbOrTx } from '../db/client.js';
-import { inboundAttachments, inboundMessages } from '../db/schema.js';
+import { inboundAttachments, inboundMessages, inboundRawMessages } from '../db/schema.js';
 import { removeStored } from '../documents/storage.js';
 import { sanitizeFileName, storeUpload } from '../documents/upload.js';
 import { scanCustomerFiles } from './passport-scan.js';
@@ -77,8 +77,8 @@ export interface PipelineContext {
 
 /**
  * The one inbound pipeline (webhook, mailbox): loop guard, duplicate, delivery report, auto-reply,
- * match, store, effects. The message row and its effects commit together; a second copy of the same
- * Message-ID (another instance, a provider retry) is `duplicate` and changes nothing.
+ * match, store, effects. The message row, its raw source and its effects commit together; a second copy
+ * of the same Message-ID (another instance, a provider retry) is `duplicate` and changes nothing.
  */
 export interface ReceiveOptions {
   /** Never onto an order: to Unmatched Mail with this reason (e.g. an unauthenticated sender). */
@@ -100,16 +100,8 @@ export async function receiveMail(
 ): Promise<InboundResult> {
   const { db, config } = ctx;
   if (isOwnMail(config, mail)) return { orderId: null, disposition: 'auto-reply', inboundId: null };
-  if (mail.messageId) {
-    const [seen] = await db
-      .select({ id: inboundMessages.id, orderId: inboundMessages.orderId })
-      .from(inboundMessages)
-      .where(eq(inboundMessages.messageId, sql.placeholder('messageId')))
-      .limit(1)
-      .prepare('inbound_seen')
-      .execute({ messageId: mail.messageId });
-    if (seen) return { orderId: seen.orderId, disposition: 'duplicate', inboundId: seen.id };
-  }
+  const seen = await firstCopy(db, mail.messageId);
+  if (seen) return seen;
 
   let disposition: Exclude<Disposition, 'duplicate'>;
   let match: Match | null = null;
@@ -177,6 +169,9 @@ export async function receiveMail(
         .onConflictDoNothing()
         .returning({ id: inboundMessages.id });
       if (!row) throw new DuplicateMessage();
+      // The raw source, so a corrected matcher can run again; never for an erased order (kept nothing).
+      if (!erased && mail.raw.length <= INBOUND_LIMITS.maxBytes)
+        await tx.insert(inboundRawMessages).values({ inboundId: row.id, source: mail.raw });
       if (files.stored.length)
         await tx.insert(inboundAttachments).values(
           files.stored.map((f) => ({
@@ -199,12 +194,32 @@ export async function receiveMail(
     return result;
   } catch (err) {
     for (const f of files.stored) await removeStored(config, f.key);
-    if (err instanceof DuplicateMessage) return { orderId: null, disposition: 'duplicate', inboundId: null };
+    // Another copy won the race (another instance, a provider retry): answered like one seen before.
+    if (err instanceof DuplicateMessage)
+      return (
+        (await firstCopy(db, mail.messageId)) ?? { orderId: null, disposition: 'duplicate', inboundId: null }
+      );
     throw err;
   }
 }
 
 class DuplicateMessage extends Error {}
+
+/**
+ * The stored copy of a Message-ID as the answer to a second copy: `duplicate`, with the first copy's
+ * order and row, whichever way the second was found (before storing, or by losing the insert's race).
+ */
+async function firstCopy(db: Db, messageId: string | null): Promise<InboundResult | null> {
+  if (!messageId) return null;
+  const [seen] = await db
+    .select({ id: inboundMessages.id, orderId: inboundMessages.orderId })
+    .from(inboundMessages)
+    .where(eq(inboundMessages.messageId, sql.placeholder('messageId')))
+    .limit(1)
+    .prepare('inbound_seen')
+    .execute({ messageId });
+  return seen ? { orderId: seen.orderId, disposition: 'duplicate', inboundId: seen.id } : null;
+}
 
 /**
  * What a stored mail does to the order it matched, in the transaction that stored it: an answer

@@ -9,6 +9,7 @@ import { createOrder } from '../orders/creation.js';
 import { type CheckSettings, checksOfNewOrder, refreshChecks } from '../orders/order-checks.js';
 import { addSystemRemark } from '../orders/remarks.js';
 import { inTransaction } from '../orders/transaction.js';
+import { now } from '../clock.js';
 
 /**
  * An order taken in from the application site, in one transaction: written once with its checks (a
@@ -27,7 +28,7 @@ export async function takeOrderIn(
     // A risky payment holds the order before submission (decision 372).
     const risky = RISKY_LEVELS.includes(values.riskLevel ?? '');
     if (risky) values.checkFlags = ['risk_hold'];
-    const found = await checksOfNewOrder(tx, values, settings);
+    const found = await checksOfNewOrder(tx, values, settings, now());
     const id = await createOrder(tx, {
       ...values,
       checks: found.checks,
@@ -42,10 +43,10 @@ export async function takeOrderIn(
     }
     // The same order sent again matches itself: its stored checks are the answer then.
     if (found.candidates.includes(id)) {
-      const again = await refreshChecks(tx, [id], settings, { withCandidates: true });
+      const again = await refreshChecks(tx, [id], settings, now(), { withCandidates: true });
       return { orderId: id, checks: again.get(id) ?? [] };
     }
-    if (found.candidates.length) await refreshChecks(tx, found.candidates, settings);
+    if (found.candidates.length) await refreshChecks(tx, found.candidates, settings, now());
     return { orderId: id, checks: found.checks };
   });
 }

@@ -17,7 +17,8 @@ import { statusMail } from './status-mail.js';
 /**
  * Moving an order's status, with its customer mail: the order commands check the rules, write the
  * status and its events, and queue the mails of the status entered (flows/status-mail.ts), all in one
- * transaction. A refund through the payment provider first is the refund flow's (flows/refund-orders.ts).
+ * transaction. A refund through the payment provider first is the refund flow's (flows/refund-orders.ts);
+ * the detail screen's move, which takes one or the other, is flows/detail-move.ts.
  */
 
 /** One order to a status (the detail screen's buttons, macros, the submission). */

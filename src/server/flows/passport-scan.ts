@@ -14,6 +14,7 @@ import { passportPicturesInWorker } from '../pdf/build.js';
 import { PdfWorkerError } from '../pdf/worker-pool.js';
 import { compareScan } from '../passport-scan/compare.js';
 import { type MrzRead, MrzTimeout, readMrz } from '../passport-scan/mrz.js';
+import { now } from '../clock.js';
 
 /**
  * The passport scan as a use case (docs/product.md, "Passport scan"; decision 369): a passport image
@@ -87,8 +88,9 @@ export async function scanPassport(
       'passport_scan_mismatch',
       fields.some((f) => f.differs),
       settings,
+      now(),
     );
-    await setOrderFlag(tx, input.orderId, 'passport_scan_unreadable', !ok, settings);
+    await setOrderFlag(tx, input.orderId, 'passport_scan_unreadable', !ok, settings, now());
   });
   return (await latestScan(ctx.db, input.orderId))!;
 }
@@ -121,9 +123,11 @@ export async function latestScan(db: DbOrTx, orderId: number): Promise<PassportS
     status: row.status,
     reason: row.reason,
     fields: row.fields.map((f) => {
-      const now = current.get(f.field)?.trim() || null;
+      const orderValue = current.get(f.field)?.trim() || null;
       // A value taken from the scan no longer differs.
-      return now === f.order ? f : { ...f, order: now, differs: f.differs && now !== f.scan };
+      return orderValue === f.order
+        ? f
+        : { ...f, order: orderValue, differs: f.differs && orderValue !== f.scan };
     }),
   };
 }
@@ -201,6 +205,7 @@ export async function takeScanValue(
       input.orderId,
       { [input.field]: value, expectedVersion: input.expectedVersion } as CorrectOrderBody,
       settings,
+      now(),
       input.ip,
     );
     const after = await latestScan(tx, input.orderId);
@@ -210,6 +215,7 @@ export async function takeScanValue(
       'passport_scan_mismatch',
       !!after?.fields.some((f) => f.differs),
       settings,
+      now(),
     );
   });
   return (await latestScan(ctx.db, input.orderId))!;

@@ -50,7 +50,8 @@ async function findOrder(tx: DbOrTx, refs: (string | null)[]): Promise<number | 
   return row?.orderId ?? null;
 }
 
-const words = (status: string) => status.replaceAll('_', ' ');
+/** A provider's code (`needs_response`) as words for a remark. */
+const codeInWords = (status: string) => status.replaceAll('_', ' ');
 
 /** `settings`: the order checks' settings, for the flag an early fraud warning raises. */
 export async function applyStripeEvent(
@@ -178,7 +179,7 @@ async function applyDispute(
     await addSystemRemark(
       tx,
       orderId,
-      `Chargeback opened at Stripe: reason ${words(dispute.reason)}, ${amount}${due}.${moved}`,
+      `Chargeback opened at Stripe: reason ${codeInWords(dispute.reason)}, ${amount}${due}.${moved}`,
     );
     await recordEvents(tx, [
       { orderId, action: 'payment', fromValue: null, toValue: `dispute ${dispute.id} ${dispute.status}` },
@@ -213,7 +214,7 @@ async function applyDispute(
   } else {
     const waiting = ['needs_response', 'warning_needs_response'].includes(dispute.status);
     const due = dueBy && waiting ? ` (evidence due by ${formatStaffDateTime(dueBy)})` : '';
-    await addSystemRemark(tx, orderId, `Stripe dispute status: ${words(dispute.status)}${due}.`);
+    await addSystemRemark(tx, orderId, `Stripe dispute status: ${codeInWords(dispute.status)}${due}.`);
   }
   return { outcome: `dispute ${dispute.status}`, orderId };
 }
@@ -224,7 +225,7 @@ async function closedRemark(tx: DbOrTx, orderId: number, status: string, amount:
       ? `Dispute won: the bank decided for us and the payment of ${amount} stays with us.`
       : status === 'lost'
         ? `Dispute lost: the bank took back ${amount}.`
-        : `Stripe closed the dispute: ${words(status)}.`;
+        : `Stripe closed the dispute: ${codeInWords(status)}.`;
   await addSystemRemark(tx, orderId, text);
 }
 

@@ -16,6 +16,7 @@ import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
 import { customerSide } from '../customer/self-service.js';
 import { getFeedbackPolicy } from '../customer/self-service-settings.js';
 import { ratingLink, validRatingSignature } from '../customer/rating-links.js';
+import { now } from '../clock.js';
 
 /**
  * "How did we do?" (docs/product.md, "Customers help themselves"): the mail once per order after it is
@@ -98,7 +99,7 @@ export async function rateOrder(
           toValue: `call call_back (rated ${input.score} of 5)`,
         },
       ]);
-      await setOrderFlag(tx, orderId, 'dispute_risk', true, settings);
+      await setOrderFlag(tx, orderId, 'dispute_risk', true, settings, now());
       await publishNotice(tx, ['Admin', 'Manager'], {
         kind: 'low-rating',
         text: `Order #${orderId} was rated ${input.score} of 5`,

@@ -1,7 +1,7 @@
 import type { MailProvider } from '../../shared/constants.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
-import { type ResendRefusal, resendRefusal } from '../documents/resend-limits.js';
+import { type ResendRefusal, resendRefusal } from '../mail/resend-limits.js';
 import { queueMail } from '../mail/outbox.js';
 import { assertCardMayLeave } from '../orders/card-gate.js';
 import { lockForResend } from '../orders/documents.js';

@@ -7,6 +7,7 @@ import { conflict, notFound } from '../http/errors.js';
 import { addSystemRemark } from '../orders/remarks.js';
 import { recordEvents } from '../orders/events.js';
 import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
+import { now } from '../clock.js';
 
 /**
  * A Manager clears an order's risk hold with a reason (docs/product.md, "Fraud warnings and risk",
@@ -33,7 +34,7 @@ export async function clearRiskHold(
       .for('update');
     if (!order) throw notFound('Order not found');
     if (!order.held) throw conflict('This order is not on a risk hold.');
-    await setOrderFlag(tx, orderId, 'risk_hold', false, settings);
+    await setOrderFlag(tx, orderId, 'risk_hold', false, settings, now());
     await recordEvents(tx, [
       { orderId, actorId: actor.id, action: 'risk', toValue: `risk hold cleared: ${reason}` },
     ]);

@@ -192,7 +192,7 @@ async function answerInTransaction(
         .returning({ id: orderFiles.id });
       screenshotId = file!.id;
     }
-    await setOrderFlag(tx, orderId, 'submission_failed', true, settings);
+    await setOrderFlag(tx, orderId, 'submission_failed', true, settings, now());
     await addSystemRemark(
       tx,
       orderId,

@@ -7,6 +7,7 @@ import { notFound } from '../http/errors.js';
 import { changeStatus } from './move-status.js';
 import { type CheckSettings, checkItem, checksOfOrder } from '../orders/order-checks.js';
 import { buildPacket } from '../submission/packet.js';
+import { now } from '../clock.js';
 
 /**
  * Submitting an order to the government (docs/product.md, "Submitting to the government"): the packet
@@ -23,7 +24,7 @@ export async function submissionPacketOf(
   const [order] = await db.select().from(orders).where(eq(orders.orderId, orderId));
   if (!order) throw notFound('Order not found');
   const packet = buildPacket(order);
-  const checks = await checksOfOrder(db, order, settings);
+  const checks = await checksOfOrder(db, order, settings, now());
   for (const check of checks) {
     if (check.severity === 'info' || check.code === 'government_reference_missing') continue;
     const item = checkItem(check);

@@ -7,6 +7,8 @@ import { createTestApp, type TestApp } from '../test/app.js';
 import { TINY_PNG } from '../test/fixtures.js';
 import { INBOUND_DOMAIN, INBOUND_TOKEN, postInbound } from '../test/inbound.js';
 import { ourMessageId, replyAddress } from '../mail/reply-tokens.js';
+import { receiveMail } from '../flows/inbound-mail.js';
+import { parseInbound } from './parse.js';
 
 const CORPUS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'corpus');
 let uniq = 0;
@@ -152,6 +154,39 @@ describe('inbound mail: the webhook and the corpus of real-shaped messages', () 
     const again = await postInbound(t, raw);
     expect(again.json().data.disposition).toBe('duplicate');
     expect(await inbound(t, sent.orderId)).toHaveLength(1);
+  });
+
+  it('two copies at once are one message, and both answers name its order', async () => {
+    const sent = await sentMail(t, { process_status: 'Awaiting' });
+    const mail = await parseInbound(corpus('gmail-reply.eml', sent, t));
+    // Straight into the pipeline, side by side: both look for the Message-ID before either stores it,
+    // so one of them loses the insert (as two instances or a provider's retry would).
+    const pipeline = { db: t.database.db, config: t.config };
+    const answers = await Promise.all([receiveMail(pipeline, mail), receiveMail(pipeline, mail)]);
+    expect(answers.map((a) => a.disposition).sort()).toEqual(['attached', 'duplicate']);
+    expect(answers.map((a) => a.orderId)).toEqual([sent.orderId, sent.orderId]);
+    expect(answers[0]!.inboundId).toBe(answers[1]!.inboundId);
+    expect(await inbound(t, sent.orderId)).toHaveLength(1);
+  });
+
+  it('keeps the raw source of every message received, byte for byte, once per message', async () => {
+    const sent = await sentMail(t, { process_status: 'Awaiting' });
+    const raw = corpus('gmail-reply.eml', sent, t);
+    expect((await postInbound(t, raw)).json().data.disposition).toBe('attached');
+    expect((await postInbound(t, raw)).json().data.disposition).toBe('duplicate');
+    const stray = Buffer.from(
+      `Subject: nobody's\r\nMessage-ID: <raw.${Date.now()}@example.com>\r\n\r\nhello`,
+    );
+    expect((await postInbound(t, stray)).json().data.disposition).toBe('unmatched');
+    const { rows } = await t.database.sql.query<{ source: Uint8Array; order_id: number | null }>(
+      `select r.source, m.order_id from inbound_raw_messages r join inbound_messages m on m.id = r.inbound_id
+        where m.order_id = $1 or m.message_id = $2 order by m.id`,
+      [sent.orderId, /<raw\.\d+@example\.com>/.exec(stray.toString())![0]],
+    );
+    expect(rows.map((r) => Buffer.from(r.source).equals(r.order_id === null ? stray : raw))).toEqual([
+      true,
+      true,
+    ]);
   });
 
   it('an Outlook reply to the signed reply address matches by token, history folded', async () => {

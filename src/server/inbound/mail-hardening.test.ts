@@ -307,6 +307,12 @@ ${opts.returned}
         'select count(*)::int as n from inbound_attachments',
       );
       expect(after.rows[0]!.n).toBe(files.rows[0]!.n);
+      // Nor its raw source: what an erased order is sent is not kept in any form.
+      const { rows: raw } = await t.database.sql.query<{ n: number }>(
+        `select count(*)::int as n from inbound_raw_messages r join inbound_messages m on m.id = r.inbound_id
+          where m.matched_by = 'erased'`,
+      );
+      expect(raw[0]!.n).toBe(0);
       expect(await statusOf(sent.orderId)).toBe('Awaiting');
     });
 

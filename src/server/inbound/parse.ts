@@ -60,6 +60,8 @@ export interface InboundMail {
   ourOrderHeader: string | null;
   attachments: Attachment[];
   sizeBytes: number;
+  /** The message as it came (RFC 822, at most INBOUND_LIMITS.maxBytes): kept so matching can run again. */
+  raw: Buffer;
 }
 
 /**
@@ -284,5 +286,6 @@ export async function parseInbound(raw: Buffer, envelopeTo: string[] = []): Prom
             !a.related && !a.contentType.startsWith('message/') && !a.contentType.startsWith('text/rfc822'),
         ),
     sizeBytes: raw.length,
+    raw,
   };
 }

@@ -16,8 +16,8 @@ export function senderAuthenticated(
   for (const value of authResults) {
     if (typeof value !== 'string' || value.length > 16_384) continue;
     const [head, ...results] = segments(value);
-    if (!head || words(head)[0]?.toLowerCase() !== ours) continue;
-    for (const result of results) if (passes(words(result), wanted)) return true;
+    if (!head || tokensOf(head)[0]?.toLowerCase() !== ours) continue;
+    for (const result of results) if (passes(tokensOf(result), wanted)) return true;
   }
   return false;
 }
@@ -95,8 +95,8 @@ function segments(value: string): string[] {
 
 const NON_SPACE = /\S/g;
 
-/** A segment's words, split at white space outside quoted strings. */
-function words(segment: string): string[] {
+/** A segment's tokens, split at white space outside quoted strings. */
+function tokensOf(segment: string): string[] {
   const out: string[] = [];
   let current = '';
   let quoted = false;

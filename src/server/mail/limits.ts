@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { MailKind } from '../../shared/constants.js';
 import type { DbOrTx } from '../db/client.js';
 import { HttpError } from '../http/errors.js';
+import { recentSends, waitInMinutes } from './recent-sends.js';
 
 /**
  * Limits on customer mail (decision 295), counted in mail_log itself like the resend limits, so they
@@ -17,11 +18,6 @@ export const CUSTOMER_MAIL_LIMITS = {
 
 /** Key space of the advisory lock that serialises one staff member's customer mail (any number, fixed). */
 const MAIL_LOCK_SPACE = 7_110_295;
-
-const inMinutes = (seconds: number) => {
-  const minutes = Math.max(1, Math.ceil(seconds / 60));
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
-};
 
 /** 429 with the seconds to wait (the error handler answers them as Retry-After). */
 export function mailLimitError(message: string, retryAfterSeconds: number): HttpError {
@@ -40,34 +36,26 @@ export async function assertCustomerMailAllowed(
 ): Promise<void> {
   const { perOrder, perStaff } = CUSTOMER_MAIL_LIMITS;
   if (staffId !== null) await tx.execute(sql`select pg_advisory_xact_lock(${MAIL_LOCK_SPACE}, ${staffId})`);
-  const recent = (where: ReturnType<typeof sql>, minutes: number) => sql`(
-    select count(*)::int as n,
-           ceil(extract(epoch from min(created_at) + make_interval(mins => ${minutes}) - now()))::int as wait
-    from mail_log
-    where ${where} and requested_by is not null and status <> 'cancelled'
-      and created_at > now() - make_interval(mins => ${minutes}))`;
-  const { rows } = await tx.execute<{
-    order_n: number;
-    order_wait: number | null;
-    staff_n: number;
-    staff_wait: number | null;
-  }>(sql`
-    select o.n as order_n, o.wait as order_wait, s.n as staff_n, s.wait as staff_wait
-    from ${recent(sql`order_id = ${orderId}`, perOrder.windowMinutes)} o,
-         ${recent(sql`requested_by = ${staffId ?? -1}`, perStaff.windowMinutes)} s`);
-  const row = rows[0];
-  if (!row) return;
-  if (row.order_n >= perOrder.max) {
-    const wait = Math.max(1, row.order_wait ?? 60);
+  // The system's own mails (requested_by null) count for no one.
+  const recent = await recentSends(
+    tx,
+    { where: sql`order_id = ${orderId} and requested_by is not null`, minutes: perOrder.windowMinutes },
+    {
+      where: sql`requested_by = ${staffId ?? -1} and requested_by is not null`,
+      minutes: perStaff.windowMinutes,
+    },
+  );
+  if (recent.perOrder.count >= perOrder.max) {
+    const wait = Math.max(1, recent.perOrder.waitSeconds ?? 60);
     throw mailLimitError(
-      `The customer of order ${orderId} has been mailed ${perOrder.max} times in the last hour. Please try again in ${inMinutes(wait)}.`,
+      `The customer of order ${orderId} has been mailed ${perOrder.max} times in the last hour. Please try again in ${waitInMinutes(wait)}.`,
       wait,
     );
   }
-  if (staffId !== null && row.staff_n >= perStaff.max) {
-    const wait = Math.max(1, row.staff_wait ?? 60);
+  if (staffId !== null && recent.perStaff.count >= perStaff.max) {
+    const wait = Math.max(1, recent.perStaff.waitSeconds ?? 60);
     throw mailLimitError(
-      `You have mailed customers ${perStaff.max} times in the last hour. Please try again in ${inMinutes(wait)}.`,
+      `You have mailed customers ${perStaff.max} times in the last hour. Please try again in ${waitInMinutes(wait)}.`,
       wait,
     );
   }

@@ -26,16 +26,16 @@ import { contentDisposition } from '../http/content-disposition.js';
 import { ok } from '../http/envelope.js';
 import { notFound } from '../http/errors.js';
 import { cancelPendingMail } from '../flows/cancel-pending-mail.js';
-import { addRemark, changeStatus } from '../flows/move-status.js';
+import { addRemark } from '../flows/move-status.js';
+import { moveOrderStatus } from '../flows/detail-move.js';
 import { withdrawDocument } from '../orders/documents.js';
 import { loadOrder, servableDocumentById } from '../orders/repository.js';
 import { clearCustomerEdited } from '../orders/self-service.js';
-import { providerRefund } from '../flows/detail-refund.js';
 import { latestDispute } from '../payments/queries.js';
-import { refundWhyOf } from '../flows/refund-orders.js';
-import { setRefundReason } from '../orders/refund-reason.js';
+import { refundAnswer } from '../payments/refund-answer.js';
 import { previewCustomerMail } from './mail-preview.js';
 import { loadOrderDetail } from './queries.js';
+import { now } from '../clock.js';
 
 const security = [{ staffToken: [] }];
 const orderIdParams = z.object({ orderId: orderIdField });
@@ -64,7 +64,12 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       // One prepared statement for the whole answer (docs/decisions/282-order-detail-read.md).
       const detail = await loadOrderDetail(app.ctx.database, request.params.orderId, config.APP_MAIL_DOMAIN);
       if (!detail) throw notFound('Order not found');
-      const { checks, duplicates } = await orderChecks(db, request.params.orderId, checkSettingsOf(config));
+      const { checks, duplicates } = await orderChecks(
+        db,
+        request.params.orderId,
+        checkSettingsOf(config),
+        now(),
+      );
       const dispute = await latestDispute(db, request.params.orderId);
       // Opening the order reads the customer's correction: the "Customer edited" badge goes.
       if (detail.customer_edited) await clearCustomerEdited(db, request.params.orderId);
@@ -86,27 +91,20 @@ export const orderDetailRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const staff = staffOf(request);
-      const { orderId, updatingStatus, expectedVersion, takeOver, undo, confirmRecent, forceReason } =
-        request.body;
-      const why = updatingStatus === 'Refunded' ? refundWhyOf(request.body) : undefined;
-      // Move to Completed Refunds of an order paid through an integrated gateway refunds there first.
-      const provider = updatingStatus === 'Refunded' ? await providerRefund(app, staff, orderId, why) : null;
-      if (provider) return provider;
-      // The reason is recorded after the move (its event would otherwise outdate expectedVersion).
-      const moved = await db.transaction(async (tx) => {
-        const done = await changeStatus(tx, staff, {
-          orderId,
-          to: updatingStatus,
-          expectedVersion,
-          takeOver,
-          undo,
-          confirmRecent,
-          forceReason,
-        });
-        if (why) await setRefundReason(tx, staff.id, [orderId], why);
-        return done;
+      const { orderId, updatingStatus, forceReason, ...options } = request.body;
+      // One flow: the rules, a provider's refund where the order was paid through one, the status, its mail.
+      const result = await moveOrderStatus(app.ctx, staffOf(request), {
+        ...options,
+        orderId,
+        to: updatingStatus,
+        forceReason,
       });
+      if (result.through === 'provider')
+        return {
+          ...refundAnswer(result.refund),
+          data: { order_id: orderId, from: result.from, process_status: 'Refunded' as const },
+        };
+      const { moved } = result;
       const notes = [`Order status has been changed to ${updatingStatus}`];
       if (moved.mail) {
         notes.push(

@@ -181,7 +181,7 @@ export class CountsMemory {
     const marginMs = clock.marginHours * 3_600_000;
     const now = clock.now.toISOString();
     const edge = new Date(at + marginMs).toISOString();
-    // The definition of dueCounts (lists.ts): a trip that ends moves an order from late to trip passed.
+    // The definition of dueCounts (orders/list-counts.ts): a trip that ends moves an order from late to trip passed.
     const { rows } = await this.database.db.execute<{
       breached: string;
       at_risk: string;

@@ -7,7 +7,7 @@ import type { Database, Db, DbOrTx } from '../db/client.js';
 import { forbidden, serviceUnavailable } from '../http/errors.js';
 import { CountsMemory } from './counts.js';
 import { type FolderScope, monthNumber } from '../orders/folders.js';
-import { filtersOf, type ListOptions, listFolder, listTotal, PageKeyCache } from '../orders/lists.js';
+import { filtersOf, type ListOptions, listFolder, listTotal, PageKeyCache } from '../orders/list-pages.js';
 import { SEARCH_TOTAL_CAP, searchFolder } from '../orders/list-search.js';
 import { isStatementTimeout, listNeedsTimeout, withListTimeout } from '../orders/list-timeout.js';
 

@@ -37,6 +37,8 @@ export async function correctOrder(
   orderId: number,
   body: CorrectOrderBody,
   settings: CheckSettings,
+  /** When the checks run again (the caller's clock). */
+  now: Date,
   ip: string | null = null,
   /** The customer's own checks (status, daily limit), run on the locked order before anything changes. */
   before?: (order: OrderRow) => Promise<void>,
@@ -82,7 +84,7 @@ export async function correctOrder(
     const arrivalChanged = changes.some((c) => c.field === 'arrival_date');
     const corrected = { ...order!, ...(set as Partial<OrderRow>) } as OrderRow;
     const duplicates = arrivalChanged ? [] : await findDuplicates(tx, corrected);
-    const checks = arrivalChanged ? null : await checksOfOrder(tx, corrected, settings, duplicates);
+    const checks = arrivalChanged ? null : await checksOfOrder(tx, corrected, settings, now, duplicates);
     const [written] = await tx
       .update(orders)
       .set({
@@ -115,11 +117,11 @@ export async function correctOrder(
     });
     if (arrivalChanged) {
       await applySubmissionWindow(tx, [orderId]);
-      await refreshChecks(tx, [orderId], settings, { withCandidates: true });
+      await refreshChecks(tx, [orderId], settings, now, { withCandidates: true });
     } else {
       // Both sides of a new possible pair show it: the candidates' own checks run again.
       const others = duplicates.map((d) => d.candidate.order_id);
-      if (others.length) await refreshChecks(tx, others, settings);
+      if (others.length) await refreshChecks(tx, others, settings, now);
     }
     const [after] = arrivalChanged
       ? await tx.select({ version: orders.version }).from(orders).where(eq(orders.orderId, orderId))
@@ -139,6 +141,8 @@ export async function decideDuplicate(
   orderId: number,
   input: { otherOrderId: number; decision: DuplicateDecision },
   settings: CheckSettings,
+  /** When the checks run again (the caller's clock). */
+  now: Date,
   ip: string | null,
   effects: StatusEffects,
 ): Promise<{ movedOrderId: number | null }> {
@@ -213,7 +217,7 @@ export async function decideDuplicate(
       // The refund that follows is for a duplicate (docs/product.md, "Refund reasons").
       if (movedOrderId) await setRefundReason(tx, actor.id, [movedOrderId], { code: 'duplicate' });
     }
-    await refreshChecks(tx, [orderId, input.otherOrderId], settings);
+    await refreshChecks(tx, [orderId, input.otherOrderId], settings, now);
     return { movedOrderId };
   });
 }

@@ -3,7 +3,7 @@ import { seedDemo } from '../db/seed.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 
 /**
- * Deep pages are read from the oldest end (lists.ts listFolder): they must be exactly the pages the
+ * Deep pages are read from the oldest end (list-pages.ts listFolder): they must be exactly the pages the
  * newest-first order gives, down to the partial last page.
  */
 let t: TestApp;

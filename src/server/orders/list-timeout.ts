@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Folder } from '../../shared/constants.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import type { FolderScope } from './folders.js';
-import { type ListOptions, listOrder, listSignature, REVERSE_SCAN_FROM } from './lists.js';
+import { type ListOptions, listOrder, listSignature, REVERSE_SCAN_FROM } from './list-pages.js';
 
 /**
  * Pages this deep (or sorted, or filtered beyond the counters) may scan many rows; a newest-first page

@@ -30,7 +30,8 @@ import type { OrderRow } from './repository.js';
 /**
  * The server side of the order checks (docs/decisions/310): runs the shared checks over a stored order
  * with its duplicate search, stores the result on the order (so the lists filter on it), and answers
- * them with their messages.
+ * them with their messages. The time they are run at (`now`: today's service day decides a passport's
+ * validity and a past arrival) is the caller's argument: nothing here reads the clock.
  */
 
 export interface CheckSettings {
@@ -146,15 +147,16 @@ async function lastSubmissionError(db: DbOrTx, orderId: number): Promise<string>
   return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }
 
-/** The checks of a stored order now: the shared checks, its flags, and an undecided possible duplicate. */
+/** The checks of a stored order at `now`: the shared checks, its flags, and an undecided possible duplicate. */
 export async function checksOfOrder(
   db: DbOrTx,
   o: OrderRow,
   settings: CheckSettings,
+  now: Date,
   duplicates?: Awaited<ReturnType<typeof findDuplicates>>,
 ): Promise<OrderCheck[]> {
   const checks = runOrderChecks(checkedOrderOf(o), {
-    today: serviceToday(),
+    today: serviceToday(now),
     minPassportValidityDays: settings.minPassportValidityDays,
     open: (ATTENTION_STATUSES as readonly string[]).includes(o.processStatus),
     flags: o.checkFlags,
@@ -186,6 +188,7 @@ export async function refreshChecks(
   tx: DbOrTx,
   orderIds: readonly number[],
   settings: CheckSettings,
+  now: Date,
   options: { withCandidates?: boolean } = {},
 ): Promise<Map<number, OrderCheck[]>> {
   const out = new Map<number, OrderCheck[]>();
@@ -195,7 +198,7 @@ export async function refreshChecks(
     const [o] = await tx.select().from(orders).where(eq(orders.orderId, id));
     if (!o) continue;
     const duplicates = await findDuplicates(tx, o);
-    const checks = await checksOfOrder(tx, o, settings, duplicates);
+    const checks = await checksOfOrder(tx, o, settings, now, duplicates);
     out.set(id, checks);
     await storeChecks(tx, o, checks);
     if (options.withCandidates) {
@@ -208,7 +211,7 @@ export async function refreshChecks(
       .select()
       .from(orders)
       .where(inArray(orders.orderId, [...cascade]));
-    for (const o of others) await storeChecks(tx, o, await checksOfOrder(tx, o, settings));
+    for (const o of others) await storeChecks(tx, o, await checksOfOrder(tx, o, settings, now));
   }
   return out;
 }
@@ -222,6 +225,7 @@ export async function checksOfNewOrder(
   tx: DbOrTx,
   values: typeof orders.$inferInsert,
   settings: CheckSettings,
+  now: Date,
 ): Promise<{ checks: OrderCheck[]; candidates: number[] }> {
   const draft = {
     ...values,
@@ -237,7 +241,7 @@ export async function checksOfNewOrder(
     departureDate: values.departureDate ?? null,
   } as unknown as OrderRow;
   const duplicates = await findDuplicates(tx, draft);
-  const checks = await checksOfOrder(tx, draft, settings, duplicates);
+  const checks = await checksOfOrder(tx, draft, settings, now, duplicates);
   return { checks, candidates: duplicates.map((d) => d.candidate.order_id) };
 }
 
@@ -260,14 +264,15 @@ export function checkItem(check: OrderCheck, language: CustomerLanguage = 'en'):
   };
 }
 
-/** The checks route's answer: the checks of the order now, and its possible duplicates side by side. */
+/** The checks route's answer: the checks of the order at `now`, and its possible duplicates side by side. */
 export async function checksAnswer(
   db: DbOrTx,
   o: OrderRow,
   settings: CheckSettings,
+  now: Date,
 ): Promise<{ checks: OrderCheckItem[]; duplicates: DuplicateCandidate[] }> {
   const duplicates = await findDuplicates(db, o);
-  const checks = await checksOfOrder(db, o, settings, duplicates);
+  const checks = await checksOfOrder(db, o, settings, now, duplicates);
   const subject = subjectOf(o);
   return {
     checks: checks.map((c) => checkItem(c)),
@@ -307,6 +312,7 @@ export async function setOrderFlag(
   flag: CheckFlag,
   raised: boolean,
   settings: CheckSettings,
+  now: Date,
 ): Promise<void> {
   await tx
     .update(orders)
@@ -316,5 +322,5 @@ export async function setOrderFlag(
         : sql`array_remove(check_flags, ${flag})`,
     })
     .where(eq(orders.orderId, orderId));
-  await refreshChecks(tx, [orderId], settings);
+  await refreshChecks(tx, [orderId], settings, now);
 }

@@ -49,10 +49,10 @@ export function enforceRules(
   const refused: RefusedOrder[] = [];
   let kind: 'forbidden' | 'conflict' = 'conflict';
   for (const o of locked) {
-    const d = decide(ruleState(o), action, actor.type, today);
-    if (d.allowed) continue;
-    if (d.code === 403) kind = 'forbidden';
-    refused.push({ orderId: o.orderId, processStatus: o.processStatus, message: d.message });
+    const decision = decide(ruleState(o), action, actor.type, today);
+    if (decision.allowed) continue;
+    if (decision.code === 403) kind = 'forbidden';
+    refused.push({ orderId: o.orderId, processStatus: o.processStatus, message: decision.message });
   }
   if (!refused.length) return;
   const [first] = refused;
@@ -143,12 +143,12 @@ export async function assertHolderAllows(
     .select({ name: staffUsers.name })
     .from(staffUsers)
     .where(sql`${staffUsers.id} = ${order.assignedTo}`);
-  const d = holderDecision(
+  const decision = holderDecision(
     { assignedToId: order.assignedTo, holder: holder?.name ?? null },
     { id: actor.id, role: actor.type },
     takeOver,
   );
-  if (!d.allowed) throw refuseConflict(d.message, { holder: holder?.name ?? null });
+  if (!decision.allowed) throw refuseConflict(decision.message, { holder: holder?.name ?? null });
   return holder?.name ?? null;
 }
 

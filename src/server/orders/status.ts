@@ -261,8 +261,13 @@ export async function moveAsSystem(
   return inTransaction(db, async (tx) => {
     const order = await lockOne(tx, orderId);
     const from = order.processStatus as OrderStatus;
-    const d = decide(ruleState(order), { kind: 'move', to }, systemActor.type, opts.today ?? serviceToday());
-    if (!d.allowed) return { moved: false, from, refusal: d.message };
+    const decision = decide(
+      ruleState(order),
+      { kind: 'move', to },
+      systemActor.type,
+      opts.today ?? serviceToday(),
+    );
+    if (!decision.allowed) return { moved: false, from, refusal: decision.message };
     await applyStatus(tx, systemActor, [order], to, { notify: opts.notify }, effects);
     return { moved: true, from, refusal: null };
   });

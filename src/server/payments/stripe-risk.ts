@@ -9,6 +9,7 @@ import { recordEvents } from '../orders/events.js';
 import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
 import { RISKY_LEVELS } from '../../shared/contracts/payment-risk.js';
 import { readPaymentPolicy } from './policy.js';
+import { now } from '../clock.js';
 
 /**
  * Acting on payment risk from Stripe's events (docs/product.md, "Fraud warnings and risk", decision 372):
@@ -31,7 +32,8 @@ const REVIEW_ON_WARNING: readonly OrderStatus[] = ['AwaitingGovt', 'Completed'];
 
 export const MANAGER_ROLES = ['Admin', 'Manager'] as const;
 
-const words = (s: string) => s.replaceAll('_', ' ');
+/** A provider's code (`made_with_stolen_card`) as words for a remark. */
+const codeInWords = (s: string) => s.replaceAll('_', ' ');
 
 export interface RiskOutcome {
   outcome: string;
@@ -52,7 +54,7 @@ export async function warningToReview(
     .update(paymentFraudWarnings)
     .set({ action: 'review' })
     .where(eq(paymentFraudWarnings.id, warningRowId));
-  await setOrderFlag(tx, orderId, 'fraud_warning', true, settings);
+  await setOrderFlag(tx, orderId, 'fraud_warning', true, settings, now());
   await addSystemRemark(tx, orderId, `${why} Refund now, or keep the payment with a reason (Risk review).`);
   await publishNotice(tx, MANAGER_ROLES, {
     kind: 'fraud_warning',
@@ -91,7 +93,7 @@ export async function applyFraudWarning(
     .where(eq(orders.orderId, orderId))
     .for('update');
   const status = order!.status as OrderStatus;
-  const issuer = `card issuer reports ${words(warning.fraud_type)}`;
+  const issuer = `card issuer reports ${codeInWords(warning.fraud_type)}`;
   if (REFUNDABLE_ON_WARNING.includes(status)) {
     const policy = await readPaymentPolicy(tx);
     if (policy.autoRefundFraudWarnings) {
@@ -187,7 +189,7 @@ export async function holdForRisk(
     .from(orders)
     .where(and(eq(orders.orderId, orderId), sql`'risk_hold' = any(${orders.checkFlags})`));
   if (already) return false;
-  await setOrderFlag(tx, orderId, 'risk_hold', true, settings);
+  await setOrderFlag(tx, orderId, 'risk_hold', true, settings, now());
   await recordEvents(tx, [{ orderId, action: 'risk', toValue: `risk hold: ${level}` }]);
   await addSystemRemark(
     tx,

@@ -9,7 +9,7 @@ import { stripeTestApp } from '../test/stripe-app.js';
  * finance report computed from what it stored (docs/product.md, "Finance report").
  */
 
-const ctx = stripeTestApp({ STRIPE_SECRET_KEY: 'sk_test_payouts', GOV_FEE_CENTS: '2000' });
+const stripeApp = stripeTestApp({ STRIPE_SECRET_KEY: 'sk_test_payouts', GOV_FEE_CENTS: '2000' });
 const AT = Math.floor(new Date('2025-03-10T15:00:00Z').getTime() / 1000);
 let seq = 0;
 const id = (prefix: string) => `${prefix}_${(++seq).toString().padStart(6, '0')}`;
@@ -123,9 +123,9 @@ async function fixture(t: TestApp) {
     txn('adjustment', -100, 0, null),
     txn('adjustment', -100, 0, null),
   ];
-  ctx.stripe.payouts.push(payout('po_big', bigNet), payout('po_small', 0));
-  ctx.stripe.balanceTransactions.set('po_big', big);
-  ctx.stripe.balanceTransactions.set('po_small', small);
+  stripeApp.stripe.payouts.push(payout('po_big', bigNet), payout('po_small', 0));
+  stripeApp.stripe.balanceTransactions.set('po_big', big);
+  stripeApp.stripe.balanceTransactions.set('po_small', small);
   return { orders, big, small };
 }
 
@@ -136,7 +136,7 @@ describe('payout sync and the finance report', () => {
   let fx: Awaited<ReturnType<typeof fixture>>;
 
   it('POST /api/admin/payouts/sync stores every transaction of a 250-transaction payout, page by page', async () => {
-    const { t } = ctx;
+    const { t } = stripeApp;
     fx = await fixture(t);
     expect(fx.big).toHaveLength(250);
     const res = await sync(t);
@@ -149,7 +149,7 @@ describe('payout sync and the finance report', () => {
       matched: 244,
       complete: true,
     });
-    const pages = ctx.stripe.requests.filter(
+    const pages = stripeApp.stripe.requests.filter(
       (r) => r.path === '/v1/balance_transactions' && r.form.payout === 'po_big',
     );
     expect(pages.map((r) => r.form.starting_after ?? null)).toEqual([null, fx.big[99]!.id, fx.big[199]!.id]);
@@ -166,7 +166,7 @@ describe('payout sync and the finance report', () => {
   });
 
   it('is idempotent: the same payouts synced again store nothing new, even when read again from the provider', async () => {
-    const { t } = ctx;
+    const { t } = stripeApp;
     const again = await sync(t);
     expect(again.json().data).toMatchObject({ payouts: 2, stored: 0, complete: true });
     await q(t, `update provider_payouts set synced_at = null`);
@@ -177,7 +177,7 @@ describe('payout sync and the finance report', () => {
   });
 
   it('matches each transaction to its order by charge or payment intent; the rest are listed as unmatched', async () => {
-    const { t } = ctx;
+    const { t } = stripeApp;
     const [byIntent] = await q<{ order_id: string }>(
       t,
       `select order_id from payout_transactions where type = 'charge' and source_id = $1`,
@@ -201,7 +201,7 @@ describe('payout sync and the finance report', () => {
   });
 
   it('GET /api/admin/reports/finance: totals equal the synced transactions to the cent, figures by hand', async () => {
-    const { t } = ctx;
+    const { t } = stripeApp;
     const res = await t.as('Manager', {
       method: 'GET',
       url: '/api/admin/reports/finance?from=2025-03-01&to=2025-03-31&group=month',
@@ -249,7 +249,7 @@ describe('payout sync and the finance report', () => {
   });
 
   it('GET /api/admin/reports/finance/export: the same figures as CSV', async () => {
-    const { t } = ctx;
+    const { t } = stripeApp;
     const res = await t.as('Manager', {
       method: 'GET',
       url: '/api/admin/reports/finance/export?from=2025-03-01&to=2025-03-31&group=month',
@@ -272,7 +272,7 @@ describe('payout sync and the finance report', () => {
   });
 
   it('GET /api/admin/reports/finance/orders: every figure lists the orders behind it, summing to the figure', async () => {
-    const { t } = ctx;
+    const { t } = stripeApp;
     const range = 'from=2025-03-01&to=2025-03-31';
     const report = (
       await t.as('Manager', { method: 'GET', url: `/api/admin/reports/finance?${range}` })
@@ -340,7 +340,7 @@ describe('payout sync and the finance report', () => {
   });
 
   it('GET /api/admin/reports/finance/orders: a whole valid query with one hostile field answers 400; roles', async () => {
-    const { t } = ctx;
+    const { t } = stripeApp;
     const before = await q<{ n: number; s: string }>(
       t,
       `select count(*)::int as n, sum(net)::text as s from payout_transactions`,
@@ -388,7 +388,7 @@ describe('payout sync and the finance report', () => {
   });
 
   it('roles: Team is refused every route; Manager reads the report but neither syncs nor lists', async () => {
-    const { t } = ctx;
+    const { t } = stripeApp;
     const report = '/api/admin/reports/finance?from=2025-03-01&to=2025-03-31';
     for (const role of ['Team', 'Telecaller', 'Night Staff'] as const) {
       expect((await sync(t, role)).statusCode).toBe(403);
@@ -407,7 +407,7 @@ describe('payout sync and the finance report', () => {
   });
 
   it('hostile query values answer 400 and change nothing', async () => {
-    const { t } = ctx;
+    const { t } = stripeApp;
     const before = await q<{ n: number }>(t, `select count(*)::int as n from payout_transactions`);
     const bad = [
       'from=2025-03-01%00&to=2025-03-31',
@@ -433,13 +433,13 @@ describe('payout sync and the finance report', () => {
   });
 
   it('a run stops at its bound with complete: false and the next run carries on, storing each transaction once', async () => {
-    const { t } = ctx;
+    const { t } = stripeApp;
     const april = Math.floor(new Date('2025-04-10T15:00:00Z').getTime() / 1000);
     const rows = Array.from({ length: 150 }, () =>
       txn('charge', 1000, 59, { id: id('ch'), object: 'charge' }, { created: april }),
     );
-    ctx.stripe.payouts.unshift(payout('po_new', 150 * 941));
-    ctx.stripe.balanceTransactions.set('po_new', rows);
+    stripeApp.stripe.payouts.unshift(payout('po_new', 150 * 941));
+    stripeApp.stripe.balanceTransactions.set('po_new', rows);
     const first = await syncPayouts(t.app.ctx, { maxPages: 2, maxMs: 60_000 });
     expect(first).toMatchObject({ stored: 100, complete: false });
     const rest = await sync(t);

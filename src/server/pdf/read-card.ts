@@ -145,11 +145,11 @@ async function readImage(bytes: Uint8Array): Promise<CardReading> {
   const width = Math.max(1, Math.round(image.width * scale));
   const height = Math.max(1, Math.round(image.height * scale));
   const canvas = createCanvas(width, height);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, width, height);
-  ctx.drawImage(image, 0, 0, width, height);
-  const { data } = ctx.getImageData(0, 0, width, height);
+  const drawing = canvas.getContext('2d');
+  drawing.fillStyle = '#ffffff';
+  drawing.fillRect(0, 0, width, height);
+  drawing.drawImage(image, 0, 0, width, height);
+  const { data } = drawing.getImageData(0, 0, width, height);
   return { pages: [], qr: decodeCodes({ data, width, height }) };
 }
 
@@ -183,16 +183,16 @@ function scanPictures(
   const w = Math.max(1, Math.round(width * scale));
   const h = Math.max(1, Math.round(height * scale));
   const whole = create(w, h);
-  const ctx = whole.getContext('2d');
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, w, h);
-  ctx.drawImage(source, 0, 0, w, h);
+  const drawing = whole.getContext('2d');
+  drawing.fillStyle = '#ffffff';
+  drawing.fillRect(0, 0, w, h);
+  drawing.drawImage(source, 0, 0, w, h);
   const bandTop = Math.floor(h * 0.6);
   const band = create(w, h - bandTop);
-  const bctx = band.getContext('2d');
-  bctx.fillStyle = '#ffffff';
-  bctx.fillRect(0, 0, w, h - bandTop);
-  bctx.drawImage(whole, 0, bandTop, w, h - bandTop, 0, 0, w, h - bandTop);
+  const bandDrawing = band.getContext('2d');
+  bandDrawing.fillStyle = '#ffffff';
+  bandDrawing.fillRect(0, 0, w, h - bandTop);
+  bandDrawing.drawImage(whole, 0, bandTop, w, h - bandTop, 0, 0, w, h - bandTop);
   return {
     band: new Uint8Array(band.toBuffer('image/png')),
     whole: new Uint8Array(whole.toBuffer('image/png')),

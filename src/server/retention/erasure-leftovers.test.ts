@@ -290,6 +290,17 @@ describe('the erasure of an order leaves none of its personal data', () => {
 
     const before = await databaseDump();
     expect(leftovers(before, ERASED_VALUES)).toEqual(ERASED_VALUES);
+    // The raw source of each message that came by mail (the answer, the out-of-office, the bounce and
+    // the attached stray mail) is kept until the erasure.
+    const rawMessages = async () => {
+      const { rows } = await t.database.sql.query<{ n: number }>(
+        `select count(*)::int as n from inbound_raw_messages r join inbound_messages m on m.id = r.inbound_id
+          where m.order_id = $1`,
+        [id],
+      );
+      return rows[0]!.n;
+    };
+    expect(await rawMessages()).toBe(4);
 
     const erased = await t.as('Admin', {
       method: 'POST',
@@ -299,6 +310,7 @@ describe('the erasure of an order leaves none of its personal data', () => {
     expect(erased.statusCode, erased.body).toBe(200);
 
     expect(leftovers(await databaseDump(), ERASED_VALUES)).toEqual([]);
+    expect(await rawMessages()).toBe(0);
     // The conversation shows when and how, none of the words; its files are gone (rows and disk).
     const after = await t.as('Admin', { method: 'GET', url: `/api/admin/orders/${id}/conversation` });
     expect(after.statusCode).toBe(200);

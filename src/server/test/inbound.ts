@@ -20,17 +20,17 @@ export interface InboundMailApp {
  * fields are filled before the first test runs.
  */
 export function inboundMailApp(overrides: Record<string, string> = {}): InboundMailApp {
-  const ctx = {} as InboundMailApp;
+  const fixture = {} as InboundMailApp;
   beforeAll(async () => {
-    ctx.smtp = await startSmtp();
-    ctx.t = await createTestApp({
+    fixture.smtp = await startSmtp();
+    fixture.t = await createTestApp({
       INBOUND_TOKEN,
       INBOUND_REPLY_DOMAIN: INBOUND_DOMAIN,
-      MAIL_AWS_SMTP_URL: ctx.smtp.url,
-      MAIL_SENDGRID_SMTP_URL: ctx.smtp.url,
+      MAIL_AWS_SMTP_URL: fixture.smtp.url,
+      MAIL_SENDGRID_SMTP_URL: fixture.smtp.url,
       ...overrides,
     });
-    ctx.queue = await startMailQueue(ctx.t.app, {
+    fixture.queue = await startMailQueue(fixture.t.app, {
       retryDelaySeconds: 1,
       pollingIntervalSeconds: 0.5,
       dispatchIntervalMs: 300,
@@ -38,11 +38,11 @@ export function inboundMailApp(overrides: Record<string, string> = {}): InboundM
     });
   });
   afterAll(async () => {
-    await ctx.queue?.stop();
-    await ctx.t?.close();
-    await ctx.smtp?.close();
+    await fixture.queue?.stop();
+    await fixture.t?.close();
+    await fixture.smtp?.close();
   });
-  return ctx;
+  return fixture;
 }
 
 /**

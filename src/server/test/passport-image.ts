@@ -22,40 +22,40 @@ export function passportImage(mrz: string[] | null, opts: { noise?: boolean; rot
   const w = 1250;
   const h = 880;
   const canvas = createCanvas(w, h);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, w, h);
-  ctx.translate(w / 2, h / 2);
-  ctx.rotate(((opts.rotate ?? 0) * Math.PI) / 180);
-  ctx.translate(-w / 2, -h / 2);
-  ctx.fillStyle = '#f1ede4';
-  ctx.fillRect(20, 20, w - 40, h - 40);
-  ctx.fillStyle = '#333333';
-  ctx.font = '30px "DejaVu Sans", "Liberation Sans", sans-serif';
-  ctx.fillText('PASSPORT   PASSEPORT   UTOPIA', 60, 80);
-  ctx.font = '22px "DejaVu Sans", "Liberation Sans", sans-serif';
-  ctx.fillText('Surname / Nom: ERIKSSON', 420, 170);
-  ctx.fillText('Given names / Prénoms: ANNA MARIA', 420, 220);
-  ctx.fillText('Date of birth: 12 AUG 1974', 420, 270);
-  ctx.strokeRect(60, 130, 300, 380);
-  ctx.fillStyle = '#000000';
-  ctx.font = '33px "DejaVu Sans Mono", "Liberation Mono", monospace';
+  const drawing = canvas.getContext('2d');
+  drawing.fillStyle = '#ffffff';
+  drawing.fillRect(0, 0, w, h);
+  drawing.translate(w / 2, h / 2);
+  drawing.rotate(((opts.rotate ?? 0) * Math.PI) / 180);
+  drawing.translate(-w / 2, -h / 2);
+  drawing.fillStyle = '#f1ede4';
+  drawing.fillRect(20, 20, w - 40, h - 40);
+  drawing.fillStyle = '#333333';
+  drawing.font = '30px "DejaVu Sans", "Liberation Sans", sans-serif';
+  drawing.fillText('PASSPORT   PASSEPORT   UTOPIA', 60, 80);
+  drawing.font = '22px "DejaVu Sans", "Liberation Sans", sans-serif';
+  drawing.fillText('Surname / Nom: ERIKSSON', 420, 170);
+  drawing.fillText('Given names / Prénoms: ANNA MARIA', 420, 220);
+  drawing.fillText('Date of birth: 12 AUG 1974', 420, 270);
+  drawing.strokeRect(60, 130, 300, 380);
+  drawing.fillStyle = '#000000';
+  drawing.font = '33px "DejaVu Sans Mono", "Liberation Mono", monospace';
   if (mrz) {
-    ctx.fillText(mrz[0]!, 50, h - 150);
-    ctx.fillText(mrz[1]!, 50, h - 90);
+    drawing.fillText(mrz[0]!, 50, h - 150);
+    drawing.fillText(mrz[1]!, 50, h - 90);
   } else {
-    ctx.fillText('THIS IS A LETTER ABOUT A HOTEL BOOKING 2026', 50, h - 150);
-    ctx.fillText('ROOM 12 ARRIVAL 12 MARCH DEPARTURE 19 MARCH', 50, h - 90);
+    drawing.fillText('THIS IS A LETTER ABOUT A HOTEL BOOKING 2026', 50, h - 150);
+    drawing.fillText('ROOM 12 ARRIVAL 12 MARCH DEPARTURE 19 MARCH', 50, h - 90);
   }
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  drawing.setTransform(1, 0, 0, 1, 0, 0);
   if (opts.noise) {
     const next = random(42);
-    const img = ctx.getImageData(0, 0, w, h);
+    const img = drawing.getImageData(0, 0, w, h);
     for (let i = 0; i < img.data.length; i += 4) {
       const n = (next() - 0.5) * 70;
       for (let c = 0; c < 3; c++) img.data[i + c] = Math.max(0, Math.min(255, img.data[i + c]! + n));
     }
-    ctx.putImageData(img, 0, 0);
+    drawing.putImageData(img, 0, 0);
   }
   return canvas.toBuffer('image/png');
 }

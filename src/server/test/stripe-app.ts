@@ -13,14 +13,14 @@ export interface StripeTestApp {
  * beside (the secret key, the webhook secret, a timeout). The fields are filled before the first test.
  */
 export function stripeTestApp(env: Record<string, string>): StripeTestApp {
-  const ctx = {} as StripeTestApp;
+  const fixture = {} as StripeTestApp;
   beforeAll(async () => {
-    ctx.stripe = await startStripeDouble();
-    ctx.t = await createTestApp({ STRIPE_API_BASE: ctx.stripe.url, ...env });
+    fixture.stripe = await startStripeDouble();
+    fixture.t = await createTestApp({ STRIPE_API_BASE: fixture.stripe.url, ...env });
   });
   afterAll(async () => {
-    await ctx.t?.close();
-    await ctx.stripe?.close();
+    await fixture.t?.close();
+    await fixture.stripe?.close();
   });
-  return ctx;
+  return fixture;
 }

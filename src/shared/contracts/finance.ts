@@ -1,32 +1,15 @@
-import dayjs from 'dayjs';
 import { z } from 'zod';
 import { STORED_REFUND_REASONS } from '../refund-reasons.js';
-import { MAX_REPORT_YEARS, REPORT_MSG } from './reports.js';
+import { periodSchema } from './period.js';
+import { REPORT_LIMIT } from './reports.js';
 
 /** The finance report's grouping: service-time-zone days or months. */
 export const FINANCE_GROUPS = ['day', 'month'] as const;
 
-const day = z
-  .string()
-  .trim()
-  .max(10)
-  .pipe(z.iso.date({ error: REPORT_MSG.dateInvalid }));
-
 /** `GET /api/admin/reports/finance?from&to&group` (and `/export`, CSV): days in the service time zone, both included. */
-export const financeQuery = z
-  .object({
-    from: day,
-    to: day,
-    group: z.enum(FINANCE_GROUPS).default('month'),
-  })
-  .strict()
-  .superRefine((v, ctx) => {
-    if (v.to < v.from) {
-      ctx.addIssue({ code: 'custom', path: ['to'], message: REPORT_MSG.toBeforeFrom });
-    } else if (!dayjs(v.to).isBefore(dayjs(v.from).add(MAX_REPORT_YEARS, 'year'))) {
-      ctx.addIssue({ code: 'custom', path: ['to'], message: REPORT_MSG.rangeTooLong });
-    }
-  });
+export const financeQuery = periodSchema(REPORT_LIMIT).safeExtend({
+  group: z.enum(FINANCE_GROUPS).default('month'),
+});
 export type FinanceQuery = z.infer<typeof financeQuery>;
 
 const cents = z.number().int();
@@ -56,25 +39,17 @@ export const FINANCE_REFUND_REASONS = [...STORED_REFUND_REASONS, 'unmatched'] as
  * `GET /api/admin/reports/finance/orders?from&to&figure[&reason][&limit]`: the orders behind one figure
  * of the report over days of the service time zone (a period's or the whole range's).
  */
-export const financeOrdersQuery = z
-  .object({
-    from: day,
-    to: day,
+export const financeOrdersQuery = periodSchema(REPORT_LIMIT)
+  .safeExtend({
     figure: z.enum(FINANCE_FIGURES, { error: `must be one of ${FINANCE_FIGURES.join(', ')}` }),
     reason: z
       .enum(FINANCE_REFUND_REASONS, { error: `must be one of ${FINANCE_REFUND_REASONS.join(', ')}` })
       .optional(),
     limit: z.coerce.number().int().min(1).max(1000).default(500),
   })
-  .strict()
-  .superRefine((v, ctx) => {
-    if (v.to < v.from) {
-      ctx.addIssue({ code: 'custom', path: ['to'], message: REPORT_MSG.toBeforeFrom });
-    } else if (!dayjs(v.to).isBefore(dayjs(v.from).add(MAX_REPORT_YEARS, 'year'))) {
-      ctx.addIssue({ code: 'custom', path: ['to'], message: REPORT_MSG.rangeTooLong });
-    }
+  .superRefine((v, issues) => {
     if (v.reason && v.figure !== 'refunds') {
-      ctx.addIssue({
+      issues.addIssue({
         code: 'custom',
         path: ['reason'],
         message: 'a reason goes with the refunds figure only',

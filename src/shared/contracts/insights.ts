@@ -1,34 +1,12 @@
-import dayjs from 'dayjs';
 import { z } from 'zod';
+import { periodSchema } from './period.js';
 import { paymentInsights } from './payments.js';
 
 /** Longest period the insights answer for: one year and a day (a leap year, or a year with both ends). */
 export const MAX_INSIGHTS_DAYS = 366;
 
-export const INSIGHTS_MSG = {
-  fromRequired: 'Please select the From date.',
-  toRequired: 'Please select the To date.',
-  dateInvalid: 'must be a date (YYYY-MM-DD)',
-  toBeforeFrom: 'The To date must be on or after the From date.',
-  rangeTooLong: `The period can be at most ${MAX_INSIGHTS_DAYS} days.`,
-} as const;
-
-const day = (required: string) =>
-  z
-    .string({ error: required })
-    .min(1, required)
-    .max(10, INSIGHTS_MSG.dateInvalid)
-    .pipe(z.iso.date({ error: INSIGHTS_MSG.dateInvalid }));
-
-/** `?from=YYYY-MM-DD&to=YYYY-MM-DD`: service-time-zone days, both included. */
-export const insightsQuery = z
-  .object({ from: day(INSIGHTS_MSG.fromRequired), to: day(INSIGHTS_MSG.toRequired) })
-  .strict()
-  .superRefine((v, ctx) => {
-    if (v.to < v.from) ctx.addIssue({ code: 'custom', path: ['to'], message: INSIGHTS_MSG.toBeforeFrom });
-    else if (dayjs(v.to).diff(dayjs(v.from), 'day') + 1 > MAX_INSIGHTS_DAYS)
-      ctx.addIssue({ code: 'custom', path: ['to'], message: INSIGHTS_MSG.rangeTooLong });
-  });
+/** `?from=YYYY-MM-DD&to=YYYY-MM-DD`: service-time-zone days, both included (the one period schema). */
+export const insightsQuery = periodSchema({ days: MAX_INSIGHTS_DAYS });
 export type InsightsQuery = z.infer<typeof insightsQuery>;
 
 /** Age buckets of the open orders, measured from payment (the order's creation) to now. */

@@ -159,7 +159,7 @@ export async function sortedPage(
   clock: DueClock,
   work = false,
 ): Promise<OrderListRow[]> {
-  const d = sql.raw(dir);
+  const direction = sql.raw(dir);
   const asc = sql.raw('asc');
   // A working queue in its default order starts with the work (decision 391, as claim-next does):
   // unread customer answers first, orders whose trip has passed last, then the folder's own sort.
@@ -171,11 +171,14 @@ export async function sortedPage(
       ]
     : [];
   const keys = [...workKeys, ...SORT_EXPRESSIONS[sort]];
-  const dirOf = (i: number) => (i < workKeys.length ? asc : d);
+  const dirOf = (i: number) => (i < workKeys.length ? asc : direction);
   const keyColumns = keys.map((k, i) => sql`, ${k} as ${sql.identifier(`k${i}`)}`);
-  const innerOrder = sql.join([...keys.map((k, i) => sql`${k} ${dirOf(i)}`), sql`order_id ${d}`], sql`, `);
+  const innerOrder = sql.join(
+    [...keys.map((k, i) => sql`${k} ${dirOf(i)}`), sql`order_id ${direction}`],
+    sql`, `,
+  );
   const outerOrder = sql.join(
-    [...keys.map((_, i) => sql`p.${sql.identifier(`k${i}`)} ${dirOf(i)}`), sql`p.order_id ${d}`],
+    [...keys.map((_, i) => sql`p.${sql.identifier(`k${i}`)} ${dirOf(i)}`), sql`p.order_id ${direction}`],
     sql`, `,
   );
   const { rows } = await db.execute<RawRow>(sql`
