@@ -162,7 +162,9 @@ export function backlogFigures(rows: BacklogRow[]): InsightsData['backlog'] {
 }
 
 /** Completions on time among those with a due time; the others are counted apart (decision 270). */
-export function onTimeFigures(rows: { completed: number; completed_due: number; completed_on_time: number }[]) {
+export function onTimeFigures(
+  rows: { completed: number; completed_due: number; completed_on_time: number }[],
+) {
   const completed = rows.reduce((s, r) => s + r.completed_due, 0);
   const withinTarget = rows.reduce((s, r) => s + r.completed_on_time, 0);
   const withoutDue = rows.reduce((s, r) => s + r.completed - r.completed_due, 0);

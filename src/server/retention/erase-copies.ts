@@ -79,7 +79,10 @@ export async function eraseConversation(
 }
 
 /** Delivery errors of the order's mails lose the customer's values. */
-export async function eraseMailErrors(tx: DbOrTx, { orderId, erasedEmail, identifying }: Erasure): Promise<void> {
+export async function eraseMailErrors(
+  tx: DbOrTx,
+  { orderId, erasedEmail, identifying }: Erasure,
+): Promise<void> {
   for (const table of ['mail_log', 'mail_attempts'] as const) {
     const { rows: errors } = await tx.execute<{ id: number; error: string }>(
       table === 'mail_log'
@@ -96,7 +99,10 @@ export async function eraseMailErrors(tx: DbOrTx, { orderId, erasedEmail, identi
 }
 
 /** Downloads keep only the network of the address; documents keep their rows under a neutral name. */
-export async function eraseDownloadsAndDocuments(tx: DbOrTx, { orderId }: Erasure): Promise<{ key: string }[]> {
+export async function eraseDownloadsAndDocuments(
+  tx: DbOrTx,
+  { orderId }: Erasure,
+): Promise<{ key: string }[]> {
   // Downloads keep the network of the address (statistics), never the device's own string.
   await tx.execute(sql`
     update download_log set user_agent = null,
