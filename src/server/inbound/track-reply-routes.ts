@@ -15,7 +15,13 @@ import { verifyCustomerToken } from '../customer/tokens.js';
 import { receiveTrackReply, trackReplyRefusal } from '../flows/track-reply.js';
 import { clientNetwork } from '../http/client-network.js';
 import { ok } from '../http/envelope.js';
-import { badRequest, HttpError, payloadTooLarge, unauthorized, unsupportedMediaType } from '../http/errors.js';
+import {
+  badRequest,
+  HttpError,
+  payloadTooLarge,
+  unauthorized,
+  unsupportedMediaType,
+} from '../http/errors.js';
 import { malformedForm } from './multipart.js';
 import { INBOUND_LIMITS } from './parse.js';
 
