@@ -10,7 +10,13 @@ import { statusName } from '../../shared/order-rules.js';
 import { recordAudit } from '../audit/audit.js';
 import type { StaffIdentity } from '../context.js';
 import type { DbOrTx } from '../db/client.js';
-import { macros, mailTemplates, mailTemplateVersions, staffUsers, statusNotifications } from '../db/schema.js';
+import {
+  macros,
+  mailTemplates,
+  mailTemplateVersions,
+  staffUsers,
+  statusNotifications,
+} from '../db/schema.js';
 import { conflict, notFound } from '../http/errors.js';
 
 const iso = (d: Date) => d.toISOString();
