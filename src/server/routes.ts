@@ -15,6 +15,8 @@ import { gatewayRoutes } from './gateways/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { conversationRoutes } from './inbound/conversation-routes.js';
 import { inboundRoutes } from './inbound/routes.js';
+import { trackReplyRoutes } from './inbound/track-reply-routes.js';
+import { waitingPolicyRoutes } from './inbound/waiting-policy-routes.js';
 import { insightsRoutes } from './insights/routes.js';
 import { intakeRoutes } from './intake/routes.js';
 import { liveRoutes } from './live/routes.js';
@@ -70,6 +72,8 @@ export const areaRoutes: FastifyPluginAsync[] = [
   payoutRoutes,
   inboundRoutes,
   conversationRoutes,
+  trackReplyRoutes,
+  waitingPolicyRoutes,
   selfServiceRoutes,
   ratingInsightsRoutes,
   routingRoutes,

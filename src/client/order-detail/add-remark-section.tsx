@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { toast } from 'react-toastify';
-import { type AddRemarkForm, addRemarkForm, type OrderDetails } from '../../shared/contracts/order-detail';
+import type { OrderDetails } from '../../shared/contracts/order-detail';
+import { type AddRemarkForm, addRemarkForm } from '../../shared/contracts/order-detail-actions';
 import { serviceToday } from '../../shared/dates';
 import { orderStateOf, remarkMove, statusName } from '../../shared/order-rules';
 import { errorMessage } from '../transport/api';

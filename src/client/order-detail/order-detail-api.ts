@@ -1,13 +1,15 @@
 import type { OrderStatus } from '../../shared/constants';
 import type {
-  AddRemarkBody,
   EmailContent,
   MailPreview,
-  MoveOrderStatusBody,
   OrderDetails,
   ResendMailBody,
-  SaveTransactionBody,
 } from '../../shared/contracts/order-detail';
+import type {
+  AddRemarkBody,
+  MoveOrderStatusBody,
+  SaveTransactionBody,
+} from '../../shared/contracts/order-detail-actions';
 import { api, type Envelope } from '../transport/api';
 import { withVersion } from '../live/live-bus';
 

@@ -1,7 +1,8 @@
 import Button from 'react-bootstrap/Button';
 import Modal from 'react-bootstrap/Modal';
 import { toast } from 'react-toastify';
-import { type OrderDetails, saveTransactionForm } from '../../shared/contracts/order-detail';
+import type { OrderDetails } from '../../shared/contracts/order-detail';
+import { saveTransactionForm } from '../../shared/contracts/order-detail-actions';
 import { errorMessage } from '../transport/api';
 import { TextField } from '../components/form-kit/form-field';
 import { useZodForm } from '../components/form-kit/use-zod-form';

@@ -20,8 +20,14 @@ import { notFound } from '../http/errors.js';
 import { createMacro, deleteMacro, listMacros, updateMacro } from './macros.js';
 import { applyMacro } from '../flows/apply-macro.js';
 import { notificationSettings, saveNotificationSettings } from './notifications.js';
-import { createTemplate, deleteTemplate, getTemplate, listTemplates, renderForOrder } from './templates.js';
-import { templateValuesFor, updateTemplate } from './templates.js';
+import {
+  createTemplate,
+  deleteTemplate,
+  getTemplate,
+  listTemplates,
+  updateTemplate,
+} from './template-editing.js';
+import { renderForOrder, templateValuesFor } from './templates.js';
 
 const security = [{ staffToken: [] }];
 const tags = ['communication'];

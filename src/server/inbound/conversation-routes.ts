@@ -1,7 +1,5 @@
 import { Readable } from 'node:stream';
-import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Attachment } from 'mailparser';
 import { z } from 'zod';
 import { MAIL_HOLD_SECONDS } from '../../shared/constants.js';
 import { envelope, orderIdField } from '../../shared/contracts/common.js';
@@ -10,10 +8,7 @@ import {
   attachInboundResponse,
   contactBody,
   contactResponse,
-  CUSTOMER_REPLY_MAX_FILES,
   conversationResponse,
-  customerReplyMessage,
-  customerReplyResponse,
   staffMessageBody,
   staffMessageResponse,
   unmatchedResponse,
@@ -21,31 +16,13 @@ import {
   undoCardResponse,
   useAsCardBody,
   useAsCardResponse,
-  waitingPolicy,
-  waitingPolicyEnabledBody,
-  waitingPolicyPreviewResponse,
-  waitingPolicyResponse,
-  waitingPolicySwitchResponse,
 } from '../../shared/contracts/conversation.js';
-import { CUSTOMER_MSG } from '../../shared/contracts/customer.js';
 import { staffOf } from '../auth/guard.js';
-import { tokenFromHeader } from '../auth/tokens.js';
-import { clientNetwork } from '../http/client-network.js';
-import { verifyCustomerToken } from '../customer/tokens.js';
 import { openStored, readStored, removeStored, storedExists } from '../documents/storage.js';
 import { sanitizeFileName, storeUpload } from '../documents/upload.js';
 import { ok } from '../http/envelope.js';
 import { can } from '../../shared/permissions.js';
-import {
-  badRequest,
-  forbidden,
-  conflict,
-  HttpError,
-  notFound,
-  payloadTooLarge,
-  unauthorized,
-  unsupportedMediaType,
-} from '../http/errors.js';
+import { forbidden, conflict, notFound } from '../http/errors.js';
 import { contentDisposition } from '../http/content-disposition.js';
 import { attachCheckedCard, cardRefusal } from '../flows/card-check.js';
 import { saveAttachmentAsDocument } from '../flows/save-attachment.js';
@@ -55,11 +32,7 @@ import { statusMail } from '../flows/status-mail.js';
 import { sendStaffReply } from '../flows/staff-reply.js';
 import { loadOrder } from '../orders/repository.js';
 import { attachmentOf, listUnmatched, loadConversation, markConversationRead } from './conversation.js';
-import { INBOUND_LIMITS } from './parse.js';
-import { malformedForm } from './multipart.js';
 import { attachUnmatched } from '../flows/attach-unmatched.js';
-import { receiveTrackReply, trackReplyRefusal } from '../flows/track-reply.js';
-import { getWaitingPolicy, previewWaiting, setWaitingPolicy, setWaitingSwitch } from './waiting.js';
 
 const security = [{ staffToken: [] }];
 
@@ -67,7 +40,10 @@ const idField = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const orderParams = z.object({ orderId: orderIdField });
 const attachmentParams = z.object({ orderId: orderIdField, attachmentId: idField });
 
-/** The conversation of an order, its files, unmatched mail, and the customer's answer on the track page. */
+/**
+ * The conversation of an order, its files, unmatched mail, staff replies and logged contacts. The customer's
+ * answer on the track page is in track-reply-routes.ts, the waiting policy in waiting-policy-routes.ts.
+ */
 export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.ctx;
 
@@ -285,154 +261,6 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!can(staff.type, 'orders.readAll')) throw forbidden('You may not read unmatched mail.');
       const result = await attachUnmatched(db, staff.id, request.params.messageId, request.body.orderId);
       return ok(result, `The message is attached to order ${result.orderId}.`);
-    },
-  );
-
-  app.post(
-    '/customer/orders/:orderId/replies',
-    {
-      config: {
-        public: true,
-        rateLimit: {
-          max: 10,
-          timeWindow: 10 * 60_000,
-          keyGenerator: (r) => `customer-reply:${clientNetwork(r.ip)}`,
-        },
-      },
-      bodyLimit: (CUSTOMER_REPLY_MAX_FILES + 1) * INBOUND_LIMITS.maxAttachmentBytes,
-      onRequest: async (request) => {
-        const token = tokenFromHeader(request.headers.authorization);
-        const orderId = token ? await verifyCustomerToken(config.JWT_SECRET, token) : null;
-        const asked = Number(
-          String((request.params as { orderId?: unknown }).orderId ?? '').replace(/^0+(?=\d)/, ''),
-        );
-        if (orderId === null || orderId !== asked) throw unauthorized(CUSTOMER_MSG.sessionExpired);
-        // Before any of the body is read: an erased order takes nothing, a Deleted one is cancelled.
-        const refusal = await trackReplyRefusal(db, orderId);
-        if (refusal) throw refusal;
-      },
-      schema: {
-        tags: ['customer'],
-        summary:
-          'The customer answers on the track page (customer token): multipart `message` and up to 5 `files`',
-        params: orderParams,
-        consumes: ['multipart/form-data'],
-        response: { 200: customerReplyResponse },
-      },
-    },
-    async (request) => {
-      if (!request.isMultipart()) throw unsupportedMediaType('Send the answer as multipart/form-data.');
-      let message = '';
-      const files: Attachment[] = [];
-      try {
-        for await (const part of request.parts({
-          limits: {
-            files: CUSTOMER_REPLY_MAX_FILES,
-            fileSize: INBOUND_LIMITS.maxAttachmentBytes,
-            fields: 4,
-            parts: CUSTOMER_REPLY_MAX_FILES + 4,
-            fieldSize: 64 * 1024,
-          },
-        })) {
-          if (part.type === 'field') {
-            if (part.fieldname === 'message') message = String(part.value);
-            continue;
-          }
-          const file = part as MultipartFile;
-          if (file.fieldname !== 'files') {
-            file.file.resume();
-            throw badRequest('Send files in the field files.');
-          }
-          const content = await file.toBuffer();
-          files.push({
-            content,
-            filename: file.filename,
-            contentType: file.mimetype,
-            size: content.length,
-          } as Attachment);
-        }
-      } catch (err) {
-        if (err instanceof HttpError) throw err;
-        const code = (err as { code?: string }).code;
-        if (code === 'FST_REQ_FILE_TOO_LARGE')
-          throw payloadTooLarge('A file is too large. The maximum size is 10 MB.');
-        if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-          throw badRequest(`Send a message and at most ${CUSTOMER_REPLY_MAX_FILES} files.`);
-        throw malformedForm(err);
-      }
-      const parsed = customerReplyMessage.safeParse(message);
-      if (!parsed.success) throw badRequest(`message: ${parsed.error.issues[0]?.message ?? 'is required'}`);
-      await receiveTrackReply({ db, config }, request.params.orderId, parsed.data, files);
-      return ok({ received: true as const }, 'Your answer has been received.');
-    },
-  );
-
-  app.get(
-    '/admin/waiting-policy',
-    {
-      config: { permission: 'notifications.settings' },
-      schema: {
-        tags: ['conversation'],
-        summary: 'Reminders to a customer who does not answer, then Contact Customer (minutes in Awaiting)',
-        security,
-        response: { 200: waitingPolicyResponse },
-      },
-    },
-    async () => ok(await getWaitingPolicy(db), 'Waiting policy'),
-  );
-
-  app.put(
-    '/admin/waiting-policy',
-    {
-      config: { permission: 'notifications.settings' },
-      schema: {
-        tags: ['conversation'],
-        summary: 'Change the waiting policy (Admin, Manager; audited)',
-        security,
-        body: waitingPolicy,
-        response: { 200: waitingPolicyResponse },
-      },
-    },
-    async (request) => {
-      const policy = await setWaitingPolicy(db, staffOf(request), request.body, request.ip);
-      return ok(policy, 'The waiting policy has been saved.');
-    },
-  );
-
-  app.get(
-    '/admin/waiting-policy/preview',
-    {
-      config: { permission: 'notifications.settings' },
-      schema: {
-        tags: ['conversation'],
-        summary: 'How many orders each step of the waiting policy would act on now, and whether it is on',
-        security,
-        response: { 200: waitingPolicyPreviewResponse },
-      },
-    },
-    async () => ok(await previewWaiting(db), 'Waiting policy preview'),
-  );
-
-  app.put(
-    '/admin/waiting-policy/enabled',
-    {
-      config: { permission: 'notifications.settings' },
-      schema: {
-        tags: ['conversation'],
-        summary: 'Switch the waiting policy on or off (Admin, Manager; audited)',
-        security,
-        body: waitingPolicyEnabledBody,
-        response: { 200: waitingPolicySwitchResponse },
-      },
-    },
-    async (request) => {
-      const result = await setWaitingSwitch(db, staffOf(request), request.body.enabled, request.ip);
-      return ok(
-        result,
-        result.enabled
-          ? 'The waiting policy is on.'
-          : 'The waiting policy is off: no reminders, no escalation.',
-      );
     },
   );
 

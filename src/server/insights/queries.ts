@@ -1,15 +1,23 @@
 import dayjs from 'dayjs';
-import {
-  BACKLOG_FOLDERS,
-  type InsightsData,
-  type InsightsQuery,
-  type MyDayData,
-  percentileRank,
-} from '../../shared/contracts/insights.js';
+import type { InsightsData, InsightsQuery, MyDayData } from '../../shared/contracts/insights.js';
 import { CLOSED_STATUSES, type OrderStatus, SERVICE_TIME_ZONE } from '../../shared/constants.js';
 import { serviceToday } from '../../shared/dates.js';
 import type { SqlRunner } from '../db/client.js';
 import { sqlListText, sqlValueText } from '../db/sql-lists.js';
+import {
+  type AssignedRow,
+  type BacklogRow,
+  type BouncedRow,
+  type DailyRow,
+  type HistogramRow,
+  type MailRow,
+  backlogFigures,
+  durationFigures,
+  mailWithBounces,
+  onTimeFigures,
+  perStaffFigures,
+  ratio,
+} from './figures.js';
 
 /*
  * The insights read the rollups of drizzle/0015_insights_rollup_triggers.sql (docs/decisions/120): a year
@@ -67,18 +75,6 @@ export const TIME_TO_COMPLETE_DAILY_SQL = `
   select to_char(day, 'YYYY-MM-DD') as day, completed, median_hours as median, p90_hours as p90
   from insights_ttc_daily
   where day between $1::date and $2::date and completed > 0`;
-
-/** Nearest-rank percentile (num/den) of a histogram given as [hours, n] pairs; null when empty. */
-function histogramPercentile(bins: [number, number][], total: number, num: number, den: number) {
-  if (total <= 0) return null;
-  const rank = percentileRank(total, num, den);
-  let cum = 0;
-  for (const [hours, n] of bins) {
-    cum += n;
-    if (cum >= rank) return hours;
-  }
-  return null;
-}
 
 /** Mail rows per creation day and provider. */
 export const MAIL_SQL = `
@@ -148,164 +144,34 @@ export function periodDays(from: string, to: string): string[] {
   return days;
 }
 
-const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : null);
-
-/** Completions on time among those with a due time; the others are counted apart (decision 270). */
-function onTimeFigures(rows: { completed: number; completed_due: number; completed_on_time: number }[]) {
-  const completed = rows.reduce((s, r) => s + r.completed_due, 0);
-  const withinTarget = rows.reduce((s, r) => s + r.completed_on_time, 0);
-  const withoutDue = rows.reduce((s, r) => s + r.completed - r.completed_due, 0);
-  return { completed, withinTarget, withoutDue, share: ratio(withinTarget, completed) };
-}
-
 export interface InsightsOptions {
   now?: Date;
 }
 
+/** The figures of the Insights screen for a period (service-time-zone days), from the rollups. */
 export async function insights(
   sql: SqlRunner,
   period: InsightsQuery,
   { now = new Date() }: InsightsOptions = {},
 ): Promise<InsightsData> {
-  const range = [period.from, period.to];
-  const today = serviceToday(now);
-  const [daily, histogram, ttcDays, mail, bouncedMail, backlog, assignedRows] = await Promise.all([
-    sql.query<{
-      day: string | null;
-      actor_id: number | null;
-      name: string;
-      received: number;
-      completed: number;
-      refunded: number;
-      deleted: number;
-      chargebacks: number;
-      status_moves: number;
-      remarks: number;
-      completed_due: number;
-      completed_on_time: number;
-    }>(DAILY_SQL, range),
-    sql.query<{
-      kind: number;
-      actor_id: number | null;
-      hours: number;
-      n: number;
-    }>(HISTOGRAM_SQL, range),
-    sql.query<{ day: string; completed: number; median: number | null; p90: number | null }>(
-      TIME_TO_COMPLETE_DAILY_SQL,
-      range,
-    ),
-    sql.query<{ day: string; provider: string; sent: number; failed: number; pending: number }>(
-      MAIL_SQL,
-      range,
-    ),
-    sql.query<{ day: string; provider: string; bounced: number }>(MAIL_BOUNCED_SQL, range),
-    sql.query<{ folder: string; total: number; lt24h: number; d1to3: number; d3to7: number }>(BACKLOG_SQL, [
-      today,
-      now.toISOString(),
-    ]),
-    sql.query<{
-      staff_id: number;
-      name: string;
-      assigned: number;
-      median_first_action_minutes: number | null;
-    }>(ASSIGNED_SQL, range),
-  ]);
-
+  const { daily, histogram, ttcDays, mail, bouncedMail, backlog, assignedRows } = await readInsightsRows(
+    sql,
+    period,
+    now,
+  );
   const days = periodDays(period.from, period.to);
-  const dayRows = daily.rows.filter((r) => r.day !== null);
+  const dayRows = daily.filter((r) => r.day !== null);
   const byDay = new Map(dayRows.map((r) => [r.day as string, r]));
-  const ttcByDay = new Map(ttcDays.rows.map((r) => [r.day, r]));
-  const overallBins: [number, number][] = [];
-  const handlingBins = new Map<number, [number, number][]>();
-  for (const r of histogram.rows) {
-    if (r.kind === 1) {
-      overallBins.push([r.hours, r.n]);
-    } else if (r.kind === 2) {
-      const actor = r.actor_id ?? 0;
-      handlingBins.set(actor, [...(handlingBins.get(actor) ?? []), [r.hours, r.n]]);
-    }
-  }
-  const byHours = (a: [number, number], b: [number, number]) => a[0] - b[0];
-  overallBins.sort(byHours);
-  const overallCompleted = overallBins.reduce((sum, [, n]) => sum + n, 0);
-  const overall = {
-    completed: overallCompleted,
-    median: histogramPercentile(overallBins, overallCompleted, 1, 2),
-    p90: histogramPercentile(overallBins, overallCompleted, 9, 10),
-  };
+  const ttcByDay = new Map(ttcDays.map((r) => [r.day, r]));
+  const { overall, handlingBins } = durationFigures(histogram);
   const totalChargebacks = dayRows.reduce((sum, r) => sum + r.chargebacks, 0);
   const totalCompleted = dayRows.reduce((sum, r) => sum + r.completed, 0);
-
-  const names = new Map<number, string>();
-  const counts = new Map<
-    number,
-    { completed: number; statusMoves: number; remarks: number; completedDue: number; onTime: number }
-  >();
-  for (const r of daily.rows) {
-    if (r.day !== null || r.actor_id === null) continue;
-    names.set(r.actor_id, r.name);
-    if (r.status_moves + r.remarks > 0)
-      counts.set(r.actor_id, {
-        completed: r.completed,
-        statusMoves: r.status_moves,
-        remarks: r.remarks,
-        completedDue: r.completed_due,
-        onTime: r.completed_on_time,
-      });
-  }
-  const assignedTo = new Map(assignedRows.rows.map((r) => [Number(r.staff_id), r]));
-  for (const r of assignedRows.rows)
-    if (!names.has(Number(r.staff_id))) names.set(Number(r.staff_id), r.name);
-  const staffIds = new Set([...counts.keys(), ...handlingBins.keys(), ...assignedTo.keys()]);
-  const perStaff = [...staffIds].map((staffId) => {
-    const bins = (handlingBins.get(staffId) ?? []).sort(byHours);
-    const handled = bins.reduce((sum, [, n]) => sum + n, 0);
-    const c = counts.get(staffId);
-    return {
-      staffId,
-      name: names.get(staffId) ?? 'System',
-      completed: c?.completed ?? 0,
-      statusMoves: c?.statusMoves ?? 0,
-      remarks: c?.remarks ?? 0,
-      handled,
-      medianHandlingHours: histogramPercentile(bins, handled, 1, 2),
-      assigned: assignedTo.get(staffId)?.assigned ?? 0,
-      medianFirstActionMinutes: (() => {
-        const m = assignedTo.get(staffId)?.median_first_action_minutes;
-        return m === null || m === undefined ? null : Math.round(Number(m));
-      })(),
-      completedWithDue: c?.completedDue ?? 0,
-      onTimeShare: ratio(c?.onTime ?? 0, c?.completedDue ?? 0),
-    };
-  });
-  perStaff.sort((a, b) => b.completed - a.completed || a.name.localeCompare(b.name) || a.staffId - b.staffId);
-
-  const backlogByFolder = new Map(backlog.rows.map((r) => [r.folder, r]));
-  const folders = BACKLOG_FOLDERS.map(({ key, label }) => {
-    const r = backlogByFolder.get(key);
-    const total = r?.total ?? 0;
-    const lt24h = r?.lt24h ?? 0;
-    const d1to3 = r?.d1to3 ?? 0;
-    const d3to7 = r?.d3to7 ?? 0;
-    return { folder: key, label, lt24h, d1to3, d3to7, gt7d: total - lt24h - d1to3 - d3to7, total };
-  });
-  const sum = (k: 'lt24h' | 'd1to3' | 'd3to7' | 'gt7d' | 'total') => folders.reduce((s, f) => s + f[k], 0);
-
   return {
     from: period.from,
     to: period.to,
     timeZone: SERVICE_TIME_ZONE,
     asOf: now.toISOString(),
-    backlog: {
-      total: {
-        lt24h: sum('lt24h'),
-        d1to3: sum('d1to3'),
-        d3to7: sum('d3to7'),
-        gt7d: sum('gt7d'),
-        total: sum('total'),
-      },
-      folders,
-    },
+    backlog: backlogFigures(backlog),
     throughput: days.map((day) => {
       const r = byDay.get(day);
       return {
@@ -332,7 +198,7 @@ export async function insights(
         };
       }),
     },
-    perStaff,
+    perStaff: perStaffFigures(daily, handlingBins, assignedRows),
     onTime: {
       overall: onTimeFigures(dayRows),
       days: days.map((day) => {
@@ -353,7 +219,34 @@ export async function insights(
         return { day, chargebacks, completed, share: ratio(chargebacks, completed) };
       }),
     },
-    mail: mailWithBounces(mail.rows, bouncedMail.rows),
+    mail: mailWithBounces(mail, bouncedMail),
+  };
+}
+
+/** The rows behind the insights, the statements run side by side. */
+async function readInsightsRows(sql: SqlRunner, period: InsightsQuery, now: Date) {
+  const range = [period.from, period.to];
+  const today = serviceToday(now);
+  const [daily, histogram, ttcDays, mail, bouncedMail, backlog, assignedRows] = await Promise.all([
+    sql.query<DailyRow>(DAILY_SQL, range),
+    sql.query<HistogramRow>(HISTOGRAM_SQL, range),
+    sql.query<{ day: string; completed: number; median: number | null; p90: number | null }>(
+      TIME_TO_COMPLETE_DAILY_SQL,
+      range,
+    ),
+    sql.query<MailRow>(MAIL_SQL, range),
+    sql.query<BouncedRow>(MAIL_BOUNCED_SQL, range),
+    sql.query<BacklogRow>(BACKLOG_SQL, [today, now.toISOString()]),
+    sql.query<AssignedRow>(ASSIGNED_SQL, range),
+  ]);
+  return {
+    daily: daily.rows,
+    histogram: histogram.rows,
+    ttcDays: ttcDays.rows,
+    mail: mail.rows,
+    bouncedMail: bouncedMail.rows,
+    backlog: backlog.rows,
+    assignedRows: assignedRows.rows,
   };
 }
 
@@ -367,19 +260,4 @@ export async function myDay(sql: SqlRunner, staffId: number, now = new Date()): 
   const day = serviceToday(now);
   const { rows } = await sql.query<{ completed: number; open: number }>(MY_DAY_SQL, [day, staffId]);
   return { day, completedToday: rows[0]?.completed ?? 0, openAssigned: rows[0]?.open ?? 0 };
-}
-
-type MailRow = { day: string; provider: string; sent: number; failed: number; pending: number };
-
-/** The mail rows with bounced mails moved from "sent" to "failed" (and counted on their own as `bounced`). */
-function mailWithBounces(
-  rows: MailRow[],
-  bounces: { day: string; provider: string; bounced: number }[],
-): (MailRow & { bounced: number })[] {
-  const key = (r: { day: string; provider: string }) => `${r.day}\u0000${r.provider}`;
-  const bounced = new Map(bounces.map((b) => [key(b), Number(b.bounced)]));
-  return rows.map((r) => {
-    const n = Math.min(bounced.get(key(r)) ?? 0, r.sent);
-    return { ...r, sent: r.sent - n, failed: r.failed + n, bounced: n };
-  });
 }

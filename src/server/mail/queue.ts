@@ -82,99 +82,19 @@ export async function startMailQueue(app: FastifyInstance, opts: MailQueueOption
   });
   await boss.createQueue(REMINDERS, { name: REMINDERS, retryLimit: 0, expireInSeconds: 300 });
 
-  const deliver = async (mailId: number, isLastTry: boolean) => {
-    const [mail] = await db.select().from(mailLog).where(eq(mailLog.id, mailId)).limit(1);
-    if (!mail || mail.status === 'sent' || mail.status === 'failed' || mail.status === 'cancelled') return;
-    const attempt = mail.attempts + 1;
-    const provider = (MAIL_PROVIDERS as readonly string[]).includes(mail.provider)
-      ? (mail.provider as MailProvider)
-      : 'AWS';
-    try {
-      const message = await composeMail(db, config, mail);
-      const result = await sender.send(provider, message);
-      await db.transaction(async (tx) => {
-        await tx
-          .insert(mailAttempts)
-          .values({ mailId, attempt, provider, ok: true, messageId: result.messageId, error: null });
-        await tx
-          .update(mailLog)
-          .set({
-            status: 'sent',
-            attempts: attempt,
-            messageId: result.messageId,
-            ourMessageId: typeof message.messageId === 'string' ? message.messageId : null,
-            providerMessageId: result.providerId ?? null,
-            subject: typeof message.subject === 'string' ? message.subject.slice(0, 500) : null,
-            error: null,
-            updatedAt: sql`now()`,
-          })
-          .where(eq(mailLog.id, mailId));
-      });
-      recordMailDelivered(provider, mail.createdAt);
-    } catch (err) {
-      const final = err instanceof PermanentMailError || isLastTry;
-      recordMailFailure(provider, final);
-      await db.transaction(async (tx) => {
-        await tx
-          .insert(mailAttempts)
-          .values({ mailId, attempt, provider, ok: false, error: shortError(err) });
-        await tx
-          .update(mailLog)
-          .set({
-            status: final ? 'failed' : 'retrying',
-            attempts: attempt,
-            error: shortError(err),
-            updatedAt: sql`now()`,
-          })
-          .where(eq(mailLog.id, mailId));
-      });
-      app.log.warn({ mailId, attempt, final, err: shortError(err) }, 'mail delivery attempt failed');
-      if (!final) throw err;
-    }
-  };
-
   await boss.work<{ mailId: number }>(
     DELIVER,
     { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1 },
     async ([job]) => {
-      if (job) await deliver(job.data.mailId, job.retryCount >= job.retryLimit);
+      if (job) await deliverMail(app, sender, job.data.mailId, job.retryCount >= job.retryLimit);
     },
   );
 
   let dispatching: Promise<number> | null = null;
-  const dispatchOnce = async () => {
-    // Held mails (the undo window) wait; the approval mail (the card) goes before bulk mail.
-    const queued = await db
-      .select({ id: mailLog.id, kind: mailLog.kind })
-      .from(mailLog)
-      .where(
-        sql`${mailLog.status} = 'queued' and (${mailLog.holdUntil} is null or ${mailLog.holdUntil} <= now())`,
-      )
-      .orderBy(sql`${mailLog.kind} in ('approval', 'resend') desc`, mailLog.id)
-      .limit(200);
-    for (const { id, kind } of queued) {
-      await boss.send(
-        DELIVER,
-        { mailId: id },
-        {
-          id: jobIdOf(id),
-          retryLimit,
-          retryDelay,
-          retryBackoff: true,
-          priority: MAIL_PRIORITY[kind] ?? 0,
-        },
-      );
-      await db
-        .update(mailLog)
-        .set({ status: 'sending', updatedAt: sql`now()` })
-        .where(sql`${mailLog.id} = ${id} and ${mailLog.status} = 'queued'`);
-    }
-    return queued.length;
-  };
   // One dispatch at a time per instance; a nudge during a run waits for it and runs again.
   const dispatch = async (): Promise<number> => {
     while (dispatching) await dispatching.catch(() => 0);
-    dispatching = dispatchOnce();
+    dispatching = dispatchQueued(db, boss, { retryLimit, retryDelay });
     try {
       return await dispatching;
     } finally {
@@ -218,4 +138,99 @@ export async function startMailQueue(app: FastifyInstance, opts: MailQueueOption
   };
   await dispatch();
   return queue;
+}
+
+/**
+ * One delivery attempt of a mail_log row: composed, sent through its provider, the attempt and the outcome
+ * recorded. Throws after a failure that is to be retried, so pg-boss schedules the next try.
+ */
+async function deliverMail(
+  app: FastifyInstance,
+  sender: MailSender,
+  mailId: number,
+  isLastTry: boolean,
+): Promise<void> {
+  const { database, config } = app.ctx;
+  const db = database.db;
+  const [mail] = await db.select().from(mailLog).where(eq(mailLog.id, mailId)).limit(1);
+  if (!mail || mail.status === 'sent' || mail.status === 'failed' || mail.status === 'cancelled') return;
+  const attempt = mail.attempts + 1;
+  const provider = (MAIL_PROVIDERS as readonly string[]).includes(mail.provider)
+    ? (mail.provider as MailProvider)
+    : 'AWS';
+  try {
+    const message = await composeMail(db, config, mail);
+    const result = await sender.send(provider, message);
+    await db.transaction(async (tx) => {
+      await tx
+        .insert(mailAttempts)
+        .values({ mailId, attempt, provider, ok: true, messageId: result.messageId, error: null });
+      await tx
+        .update(mailLog)
+        .set({
+          status: 'sent',
+          attempts: attempt,
+          messageId: result.messageId,
+          ourMessageId: typeof message.messageId === 'string' ? message.messageId : null,
+          providerMessageId: result.providerId ?? null,
+          subject: typeof message.subject === 'string' ? message.subject.slice(0, 500) : null,
+          error: null,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(mailLog.id, mailId));
+    });
+    recordMailDelivered(provider, mail.createdAt);
+  } catch (err) {
+    const final = err instanceof PermanentMailError || isLastTry;
+    recordMailFailure(provider, final);
+    await db.transaction(async (tx) => {
+      await tx.insert(mailAttempts).values({ mailId, attempt, provider, ok: false, error: shortError(err) });
+      await tx
+        .update(mailLog)
+        .set({
+          status: final ? 'failed' : 'retrying',
+          attempts: attempt,
+          error: shortError(err),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(mailLog.id, mailId));
+    });
+    app.log.warn({ mailId, attempt, final, err: shortError(err) }, 'mail delivery attempt failed');
+    if (!final) throw err;
+  }
+}
+
+/** Hands up to 200 queued mail_log rows to the job queue and marks them sending; returns how many. */
+async function dispatchQueued(
+  db: Database['db'],
+  boss: PgBoss,
+  { retryLimit, retryDelay }: { retryLimit: number; retryDelay: number },
+): Promise<number> {
+  // Held mails (the undo window) wait; the approval mail (the card) goes before bulk mail.
+  const queued = await db
+    .select({ id: mailLog.id, kind: mailLog.kind })
+    .from(mailLog)
+    .where(
+      sql`${mailLog.status} = 'queued' and (${mailLog.holdUntil} is null or ${mailLog.holdUntil} <= now())`,
+    )
+    .orderBy(sql`${mailLog.kind} in ('approval', 'resend') desc`, mailLog.id)
+    .limit(200);
+  for (const { id, kind } of queued) {
+    await boss.send(
+      DELIVER,
+      { mailId: id },
+      {
+        id: jobIdOf(id),
+        retryLimit,
+        retryDelay,
+        retryBackoff: true,
+        priority: MAIL_PRIORITY[kind] ?? 0,
+      },
+    );
+    await db
+      .update(mailLog)
+      .set({ status: 'sending', updatedAt: sql`now()` })
+      .where(sql`${mailLog.id} = ${id} and ${mailLog.status} = 'queued'`);
+  }
+  return queued.length;
 }

@@ -3,7 +3,7 @@ import {
   defencePackBody,
   defencePackDetailsBody,
   defencePackDetailsResponse,
-} from '../../shared/contracts/order-detail.js';
+} from '../../shared/contracts/defence-pack.js';
 import { ok } from '../http/envelope.js';
 import { buildDefencePackPdf } from '../pdf/build.js';
 import { loadErasure } from '../retention/erasure-record.js';

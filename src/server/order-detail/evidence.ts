@@ -1,5 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
-import type { DefencePackDetails, OrderEventItem } from '../../shared/contracts/order-detail.js';
+import type { DefencePackDetails } from '../../shared/contracts/defence-pack.js';
+import type { OrderEventItem } from '../../shared/contracts/order-detail.js';
 import { statusName } from '../../shared/order-rules.js';
 import type { Config } from '../config.js';
 import type { DbOrTx } from '../db/client.js';

@@ -4,19 +4,21 @@ import { MAIL_HOLD_SECONDS, type OrderStatus } from '../../shared/constants.js';
 import { envelope, orderIdField } from '../../shared/contracts/common.js';
 import { statusName, WHATSAPP_TEMPLATE_BY_STATUS } from '../../shared/order-rules.js';
 import {
-  addRemarkBody,
-  addRemarkResponse,
   emailContentResponse,
   mailPreviewQuery,
   mailPreviewResponse,
-  moveOrderStatusBody,
-  moveOrderStatusResponse,
   orderDetailsResponse,
-  saveTransactionBody,
-  saveTransactionResponse,
   withdrawDocumentBody,
   withdrawDocumentResponse,
 } from '../../shared/contracts/order-detail.js';
+import {
+  addRemarkBody,
+  addRemarkResponse,
+  moveOrderStatusBody,
+  moveOrderStatusResponse,
+  saveTransactionBody,
+  saveTransactionResponse,
+} from '../../shared/contracts/order-detail-actions.js';
 import { staffOf } from '../auth/guard.js';
 import { checkSettingsOf, orderChecks } from '../checks/queries.js';
 import { renderCurrentForOrder } from '../communication/templates.js';

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { DefencePackDetails } from '../../shared/contracts/order-detail.js';
+import type { DefencePackDetails } from '../../shared/contracts/defence-pack.js';
 import type { Config } from '../config.js';
 import type { StaffIdentity } from '../context.js';
 import type { Db } from '../db/client.js';

@@ -1,4 +1,5 @@
-import type { DefencePackDetails, OrderFields } from '../../shared/contracts/order-detail.js';
+import type { DefencePackDetails } from '../../shared/contracts/defence-pack.js';
+import type { OrderFields } from '../../shared/contracts/order-detail.js';
 import { HttpError, serviceUnavailable } from '../http/errors.js';
 import type { EmbeddedDocument } from './defence-pack.js';
 import { imageDimensions, MAX_IMAGE_PIXELS } from './document-limits.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defencePackDetails } from '../../shared/contracts/order-detail.js';
+import { defencePackDetails } from '../../shared/contracts/defence-pack.js';
 import { storeBuffer } from '../documents/storage.js';
 import { samplePdf, TINY_PNG } from '../test/fixtures.js';
 import { pdfText } from '../test/smtp.js';

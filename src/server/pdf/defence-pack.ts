@@ -1,7 +1,7 @@
 import dayjs from 'dayjs';
 import utc from 'dayjs/plugin/utc.js';
 import { PDFDocument } from 'pdf-lib';
-import type { DefencePackDetails } from '../../shared/contracts/order-detail.js';
+import type { DefencePackDetails } from '../../shared/contracts/defence-pack.js';
 import { imageDimensions, MAX_IMAGE_PIXELS, MAX_PDF_PAGES, megapixels } from './document-limits.js';
 import { A4, PdfWriter } from './writer.js';
 
@@ -14,6 +14,10 @@ export interface EmbeddedDocument {
   bytes: Uint8Array;
   mimeType: string;
 }
+
+type OrderKey = keyof DefencePackDetails['order'];
+/** An order field as a pack shows it: after an erasure an erased field reads "erased ...", not "-". */
+type Kept = (key: OrderKey, value?: unknown) => unknown;
 
 /** Application fields in the order detail's screen order, for Pack 2's "application as submitted". */
 const APPLICATION_FIELDS: [string, keyof DefencePackDetails['order']][] = [
@@ -57,7 +61,7 @@ const APPLICATION_FIELDS: [string, keyof DefencePackDetails['order']][] = [
 ];
 
 /** The order fields an erasure empties (or replaces, for the e-mail address). */
-const ERASED_ORDER_FIELDS = new Set<keyof DefencePackDetails['order']>([
+const ERASED_ORDER_FIELDS = new Set<OrderKey>([
   'email',
   're_enter_email',
   'passport_number',
@@ -93,7 +97,7 @@ export async function renderDefencePack(
   const erasure = e.erasure ?? null;
   // After an erasure the order keeps initials and money facts; an erased field reads "erased", not "-".
   const erasedMark = erasure ? `erased ${at(erasure.erased_at)}` : null;
-  const kept = (key: keyof DefencePackDetails['order'], value: unknown = o[key]) =>
+  const kept: Kept = (key, value = o[key]) =>
     erasedMark && ERASED_ORDER_FIELDS.has(key) && (value === null || value === '' || key === 'email')
       ? erasedMark
       : value;
@@ -102,22 +106,54 @@ export async function renderDefencePack(
   const w = await PdfWriter.create(`${label} - order ${o.order_id}`, `${label} - order ${o.order_id}`);
   w.title(label);
   w.paragraph(`Order ${o.order_id} - generated ${at(e.generated_at)}`, 10);
+  if (erasure) writeErasure(w, erasure);
+  writeOrderAndTransaction(w, o, kept);
 
-  if (erasure) {
-    w.heading('Personal data erased');
-    w.paragraphBold(
-      `The personal data of this order was erased on ${at(erasure.erased_at)} ${
-        erasure.by ? `by ${erasure.by}` : 'by the retention policy'
-      }.`,
-    );
-    w.field('Erased', erasure.erased);
-    if (erasure.reason) w.field('Reason', erasure.reason);
-    w.paragraph(
-      'The order, its status history and its money facts are kept as they were; names show as initials and each erased field reads "erased".',
-      9,
-    );
+  let section = 3;
+  if (e.defencePackType === 2) {
+    w.heading(`${section++}. Application as submitted`);
+    for (const [name, key] of APPLICATION_FIELDS) w.field(name, kept(key));
+  }
+  if (e.submission) {
+    w.heading(`${section++}. Submitted to the government`);
+    writeSubmission(w, e.submission, erasedMark);
+  }
+  w.heading(`${section++}. Approved document`);
+  writeDocumentFacts(w, e);
+  w.heading(`${section++}. ${e.defencePackType === 1 ? 'Document e-mails' : 'E-mails'}`);
+  writeMails(w, e);
+  w.heading(`${section++}. Download history`);
+  writeDownloads(w, e);
+  if (e.defencePackType === 2) {
+    w.heading(`${section++}. Status history`);
+    const history = e.statusHistory ?? [];
+    if (history.length === 0) w.paragraph('No status changes.');
+    for (const h of history) w.field(at(h.create_ts), h.text, 9);
   }
 
+  w.heading(`${section++}. The approved document`);
+  await appendDocument(w, doc);
+  return w.doc.save();
+}
+
+/** The notice at the top of an erased order's pack: when, by whom, what and why. */
+function writeErasure(w: PdfWriter, erasure: NonNullable<DefencePackDetails['erasure']>): void {
+  w.heading('Personal data erased');
+  w.paragraphBold(
+    `The personal data of this order was erased on ${at(erasure.erased_at)} ${
+      erasure.by ? `by ${erasure.by}` : 'by the retention policy'
+    }.`,
+  );
+  w.field('Erased', erasure.erased);
+  if (erasure.reason) w.field('Reason', erasure.reason);
+  w.paragraph(
+    'The order, its status history and its money facts are kept as they were; names show as initials and each erased field reads "erased".',
+    9,
+  );
+}
+
+/** Sections 1 and 2: the order and its customer, the transaction. */
+function writeOrderAndTransaction(w: PdfWriter, o: DefencePackDetails['order'], kept: Kept): void {
   w.heading('1. Order and customer');
   w.field('Order ID', o.order_id);
   w.field('Order placed', at(o.created_at));
@@ -140,27 +176,26 @@ export async function renderDefencePack(
   w.field('Merchant', kept('merchant_name'));
   w.field('Amount', `${o.amount} ${o.currency}`);
   w.field('Paid on', at(o.created_at));
+}
 
-  let section = 3;
-  if (e.defencePackType === 2) {
-    w.heading(`${section++}. Application as submitted`);
-    for (const [name, key] of APPLICATION_FIELDS) w.field(name, kept(key));
-  }
+/** What was submitted to the government, when and by which role. */
+function writeSubmission(
+  w: PdfWriter,
+  submission: NonNullable<DefencePackDetails['submission']>,
+  erasedMark: string | null,
+): void {
+  w.field('Submitted', at(submission.submitted_at));
+  // Staff names are never part of a pack: the role says who submitted.
+  w.field(
+    'Submitted by',
+    submission.submitted_by_role ? `our staff (${submission.submitted_by_role})` : 'our staff',
+  );
+  w.field('Government reference', submission.government_reference ?? '-');
+  for (const f of submission.fields) w.field(f.label, erasedMark && !f.value ? erasedMark : f.value || '-');
+}
 
-  if (e.submission) {
-    w.heading(`${section++}. Submitted to the government`);
-    w.field('Submitted', at(e.submission.submitted_at));
-    // Staff names are never part of a pack: the role says who submitted.
-    w.field(
-      'Submitted by',
-      e.submission.submitted_by_role ? `our staff (${e.submission.submitted_by_role})` : 'our staff',
-    );
-    w.field('Government reference', e.submission.government_reference ?? '-');
-    for (const f of e.submission.fields)
-      w.field(f.label, erasedMark && !f.value ? erasedMark : f.value || '-');
-  }
-
-  w.heading(`${section++}. Approved document`);
+/** The approved document's facts (file, type, size, upload) and a card check's release. */
+function writeDocumentFacts(w: PdfWriter, e: DefencePackDetails): void {
   if (e.document) {
     w.field('File', e.document.file1);
     w.field('Type', e.document.mime_type);
@@ -176,8 +211,10 @@ export async function renderDefencePack(
       `released by a Manager or Admin on ${at(e.cardRelease.at)}: ${e.cardRelease.reason}`,
     );
   }
+}
 
-  w.heading(`${section++}. ${e.defencePackType === 1 ? 'Document e-mails' : 'E-mails'}`);
+/** Each mail sent, its delivery attempts and (Pack 2) what it said. */
+function writeMails(w: PdfWriter, e: DefencePackDetails): void {
   if (e.mails.length === 0) w.paragraph('No e-mail has been sent for this order.');
   // Pack 2: what each mail said, as the customer received it.
   const contentOf = (mailId: number): [string, unknown][] => {
@@ -205,8 +242,10 @@ export async function renderDefencePack(
       ]),
     ]);
   });
+}
 
-  w.heading(`${section++}. Download history`);
+/** Each download of the document by the customer. */
+function writeDownloads(w: PdfWriter, e: DefencePackDetails): void {
   if (e.downloads.length === 0) w.paragraph('The customer has not downloaded the document.');
   e.downloads.forEach((d, i) => {
     w.entry(`${i + 1}. ${at(d.create_ts)}`, [
@@ -219,17 +258,6 @@ export async function renderDefencePack(
       ['File', d.file_name],
     ]);
   });
-
-  if (e.defencePackType === 2) {
-    w.heading(`${section++}. Status history`);
-    const history = e.statusHistory ?? [];
-    if (history.length === 0) w.paragraph('No status changes.');
-    for (const h of history) w.field(at(h.create_ts), h.text, 9);
-  }
-
-  w.heading(`${section++}. The approved document`);
-  await appendDocument(w, doc);
-  return w.doc.save();
 }
 
 async function appendDocument(w: PdfWriter, doc: EmbeddedDocument | null): Promise<void> {

@@ -1,6 +1,7 @@
 import { PDFDocument } from 'pdf-lib';
 import { move } from 'piscina';
-import type { DefencePackDetails, OrderFields } from '../../shared/contracts/order-detail.js';
+import type { DefencePackDetails } from '../../shared/contracts/defence-pack.js';
+import type { OrderFields } from '../../shared/contracts/order-detail.js';
 import { type EmbeddedDocument, renderDefencePack } from './defence-pack.js';
 import { renderInvoicePdf } from './invoice.js';
 import { type CardReading, passportPictures, readCard } from './read-card.js';

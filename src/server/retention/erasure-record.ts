@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { DefencePackDetails } from '../../shared/contracts/order-detail.js';
+import type { DefencePackDetails } from '../../shared/contracts/defence-pack.js';
 import type { DbOrTx } from '../db/client.js';
 import { orderEvents, staffUsers } from '../db/schema.js';
 import { ERASE_ACTION } from './settings.js';

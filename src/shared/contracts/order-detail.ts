@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { orderChecksAnswer } from './checks.js';
-import { paymentDispute, refundReasonFields } from './payments.js';
+import { paymentDispute } from './payments.js';
 import {
-  DEFENCE_PACK_TYPES,
   MAIL_KINDS,
   MAIL_PROVIDERS,
   MAIL_STATUSES,
@@ -13,23 +12,15 @@ import {
   PROCESSING_MODES,
 } from '../constants.js';
 import { MSG } from '../messages.js';
-import {
-  envelope,
-  expectedVersionField,
-  multilineText,
-  noControlCharacters,
-  noControlCharactersExceptLines,
-  orderIdField,
-  takeOverField,
-  text,
-} from './common.js';
+import { envelope, expectedVersionField, multilineText, orderIdField } from './common.js';
 import { DUE_STATES } from './due-time.js';
 
 /**
  * Contracts of the order detail area (docs/product.md, "Order detail"): every order field and the calls
- * get-orders-details, move-order-status, add-new-remark, save-transaction-details, upload-visa-document,
- * resend-mail, get-defence-pack-pdf, defence-pack-details, send-invoice. Used by the routes, the forms
- * and the tests. Dates/times in responses are ISO 8601 instants (the client formats them, EST for history).
+ * get-orders-details, upload-visa-document, resend-mail, send-invoice, the mail preview and the e-mail
+ * content. Used by the routes, the forms and the tests. Dates/times in responses are ISO 8601 instants
+ * (the client formats them, EST for history). The status move, remark and transaction calls are in
+ * order-detail-actions.ts, the Defence Packs in defence-pack.ts.
  */
 
 const nullableText = z.string().nullable();
@@ -51,105 +42,6 @@ const requiredEmail = (requiredMessage: string) =>
     .min(1, requiredMessage)
     .max(254, MSG.emailInvalid)
     .pipe(z.email(MSG.emailInvalid));
-
-/** PUT /api/admin/move-order-status */
-export const moveOrderStatusBody = z.object({
-  orderId: orderIdField,
-  updatingStatus: z.enum(MOVABLE_STATUSES, {
-    error: 'not a status you can move an order to',
-  }),
-  expectedVersion: expectedVersionField,
-  takeOver: takeOverField,
-  /** Undo of the actor's own move a moment ago: moves back and cancels the mail it held. */
-  undo: z.boolean().optional(),
-  /** Continue although someone else moved the order seconds ago (answered 409 with recentMove). */
-  confirmRecent: z.boolean().optional(),
-  /** Admin only, to Completed: complete without a current document, for this reason (no mail). */
-  forceReason: multilineText(500)
-    .pipe(z.string().min(3, 'Please say why the order is completed without a card'))
-    .optional(),
-  /** To Completed Refunds: why (docs/product.md, "Refund reasons"). */
-  ...refundReasonFields,
-});
-export type MoveOrderStatusBody = z.infer<typeof moveOrderStatusBody>;
-
-/** A remark flag: "Y" when ticked; "N", "", false, null or absent mean not ticked. Stored as Y/N. */
-export const remarkFlag = z
-  .union([
-    z.literal('Y'),
-    z.literal('N'),
-    z.literal('y'),
-    z.literal('n'),
-    z.literal(''),
-    z.boolean(),
-    z.null(),
-  ])
-  .optional()
-  .transform((v): 'Y' | 'N' => (v === true || v === 'Y' || v === 'y' ? 'Y' : 'N'));
-
-/** POST /api/admin/add-new-remark. remarkerName is accepted and ignored. */
-export const addRemarkBody = z.object({
-  orderId: orderIdField,
-  remark: noControlCharactersExceptLines(
-    z
-      .string({ error: MSG.remarkRequired })
-      .trim()
-      .min(1, MSG.remarkRequired)
-      .max(5000, 'at most 5000 characters'),
-  ),
-  remarkerName: text(200).optional().nullable(),
-  whatsapp: remarkFlag,
-  telephone: remarkFlag,
-  statusRefund: remarkFlag,
-  voided: remarkFlag,
-  chargeBack: remarkFlag,
-  reportError: remarkFlag,
-  expectedVersion: expectedVersionField,
-  takeOver: takeOverField,
-});
-export type AddRemarkBody = z.input<typeof addRemarkBody>;
-
-/** The 'Add Comment Below' form (checkboxes as booleans; mapped to Y/N by the schema above). */
-export const addRemarkForm = z.object({
-  remark: noControlCharactersExceptLines(
-    z.string().trim().min(1, MSG.remarkRequired).max(5000, 'at most 5000 characters'),
-  ),
-  whatsapp: z.boolean(),
-  telephone: z.boolean(),
-  statusRefund: z.boolean(),
-  voided: z.boolean(),
-  chargeBack: z.boolean(),
-  reportError: z.boolean(),
-});
-export type AddRemarkForm = z.infer<typeof addRemarkForm>;
-
-/** POST /api/admin/save-transaction-details (a path of our own: older clients had none). */
-export const saveTransactionBody = z.object({
-  orderId: orderIdField,
-  transactionId: noControlCharacters(
-    z
-      .string({ error: MSG.transactionIdRequired })
-      .trim()
-      .min(1, MSG.transactionIdRequired)
-      .max(120, 'at most 120 characters'),
-  ),
-  merchantName: noControlCharacters(
-    z
-      .string({ error: MSG.merchantNameRequired })
-      .trim()
-      .min(1, MSG.merchantNameRequired)
-      .max(120, 'at most 120 characters'),
-  ),
-  expectedVersion: expectedVersionField,
-  /**
-   * Admin only, for an order paid through an integrated provider: why its payment reference changes
-   * (audited). Staff cannot change such a reference (403).
-   */
-  reason: noControlCharacters(z.string().trim().max(500, 'at most 500 characters')).optional(),
-});
-export type SaveTransactionBody = z.infer<typeof saveTransactionBody>;
-export const saveTransactionForm = saveTransactionBody.omit({ orderId: true, expectedVersion: true });
-export type SaveTransactionForm = z.infer<typeof saveTransactionForm>;
 
 /** POST /api/admin/resend-mail */
 export const resendMailBody = z.object({
@@ -197,23 +89,6 @@ export const uploadDocumentForm = z.object({
   fileUpload: z.custom<Blob>((v) => v != null && typeof v === 'object' && 'size' in v, {
     error: MSG.fileRequired,
   }),
-});
-
-/** POST /api/admin/get-defence-pack-pdf → application/pdf */
-export const defencePackBody = z.object({
-  orderId: orderIdField,
-  defencePackType: z.coerce.number({ error: 'must be 1 or 2' }).pipe(
-    z.union([z.literal(DEFENCE_PACK_TYPES[0]), z.literal(DEFENCE_PACK_TYPES[1])], {
-      error: 'must be 1 or 2',
-    }),
-  ),
-});
-export type DefencePackBody = z.input<typeof defencePackBody>;
-
-/** POST /api/admin/defence-pack-details → the evidence as JSON. defencePackType defaults to 2 (everything). */
-export const defencePackDetailsBody = z.object({
-  orderId: orderIdField,
-  defencePackType: defencePackBody.shape.defencePackType.optional(),
 });
 
 /** POST /api/admin/send-invoice. The id is text so the minimum-length message applies. */
@@ -456,7 +331,6 @@ export const emailContent = z.object({
 export type EmailContent = z.infer<typeof emailContent>;
 export const emailContentResponse = envelope(emailContent);
 
-/** move-order-status answer: the order's new status (counts are queries, so they follow at once). */
 /**
  * GET /api/admin/orders/{orderId}/mail-preview: the mail of a move to `status`, or of macro `macroId`
  * (neither: no action, no mail).
@@ -493,80 +367,7 @@ export const pendingMail = z.object({
 });
 export type PendingMail = z.infer<typeof pendingMail>;
 
-export const moveOrderStatusResponse = envelope(
-  z.object({
-    order_id: z.number(),
-    from: z.enum(ORDER_STATUSES),
-    process_status: z.enum(ORDER_STATUSES),
-    /** The customer mail the move queued (held for Undo), if any. */
-    mail: pendingMail.nullable().optional(),
-    /** Mails cancelled by this move (an Undo). */
-    cancelledMails: z.number().int().optional(),
-  }),
-);
-export const addRemarkResponse = envelope(
-  z.object({ remark: remarkItem, process_status: z.enum(ORDER_STATUSES) }),
-);
-export const saveTransactionResponse = envelope(
-  z.object({ order_id: z.number(), transaction_id: z.string(), merchant_name: z.string() }),
-);
 /** upload / resend / send-invoice answer: the queued mail (delivery happens in the background). */
 export const queuedMailResponse = envelope(
   z.object({ mailId: z.number(), documentId: z.number().nullable(), status: z.string() }),
 );
-
-/** defence-pack-details: the evidence the PDFs are built from, sections in time order. */
-export const defencePackDetails = z.object({
-  defencePackType: z.union([z.literal(1), z.literal(2)]),
-  generated_at: isoInstant,
-  order: orderFields,
-  document: uploadDocItem.nullable(),
-  mails: z.array(mailHistoryItem),
-  mailAttempts: z.array(
-    z.object({
-      mail_id: z.number(),
-      attempt: z.number(),
-      provider: z.string(),
-      ok: z.boolean(),
-      message_id: nullableText,
-      error: nullableText,
-      create_ts: isoInstant,
-    }),
-  ),
-  downloads: z.array(downloadHistoryItem),
-  /**
-   * Always empty: remarks and raw order events are internal notes, never evidence for a bank (the fields
-   * stay for existing clients). Pack 2 carries statusHistory and mailContents instead.
-   */
-  remarks: z.array(remarkItem),
-  events: z.array(orderEventItem),
-  /** Pack 2: what the customer was sent, as rendered from each mail's template version (subject and text). */
-  mailContents: z.array(z.object({ mail_id: z.number(), subject: z.string(), text: z.string() })).optional(),
-  /** Pack 2: the order's history in words (placed, moves between statuses by their queue names, uploads). */
-  statusHistory: z.array(z.object({ create_ts: isoInstant, text: z.string() })).optional(),
-  /**
-   * What was submitted to the government: when, by whom, the reference, and the packet's fields as
-   * the order holds them now (docs/product.md, "Submitting to the government").
-   * Null: never submitted.
-   */
-  submission: z
-    .object({
-      submitted_at: isoInstant.nullable(),
-      /** The staff member's name (this JSON is for staff); the PDF names only the role. */
-      submitted_by: nullableText,
-      submitted_by_role: nullableText,
-      government_reference: nullableText,
-      fields: z.array(z.object({ label: z.string(), value: z.string() })),
-    })
-    .nullable()
-    .optional(),
-  /** The card check's release of the current card (a card that did not match, let go with a reason). */
-  cardRelease: z.object({ by: nullableText, at: isoInstant, reason: z.string() }).nullable().optional(),
-  /** Set when the order's personal data was erased: when, by whom (null: the retention policy), what. */
-  erasure: z
-    .object({ erased_at: isoInstant, by: nullableText, erased: z.string(), reason: nullableText })
-    .nullable()
-    .optional(),
-});
-export type DefencePackDetails = z.infer<typeof defencePackDetails>;
-export const defencePackDetailsResponse = envelope(defencePackDetails);
