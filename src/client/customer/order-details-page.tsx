@@ -123,16 +123,15 @@ function HistoryTable({ rows }: { rows: Loaded['data'] }) {
   );
 }
 
-function OrderDetails() {
-  const params = useParams();
+/**
+ * The order's details and download history, read with the token kept since the track page (without
+ * one, or when the server no longer takes it, back to the track page). The timer is the download's.
+ */
+function useDownloadHistory(orderId: string) {
   const navigate = useNavigate();
-  // Just tracked: the "order found" words stand at the top of the page (not a toast over the history).
-  const found = (useLocation().state as Partial<FoundState> | null)?.found;
   const { setBrand } = useBrand();
   const { t, language, chosen } = useI18n();
-  const orderId = orderIdFromParam(params.orderId);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
-  const [busy, setBusy] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const backToTrack = useCallback(
@@ -144,8 +143,6 @@ function OrderDetails() {
     [navigate, orderId, t],
   );
 
-  // The answer just sent on this page: the stage says so at once (decision 392).
-  const [answeredHere, setAnsweredHere] = useState(false);
   const load = useCallback(async () => {
     const token = loadToken(orderId);
     if (!token) return backToTrack();
@@ -167,7 +164,16 @@ function OrderDetails() {
     void load();
     return () => clearTimeout(timer.current);
   }, [load]);
+  return { loaded, load, backToTrack, timer };
+}
 
+/**
+ * Download the card: the download is recorded, the file follows a moment later, and the history is read
+ * again once the file's fetch has added its row.
+ */
+function useCardDownload(orderId: string, history: ReturnType<typeof useDownloadHistory>) {
+  const { loaded, load, backToTrack, timer } = history;
+  const [busy, setBusy] = useState(false);
   const download = async () => {
     const token = loadToken(orderId);
     if (!token || !loaded?.path.file1) return backToTrack();
@@ -189,6 +195,60 @@ function OrderDetails() {
       console.error('download failed', res.message);
     }
   };
+  return { busy, download };
+}
+
+/** The top card: the card to download, or the stage's heading and text while there is none. */
+function TopCard({
+  orderId,
+  mainResult,
+  busy,
+  onDownload,
+}: {
+  orderId: string;
+  mainResult: Loaded['mainResult'];
+  busy: boolean;
+  onDownload: () => void;
+}) {
+  const { t } = useI18n();
+  const pending = pendingCopy(mainResult.stage);
+  const values = {
+    firstName: mainResult.first_name,
+    lastName: mainResult.last_name,
+    orderId: String(mainResult.order_id),
+  };
+  return (
+    <section className="c-card c-done" aria-labelledby="done-title">
+      {mainResult.downloadable ? (
+        <>
+          <h1 id="done-title">{t.t('details.doneTitle')}</h1>
+          <p>{rich(t, 'details.doneText', values)}</p>
+          <button type="button" className="c-button" onClick={onDownload} disabled={busy}>
+            {t.t('details.download')}
+          </button>
+          <NoticePreview orderId={orderId} />
+        </>
+      ) : (
+        <>
+          <h1 id="done-title">{t.t(pending.title)}</h1>
+          {pending.text ? <p>{rich(t, pending.text, values)}</p> : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+function OrderDetails() {
+  const params = useParams();
+  // Just tracked: the "order found" words stand at the top of the page (not a toast over the history).
+  const found = (useLocation().state as Partial<FoundState> | null)?.found;
+  const { t } = useI18n();
+  const orderId = orderIdFromParam(params.orderId);
+  const history = useDownloadHistory(orderId);
+  const { loaded, load } = history;
+  const { busy, download } = useCardDownload(orderId, history);
+  // The answer just sent on this page: the stage says so at once (decision 392).
+  const [answeredHere, setAnsweredHere] = useState(false);
 
   if (!loaded) {
     return (
@@ -198,12 +258,6 @@ function OrderDetails() {
     );
   }
   const { mainResult, data } = loaded;
-  const pending = pendingCopy(mainResult.stage);
-  const values = {
-    firstName: mainResult.first_name,
-    lastName: mainResult.last_name,
-    orderId: String(mainResult.order_id),
-  };
   return (
     <>
       {found ? (
@@ -211,23 +265,7 @@ function OrderDetails() {
           {found}
         </p>
       ) : null}
-      <section className="c-card c-done" aria-labelledby="done-title">
-        {mainResult.downloadable ? (
-          <>
-            <h1 id="done-title">{t.t('details.doneTitle')}</h1>
-            <p>{rich(t, 'details.doneText', values)}</p>
-            <button type="button" className="c-button" onClick={download} disabled={busy}>
-              {t.t('details.download')}
-            </button>
-            <NoticePreview orderId={orderId} />
-          </>
-        ) : (
-          <>
-            <h1 id="done-title">{t.t(pending.title)}</h1>
-            {pending.text ? <p>{rich(t, pending.text, values)}</p> : null}
-          </>
-        )}
-      </section>
+      <TopCard orderId={orderId} mainResult={mainResult} busy={busy} onDownload={download} />
       <ProgressLine
         stage={mainResult.stage}
         // An approved order whose card is not there yet (forced by an Admin) keeps only the top card's words;

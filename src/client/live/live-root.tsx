@@ -1,5 +1,5 @@
 import './live.css';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import Modal from 'react-bootstrap/Modal';
 import { useStore } from 'react-redux';
@@ -71,18 +71,11 @@ function moveInList(step: 1 | -1): void {
 }
 
 /**
- * The live part of the staff screens, loaded after sign-in as its own chunk: the event stream (counts,
- * list rows and open orders kept current without polling; reconnects with backoff, says when offline),
- * the keyboard shortcuts and the jump-to-order box. Unmounted on sign-out, which closes the stream.
+ * The event stream: counts, list rows and open orders kept current without polling; it reconnects with
+ * backoff and reports its state. Back online, the open orders are read again.
  */
-export function LiveRoot() {
-  const store = useStore() as AppStore;
-  const navigate = useNavigate();
-  const location = useLocation();
+function useLiveStream(store: AppStore) {
   const [state, setState] = useState(currentStreamState());
-  const [help, setHelp] = useState(false);
-  const [jump, setJump] = useState(false);
-
   useEffect(() => {
     let wasOffline = false;
     const off = streamStates.on((next) => {
@@ -108,8 +101,11 @@ export function LiveRoot() {
       setStreamState('connecting');
     };
   }, [store]);
+  return state;
+}
 
-  // Routing handed this user an order: a notice as it arrives in My Orders.
+/** Routing handed this user an order: a notice as it arrives in My Orders. */
+function useRoutedNotice() {
   useEffect(
     () =>
       orderEvents.on((e) => {
@@ -119,20 +115,56 @@ export function LiveRoot() {
       }),
     [],
   );
+}
 
-  // The queue the user works from: Next order claims from it, Back to the queue returns to it.
+/** The queue the user works from: Next order claims from it, Back to the queue returns to it. */
+function useRememberQueue() {
+  const location = useLocation();
   useEffect(() => {
     const path = location.pathname.replace(/\/+$/, '');
     const route = FOLDER_ROUTES.find((r) => `/admin/${r.path}` === path);
     if (route) rememberQueue({ path: `${path}${location.search}`, folder: route.folder, title: route.title });
   }, [location.pathname, location.search]);
+}
 
+/** `a`: the open order's Assign to me, or else the selected row assigned to the user. False: nothing to assign. */
+function assignToMe(store: AppStore): boolean {
+  const button = [...document.querySelectorAll<HTMLButtonElement>('.detail-action-bar button')].find(
+    (b) => b.textContent?.trim() === 'Assign to me' && !b.disabled,
+  );
+  if (button) {
+    button.click();
+    return true;
+  }
+  const row = (document.activeElement as HTMLElement | null)?.closest?.('tr[data-order-id]');
+  const id = Number(row?.getAttribute('data-order-id'));
+  if (!id) return false;
+  const me = sessionUser()?.name || 'me';
+  store
+    .dispatch(ordersApi.endpoints.assignOrders.initiate({ orderId: [id], assignto: me }))
+    .unwrap()
+    .then((res) => toast.success(res.message || `Order ${id} is now assigned to you.`))
+    .catch((error) => toast.error(errorMessage(error)));
+  return true;
+}
+
+/** `/`: the list's search box gets the focus. False: the page has none. */
+function focusSearch(): boolean {
+  const search = document.querySelector<HTMLInputElement>('#main-content input[type="search"]');
+  if (!search) return false;
+  search.focus();
+  return true;
+}
+
+/** The keyboard shortcuts of the staff screens (listed by `?`); keys typed into a field are the field's. */
+function useShortcuts(store: AppStore, onHelp: () => void, onJump: () => void) {
+  const navigate = useNavigate();
   const pendingG = useRef<number>(0);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
         e.preventDefault();
-        setJump(true);
+        onJump();
         return;
       }
       if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || e.defaultPrevented) return;
@@ -153,14 +185,11 @@ export function LiveRoot() {
           pendingG.current = Date.now() + 1500;
           return;
         case '?':
-          setHelp(true);
+          onHelp();
           break;
-        case '/': {
-          const search = document.querySelector<HTMLInputElement>('#main-content input[type="search"]');
-          if (!search) return;
-          search.focus();
+        case '/':
+          if (!focusSearch()) return;
           break;
-        }
         case 'j':
           moveInList(1);
           break;
@@ -170,25 +199,9 @@ export function LiveRoot() {
         case 'n':
           void openNextOrder(store.dispatch, navigate);
           break;
-        case 'a': {
-          const button = [...document.querySelectorAll<HTMLButtonElement>('.detail-action-bar button')].find(
-            (b) => b.textContent?.trim() === 'Assign to me' && !b.disabled,
-          );
-          if (button) {
-            button.click();
-            break;
-          }
-          const row = (document.activeElement as HTMLElement | null)?.closest?.('tr[data-order-id]');
-          const id = Number(row?.getAttribute('data-order-id'));
-          if (!id) return;
-          const me = sessionUser()?.name || 'me';
-          store
-            .dispatch(ordersApi.endpoints.assignOrders.initiate({ orderId: [id], assignto: me }))
-            .unwrap()
-            .then((res) => toast.success(res.message || `Order ${id} is now assigned to you.`))
-            .catch((error) => toast.error(errorMessage(error)));
+        case 'a':
+          if (!assignToMe(store)) return;
           break;
-        }
         default:
           return;
       }
@@ -196,36 +209,60 @@ export function LiveRoot() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [navigate, store]);
+  }, [navigate, store, onHelp, onJump]);
+}
+
+/** `?`: the shortcuts, then the folders `g` and a letter open. */
+function ShortcutsHelp({ show, onHide }: { show: boolean; onHide: () => void }) {
+  return (
+    <Modal show={show} onHide={onHide} aria-labelledby="shortcuts-title">
+      <Modal.Header closeButton>
+        <Modal.Title id="shortcuts-title">Keyboard shortcuts</Modal.Title>
+      </Modal.Header>
+      <Modal.Body>
+        <dl className="row mb-0 small">
+          {SHORTCUTS.map(([keys, what]) => (
+            <div key={keys} className="d-contents">
+              <dt className="col-4">
+                <kbd>{keys}</kbd>
+              </dt>
+              <dd className="col-8">{what}</dd>
+            </div>
+          ))}
+          {GO_KEYS.map((g) => (
+            <div key={g.key} className="d-contents">
+              <dt className="col-4">
+                <kbd>g {g.key}</kbd>
+              </dt>
+              <dd className="col-8">{g.label}</dd>
+            </div>
+          ))}
+        </dl>
+      </Modal.Body>
+    </Modal>
+  );
+}
+
+/**
+ * The live part of the staff screens, loaded after sign-in as its own chunk: the event stream (counts,
+ * list rows and open orders kept current without polling; reconnects with backoff, says when offline),
+ * the keyboard shortcuts and the jump-to-order box. Unmounted on sign-out, which closes the stream.
+ */
+export function LiveRoot() {
+  const store = useStore() as AppStore;
+  const [help, setHelp] = useState(false);
+  const [jump, setJump] = useState(false);
+  const state = useLiveStream(store);
+  useRoutedNotice();
+  useRememberQueue();
+  const openHelp = useCallback(() => setHelp(true), []);
+  const openJump = useCallback(() => setJump(true), []);
+  useShortcuts(store, openHelp, openJump);
 
   return (
     <>
       {state === 'offline' ? <OfflineBanner /> : null}
-      <Modal show={help} onHide={() => setHelp(false)} aria-labelledby="shortcuts-title">
-        <Modal.Header closeButton>
-          <Modal.Title id="shortcuts-title">Keyboard shortcuts</Modal.Title>
-        </Modal.Header>
-        <Modal.Body>
-          <dl className="row mb-0 small">
-            {SHORTCUTS.map(([keys, what]) => (
-              <div key={keys} className="d-contents">
-                <dt className="col-4">
-                  <kbd>{keys}</kbd>
-                </dt>
-                <dd className="col-8">{what}</dd>
-              </div>
-            ))}
-            {GO_KEYS.map((g) => (
-              <div key={g.key} className="d-contents">
-                <dt className="col-4">
-                  <kbd>g {g.key}</kbd>
-                </dt>
-                <dd className="col-8">{g.label}</dd>
-              </div>
-            ))}
-          </dl>
-        </Modal.Body>
-      </Modal>
+      <ShortcutsHelp show={help} onHide={() => setHelp(false)} />
       <JumpToOrder show={jump} onHide={() => setJump(false)} />
     </>
   );

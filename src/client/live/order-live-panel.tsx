@@ -113,20 +113,15 @@ function takeOverLabel(c: Conflict): string {
 }
 
 /**
- * The live side of the order detail page: who else is on the order, a notice when it changed elsewhere
- * (the page reloads it by itself), a refused change explained with Reload (and, for Admin and Manager
- * when someone else holds the order, Take over), and Back to the queue.
+ * Changes to the open order made elsewhere: every change sent from this page carries the version shown
+ * here; a newer version reloads the order and, when someone else made it, leaves a notice; a refused
+ * change of this order is kept to be explained.
  */
-export function OrderLivePanel({ order }: { order: OrderDetails }) {
+function useOrderChanges(order: OrderDetails, me: ReturnType<typeof sessionUser>) {
   const dispatch = useAppDispatch();
-  const navigate = useNavigate();
-  const me = sessionUser();
   const orderId = order.order_id;
-  const editing = useEditing();
-  const viewers = usePresence(orderId, editing).filter((v) => v.staffId !== me?.id);
   const [notice, setNotice] = useState<string | null>(null);
   const [conflict, setConflict] = useState<Conflict | null>(null);
-  const [busy, setBusy] = useState(false);
   const shown = useRef(order.version);
   shown.current = order.version;
 
@@ -158,6 +153,13 @@ export function OrderLivePanel({ order }: { order: OrderDetails }) {
     refreshOrder(dispatch, orderId);
   }, [dispatch, orderId]);
 
+  return { notice, setNotice, conflict, setConflict, reload };
+}
+
+/** Take over: the refused call again, with takeOver and the version shown now. */
+function useTakeOver(orderId: number, onDone: () => void) {
+  const dispatch = useAppDispatch();
+  const [busy, setBusy] = useState(false);
   const takeOver = async (c: Conflict) => {
     setBusy(true);
     try {
@@ -175,7 +177,7 @@ export function OrderLivePanel({ order }: { order: OrderDetails }) {
                 body as Parameters<typeof orderDetailApi.endpoints.moveOrderStatus.initiate>[0],
               ),
             ).unwrap();
-      setConflict(null);
+      onDone();
       toast.success(res.message);
     } catch (error) {
       toast.error(errorMessage(error));
@@ -183,6 +185,58 @@ export function OrderLivePanel({ order }: { order: OrderDetails }) {
       setBusy(false);
     }
   };
+  return { busy, takeOver };
+}
+
+/** A refused change explained, with Reload, Take over (when offered) and Dismiss. */
+function ConflictAlert({
+  conflict,
+  mayTakeOver,
+  busy,
+  onReload,
+  onTakeOver,
+  onDismiss,
+}: {
+  conflict: Conflict;
+  mayTakeOver: boolean;
+  busy: boolean;
+  onReload: () => void;
+  onTakeOver: () => void;
+  onDismiss: () => void;
+}) {
+  return (
+    <Alert variant="warning" className="mt-2 mb-0 py-2" role="alert" data-testid="conflict">
+      <div>{conflict.message}</div>
+      <div className="d-flex flex-wrap gap-2 mt-2">
+        <Button size="sm" variant="primary" onClick={onReload}>
+          Reload
+        </Button>
+        {conflict.held && mayTakeOver && ['moveOrderStatus', 'addNewRemark'].includes(conflict.endpoint) ? (
+          <Button size="sm" variant="outline-danger" disabled={busy} onClick={onTakeOver}>
+            {takeOverLabel(conflict)}
+          </Button>
+        ) : null}
+        <Button size="sm" variant="link" onClick={onDismiss}>
+          Dismiss
+        </Button>
+      </div>
+    </Alert>
+  );
+}
+
+/**
+ * The live side of the order detail page: who else is on the order, a notice when it changed elsewhere
+ * (the page reloads it by itself), a refused change explained with Reload (and, for Admin and Manager
+ * when someone else holds the order, Take over), and Back to the queue.
+ */
+export function OrderLivePanel({ order }: { order: OrderDetails }) {
+  const navigate = useNavigate();
+  const me = sessionUser();
+  const orderId = order.order_id;
+  const editing = useEditing();
+  const viewers = usePresence(orderId, editing).filter((v) => v.staffId !== me?.id);
+  const { notice, setNotice, conflict, setConflict, reload } = useOrderChanges(order, me);
+  const { busy, takeOver } = useTakeOver(orderId, () => setConflict(null));
 
   const queue = lastQueue();
   const mayTakeOver = can(me?.type ?? null, 'orders.releaseAny');
@@ -214,29 +268,14 @@ export function OrderLivePanel({ order }: { order: OrderDetails }) {
         </Alert>
       ) : null}
       {conflict ? (
-        <Alert variant="warning" className="mt-2 mb-0 py-2" role="alert" data-testid="conflict">
-          <div>{conflict.message}</div>
-          <div className="d-flex flex-wrap gap-2 mt-2">
-            <Button size="sm" variant="primary" onClick={reload}>
-              Reload
-            </Button>
-            {conflict.held &&
-            mayTakeOver &&
-            ['moveOrderStatus', 'addNewRemark'].includes(conflict.endpoint) ? (
-              <Button
-                size="sm"
-                variant="outline-danger"
-                disabled={busy}
-                onClick={() => void takeOver(conflict)}
-              >
-                {takeOverLabel(conflict)}
-              </Button>
-            ) : null}
-            <Button size="sm" variant="link" onClick={() => setConflict(null)}>
-              Dismiss
-            </Button>
-          </div>
-        </Alert>
+        <ConflictAlert
+          conflict={conflict}
+          mayTakeOver={mayTakeOver}
+          busy={busy}
+          onReload={reload}
+          onTakeOver={() => void takeOver(conflict)}
+          onDismiss={() => setConflict(null)}
+        />
       ) : null}
     </div>
   );

@@ -39,27 +39,124 @@ const refundColumns = (gateway: string | null) => [
   ),
 ];
 
-/**
- * Payment: the gateway the order was paid through and whether money moves through it here (or why it is
- * handled by hand), its disputes with their deadline and evidence, and its refunds.
- */
-export function PaymentSection({ order }: { order: OrderDetails }) {
-  const { data } = useGetOrderPaymentQuery(order.order_id);
+/** A dispute with its deadline and evidence; Submit evidence and Save as draft while it takes evidence. */
+function DisputeCard({
+  dispute: d,
+  mayEvidence,
+  busy,
+  onSubmit,
+  onDraft,
+}: {
+  dispute: PaymentDispute;
+  mayEvidence: boolean;
+  busy: boolean;
+  onSubmit: () => void;
+  onDraft: () => void;
+}) {
+  return (
+    <div className="border rounded p-2 mt-3" data-testid="payment-dispute">
+      <FieldGrid
+        fields={[
+          ['Dispute', d.dispute_id],
+          ['Dispute status', words(d.status)],
+          ['Reason', words(d.reason)],
+          ['Disputed amount', d.amount],
+          ['Respond by', d.due_by && d.takes_evidence ? formatStaffDateTime(d.due_by) : ''],
+          ['Evidence', evidenceText(d)],
+        ]}
+      />
+      {d.takes_evidence && mayEvidence ? (
+        <div className="d-flex flex-wrap gap-2 mt-2">
+          <Button size="sm" variant="primary" disabled={busy} onClick={onSubmit}>
+            Submit evidence
+          </Button>
+          <Button size="sm" variant="outline-secondary" disabled={busy} onClick={onDraft}>
+            Save evidence as draft
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** A refund through the provider: an amount (empty: all that is left) and whether to close the order. */
+function RefundForm({
+  order,
+  gateway,
+  amount,
+  onAmount,
+  close,
+  onClose,
+  busy,
+  onAsk,
+}: {
+  order: OrderDetails;
+  gateway: string | null;
+  amount: string;
+  onAmount: (amount: string) => void;
+  close: boolean;
+  onClose: (close: boolean) => void;
+  busy: boolean;
+  onAsk: () => void;
+}) {
+  return (
+    <form
+      className="d-flex flex-wrap align-items-end gap-2 mt-3"
+      data-testid="refund-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onAsk();
+      }}
+    >
+      <TextField
+        id="refund-amount"
+        label="Amount to refund (empty: all that is left)"
+        labelClassName="small mb-0"
+        size="sm"
+        inputMode="decimal"
+        placeholder={order.amount}
+        value={amount}
+        maxLength={12}
+        onChange={(e) => onAmount(e.target.value)}
+      />
+      <CheckboxField
+        id="refund-close"
+        className="small mb-1"
+        label="Refund and close (Completed Refunds even if part is left)"
+        checked={close}
+        onChange={(e) => onClose(e.target.checked)}
+      />
+      <Button size="sm" type="submit" variant="success" disabled={busy}>
+        Refund through {gateway}
+      </Button>
+    </form>
+  );
+}
+
+/** "Refund 20.00 USD through Stripe?": the amount typed, or all that is left. */
+function refundQuestion(order: OrderDetails, payment: OrderPayment, amount: string, close: boolean): string {
+  const typed = amount.trim();
+  const what =
+    typed && /^\d+(\.\d{1,2})?$/.test(typed)
+      ? `${Number(typed).toFixed(2)} ${order.currency}`
+      : typed || payment.remaining;
+  const closing = close ? ' and close the order (Completed Refunds)' : '';
+  return `Refund ${what} through ${payment.gateway}${closing}?`;
+}
+
+/** The evidence and refund calls of the section, each with its toast; the refund form empties after. */
+function usePaymentActions(orderId: number) {
   const [submitEvidence, sending] = useSubmitEvidenceMutation();
   const [refund, refunding] = useRefundThroughProviderMutation();
   const [confirm, setConfirm] = useState(false);
   const [amount, setAmount] = useState('');
   const [close, setClose] = useState(false);
   const [askRefund, setAskRefund] = useState<string | null>(null);
-  if (!data) return null;
-  const role = sessionUser()?.type ?? null;
-  const mayEvidence = can(role, 'orders.disputeEvidence');
-  const open = data.disputes.find((d) => d.takes_evidence);
 
   const send = async (submit: boolean) => {
     setConfirm(false);
     try {
-      const res = await submitEvidence({ orderId: order.order_id, submit }).unwrap();
+      const res = await submitEvidence({ orderId, submit }).unwrap();
       toast.success(res.message);
     } catch (error) {
       toast.error(errorMessage(error));
@@ -69,7 +166,7 @@ export function PaymentSection({ order }: { order: OrderDetails }) {
     setAskRefund(null);
     try {
       const res = await refund({
-        orderId: order.order_id,
+        orderId,
         amount: amount.trim() || undefined,
         close: close || undefined,
       }).unwrap();
@@ -81,16 +178,33 @@ export function PaymentSection({ order }: { order: OrderDetails }) {
       toast.error(errorMessage(error));
     }
   };
-  /** "Refund 20.00 USD through Stripe?": the amount typed, or all that is left. */
-  const refundQuestion = () => {
-    const typed = amount.trim();
-    const what =
-      typed && /^\d+(\.\d{1,2})?$/.test(typed)
-        ? `${Number(typed).toFixed(2)} ${order.currency}`
-        : typed || data.remaining;
-    const closing = close ? ' and close the order (Completed Refunds)' : '';
-    return `Refund ${what} through ${data.gateway}${closing}?`;
+  return {
+    sending: sending.isLoading,
+    refunding: refunding.isLoading,
+    confirm,
+    setConfirm,
+    amount,
+    setAmount,
+    close,
+    setClose,
+    askRefund,
+    setAskRefund,
+    send,
+    refundPart,
   };
+}
+
+/**
+ * Payment: the gateway the order was paid through and whether money moves through it here (or why it is
+ * handled by hand), its disputes with their deadline and evidence, and its refunds.
+ */
+export function PaymentSection({ order }: { order: OrderDetails }) {
+  const { data } = useGetOrderPaymentQuery(order.order_id);
+  const actions = usePaymentActions(order.order_id);
+  if (!data) return null;
+  const role = sessionUser()?.type ?? null;
+  const mayEvidence = can(role, 'orders.disputeEvidence');
+  const open = data.disputes.find((d) => d.takes_evidence);
 
   return (
     <Section title="Payment">
@@ -111,38 +225,14 @@ export function PaymentSection({ order }: { order: OrderDetails }) {
         </Alert>
       )}
       {data.disputes.map((d) => (
-        <div key={d.dispute_id} className="border rounded p-2 mt-3" data-testid="payment-dispute">
-          <FieldGrid
-            fields={[
-              ['Dispute', d.dispute_id],
-              ['Dispute status', words(d.status)],
-              ['Reason', words(d.reason)],
-              ['Disputed amount', d.amount],
-              ['Respond by', d.due_by && d.takes_evidence ? formatStaffDateTime(d.due_by) : ''],
-              ['Evidence', evidenceText(d)],
-            ]}
-          />
-          {d.takes_evidence && mayEvidence ? (
-            <div className="d-flex flex-wrap gap-2 mt-2">
-              <Button
-                size="sm"
-                variant="primary"
-                disabled={sending.isLoading}
-                onClick={() => setConfirm(true)}
-              >
-                Submit evidence
-              </Button>
-              <Button
-                size="sm"
-                variant="outline-secondary"
-                disabled={sending.isLoading}
-                onClick={() => void send(false)}
-              >
-                Save evidence as draft
-              </Button>
-            </div>
-          ) : null}
-        </div>
+        <DisputeCard
+          key={d.dispute_id}
+          dispute={d}
+          mayEvidence={mayEvidence}
+          busy={actions.sending}
+          onSubmit={() => actions.setConfirm(true)}
+          onDraft={() => void actions.send(false)}
+        />
       ))}
       {data.integrated && (data.refunds.length || order.process_status === 'Refunds') ? (
         <p className="small mt-2 mb-0" data-testid="payment-refunded-so-far">
@@ -151,36 +241,16 @@ export function PaymentSection({ order }: { order: OrderDetails }) {
         </p>
       ) : null}
       {data.integrated && order.process_status === 'Refunds' ? (
-        <form
-          className="d-flex flex-wrap align-items-end gap-2 mt-3"
-          data-testid="refund-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            setAskRefund(refundQuestion());
-          }}
-        >
-          <TextField
-            id="refund-amount"
-            label="Amount to refund (empty: all that is left)"
-            labelClassName="small mb-0"
-            size="sm"
-            inputMode="decimal"
-            placeholder={order.amount}
-            value={amount}
-            maxLength={12}
-            onChange={(e) => setAmount(e.target.value)}
-          />
-          <CheckboxField
-            id="refund-close"
-            className="small mb-1"
-            label="Refund and close (Completed Refunds even if part is left)"
-            checked={close}
-            onChange={(e) => setClose(e.target.checked)}
-          />
-          <Button size="sm" type="submit" variant="success" disabled={refunding.isLoading}>
-            Refund through {data.gateway}
-          </Button>
-        </form>
+        <RefundForm
+          order={order}
+          gateway={data.gateway}
+          amount={actions.amount}
+          onAmount={actions.setAmount}
+          close={actions.close}
+          onClose={actions.setClose}
+          busy={actions.refunding}
+          onAsk={() => actions.setAskRefund(refundQuestion(order, data, actions.amount, actions.close))}
+        />
       ) : null}
       {data.refunds.length ? (
         <DataTable
@@ -193,18 +263,18 @@ export function PaymentSection({ order }: { order: OrderDetails }) {
         />
       ) : null}
       <ConfirmDialog
-        show={askRefund !== null}
-        message={askRefund ?? ''}
-        busy={refunding.isLoading}
-        onYes={() => void refundPart()}
-        onNo={() => setAskRefund(null)}
+        show={actions.askRefund !== null}
+        message={actions.askRefund ?? ''}
+        busy={actions.refunding}
+        onYes={() => void actions.refundPart()}
+        onNo={() => actions.setAskRefund(null)}
       />
       <ConfirmDialog
-        show={confirm && !!open}
+        show={actions.confirm && !!open}
         message="Submit the Defence Pack and the evidence to the bank now? Submitted evidence cannot be changed."
-        busy={sending.isLoading}
-        onYes={() => void send(true)}
-        onNo={() => setConfirm(false)}
+        busy={actions.sending}
+        onYes={() => void actions.send(true)}
+        onNo={() => actions.setConfirm(false)}
       />
     </Section>
   );

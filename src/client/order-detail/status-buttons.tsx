@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import { toast } from 'react-toastify';
-import { MOVABLE_STATUSES, STATUS_BUTTON_LABELS } from '../../shared/constants';
+import { MOVABLE_STATUSES, type Role, STATUS_BUTTON_LABELS } from '../../shared/constants';
 import type { MailPreview, OrderDetails } from '../../shared/contracts/order-detail';
 import { MSG } from '../../shared/messages';
 import { errorMessage } from '../transport/api';
@@ -39,11 +39,14 @@ const CONFIRM: Partial<Record<Movable, string>> = {
   Refunded: 'Are you sure want to move this order to Completed Refunds? The customer will be mailed.',
 };
 
+/** The state and calls of useStatusMove, shared by the buttons and the questions. */
+type MoveFlow = ReturnType<typeof useStatusMove>;
+
 /**
- * One button per status the order may move to, as the shared order rules allow for this role (the
- * server decides again); a deleted order offers Restore instead. Counts and lists refresh after.
+ * The moves of the order and the questions before them: the confirmation of a move that cannot be taken
+ * back, the customer's mail first, someone else's recent move, and an Admin's forced completion.
  */
-export function StatusButtons({ order }: { order: OrderDetails }) {
+function useStatusMove(order: OrderDetails, role: Role | null) {
   const [move, moving] = useMoveOrderStatusMutation();
   const [restore, restoring] = useRestoreOrdersMutation();
   const isLoading = moving.isLoading || restoring.isLoading;
@@ -53,20 +56,7 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
   const [force, setForce] = useState<string | null>(null);
   const [reason, setReason] = useState<RefundReasonValue>(NO_REFUND_REASON);
   const [loadPreview] = useLazyGetMailPreviewQuery();
-  const [showMailFirst, setShowMailFirst] = useState(() => !skipsMailPreview());
   const dispatch = useAppDispatch();
-  const next = likelyNextStatus(order.process_status);
-  const role = sessionUser()?.type ?? null;
-  const state = orderStateOf(order);
-  const today = serviceToday();
-  const movable = MOVABLE_STATUSES.filter((to) => decide(state, { kind: 'move', to }, role, today).allowed);
-  const canRestore = decide(state, { kind: 'restore' }, role, today).allowed;
-  const { data: payment } = useGetOrderPaymentQuery(order.order_id);
-  /** A refund through a provider names it and the amount: "Refund 59.00 USD through Stripe …?" */
-  const confirmText = (status: Movable) =>
-    status === 'Refunded' && payment?.integrated
-      ? `Refund ${payment.remaining} through ${payment.gateway} and move this order to Completed Refunds? The customer will be mailed.`
-      : (CONFIRM[status] ?? '');
 
   const runRestore = async () => {
     try {
@@ -125,10 +115,118 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
     return run(status);
   };
 
+  return {
+    isLoading,
+    pending,
+    setPending,
+    ask,
+    setAsk,
+    recent,
+    setRecent,
+    force,
+    setForce,
+    reason,
+    setReason,
+    runRestore,
+    run,
+    start,
+  };
+}
+
+/** The questions a move may ask before it is made; each starts the move again or closes. */
+function MoveDialogs({
+  order,
+  flow,
+  confirmText,
+  onMailShown,
+}: {
+  order: OrderDetails;
+  flow: MoveFlow;
+  confirmText: (status: Movable) => string;
+  onMailShown: () => void;
+}) {
+  const { ask, recent, force, pending, reason, isLoading, run } = flow;
+  return (
+    <>
+      {ask ? (
+        <MailBeforeMove
+          preview={ask.preview}
+          action={STATUS_BUTTON_LABELS[ask.status]}
+          busy={isLoading}
+          onYes={() => {
+            onMailShown();
+            void run(ask.status);
+          }}
+          onNo={() => flow.setAsk(null)}
+        />
+      ) : null}
+      <ConfirmDialog
+        show={recent !== null}
+        message={recent?.message ?? ''}
+        busy={isLoading}
+        onYes={() => {
+          const status = recent?.status;
+          flow.setRecent(null);
+          if (status) void run(status, { confirmRecent: true });
+        }}
+        onNo={() => flow.setRecent(null)}
+      />
+      {force !== null ? (
+        <ForceCompleteDialog
+          message={force}
+          busy={isLoading}
+          onYes={(reason) => {
+            flow.setForce(null);
+            void run('Completed', { forceReason: reason });
+          }}
+          onNo={() => flow.setForce(null)}
+        />
+      ) : null}
+      <ConfirmDialog
+        show={pending !== null}
+        message={pending ? confirmText(pending) : ''}
+        busy={isLoading}
+        onYes={() => pending && run(pending)}
+        onNo={() => flow.setPending(null)}
+        ready={pending !== 'Refunded' || refundReasonReady(reason)}
+      >
+        {pending === 'Refunded' ? (
+          <RefundReasonFields
+            id={`refund-reason-${order.order_id}`}
+            value={reason}
+            onChange={flow.setReason}
+          />
+        ) : null}
+      </ConfirmDialog>
+    </>
+  );
+}
+
+/**
+ * One button per status the order may move to, as the shared order rules allow for this role (the
+ * server decides again); a deleted order offers Restore instead. Counts and lists refresh after.
+ */
+export function StatusButtons({ order }: { order: OrderDetails }) {
+  const role = sessionUser()?.type ?? null;
+  const flow = useStatusMove(order, role);
+  const { isLoading } = flow;
+  const [showMailFirst, setShowMailFirst] = useState(() => !skipsMailPreview());
+  const next = likelyNextStatus(order.process_status);
+  const state = orderStateOf(order);
+  const today = serviceToday();
+  const movable = MOVABLE_STATUSES.filter((to) => decide(state, { kind: 'move', to }, role, today).allowed);
+  const canRestore = decide(state, { kind: 'restore' }, role, today).allowed;
+  const { data: payment } = useGetOrderPaymentQuery(order.order_id);
+  /** A refund through a provider names it and the amount: "Refund 59.00 USD through Stripe …?" */
+  const confirmText = (status: Movable) =>
+    status === 'Refunded' && payment?.integrated
+      ? `Refund ${payment.remaining} through ${payment.gateway} and move this order to Completed Refunds? The customer will be mailed.`
+      : (CONFIRM[status] ?? '');
+
   return (
     <nav aria-label="Move order" className="d-flex flex-wrap gap-2 mb-3">
       {canRestore ? (
-        <Button variant="primary" size="sm" disabled={isLoading} onClick={runRestore}>
+        <Button variant="primary" size="sm" disabled={isLoading} onClick={flow.runRestore}>
           Restore
         </Button>
       ) : null}
@@ -138,7 +236,7 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
           variant={status === 'Deleted' ? 'outline-danger' : status === next ? 'primary' : 'outline-dark'}
           size="sm"
           disabled={isLoading}
-          onClick={() => void start(status)}
+          onClick={() => void flow.start(status)}
         >
           {STATUS_BUTTON_LABELS[status]}
         </Button>
@@ -154,52 +252,12 @@ export function StatusButtons({ order }: { order: OrderDetails }) {
           setShowMailFirst(e.currentTarget.checked);
         }}
       />
-      {ask ? (
-        <MailBeforeMove
-          preview={ask.preview}
-          action={STATUS_BUTTON_LABELS[ask.status]}
-          busy={isLoading}
-          onYes={() => {
-            setShowMailFirst(!skipsMailPreview());
-            void run(ask.status);
-          }}
-          onNo={() => setAsk(null)}
-        />
-      ) : null}
-      <ConfirmDialog
-        show={recent !== null}
-        message={recent?.message ?? ''}
-        busy={isLoading}
-        onYes={() => {
-          const status = recent?.status;
-          setRecent(null);
-          if (status) void run(status, { confirmRecent: true });
-        }}
-        onNo={() => setRecent(null)}
+      <MoveDialogs
+        order={order}
+        flow={flow}
+        confirmText={confirmText}
+        onMailShown={() => setShowMailFirst(!skipsMailPreview())}
       />
-      {force !== null ? (
-        <ForceCompleteDialog
-          message={force}
-          busy={isLoading}
-          onYes={(reason) => {
-            setForce(null);
-            void run('Completed', { forceReason: reason });
-          }}
-          onNo={() => setForce(null)}
-        />
-      ) : null}
-      <ConfirmDialog
-        show={pending !== null}
-        message={pending ? confirmText(pending) : ''}
-        busy={isLoading}
-        onYes={() => pending && run(pending)}
-        onNo={() => setPending(null)}
-        ready={pending !== 'Refunded' || refundReasonReady(reason)}
-      >
-        {pending === 'Refunded' ? (
-          <RefundReasonFields id={`refund-reason-${order.order_id}`} value={reason} onChange={setReason} />
-        ) : null}
-      </ConfirmDialog>
     </nav>
   );
 }

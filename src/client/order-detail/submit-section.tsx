@@ -6,7 +6,11 @@ import Table from 'react-bootstrap/Table';
 import { toast } from 'react-toastify';
 import { formatServiceMoment, formatStaffDateTime } from '../../shared/dates';
 import type { OrderDetails } from '../../shared/contracts/order-detail';
-import { GOVERNMENT_REFERENCE_PATTERN, packetText } from '../../shared/contracts/submission';
+import {
+  GOVERNMENT_REFERENCE_PATTERN,
+  packetText,
+  type SubmissionPacket,
+} from '../../shared/contracts/submission';
 import { errorMessage } from '../transport/api';
 import { downloadWithToken } from './authorized-files';
 import { Section } from './section';
@@ -93,19 +97,21 @@ function SubmissionFailures({ orderId }: { orderId: number }) {
   );
 }
 
-function SubmitPacket({ order }: { order: OrderDetails }) {
-  const { data, error, isLoading } = useGetSubmissionPacketQuery(order.order_id);
-  const [copied, setCopied] = useState<string | null>(null);
-  const [reference, setReference] = useState('');
-  const [markSubmitted, { isLoading: saving }] = useMarkSubmittedMutation();
+/** The packet's fields, one Copy button each; `c` on a focused button copies its field and moves on. */
+function PacketTable({
+  fields,
+  copied,
+  onCopied,
+}: {
+  fields: SubmissionPacket['fields'];
+  copied: string | null;
+  onCopied: (key: string) => void;
+}) {
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
-  if (isLoading) return <p className="mb-0">Loading the packet…</p>;
-  if (error || !data) return <Alert variant="danger">{errorMessage(error)}</Alert>;
-
   const copyField = async (index: number) => {
-    const field = data.fields[index];
+    const field = fields[index];
     if (!field || !(await copyText(field.value))) return;
-    setCopied(field.key);
+    onCopied(field.key);
   };
   const onKeyDown = async (e: KeyboardEvent<HTMLTableSectionElement>) => {
     if (e.key !== 'c' || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -115,6 +121,95 @@ function SubmitPacket({ order }: { order: OrderDetails }) {
     await copyField(index);
     buttons.current[index + 1]?.focus();
   };
+  return (
+    <Table size="sm" className="align-middle" data-testid="submission-packet">
+      <thead>
+        <tr>
+          <th scope="col">Field</th>
+          <th scope="col">Value</th>
+          <th scope="col">
+            <span className="visually-hidden">Copy</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody onKeyDown={onKeyDown}>
+        {fields.map((f, i) => (
+          <tr key={f.key} data-key={f.key}>
+            <th scope="row" className="fw-normal small text-body-secondary">
+              {f.label}
+            </th>
+            <td className="text-break">
+              <code>{f.value || '—'}</code>
+              {f.original ? <span className="small text-body-secondary ms-2">({f.original})</span> : null}
+            </td>
+            <td className="text-end">
+              <Button
+                ref={(el: HTMLButtonElement | null) => {
+                  buttons.current[i] = el;
+                }}
+                variant="outline-secondary"
+                size="sm"
+                disabled={!f.value}
+                aria-label={`Copy ${f.label}`}
+                onClick={() => copyField(i)}
+              >
+                {copied === f.key ? 'Copied' : 'Copy'}
+              </Button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
+
+/** The government's reference and Mark submitted (4 to 40 letters, digits or -). */
+function ReferenceForm({
+  orderId,
+  reference,
+  onReference,
+  valid,
+  saving,
+  onSubmit,
+}: {
+  orderId: number;
+  reference: string;
+  onReference: (reference: string) => void;
+  valid: boolean;
+  saving: boolean;
+  onSubmit: (e: React.FormEvent) => void;
+}) {
+  return (
+    <Form className="d-flex flex-wrap align-items-end gap-2" onSubmit={onSubmit}>
+      <Form.Group controlId={`government-reference-${orderId}`}>
+        <Form.Label className="small mb-1">Government reference</Form.Label>
+        <Form.Control
+          size="sm"
+          value={reference}
+          maxLength={40}
+          onChange={(e) => onReference(e.target.value)}
+          isInvalid={reference.trim() !== '' && !valid}
+          aria-describedby={`government-reference-help-${orderId}`}
+        />
+        <Form.Text id={`government-reference-help-${orderId}`} className="small">
+          4 to 40 letters, digits or -
+        </Form.Text>
+      </Form.Group>
+      <Button type="submit" size="sm" disabled={!valid || saving}>
+        Mark submitted
+      </Button>
+    </Form>
+  );
+}
+
+function SubmitPacket({ order }: { order: OrderDetails }) {
+  const { data, error, isLoading } = useGetSubmissionPacketQuery(order.order_id);
+  const [copied, setCopied] = useState<string | null>(null);
+  const [reference, setReference] = useState('');
+  const [markSubmitted, { isLoading: saving }] = useMarkSubmittedMutation();
+  if (isLoading) return <p className="mb-0">Loading the packet…</p>;
+  if (error || !data) return <Alert variant="danger">{errorMessage(error)}</Alert>;
+
   const valid = GOVERNMENT_REFERENCE_PATTERN.test(reference.trim());
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -145,44 +240,7 @@ function SubmitPacket({ order }: { order: OrderDetails }) {
       <p className="small text-body-secondary mb-1">
         Focus a Copy button and press <kbd>c</kbd> to copy its field and move to the next.
       </p>
-      <Table size="sm" className="align-middle" data-testid="submission-packet">
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Value</th>
-            <th scope="col">
-              <span className="visually-hidden">Copy</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody onKeyDown={onKeyDown}>
-          {data.fields.map((f, i) => (
-            <tr key={f.key} data-key={f.key}>
-              <th scope="row" className="fw-normal small text-body-secondary">
-                {f.label}
-              </th>
-              <td className="text-break">
-                <code>{f.value || '—'}</code>
-                {f.original ? <span className="small text-body-secondary ms-2">({f.original})</span> : null}
-              </td>
-              <td className="text-end">
-                <Button
-                  ref={(el: HTMLButtonElement | null) => {
-                    buttons.current[i] = el;
-                  }}
-                  variant="outline-secondary"
-                  size="sm"
-                  disabled={!f.value}
-                  aria-label={`Copy ${f.label}`}
-                  onClick={() => copyField(i)}
-                >
-                  {copied === f.key ? 'Copied' : 'Copy'}
-                </Button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </Table>
+      <PacketTable fields={data.fields} copied={copied} onCopied={setCopied} />
       <Button
         variant="outline-primary"
         size="sm"
@@ -193,25 +251,14 @@ function SubmitPacket({ order }: { order: OrderDetails }) {
       >
         {copied === '*all' ? 'Copied all' : 'Copy all as text'}
       </Button>
-      <Form className="d-flex flex-wrap align-items-end gap-2" onSubmit={submit}>
-        <Form.Group controlId={`government-reference-${order.order_id}`}>
-          <Form.Label className="small mb-1">Government reference</Form.Label>
-          <Form.Control
-            size="sm"
-            value={reference}
-            maxLength={40}
-            onChange={(e) => setReference(e.target.value)}
-            isInvalid={reference.trim() !== '' && !valid}
-            aria-describedby={`government-reference-help-${order.order_id}`}
-          />
-          <Form.Text id={`government-reference-help-${order.order_id}`} className="small">
-            4 to 40 letters, digits or -
-          </Form.Text>
-        </Form.Group>
-        <Button type="submit" size="sm" disabled={!valid || saving}>
-          Mark submitted
-        </Button>
-      </Form>
+      <ReferenceForm
+        orderId={order.order_id}
+        reference={reference}
+        onReference={setReference}
+        valid={valid}
+        saving={saving}
+        onSubmit={submit}
+      />
     </>
   );
 }

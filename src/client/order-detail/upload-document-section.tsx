@@ -26,25 +26,18 @@ import { uploadVisaDocument } from './upload-document';
 
 const TOO_LARGE = `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`;
 
-/** Upload the approved document and mail it through the chosen provider (AWS or Sendgrid). */
-export function UploadDocumentSection({ order }: { order: OrderDetails }) {
+/**
+ * The upload form: its fields, the progress of a running upload, and one submit per provider (with or
+ * without the move to Completed). A card its check blocks is stored all the same, so the order is read again.
+ */
+function useUploadDocument(order: OrderDetails) {
   const dispatch = useAppDispatch();
   const fileInput = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
-  const {
-    register,
-    handleSubmit,
-    setValue,
-    setError,
-    resetField,
-    formState: { errors },
-  } = useZodForm(uploadDocumentForm, {
+  const form = useZodForm(uploadDocumentForm, {
     defaultValues: { email: order.email, fileUpload: undefined },
   });
-  const latest = currentDocument(order);
-  const role = sessionUser()?.type ?? null;
-  const [withdrawing, setWithdrawing] = useState<UploadDocItem | null>(null);
-  const busy = progress !== null;
+  const { handleSubmit, setError, resetField } = form;
 
   const submit = (provider: MailProvider, complete = false) =>
     handleSubmit(async ({ email, fileUpload }) => {
@@ -76,12 +69,78 @@ export function UploadDocumentSection({ order }: { order: OrderDetails }) {
         ),
       );
     });
+  return { form, fileInput, progress, submit };
+}
 
+/** The upload's buttons, and the current document's download and withdraw. */
+function UploadButtons({
+  order,
+  latest,
+  busy,
+  submit,
+  onWithdraw,
+}: {
+  order: OrderDetails;
+  latest: UploadDocItem | undefined;
+  busy: boolean;
+  submit: ReturnType<typeof useUploadDocument>['submit'];
+  onWithdraw: (doc: UploadDocItem) => void;
+}) {
+  const role = sessionUser()?.type ?? null;
   const download = async () => {
     if (!latest) return;
     const failure = await downloadWithToken(latest.download_url, latest.file1);
     if (failure) toastFailure(failure.httpStatus, failure.message);
   };
+  return (
+    <div className="d-flex gap-2 flex-wrap mt-3 align-items-center">
+      {/* Out of ChargeBack the approval notice would be a completion mail (completionMailSuppressed). */}
+      {order.process_status !== 'Completed' &&
+        order.process_status !== 'Deleted' &&
+        !completionMailSuppressed(order.process_status, 'Completed') && (
+          <Button
+            type="button"
+            variant="success"
+            disabled={busy}
+            onClick={submit('AWS', true)}
+            title="Upload the card, mail it to the customer (AWS) and move the order to Completed"
+          >
+            Upload, mail and complete
+          </Button>
+        )}
+      <Button type="button" disabled={busy} onClick={submit('AWS')}>
+        Submit (AWS)
+      </Button>
+      <Button type="button" variant="outline-primary" disabled={busy} onClick={submit('Sendgrid')}>
+        Submit (SendGrid)
+      </Button>
+      {latest && (
+        <Button type="button" variant="link" onClick={download}>
+          Download File
+        </Button>
+      )}
+      {latest && <span className="small text-muted">{latest.file1}</span>}
+      {latest && can(role, 'orders.withdrawDocument') && (
+        <Button type="button" variant="link" className="text-danger" onClick={() => onWithdraw(latest)}>
+          Withdraw
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/** Upload the approved document and mail it through the chosen provider (AWS or Sendgrid). */
+export function UploadDocumentSection({ order }: { order: OrderDetails }) {
+  const { form, fileInput, progress, submit } = useUploadDocument(order);
+  const {
+    register,
+    setValue,
+    setError,
+    formState: { errors },
+  } = form;
+  const latest = currentDocument(order);
+  const [withdrawing, setWithdrawing] = useState<UploadDocItem | null>(null);
+  const busy = progress !== null;
 
   return (
     <Section title="Upload Document">
@@ -129,44 +188,13 @@ export function UploadDocumentSection({ order }: { order: OrderDetails }) {
             aria-label="Upload progress"
           />
         )}
-        <div className="d-flex gap-2 flex-wrap mt-3 align-items-center">
-          {/* Out of ChargeBack the approval notice would be a completion mail (completionMailSuppressed). */}
-          {order.process_status !== 'Completed' &&
-            order.process_status !== 'Deleted' &&
-            !completionMailSuppressed(order.process_status, 'Completed') && (
-              <Button
-                type="button"
-                variant="success"
-                disabled={busy}
-                onClick={submit('AWS', true)}
-                title="Upload the card, mail it to the customer (AWS) and move the order to Completed"
-              >
-                Upload, mail and complete
-              </Button>
-            )}
-          <Button type="button" disabled={busy} onClick={submit('AWS')}>
-            Submit (AWS)
-          </Button>
-          <Button type="button" variant="outline-primary" disabled={busy} onClick={submit('Sendgrid')}>
-            Submit (SendGrid)
-          </Button>
-          {latest && (
-            <Button type="button" variant="link" onClick={download}>
-              Download File
-            </Button>
-          )}
-          {latest && <span className="small text-muted">{latest.file1}</span>}
-          {latest && can(role, 'orders.withdrawDocument') && (
-            <Button
-              type="button"
-              variant="link"
-              className="text-danger"
-              onClick={() => setWithdrawing(latest)}
-            >
-              Withdraw
-            </Button>
-          )}
-        </div>
+        <UploadButtons
+          order={order}
+          latest={latest}
+          busy={busy}
+          submit={submit}
+          onWithdraw={setWithdrawing}
+        />
       </form>
       {latest && (
         <CardCheckPanel
