@@ -12,6 +12,118 @@ import {
 } from './account-api';
 import { TextField } from '../components/form-kit/form-field';
 
+/** The recovery codes, shown once right after two-factor sign-in is turned on. */
+function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  return (
+    <section aria-label="Recovery codes">
+      <p>
+        Two-factor sign-in is on. These recovery codes each work once if you lose your phone. They are shown
+        only now: keep them somewhere safe.
+      </p>
+      <ul className="list-unstyled font-monospace row row-cols-2 g-1 mb-3" data-testid="recovery-codes">
+        {codes.map((c) => (
+          <li key={c} className="col">
+            {c}
+          </li>
+        ))}
+      </ul>
+      <Button onClick={onDone}>I have saved them — continue</Button>
+    </section>
+  );
+}
+
+interface CodeProps {
+  code: string;
+  setCode: (code: string) => void;
+  busy: boolean;
+  onSubmit: (e: FormEvent) => void;
+}
+
+/** Two-factor sign-in is on: how many recovery codes are left, and turning it off (unless the role requires it). */
+function TurnOffForm({
+  state,
+  password,
+  setPassword,
+  code,
+  setCode,
+  busy,
+  onSubmit,
+}: CodeProps & {
+  state: { recoveryCodesLeft: number; required: boolean };
+  password: string;
+  setPassword: (password: string) => void;
+}) {
+  return (
+    <form onSubmit={onSubmit} aria-label="Turn two-factor sign-in off">
+      <p>
+        Two-factor sign-in is <strong>on</strong>. {state.recoveryCodesLeft} recovery codes left.
+        {state.required ? ' It is required for your role.' : ''}
+      </p>
+      {state.required ? null : (
+        <>
+          <TextField
+            id="tf-off-password"
+            className="mb-2"
+            label="Current Password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+          />
+          <TextField
+            id="tf-off-code"
+            className="mb-3"
+            label="Code from your authenticator app (or a recovery code)"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(e) => setCode(e.currentTarget.value)}
+          />
+          <Button type="submit" variant="outline-danger" disabled={busy}>
+            Turn off
+          </Button>
+        </>
+      )}
+    </form>
+  );
+}
+
+/** Setting up: the QR code and the key of the new secret, and the first code that turns it on. */
+function ConfirmForm({
+  pending,
+  code,
+  setCode,
+  busy,
+  onSubmit,
+}: CodeProps & { pending: { secret: string; qrSvg: string } }) {
+  return (
+    <form onSubmit={onSubmit} aria-label="Confirm two-factor sign-in">
+      <p>Scan this QR code with your authenticator app, or type the key, then enter the 6-digit code.</p>
+      <img
+        src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(pending.qrSvg)}`}
+        alt="QR code for your authenticator app"
+        width={200}
+        height={200}
+      />
+      <p className="small mt-2">
+        Key: <code data-testid="totp-secret">{pending.secret}</code>
+      </p>
+      <TextField
+        id="tf-code"
+        className="mb-3"
+        style={{ maxWidth: 240 }}
+        label="6-digit code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        value={code}
+        onChange={(e) => setCode(e.currentTarget.value)}
+      />
+      <Button type="submit" disabled={busy}>
+        Turn on
+      </Button>
+    </form>
+  );
+}
+
 /**
  * /admin/account/two-factor: turn two-factor sign-in (an authenticator app, 6-digit codes) on or off.
  * The QR code comes from the server as SVG, so no QR code is bundled here.
@@ -68,81 +180,25 @@ export function Component() {
       </Card.Header>
       <Card.Body>
         {recoveryCodes ? (
-          <section aria-label="Recovery codes">
-            <p>
-              Two-factor sign-in is on. These recovery codes each work once if you lose your phone. They are
-              shown only now: keep them somewhere safe.
-            </p>
-            <ul className="list-unstyled font-monospace row row-cols-2 g-1 mb-3" data-testid="recovery-codes">
-              {recoveryCodes.map((c) => (
-                <li key={c} className="col">
-                  {c}
-                </li>
-              ))}
-            </ul>
-            <Button onClick={() => navigate('/admin', { replace: true })}>
-              I have saved them — continue
-            </Button>
-          </section>
+          <RecoveryCodes codes={recoveryCodes} onDone={() => navigate('/admin', { replace: true })} />
         ) : state.enabled ? (
-          <form onSubmit={turnOff} aria-label="Turn two-factor sign-in off">
-            <p>
-              Two-factor sign-in is <strong>on</strong>. {state.recoveryCodesLeft} recovery codes left.
-              {state.required ? ' It is required for your role.' : ''}
-            </p>
-            {state.required ? null : (
-              <>
-                <TextField
-                  id="tf-off-password"
-                  className="mb-2"
-                  label="Current Password"
-                  type="password"
-                  autoComplete="current-password"
-                  value={password}
-                  onChange={(e) => setPassword(e.currentTarget.value)}
-                />
-                <TextField
-                  id="tf-off-code"
-                  className="mb-3"
-                  label="Code from your authenticator app (or a recovery code)"
-                  autoComplete="one-time-code"
-                  value={code}
-                  onChange={(e) => setCode(e.currentTarget.value)}
-                />
-                <Button type="submit" variant="outline-danger" disabled={disabling.isLoading}>
-                  Turn off
-                </Button>
-              </>
-            )}
-          </form>
+          <TurnOffForm
+            state={state}
+            password={password}
+            setPassword={setPassword}
+            code={code}
+            setCode={setCode}
+            busy={disabling.isLoading}
+            onSubmit={turnOff}
+          />
         ) : pending ? (
-          <form onSubmit={confirm} aria-label="Confirm two-factor sign-in">
-            <p>
-              Scan this QR code with your authenticator app, or type the key, then enter the 6-digit code.
-            </p>
-            <img
-              src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(pending.qrSvg)}`}
-              alt="QR code for your authenticator app"
-              width={200}
-              height={200}
-            />
-            <p className="small mt-2">
-              Key: <code data-testid="totp-secret">{pending.secret}</code>
-            </p>
-            <TextField
-              id="tf-code"
-              className="mb-3"
-              style={{ maxWidth: 240 }}
-              label="6-digit code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              value={code}
-              onChange={(e) => setCode(e.currentTarget.value)}
-            />
-            <Button type="submit" disabled={enabling.isLoading}>
-              Turn on
-            </Button>
-          </form>
+          <ConfirmForm
+            pending={pending}
+            code={code}
+            setCode={setCode}
+            busy={enabling.isLoading}
+            onSubmit={confirm}
+          />
         ) : (
           <div>
             {state.required ? (

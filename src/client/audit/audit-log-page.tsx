@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { type Dispatch, type FormEvent, type SetStateAction, useEffect, useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -36,6 +36,96 @@ const COLUMNS = [
 const entryId = (e: AuditEntry) => String(e.id);
 const entryRow = () => ({ 'data-testid': 'audit-row' });
 
+/** Actor, action and date range; Filter puts them in the URL, Reset clears them. */
+function AuditFilters({
+  draft,
+  setDraft,
+  onApply,
+  onReset,
+}: {
+  draft: Filters;
+  setDraft: Dispatch<SetStateAction<Filters>>;
+  onApply: (e: FormEvent) => void;
+  onReset: () => void;
+}) {
+  return (
+    <form className="row g-2 align-items-end mb-3" onSubmit={onApply} aria-label="Audit filters" noValidate>
+      <TextField
+        className="col-12 col-md-3"
+        id="audit-actor"
+        label="Actor (e-mail or staff id)"
+        labelClassName="small mb-0"
+        value={draft.actor}
+        onChange={(e) => setDraft({ ...draft, actor: e.target.value })}
+      />
+      <SelectField
+        className="col-12 col-md-3"
+        id="audit-action"
+        label="Action"
+        labelClassName="small mb-0"
+        value={draft.action}
+        onChange={(e) => setDraft({ ...draft, action: e.target.value })}
+      >
+        <option value="">All actions</option>
+        {Object.entries(AUDIT_ACTIONS).map(([name, label]) => (
+          <option key={name} value={name}>
+            {label}
+          </option>
+        ))}
+      </SelectField>
+      <DateField
+        className="col-6 col-md-2"
+        id="audit-from"
+        label="From"
+        labelClassName="small mb-0"
+        value={draft.from}
+        onChange={(v) => setDraft((d) => ({ ...d, from: v }))}
+      />
+      <DateField
+        className="col-6 col-md-2"
+        id="audit-to"
+        label="To"
+        labelClassName="small mb-0"
+        value={draft.to}
+        onChange={(v) => setDraft((d) => ({ ...d, to: v }))}
+      />
+      <div className="col-12 col-md-2 d-flex gap-2">
+        <Button type="submit">Filter</Button>
+        <Button variant="outline-secondary" onClick={onReset}>
+          Reset
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Previous, the page of how many and the entry count, Next. */
+function AuditPager({
+  page,
+  pages,
+  total,
+  goTo,
+}: {
+  page: number;
+  pages: number;
+  total: number;
+  goTo: (page: number) => void;
+}) {
+  return (
+    <div className="d-flex align-items-center gap-2">
+      <Button size="sm" variant="outline-primary" disabled={page <= 1} onClick={() => goTo(page - 1)}>
+        Previous
+      </Button>
+      <span className="small">
+        Page {page} of {pages} · {total} entries
+      </span>
+      <Button size="sm" variant="outline-primary" disabled={page >= pages} onClick={() => goTo(page + 1)}>
+        Next
+      </Button>
+    </div>
+  );
+}
+
 /** /admin/audit-log: the audit trail with filters in the URL, paging and CSV export (Admin, Manager). */
 export function Component() {
   const role = useSessionUser()?.type ?? null;
@@ -56,7 +146,7 @@ export function Component() {
 
   if (!allowed) return <Alert variant="warning">You do not have permission to view the audit log.</Alert>;
 
-  const apply = (e: React.FormEvent) => {
+  const apply = (e: FormEvent) => {
     e.preventDefault();
     const parsed = auditLogQuery.safeParse(Object.fromEntries(Object.entries(draft).filter(([, v]) => v)));
     if (!parsed.success) {
@@ -66,7 +156,6 @@ export function Component() {
     setError(null);
     setFilters(draft);
   };
-  const goTo = setPage;
   const pages = currentData ? Math.max(1, Math.ceil(currentData.total / currentData.pageSize)) : 1;
   const entries = currentData?.entries ?? [];
 
@@ -89,53 +178,12 @@ export function Component() {
         </Button>
       </Card.Header>
       <Card.Body>
-        <form className="row g-2 align-items-end mb-3" onSubmit={apply} aria-label="Audit filters" noValidate>
-          <TextField
-            className="col-12 col-md-3"
-            id="audit-actor"
-            label="Actor (e-mail or staff id)"
-            labelClassName="small mb-0"
-            value={draft.actor}
-            onChange={(e) => setDraft({ ...draft, actor: e.target.value })}
-          />
-          <SelectField
-            className="col-12 col-md-3"
-            id="audit-action"
-            label="Action"
-            labelClassName="small mb-0"
-            value={draft.action}
-            onChange={(e) => setDraft({ ...draft, action: e.target.value })}
-          >
-            <option value="">All actions</option>
-            {Object.entries(AUDIT_ACTIONS).map(([name, label]) => (
-              <option key={name} value={name}>
-                {label}
-              </option>
-            ))}
-          </SelectField>
-          <DateField
-            className="col-6 col-md-2"
-            id="audit-from"
-            label="From"
-            labelClassName="small mb-0"
-            value={draft.from}
-            onChange={(v) => setDraft((d) => ({ ...d, from: v }))}
-          />
-          <DateField
-            className="col-6 col-md-2"
-            id="audit-to"
-            label="To"
-            labelClassName="small mb-0"
-            value={draft.to}
-            onChange={(v) => setDraft((d) => ({ ...d, to: v }))}
-          />
-          <div className="col-12 col-md-2 d-flex gap-2">
-            <Button type="submit">Filter</Button>
-            <Button variant="outline-secondary" onClick={() => setFilters(NO_FILTERS)}>
-              Reset
-            </Button>
-          </div>
-        </form>
+        <AuditFilters
+          draft={draft}
+          setDraft={setDraft}
+          onApply={apply}
+          onReset={() => setFilters(NO_FILTERS)}
+        />
         {error ? <Alert variant="danger">{error}</Alert> : null}
         {loadError ? <Alert variant="danger">{errorMessage(loadError)}</Alert> : null}
         {isFetching && !currentData ? (
@@ -151,17 +199,7 @@ export function Component() {
           wrapClassName="table-responsive"
           empty={isFetching ? null : 'No records found'}
         />
-        <div className="d-flex align-items-center gap-2">
-          <Button size="sm" variant="outline-primary" disabled={page <= 1} onClick={() => goTo(page - 1)}>
-            Previous
-          </Button>
-          <span className="small">
-            Page {page} of {pages} · {currentData?.total ?? 0} entries
-          </span>
-          <Button size="sm" variant="outline-primary" disabled={page >= pages} onClick={() => goTo(page + 1)}>
-            Next
-          </Button>
-        </div>
+        <AuditPager page={page} pages={pages} total={currentData?.total ?? 0} goTo={setPage} />
       </Card.Body>
     </Card>
   );

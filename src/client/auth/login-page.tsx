@@ -24,6 +24,63 @@ function rememberedEmail(): string {
   }
 }
 
+type LoginForm = ReturnType<typeof useZodForm<typeof loginBody>>;
+
+/** E-mail, password and Remember me: hidden, not removed, on the code step (the values are sent again). */
+function CredentialFields({
+  hidden,
+  register,
+  errors,
+  remember,
+  setRemember,
+}: {
+  hidden: boolean;
+  register: LoginForm['register'];
+  errors: LoginForm['formState']['errors'];
+  remember: boolean;
+  setRemember: (remember: boolean) => void;
+}) {
+  return (
+    <>
+      <TextField
+        className={hidden ? 'd-none' : 'mb-3'}
+        id="login-email"
+        label="Email ID"
+        error={errors.email?.message}
+        type="email"
+        placeholder="Your Email Address"
+        autoComplete="username"
+        {...register('email')}
+      />
+      <TextField
+        className={hidden ? 'd-none' : 'mb-3'}
+        id="login-password"
+        label="Password"
+        error={errors.password?.message}
+        type="password"
+        placeholder="Password"
+        autoComplete="current-password"
+        {...register('password')}
+      />
+      <div className={hidden ? 'd-none' : 'login-options'}>
+        <CheckboxField
+          id="login-remember"
+          label="Remember me"
+          checked={remember}
+          onChange={(e) => setRemember(e.currentTarget.checked)}
+        />
+        <button
+          type="button"
+          className="btn btn-link login-forgot"
+          onClick={() => toast.info(FORGOT_PASSWORD_TEXT)}
+        >
+          Forgot password?
+        </button>
+      </div>
+    </>
+  );
+}
+
 /** The login screen at /admin when signed out (docs/product.md, "Sign-in and the layout"). */
 export function LoginPage() {
   const dispatch = useAppDispatch();
@@ -99,41 +156,13 @@ export function LoginPage() {
               {...register('otp')}
             />
           ) : null}
-          <TextField
-            className={otpStep ? 'd-none' : 'mb-3'}
-            id="login-email"
-            label="Email ID"
-            error={errors.email?.message}
-            type="email"
-            placeholder="Your Email Address"
-            autoComplete="username"
-            {...register('email')}
+          <CredentialFields
+            hidden={otpStep}
+            register={register}
+            errors={errors}
+            remember={remember}
+            setRemember={setRemember}
           />
-          <TextField
-            className={otpStep ? 'd-none' : 'mb-3'}
-            id="login-password"
-            label="Password"
-            error={errors.password?.message}
-            type="password"
-            placeholder="Password"
-            autoComplete="current-password"
-            {...register('password')}
-          />
-          <div className={otpStep ? 'd-none' : 'login-options'}>
-            <CheckboxField
-              id="login-remember"
-              label="Remember me"
-              checked={remember}
-              onChange={(e) => setRemember(e.currentTarget.checked)}
-            />
-            <button
-              type="button"
-              className="btn btn-link login-forgot"
-              onClick={() => toast.info(FORGOT_PASSWORD_TEXT)}
-            >
-              Forgot password?
-            </button>
-          </div>
           <button type="submit" className="btn btn-primary w-100" disabled={loading}>
             {loading ? <span className="spinner-border spinner-border-sm me-2" aria-hidden /> : null}
             {otpStep ? 'Verify' : 'Sign In'}

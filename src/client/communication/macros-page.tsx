@@ -57,6 +57,109 @@ function macroColumns(editable: boolean, edit: (m: Macro) => void, del: (m: Macr
   return [...columns, actions];
 }
 
+/** The macro being added or edited: its name and the steps it does. */
+function MacroForm({
+  draft,
+  setDraft,
+  templateKeys,
+  saving,
+  onSubmit,
+  onCancel,
+}: {
+  draft: MacroBody;
+  setDraft: (draft: MacroBody) => void;
+  /** The customer and refund mail templates: [key, name]. */
+  templateKeys: [string, string][];
+  saving: boolean;
+  onSubmit: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <Card className="mt-3">
+      <Card.Body>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            onSubmit();
+          }}
+        >
+          <fieldset disabled={saving}>
+            <TextField
+              id="macro-name"
+              className="mb-2"
+              label="Name"
+              value={draft.name}
+              maxLength={120}
+              onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+            />
+            <TextareaField
+              id="macro-remark"
+              className="mb-2"
+              label="Remark (optional)"
+              rows={2}
+              value={draft.remark ?? ''}
+              onChange={(e) => setDraft({ ...draft, remark: orNull(e.target.value) })}
+            />
+            <div className="d-flex flex-wrap gap-3">
+              <SelectField
+                id="macro-move"
+                className="mb-2"
+                label="Move to (optional)"
+                value={draft.moveTo ?? ''}
+                onChange={(e) =>
+                  setDraft({ ...draft, moveTo: (orNull(e.target.value) as MacroBody['moveTo']) ?? null })
+                }
+              >
+                <option value="">No move</option>
+                {MACRO_STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {statusName(s)}
+                  </option>
+                ))}
+              </SelectField>
+              <SelectField
+                id="macro-template"
+                className="mb-2"
+                label="Mail (optional)"
+                value={draft.templateKey ?? ''}
+                onChange={(e) => setDraft({ ...draft, templateKey: orNull(e.target.value) })}
+              >
+                <option value="">No mail</option>
+                {templateKeys.map(([key, name]) => (
+                  <option key={key} value={key}>
+                    {name} ({key})
+                  </option>
+                ))}
+              </SelectField>
+              <CheckboxField
+                className="align-self-center"
+                id="macro-requires-document"
+                label="Only when the approved card is uploaded"
+                checked={draft.requiresDocument}
+                onChange={(e) => setDraft({ ...draft, requiresDocument: e.target.checked })}
+              />
+            </div>
+            <TextareaField
+              id="macro-whatsapp"
+              className="mb-3"
+              label="WhatsApp text (optional, variables allowed)"
+              rows={2}
+              value={draft.whatsappText ?? ''}
+              onChange={(e) => setDraft({ ...draft, whatsappText: orNull(e.target.value) })}
+            />
+            <div className="d-flex gap-2">
+              <Button type="submit">Save macro</Button>
+              <Button variant="outline-secondary" onClick={onCancel}>
+                Cancel
+              </Button>
+            </div>
+          </fieldset>
+        </form>
+      </Card.Body>
+    </Card>
+  );
+}
+
 /** /admin/macros: named steps (remark, status move, template mail, WhatsApp text) applied to orders. */
 export function Component() {
   const role = sessionUser()?.type ?? null;
@@ -140,88 +243,14 @@ export function Component() {
       />
       {editable && editing === null ? <Button onClick={() => open(null)}>New macro</Button> : null}
       {editing !== null ? (
-        <Card className="mt-3">
-          <Card.Body>
-            <form
-              onSubmit={(e) => {
-                e.preventDefault();
-                void submit();
-              }}
-            >
-              <fieldset disabled={saving.isLoading}>
-                <TextField
-                  id="macro-name"
-                  className="mb-2"
-                  label="Name"
-                  value={draft.name}
-                  maxLength={120}
-                  onChange={(e) => setDraft({ ...draft, name: e.target.value })}
-                />
-                <TextareaField
-                  id="macro-remark"
-                  className="mb-2"
-                  label="Remark (optional)"
-                  rows={2}
-                  value={draft.remark ?? ''}
-                  onChange={(e) => setDraft({ ...draft, remark: orNull(e.target.value) })}
-                />
-                <div className="d-flex flex-wrap gap-3">
-                  <SelectField
-                    id="macro-move"
-                    className="mb-2"
-                    label="Move to (optional)"
-                    value={draft.moveTo ?? ''}
-                    onChange={(e) =>
-                      setDraft({ ...draft, moveTo: (orNull(e.target.value) as MacroBody['moveTo']) ?? null })
-                    }
-                  >
-                    <option value="">No move</option>
-                    {MACRO_STATUSES.map((s) => (
-                      <option key={s} value={s}>
-                        {statusName(s)}
-                      </option>
-                    ))}
-                  </SelectField>
-                  <SelectField
-                    id="macro-template"
-                    className="mb-2"
-                    label="Mail (optional)"
-                    value={draft.templateKey ?? ''}
-                    onChange={(e) => setDraft({ ...draft, templateKey: orNull(e.target.value) })}
-                  >
-                    <option value="">No mail</option>
-                    {keys.map(([key, name]) => (
-                      <option key={key} value={key}>
-                        {name} ({key})
-                      </option>
-                    ))}
-                  </SelectField>
-                  <CheckboxField
-                    className="align-self-center"
-                    id="macro-requires-document"
-                    label="Only when the approved card is uploaded"
-                    checked={draft.requiresDocument}
-                    onChange={(e) => setDraft({ ...draft, requiresDocument: e.target.checked })}
-                  />
-                </div>
-                <TextareaField
-                  id="macro-whatsapp"
-                  className="mb-3"
-                  label="WhatsApp text (optional, variables allowed)"
-                  rows={2}
-                  value={draft.whatsappText ?? ''}
-                  onChange={(e) => setDraft({ ...draft, whatsappText: orNull(e.target.value) })}
-                />
-                <div className="d-flex gap-2">
-                  <Button type="submit">Save macro</Button>
-                  <Button variant="outline-secondary" onClick={() => setEditing(null)}>
-                    Cancel
-                  </Button>
-                </div>
-              </fieldset>
-            </form>
-          </Card.Body>
-        </Card>
+        <MacroForm
+          draft={draft}
+          setDraft={setDraft}
+          templateKeys={keys}
+          saving={saving.isLoading}
+          onSubmit={() => void submit()}
+          onCancel={() => setEditing(null)}
+        />
       ) : null}
     </section>
   );

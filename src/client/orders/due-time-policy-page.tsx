@@ -14,6 +14,120 @@ import { LoadError } from '../components/load-error';
 import { useGetDueTimePolicyQuery, useSaveDueTimePolicyMutation } from './list-api';
 import { SubmissionPolicyCard } from './submission-policy-card';
 
+type Mode = (typeof PROCESSING_MODES)[number];
+
+interface DraftProps {
+  draft: DueTimePolicy;
+  setDraft: (draft: DueTimePolicy) => void;
+}
+
+/** One processing mode's hours: from payment, before arrival, and how the hours from payment count. */
+function ModeCard({ mode, draft, setDraft }: DraftProps & { mode: Mode }) {
+  const setMode = (field: 'fromPaymentHours' | 'beforeArrivalHours', v: string) =>
+    setDraft({ ...draft, modes: { ...draft.modes, [mode]: { ...draft.modes[mode], [field]: Number(v) } } });
+  return (
+    <Card className="mb-3">
+      <Card.Body className="d-flex flex-wrap gap-3">
+        <h2 className="h6 w-100 mb-0">{mode}</h2>
+        <TextField
+          id={`due-time-${mode}-payment`}
+          label="Hours from payment"
+          type="number"
+          min={1}
+          max={8760}
+          value={draft.modes[mode].fromPaymentHours}
+          onChange={(e) => setMode('fromPaymentHours', e.target.value)}
+        />
+        <TextField
+          id={`due-time-${mode}-arrival`}
+          label="Hours before arrival"
+          type="number"
+          min={0}
+          max={8760}
+          value={draft.modes[mode].beforeArrivalHours}
+          onChange={(e) => setMode('beforeArrivalHours', e.target.value)}
+        />
+        <SelectField
+          id={`due-time-${mode}-clock`}
+          label="Hours from payment count"
+          value={draft.modes[mode].clock ?? 'calendar'}
+          onChange={(e) =>
+            setDraft({
+              ...draft,
+              modes: {
+                ...draft.modes,
+                [mode]: { ...draft.modes[mode], clock: e.target.value as 'calendar' | 'working' },
+              },
+            })
+          }
+        >
+          <option value="calendar">Every hour (calendar)</option>
+          <option value="working">Working hours only</option>
+        </SelectField>
+      </Card.Body>
+    </Card>
+  );
+}
+
+/** The customer answer's own target: on or off, its hours and how they count. */
+function CustomerAnswerCard({ draft, setDraft }: DraftProps) {
+  return (
+    <Card className="mb-3">
+      <Card.Body className="d-flex flex-wrap gap-3 align-items-end">
+        <h2 className="h6 w-100 mb-0">Customer answers</h2>
+        <CheckboxField
+          id="due-time-answer-on"
+          className="w-100"
+          label="A customer's answer has its own target"
+          help="The order is then due within these hours of the answer, unless it was due sooner; its next move ends the target."
+          checked={draft.customerAnswer !== null}
+          onChange={(e) =>
+            setDraft({
+              ...draft,
+              customerAnswer: e.target.checked ? { hours: 4, clock: 'calendar' } : null,
+            })
+          }
+        />
+        {draft.customerAnswer ? (
+          <>
+            <TextField
+              id="due-time-answer-hours"
+              label="Hours from the answer"
+              type="number"
+              min={1}
+              max={8760}
+              value={draft.customerAnswer.hours}
+              onChange={(e) =>
+                setDraft({
+                  ...draft,
+                  customerAnswer: { ...draft.customerAnswer!, hours: Number(e.target.value) },
+                })
+              }
+            />
+            <SelectField
+              id="due-time-answer-clock"
+              label="Hours from the answer count"
+              value={draft.customerAnswer.clock}
+              onChange={(e) =>
+                setDraft({
+                  ...draft,
+                  customerAnswer: {
+                    ...draft.customerAnswer!,
+                    clock: e.target.value as 'calendar' | 'working',
+                  },
+                })
+              }
+            >
+              <option value="calendar">Every hour (calendar)</option>
+              <option value="working">Working hours only</option>
+            </SelectField>
+          </>
+        ) : null}
+      </Card.Body>
+    </Card>
+  );
+}
+
 /**
  * /admin/due-time-policy: hours per processing mode, the customer answer's own target and the at-risk
  * margin (Admin and Manager change them).
@@ -36,12 +150,6 @@ export function Component() {
   if (!draft)
     return <div className="p-3 spinner-border spinner-border-sm" role="status" aria-label="Loading" />;
 
-  const setMode = (
-    mode: (typeof PROCESSING_MODES)[number],
-    field: 'fromPaymentHours' | 'beforeArrivalHours',
-    v: string,
-  ) =>
-    setDraft({ ...draft, modes: { ...draft.modes, [mode]: { ...draft.modes[mode], [field]: Number(v) } } });
   const submit = async () => {
     const parsed = dueTimePolicy.safeParse(draft);
     if (!parsed.success) {
@@ -74,100 +182,9 @@ export function Component() {
       >
         <fieldset disabled={!editable || isLoading}>
           {PROCESSING_MODES.map((mode) => (
-            <Card key={mode} className="mb-3">
-              <Card.Body className="d-flex flex-wrap gap-3">
-                <h2 className="h6 w-100 mb-0">{mode}</h2>
-                <TextField
-                  id={`due-time-${mode}-payment`}
-                  label="Hours from payment"
-                  type="number"
-                  min={1}
-                  max={8760}
-                  value={draft.modes[mode].fromPaymentHours}
-                  onChange={(e) => setMode(mode, 'fromPaymentHours', e.target.value)}
-                />
-                <TextField
-                  id={`due-time-${mode}-arrival`}
-                  label="Hours before arrival"
-                  type="number"
-                  min={0}
-                  max={8760}
-                  value={draft.modes[mode].beforeArrivalHours}
-                  onChange={(e) => setMode(mode, 'beforeArrivalHours', e.target.value)}
-                />
-                <SelectField
-                  id={`due-time-${mode}-clock`}
-                  label="Hours from payment count"
-                  value={draft.modes[mode].clock ?? 'calendar'}
-                  onChange={(e) =>
-                    setDraft({
-                      ...draft,
-                      modes: {
-                        ...draft.modes,
-                        [mode]: { ...draft.modes[mode], clock: e.target.value as 'calendar' | 'working' },
-                      },
-                    })
-                  }
-                >
-                  <option value="calendar">Every hour (calendar)</option>
-                  <option value="working">Working hours only</option>
-                </SelectField>
-              </Card.Body>
-            </Card>
+            <ModeCard key={mode} mode={mode} draft={draft} setDraft={setDraft} />
           ))}
-          <Card className="mb-3">
-            <Card.Body className="d-flex flex-wrap gap-3 align-items-end">
-              <h2 className="h6 w-100 mb-0">Customer answers</h2>
-              <CheckboxField
-                id="due-time-answer-on"
-                className="w-100"
-                label="A customer's answer has its own target"
-                help="The order is then due within these hours of the answer, unless it was due sooner; its next move ends the target."
-                checked={draft.customerAnswer !== null}
-                onChange={(e) =>
-                  setDraft({
-                    ...draft,
-                    customerAnswer: e.target.checked ? { hours: 4, clock: 'calendar' } : null,
-                  })
-                }
-              />
-              {draft.customerAnswer ? (
-                <>
-                  <TextField
-                    id="due-time-answer-hours"
-                    label="Hours from the answer"
-                    type="number"
-                    min={1}
-                    max={8760}
-                    value={draft.customerAnswer.hours}
-                    onChange={(e) =>
-                      setDraft({
-                        ...draft,
-                        customerAnswer: { ...draft.customerAnswer!, hours: Number(e.target.value) },
-                      })
-                    }
-                  />
-                  <SelectField
-                    id="due-time-answer-clock"
-                    label="Hours from the answer count"
-                    value={draft.customerAnswer.clock}
-                    onChange={(e) =>
-                      setDraft({
-                        ...draft,
-                        customerAnswer: {
-                          ...draft.customerAnswer!,
-                          clock: e.target.value as 'calendar' | 'working',
-                        },
-                      })
-                    }
-                  >
-                    <option value="calendar">Every hour (calendar)</option>
-                    <option value="working">Working hours only</option>
-                  </SelectField>
-                </>
-              ) : null}
-            </Card.Body>
-          </Card>
+          <CustomerAnswerCard draft={draft} setDraft={setDraft} />
           <TextField
             id="due-time-margin"
             className="mb-3"

@@ -54,25 +54,20 @@ function daysOf(period: string, group: 'day' | 'month', from: string, to: string
   return [period < from ? from : period, last > to ? to : last];
 }
 
-/**
- * The finance report (/admin/finance-report): Admin and Manager (the server enforces it too). The range,
- * the grouping and the figure whose orders are listed are in the address, so every figure is a link.
- */
-export function Component() {
-  const user = useSessionUser();
+type Group = 'day' | 'month';
+
+/** The range, the grouping and the figure whose orders are listed, all read from and kept in the address. */
+function useFinanceParams() {
   const today = serviceToday();
   const [params, setParams] = useSearchParams();
   const from = isDay(params.get('from')) ? params.get('from')! : `${today.slice(0, 7)}-01`;
   const to = isDay(params.get('to')) ? params.get('to')! : today;
-  const group: 'day' | 'month' = params.get('group') === 'month' ? 'month' : 'day';
+  const group: Group = params.get('group') === 'month' ? 'month' : 'day';
   const setParam = (key: string, value: string) => {
     const next = new URLSearchParams({ from, to, group });
     next.set(key, value);
     setParams(next, { replace: true });
   };
-  const setFrom = (v: string) => setParam('from', v);
-  const setTo = (v: string) => setParam('to', v);
-  const setGroup = (v: 'day' | 'month') => setParam('group', v);
   const figure = FINANCE_FIGURES.find((f) => f === params.get('figure'));
   const reason = FINANCE_REFUND_REASONS.find((r) => r === params.get('reason'));
   const pfrom = params.get('pfrom');
@@ -87,6 +82,132 @@ export function Component() {
     if (why) next.set('reason', why);
     return `?${next.toString()}`;
   };
+  return { from, to, group, setParam, selection, linkTo };
+}
+
+/** The range and the grouping: each change goes to the address at once. */
+function FinanceRangeForm({
+  from,
+  to,
+  group,
+  setParam,
+}: Pick<ReturnType<typeof useFinanceParams>, 'from' | 'to' | 'group' | 'setParam'>) {
+  return (
+    <Form className="d-flex flex-wrap gap-2 align-items-end mb-3" onSubmit={(e) => e.preventDefault()}>
+      <Form.Group controlId="finance-from">
+        <Form.Label className="small mb-0">From</Form.Label>
+        <Form.Control type="date" value={from} onChange={(e) => setParam('from', e.target.value)} />
+      </Form.Group>
+      <Form.Group controlId="finance-to">
+        <Form.Label className="small mb-0">To</Form.Label>
+        <Form.Control type="date" value={to} onChange={(e) => setParam('to', e.target.value)} />
+      </Form.Group>
+      <Form.Group controlId="finance-group">
+        <Form.Label className="small mb-0">Per</Form.Label>
+        <Form.Select value={group} onChange={(e) => setParam('group', e.target.value as Group)}>
+          <option value="day">Day</option>
+          <option value="month">Month</option>
+        </Form.Select>
+      </Form.Group>
+    </Form>
+  );
+}
+
+/** Gross, the fees and refunds together, and net, per period. */
+function FinanceChart({ periods }: { periods: FinanceRow[] }) {
+  return (
+    <Suspense fallback={null}>
+      <ReportChart
+        spec={{
+          title: 'Gross, fees and net per period (USD)',
+          labels: periods.map((p) => p.period),
+          datasets: [
+            { label: 'Gross', data: periods.map((p) => p.gross / 100), color: '#1a56db' },
+            {
+              label: 'Fees and refunds',
+              data: periods.map(
+                (p) =>
+                  (p.providerFees + p.governmentFees + p.refunds + p.disputes.amount - p.disputes.wonBack) /
+                  100,
+              ),
+              color: '#dc2626',
+            },
+            { label: 'Net', data: periods.map((p) => p.net / 100), color: '#198754' },
+          ],
+        }}
+      />
+    </Suspense>
+  );
+}
+
+/** Every period and the totals; each figure links to its orders, the refunds also per reason. */
+function FinanceTable({
+  rows,
+  linkTo,
+}: {
+  rows: FinanceRow[];
+  linkTo: (r: FinanceRow, f: FinanceFigure, why?: string) => string;
+}) {
+  return (
+    <Table size="sm" responsive className="mt-3" data-testid="finance-table">
+      <thead>
+        <tr>
+          {COLUMNS.map((c) => (
+            <th key={c.label} className={c.figure ? 'text-end' : undefined}>
+              {c.label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.period} className={r.period === 'total' ? 'fw-semibold' : undefined}>
+            {COLUMNS.map((c) => (
+              <td key={c.label} className={c.figure ? 'text-end' : undefined}>
+                {c.figure ? (
+                  <Link
+                    to={linkTo(r, c.figure)}
+                    aria-label={`${c.label} ${r.period}: the orders`}
+                    replace
+                    preventScrollReset
+                  >
+                    {c.value(r)}
+                  </Link>
+                ) : (
+                  c.value(r)
+                )}
+                {c.figure === 'refunds'
+                  ? Object.entries(r.refundsByReason)
+                      .filter(([, cents]) => cents !== 0)
+                      .map(([why, cents]) => (
+                        <div key={why} className="small">
+                          <Link
+                            to={linkTo(r, 'refunds', why)}
+                            aria-label={`Refunds ${reasonLabel(why)} ${r.period}: the orders`}
+                            replace
+                            preventScrollReset
+                          >
+                            {reasonLabel(why)} {money(cents)}
+                          </Link>
+                        </div>
+                      ))
+                  : null}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
+
+/**
+ * The finance report (/admin/finance-report): Admin and Manager (the server enforces it too). The range,
+ * the grouping and the figure whose orders are listed are in the address, so every figure is a link.
+ */
+export function Component() {
+  const user = useSessionUser();
+  const { from, to, group, setParam, selection, linkTo } = useFinanceParams();
   const allowed = can(user?.type, 'reports.finance');
   const { data, error, isFetching } = useGetFinanceReportQuery({ from, to, group }, { skip: !allowed });
   if (!allowed) {
@@ -105,23 +226,7 @@ export function Component() {
       <h1 className="h4" id="finance-title">
         Finance
       </h1>
-      <Form className="d-flex flex-wrap gap-2 align-items-end mb-3" onSubmit={(e) => e.preventDefault()}>
-        <Form.Group controlId="finance-from">
-          <Form.Label className="small mb-0">From</Form.Label>
-          <Form.Control type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
-        </Form.Group>
-        <Form.Group controlId="finance-to">
-          <Form.Label className="small mb-0">To</Form.Label>
-          <Form.Control type="date" value={to} onChange={(e) => setTo(e.target.value)} />
-        </Form.Group>
-        <Form.Group controlId="finance-group">
-          <Form.Label className="small mb-0">Per</Form.Label>
-          <Form.Select value={group} onChange={(e) => setGroup(e.target.value as 'day' | 'month')}>
-            <option value="day">Day</option>
-            <option value="month">Month</option>
-          </Form.Select>
-        </Form.Group>
-      </Form>
+      <FinanceRangeForm from={from} to={to} group={group} setParam={setParam} />
       {error ? (
         <p className="text-danger" role="alert">
           {errorMessage(error)}
@@ -130,80 +235,8 @@ export function Component() {
       {isFetching && !data ? <p className="small text-body-secondary">Loading…</p> : null}
       {data ? (
         <>
-          <Suspense fallback={null}>
-            <ReportChart
-              spec={{
-                title: 'Gross, fees and net per period (USD)',
-                labels: data.periods.map((p) => p.period),
-                datasets: [
-                  { label: 'Gross', data: data.periods.map((p) => p.gross / 100), color: '#1a56db' },
-                  {
-                    label: 'Fees and refunds',
-                    data: data.periods.map(
-                      (p) =>
-                        (p.providerFees +
-                          p.governmentFees +
-                          p.refunds +
-                          p.disputes.amount -
-                          p.disputes.wonBack) /
-                        100,
-                    ),
-                    color: '#dc2626',
-                  },
-                  { label: 'Net', data: data.periods.map((p) => p.net / 100), color: '#198754' },
-                ],
-              }}
-            />
-          </Suspense>
-          <Table size="sm" responsive className="mt-3" data-testid="finance-table">
-            <thead>
-              <tr>
-                {COLUMNS.map((c) => (
-                  <th key={c.label} className={c.figure ? 'text-end' : undefined}>
-                    {c.label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.period} className={r.period === 'total' ? 'fw-semibold' : undefined}>
-                  {COLUMNS.map((c) => (
-                    <td key={c.label} className={c.figure ? 'text-end' : undefined}>
-                      {c.figure ? (
-                        <Link
-                          to={linkTo(r, c.figure)}
-                          aria-label={`${c.label} ${r.period}: the orders`}
-                          replace
-                          preventScrollReset
-                        >
-                          {c.value(r)}
-                        </Link>
-                      ) : (
-                        c.value(r)
-                      )}
-                      {c.figure === 'refunds'
-                        ? Object.entries(r.refundsByReason)
-                            .filter(([, cents]) => cents !== 0)
-                            .map(([why, cents]) => (
-                              <div key={why} className="small">
-                                <Link
-                                  to={linkTo(r, 'refunds', why)}
-                                  aria-label={`Refunds ${reasonLabel(why)} ${r.period}: the orders`}
-                                  replace
-                                  preventScrollReset
-                                >
-                                  {reasonLabel(why)} {money(cents)}
-                                </Link>
-                              </div>
-                            ))
-                        : null}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </Table>
+          <FinanceChart periods={data.periods} />
+          <FinanceTable rows={rows} linkTo={linkTo} />
           {data.otherCurrencies.length ? (
             <p className="small" data-testid="finance-other-currencies">
               Other currencies (not summed):{' '}

@@ -65,18 +65,45 @@ function useReportParams() {
   return { ...list, from, to, range };
 }
 
-/** One report screen (Country Order List, Order Processed): form, search, table, chart, CSV. */
-export function ReportScreen<R>({
-  title,
-  useReport,
-  columns,
-  searchText,
-  searchLabel,
-  csvName,
-  chart,
-}: Props<R>) {
-  const { from, to, range, page, size, search, typed, setTyped, setFilters, setPage, setSize } =
-    useReportParams();
+/** Report calls toast their outcome and these toasts stay until closed (docs/product.md). */
+function useReportToasts(result: QueryResult) {
+  const envelope = result.currentData;
+  const toastId = useRef<Id | null>(null);
+  const show = useCallback((kind: 'success' | 'error', message: string) => {
+    if (toastId.current !== null) toast.dismiss(toastId.current);
+    toastId.current = toast[kind](message, { autoClose: false });
+  }, []);
+  useEffect(() => {
+    if (!result.fulfilledTimeStamp || !envelope) return;
+    if (envelope.status === 1) show('success', envelope.message);
+    else show('error', envelope.message);
+  }, [result.fulfilledTimeStamp, envelope, show]);
+  useEffect(() => {
+    const status = (result.error as { status?: unknown } | undefined)?.status;
+    // A 401 is handled (toast, sign-out) by the API layer.
+    if (result.error && status !== 401) show('error', errorMessage(result.error));
+  }, [result.error, show]);
+}
+
+/**
+ * The range form: starts at the URL's range (else this month so far); Submit puts a new range in the
+ * URL, or asks again for the same one.
+ */
+function ReportRangeForm({
+  from,
+  to,
+  range,
+  fetching,
+  onSubmitRange,
+  onRefetch,
+}: {
+  from: string;
+  to: string;
+  range: ReportRange | null;
+  fetching: boolean;
+  onSubmitRange: (values: ReportRange) => void;
+  onRefetch: () => void;
+}) {
   const today = serviceToday();
   const {
     control,
@@ -95,30 +122,68 @@ export function ReportScreen<R>({
     if (fromUrl.success) reset(fromUrl.data);
   }, [from, to, reset]);
 
+  const onSubmit = handleSubmit((values) => {
+    if (range && values.fromDate === range.fromDate && values.toDate === range.toDate) onRefetch();
+    else onSubmitRange(values);
+  });
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="d-flex flex-wrap align-items-start gap-2 mb-3">
+      <Controller
+        control={control}
+        name="fromDate"
+        render={({ field }) => (
+          <DateField
+            id="report-from"
+            label="From"
+            labelClassName="small mb-1"
+            size="sm"
+            error={errors.fromDate?.message}
+            value={field.value}
+            onChange={field.onChange}
+          />
+        )}
+      />
+      <Controller
+        control={control}
+        name="toDate"
+        render={({ field }) => (
+          <DateField
+            id="report-to"
+            label="To"
+            labelClassName="small mb-1"
+            size="sm"
+            error={errors.toDate?.message}
+            value={field.value}
+            onChange={field.onChange}
+          />
+        )}
+      />
+      <div className="align-self-end">
+        <Button type="submit" size="sm" disabled={fetching}>
+          {fetching ? <Spinner size="sm" animation="border" className="me-1" /> : null}
+          Submit
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** One report screen (Country Order List, Order Processed): form, search, table, chart, CSV. */
+export function ReportScreen<R>({
+  title,
+  useReport,
+  columns,
+  searchText,
+  searchLabel,
+  csvName,
+  chart,
+}: Props<R>) {
+  const { from, to, range, page, size, search, typed, setTyped, setFilters, setPage, setSize } =
+    useReportParams();
   const result = useReport(range ?? skipToken, { refetchOnMountOrArgChange: true });
   const envelope = result.currentData;
-
-  // Report calls toast their outcome and these toasts stay until closed (docs/product.md).
-  const toastId = useRef<Id | null>(null);
-  const show = useCallback((kind: 'success' | 'error', message: string) => {
-    if (toastId.current !== null) toast.dismiss(toastId.current);
-    toastId.current = toast[kind](message, { autoClose: false });
-  }, []);
-  useEffect(() => {
-    if (!result.fulfilledTimeStamp || !envelope) return;
-    if (envelope.status === 1) show('success', envelope.message);
-    else show('error', envelope.message);
-  }, [result.fulfilledTimeStamp, envelope, show]);
-  useEffect(() => {
-    const status = (result.error as { status?: unknown } | undefined)?.status;
-    // A 401 is handled (toast, sign-out) by the API layer.
-    if (result.error && status !== 401) show('error', errorMessage(result.error));
-  }, [result.error, show]);
-
-  const onSubmit = handleSubmit((values) => {
-    if (range && values.fromDate === range.fromDate && values.toDate === range.toDate) result.refetch();
-    else setFilters({ from: values.fromDate, to: values.toDate });
-  });
+  useReportToasts(result);
 
   const allRows = (envelope?.data ?? []) as R[];
   const rows = useMemo(() => {
@@ -164,44 +229,14 @@ export function ReportScreen<R>({
       <h1 id="report-title" className="h4 mb-3">
         {title}
       </h1>
-      <form noValidate onSubmit={onSubmit} className="d-flex flex-wrap align-items-start gap-2 mb-3">
-        <Controller
-          control={control}
-          name="fromDate"
-          render={({ field }) => (
-            <DateField
-              id="report-from"
-              label="From"
-              labelClassName="small mb-1"
-              size="sm"
-              error={errors.fromDate?.message}
-              value={field.value}
-              onChange={field.onChange}
-            />
-          )}
-        />
-        <Controller
-          control={control}
-          name="toDate"
-          render={({ field }) => (
-            <DateField
-              id="report-to"
-              label="To"
-              labelClassName="small mb-1"
-              size="sm"
-              error={errors.toDate?.message}
-              value={field.value}
-              onChange={field.onChange}
-            />
-          )}
-        />
-        <div className="align-self-end">
-          <Button type="submit" size="sm" disabled={result.isFetching}>
-            {result.isFetching ? <Spinner size="sm" animation="border" className="me-1" /> : null}
-            Submit
-          </Button>
-        </div>
-      </form>
+      <ReportRangeForm
+        from={from}
+        to={to}
+        range={range}
+        fetching={result.isFetching}
+        onSubmitRange={(values) => setFilters({ from: values.fromDate, to: values.toDate })}
+        onRefetch={() => result.refetch()}
+      />
       <ListToolbar
         search={{ value: typed, onChange: setTyped, placeholder: `Search by ${searchLabel}` }}
         onExport={exportCsv}

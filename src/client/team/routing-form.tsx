@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { type Dispatch, type SetStateAction, useState } from 'react';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
 import Form from 'react-bootstrap/Form';
@@ -41,6 +41,78 @@ function localInput(iso: string | null): string {
   const d = new Date(iso);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** The customer languages the member answers in. */
+function LanguagesFieldset({
+  languages,
+  setLanguages,
+}: {
+  languages: string[];
+  setLanguages: Dispatch<SetStateAction<string[]>>;
+}) {
+  return (
+    <fieldset className="mb-3">
+      <legend className="fs-6">Languages</legend>
+      {CUSTOMER_LANGUAGES.map((l) => (
+        <Form.Check
+          inline
+          key={l}
+          id={`routing-language-${l}`}
+          label={LANGUAGE_NAMES[l]}
+          checked={languages.includes(l)}
+          onChange={(e) =>
+            setLanguages((prev) => (e.target.checked ? [...prev, l] : prev.filter((x) => x !== l)))
+          }
+        />
+      ))}
+    </fieldset>
+  );
+}
+
+/** The weekly shift: per day ticked or not, from and to. */
+function ShiftFieldset({
+  days,
+  setDays,
+}: {
+  days: Record<WeekDay, DayRow>;
+  setDays: Dispatch<SetStateAction<Record<WeekDay, DayRow>>>;
+}) {
+  return (
+    <fieldset className="mb-3">
+      <legend className="fs-6">Shift (service time; no day ticked: never assigned by routing)</legend>
+      {WEEK_DAYS.map((d) => (
+        <div key={d} className="d-flex align-items-center gap-2 mb-1">
+          <Form.Check
+            id={`routing-day-${d}`}
+            label={DAY_NAMES[d]}
+            checked={days[d].on}
+            style={{ minWidth: 120 }}
+            onChange={(e) => setDays((prev) => ({ ...prev, [d]: { ...prev[d], on: e.target.checked } }))}
+          />
+          <Form.Control
+            type="time"
+            size="sm"
+            style={{ maxWidth: 130 }}
+            aria-label={`${DAY_NAMES[d]} from`}
+            value={days[d].from}
+            disabled={!days[d].on}
+            onChange={(e) => setDays((prev) => ({ ...prev, [d]: { ...prev[d], from: e.target.value } }))}
+          />
+          <span>to</span>
+          <Form.Control
+            type="text"
+            size="sm"
+            style={{ maxWidth: 90 }}
+            aria-label={`${DAY_NAMES[d]} to`}
+            value={days[d].to}
+            disabled={!days[d].on}
+            onChange={(e) => setDays((prev) => ({ ...prev, [d]: { ...prev[d], to: e.target.value } }))}
+          />
+        </div>
+      ))}
+    </fieldset>
+  );
 }
 
 /**
@@ -99,58 +171,8 @@ export function RoutingForm({ member }: { member: TeamMember }) {
               onChange={(e) => setCapacity(e.target.value)}
             />
           </Form.Group>
-          <fieldset className="mb-3">
-            <legend className="fs-6">Languages</legend>
-            {CUSTOMER_LANGUAGES.map((l) => (
-              <Form.Check
-                inline
-                key={l}
-                id={`routing-language-${l}`}
-                label={LANGUAGE_NAMES[l]}
-                checked={languages.includes(l)}
-                onChange={(e) =>
-                  setLanguages((prev) => (e.target.checked ? [...prev, l] : prev.filter((x) => x !== l)))
-                }
-              />
-            ))}
-          </fieldset>
-          <fieldset className="mb-3">
-            <legend className="fs-6">Shift (service time; no day ticked: never assigned by routing)</legend>
-            {WEEK_DAYS.map((d) => (
-              <div key={d} className="d-flex align-items-center gap-2 mb-1">
-                <Form.Check
-                  id={`routing-day-${d}`}
-                  label={DAY_NAMES[d]}
-                  checked={days[d].on}
-                  style={{ minWidth: 120 }}
-                  onChange={(e) =>
-                    setDays((prev) => ({ ...prev, [d]: { ...prev[d], on: e.target.checked } }))
-                  }
-                />
-                <Form.Control
-                  type="time"
-                  size="sm"
-                  style={{ maxWidth: 130 }}
-                  aria-label={`${DAY_NAMES[d]} from`}
-                  value={days[d].from}
-                  disabled={!days[d].on}
-                  onChange={(e) =>
-                    setDays((prev) => ({ ...prev, [d]: { ...prev[d], from: e.target.value } }))
-                  }
-                />
-                <span>to</span>
-                <Form.Control
-                  type="text"
-                  size="sm"
-                  style={{ maxWidth: 90 }}
-                  aria-label={`${DAY_NAMES[d]} to`}
-                  value={days[d].to}
-                  disabled={!days[d].on}
-                  onChange={(e) => setDays((prev) => ({ ...prev, [d]: { ...prev[d], to: e.target.value } }))}
-                />
-              </div>
-            ))}
-          </fieldset>
+          <LanguagesFieldset languages={languages} setLanguages={setLanguages} />
+          <ShiftFieldset days={days} setDays={setDays} />
           <div className="d-flex align-items-center gap-2 mb-3">
             <Form.Check
               id="routing-away"

@@ -45,6 +45,80 @@ interface Draft {
 
 type Errors = Partial<Record<WeekDay | 'holidays' | 'ical', string>>;
 
+interface DraftProps {
+  draft: Draft;
+  setDraft: (draft: Draft) => void;
+  errors: Errors;
+}
+
+/** Each day's opening hours, as text ("09:00-12:00, 13:00-17:00"). */
+function WeeklyHoursCard({ draft, setDraft, errors }: DraftProps) {
+  return (
+    <Card className="mb-3">
+      <Card.Body>
+        <h2 className="h6">Weekly hours</h2>
+        {WEEK_DAYS.map((d) => (
+          <TextField
+            key={d}
+            id={`working-hours-${d}`}
+            className="mb-2"
+            label={DAY_NAMES[d]}
+            help={d === 'mon' ? 'e.g. 09:00-12:00, 13:00-17:00; empty: closed' : undefined}
+            error={errors[d]}
+            value={draft.days[d]}
+            onChange={(e) => setDraft({ ...draft, days: { ...draft.days, [d]: e.target.value } })}
+          />
+        ))}
+      </Card.Body>
+    </Card>
+  );
+}
+
+/** The holidays, one date a line, and an iCalendar file whose events' days are added on save. */
+function HolidaysCard({
+  draft,
+  setDraft,
+  errors,
+  icalName,
+  onIcal,
+}: DraftProps & { icalName: string | undefined; onIcal: (file: File | undefined) => void }) {
+  return (
+    <Card className="mb-3">
+      <Card.Body>
+        <h2 className="h6">Holidays</h2>
+        <TextareaField
+          id="working-hours-holidays"
+          className="mb-3"
+          label="Holidays (one date a line, YYYY-MM-DD)"
+          rows={5}
+          error={errors.holidays}
+          value={draft.holidays}
+          onChange={(e) => setDraft({ ...draft, holidays: e.target.value })}
+        />
+        <FormField
+          id="working-hours-ical"
+          label="Import holidays from an iCalendar file (.ics)"
+          help={
+            icalName !== undefined
+              ? `${icalName}: its events' days are added to the holidays when you save.`
+              : 'A public-holiday calendar exported from any calendar app.'
+          }
+          error={errors.ical}
+          control={(props) => (
+            <input
+              {...props}
+              type="file"
+              accept=".ics,text/calendar"
+              className={`form-control${errors.ical ? ' is-invalid' : ''}`}
+              onChange={(e) => onIcal(e.target.files?.[0])}
+            />
+          )}
+        />
+      </Card.Body>
+    </Card>
+  );
+}
+
 /**
  * /admin/working-hours: the working-hours calendar (Admin changes it, everyone reads it): the weekly
  * opening hours in the service time zone, the holidays, and an iCalendar file whose events' days become
@@ -137,56 +211,14 @@ export function Component() {
         }}
       >
         <fieldset disabled={!editable || isLoading}>
-          <Card className="mb-3">
-            <Card.Body>
-              <h2 className="h6">Weekly hours</h2>
-              {WEEK_DAYS.map((d) => (
-                <TextField
-                  key={d}
-                  id={`working-hours-${d}`}
-                  className="mb-2"
-                  label={DAY_NAMES[d]}
-                  help={d === 'mon' ? 'e.g. 09:00-12:00, 13:00-17:00; empty: closed' : undefined}
-                  error={errors[d]}
-                  value={draft.days[d]}
-                  onChange={(e) => setDraft({ ...draft, days: { ...draft.days, [d]: e.target.value } })}
-                />
-              ))}
-            </Card.Body>
-          </Card>
-          <Card className="mb-3">
-            <Card.Body>
-              <h2 className="h6">Holidays</h2>
-              <TextareaField
-                id="working-hours-holidays"
-                className="mb-3"
-                label="Holidays (one date a line, YYYY-MM-DD)"
-                rows={5}
-                error={errors.holidays}
-                value={draft.holidays}
-                onChange={(e) => setDraft({ ...draft, holidays: e.target.value })}
-              />
-              <FormField
-                id="working-hours-ical"
-                label="Import holidays from an iCalendar file (.ics)"
-                help={
-                  ical
-                    ? `${ical.name}: its events' days are added to the holidays when you save.`
-                    : 'A public-holiday calendar exported from any calendar app.'
-                }
-                error={errors.ical}
-                control={(props) => (
-                  <input
-                    {...props}
-                    type="file"
-                    accept=".ics,text/calendar"
-                    className={`form-control${errors.ical ? ' is-invalid' : ''}`}
-                    onChange={(e) => void readIcal(e.target.files?.[0])}
-                  />
-                )}
-              />
-            </Card.Body>
-          </Card>
+          <WeeklyHoursCard draft={draft} setDraft={setDraft} errors={errors} />
+          <HolidaysCard
+            draft={draft}
+            setDraft={setDraft}
+            errors={errors}
+            icalName={ical?.name}
+            onIcal={(file) => void readIcal(file)}
+          />
           {editable ? <Button type="submit">Save</Button> : null}
         </fieldset>
       </form>

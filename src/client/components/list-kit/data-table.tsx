@@ -20,6 +20,7 @@ import {
   useRef,
   useState,
 } from 'react';
+import { DataTableHead, type SortDir } from './data-table-head';
 
 declare module '@tanstack/react-table' {
   interface ColumnMeta<TData extends RowData, TValue> {
@@ -34,8 +35,6 @@ declare module '@tanstack/react-table' {
     rowHeader?: boolean;
   }
 }
-
-export type SortDir = 'asc' | 'desc';
 
 /** A column shown as it is: its header text and what a row shows in it (the id is the header's). */
 export function column<R>(
@@ -181,69 +180,18 @@ export function DataTable<R>(props: DataTableProps<R>) {
         data-testid={props.testId}
         aria-busy={props.busy}
       >
-        <thead className={props.headClassName} style={props.headStyle}>
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {selection ? (
-                <th scope="col" style={{ width: 36 }}>
-                  <input
-                    type="checkbox"
-                    className="form-check-input"
-                    aria-label="Select all rows"
-                    checked={allSelected}
-                    disabled={modelRows.length === 0}
-                    onChange={(e) => selection.onToggleAll(e.target.checked)}
-                  />
-                </th>
-              ) : null}
-              {group.headers.map((header) => {
-                const meta = header.column.columnDef.meta;
-                const label = flexRender(header.column.columnDef.header, header.getContext());
-                const sortKey = meta?.sortKey;
-                if (!sortKey || !props.onSort || !props.sort) {
-                  return (
-                    <th
-                      key={header.id}
-                      scope="col"
-                      className={meta?.className}
-                      style={meta?.headerStyle}
-                      {...meta?.headerProps}
-                    >
-                      {label}
-                    </th>
-                  );
-                }
-                const { sort, onSort } = props;
-                const active = sort.key === sortKey;
-                const next: SortDir = active && sort.dir === 'asc' ? 'desc' : 'asc';
-                const title =
-                  typeof header.column.columnDef.header === 'string' ? header.column.columnDef.header : '';
-                return (
-                  <th
-                    key={header.id}
-                    scope="col"
-                    className={meta?.className}
-                    style={meta?.headerStyle}
-                    {...meta?.headerProps}
-                    aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
-                  >
-                    <button
-                      type="button"
-                      className="btn btn-link btn-sm p-0 text-reset fw-semibold text-decoration-none text-nowrap"
-                      onClick={() => onSort(sortKey, next)}
-                      title={`Sort by ${title}`}
-                    >
-                      {label}
-                      <span aria-hidden="true" className={active ? 'ms-1' : 'ms-1 text-muted opacity-50'}>
-                        {active ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}
-                      </span>
-                    </button>
-                  </th>
-                );
-              })}
-            </tr>
-          ))}
-        </thead>
+        <DataTableHead
+          table={table}
+          selectAll={
+            selection
+              ? { checked: allSelected, disabled: modelRows.length === 0, onToggleAll: selection.onToggleAll }
+              : undefined
+          }
+          sort={props.sort}
+          onSort={props.onSort}
+          className={props.headClassName}
+          style={props.headStyle}
+        />
         {modelRows.length === 0 ? (
           <tbody>
             <tr>
