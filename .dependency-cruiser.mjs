@@ -3,6 +3,8 @@
 // one way only (docs/decisions/396): db and shared at the bottom, then the areas with the order domain
 // (src/server/orders/) as their ground floor, then the flows that compose areas, then the routes, jobs
 // and watchers that call them.
+// The client's floors point one way too (docs/decisions/423): transport/ and state/ at the bottom, the
+// features above them, and app/ (router, navigation, staff shell) on top, composing the features.
 
 /** A route module: routes.ts or *-routes.ts inside a folder of the server (src/server/routes.ts composes them). */
 const ROUTE_FILE = '^src/server/[^/]+/(routes|[a-z0-9-]+-routes)\\.ts$';
@@ -66,6 +68,25 @@ export default {
         ],
       },
       to: { path: '^src/server/flows/' },
+    },
+    {
+      name: 'client-features-do-not-import-app',
+      comment:
+        'src/client/app/ composes the features (router, navigation, staff shell); a feature, a shared ' +
+        'component, the floors and the tests never import it: a feature exports its routes and nav ' +
+        'entries for the app to compose, and reads the store from src/client/state/.',
+      severity: 'error',
+      from: { path: '^src/client/', pathNot: ['^src/client/app/', '^src/client/main\\.tsx$'] },
+      to: { path: '^src/client/app/' },
+    },
+    {
+      name: 'client-state-is-a-floor',
+      comment:
+        'src/client/state/ (the store, its typed hooks, the session state) stands on transport/ only: ' +
+        'what a feature adds to the state is the API cache of its *-api.ts.',
+      severity: 'error',
+      from: { path: '^src/client/state/', pathNot: TEST_FILE },
+      to: { path: '^src/client/', pathNot: '^src/client/(state|transport)/' },
     },
   ],
   options: {

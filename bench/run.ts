@@ -1028,7 +1028,7 @@ async function soak(
   };
 }
 
-/** Staff routes of the folders (src/client/app/nav.ts). */
+/** Staff routes of the folders (src/client/orders/nav.ts). */
 const FOLDER_PATHS: Record<(typeof FOLDERS)[number], string> = {
   newOrder: 'recent-order',
   myOrder: 'my-order',

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { FOLDER_ROUTES } from '../src/client/app/nav';
+import { FOLDER_ROUTES } from '../src/client/orders/nav';
 import { expect, loginAs, test } from './fixtures.js';
 
 const rows = (page: Page) => page.locator('[data-testid=order-table] tbody tr[data-order-id]');

@@ -133,12 +133,12 @@ function union(...sets) {
 const entry = manifest
   ? manifestClosure(['index.html'])
   : { js: closureOfFiles(htmlScripts('index.html').files), css: new Set(htmlScripts('index.html').css) };
-const staffRoute = routeChunkFiles('staff/staff-root.tsx', 'staff-root');
+const staffRoute = routeChunkFiles('app/staff-root.tsx', 'staff-root');
 // staff-root lazy-loads one of two screens: the login (signed out) or the layout (signed in). The first
 // load is the heavier of the two paths.
 const branches = [
   ['login', routeChunkFiles('auth/login-page.tsx', 'login-page')],
-  ['layout', routeChunkFiles('staff/staff-layout.tsx', 'staff-layout')],
+  ['layout', routeChunkFiles('app/staff-layout.tsx', 'staff-layout')],
 ].map(([name, chunk]) => ({
   name,
   js: union(entry.js, staffRoute.js, chunk.js),

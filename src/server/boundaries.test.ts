@@ -109,14 +109,14 @@ describe('area boundaries', () => {
     const root = tree({
       'src/client/team/team-page.tsx': [
         "import { api } from '../transport/api';",
-        "import { getStore } from '../app/store';",
+        "import { getStore } from '../state/store';",
         "import { Thing } from '../components/thing';",
         "import { useOrders } from '../orders/orders-api';",
         "import { Component } from '../order-detail/order-detail-page';",
         "import { secret } from '../orders/list-controls';",
       ].join('\n'),
       'src/client/components/widget.tsx': "import { x } from '../reports/report-screen';",
-      'src/client/transport/api.ts': "import { getStore } from '../app/store';",
+      'src/client/transport/api.ts': "import { getStore } from '../state/store';",
     });
     const { code, out } = check(root);
     expect(code).toBe(1);
@@ -126,7 +126,7 @@ describe('area boundaries', () => {
     expect(out).toContain('src/client/components/widget.tsx: a shared component imports the reports area');
     expect(out).not.toContain('orders-api');
     expect(out).not.toContain('order-detail-page');
-    expect(out).toContain('src/client/transport/api.ts: the transport layer imports app/store');
+    expect(out).toContain('src/client/transport/api.ts: the transport layer imports state/store');
     expect(out).toContain('3 boundary breach(es)');
   });
 });

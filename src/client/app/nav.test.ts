@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FOLDER_ROUTES, navEntry, SIDEBAR_LINKS, TILES } from './nav';
+import { FOLDER_ROUTES, orderScreen } from '../orders/nav';
+import { SIDEBAR_LINKS, TILES } from './nav';
 import { routes } from './router';
 
 describe('navigation, written once', () => {
@@ -27,6 +28,9 @@ describe('navigation, written once', () => {
     const refunds = FOLDER_ROUTES.find((r) => r.folder === 'refundOrder');
     const link = SIDEBAR_LINKS.find((l) => l.key === 'refund-order');
     expect(link).toMatchObject({ label: refunds?.title, countKey: refunds?.countKey });
-    expect(navEntry('future-order')).toMatchObject({ title: 'Future Orders', countKey: 'futureOrdersCount' });
+    expect(orderScreen('future-order')).toMatchObject({
+      title: 'Future Orders',
+      countKey: 'futureOrdersCount',
+    });
   });
 });

@@ -1,152 +1,64 @@
-import type { Folder, FolderCountKey } from '../../shared/constants';
+import type { FolderCountKey } from '../../shared/constants';
+import { ORDER_SCREENS, type OrderScreenPath, orderScreen } from '../orders/nav';
 
 /**
- * Every staff screen reached from the navigation, written once: its path under /admin, its title, the
- * folder it lists and the count it shows (when it has them), and where it appears (sidebar, tile). The
- * routes (router.tsx), the dashboard tiles and the sidebar are derived from this list; who sees a sidebar
- * link is the shared visibility table, keyed by the path. The folder list routes are in this order, the
- * first one (New Orders) also being the dashboard's list.
+ * Every staff screen reached from the navigation: the order screens, which the orders feature writes
+ * (src/client/orders/nav.ts: path, title, folder, count), then the other screens of the sidebar, in its
+ * order. The app composes them: the routes (router.tsx), the dashboard tiles and the sidebar are derived
+ * from this list; who sees a sidebar link is the shared visibility table, keyed by the path.
  */
 const NAV = [
-  { path: 'recent-order', title: 'New Orders', folder: 'newOrder', countKey: 'newOrdersCount', tile: 2 },
-  { path: 'my-order', title: 'My Orders', folder: 'myOrder', countKey: 'myOrdersCount', tile: 1 },
-  {
-    path: 'priority-order',
-    title: 'Priority Order',
-    folder: 'priorityOrder',
-    countKey: 'priorityOrdersCount',
-    tile: 3,
-  },
-  {
-    path: 'pending-order',
-    title: 'Pending Orders',
-    folder: 'pendingOrder',
-    countKey: 'pendingOrdersCount',
-    tile: 4,
-  },
-  {
-    path: 'completed-order',
-    title: 'Completed Orders',
-    folder: 'completedOrder',
-    countKey: 'completedOrdersCount',
-    tile: 5,
-  },
-  // The sidebar, in its order.
-  {
-    path: 'awaiting-response',
-    title: 'Awaiting Customer',
-    folder: 'awaitingOrder',
-    countKey: 'awaitingOrdersCount',
-    sidebar: true,
-  },
-  {
-    path: 'awaiting-govt',
-    title: 'Awaiting Govt',
-    folder: 'awaitingGovtOrder',
-    countKey: 'awaitingGovtCount',
-    sidebar: true,
-  },
-  {
-    path: 'called',
-    title: 'Customer Called',
-    folder: 'customerCalledOrder',
-    countKey: 'customerCalledCount',
-    sidebar: true,
-  },
-  {
-    path: 'contact-customer',
-    title: 'Contact Customer',
-    folder: 'contactCustomerOrder',
-    countKey: 'contactCustomerOrdersCount',
-    sidebar: true,
-  },
-  {
-    path: 'order-history',
-    title: 'Order History',
-    folder: 'allOrder',
-    countKey: 'allOrdersCount',
-    sidebar: true,
-  },
-  { path: 'future-order', title: 'Future Orders', countKey: 'futureOrdersCount', sidebar: true },
-  {
-    path: 'deleted-order',
-    title: 'Deleted Orders',
-    folder: 'deletedOrder',
-    countKey: 'deletedOrdersCount',
-    sidebar: true,
-  },
-  {
-    path: 'refund-order',
-    title: 'Refunds',
-    folder: 'refundOrder',
-    countKey: 'refundOrdersCount',
-    sidebar: true,
-  },
-  {
-    path: 'completed-refunds',
-    title: 'Completed Refunds',
-    folder: 'refundedOrder',
-    countKey: 'refundedOrdersCount',
-    sidebar: true,
-  },
-  { path: 'chargeback', title: 'Chargeback', countKey: 'chargeBackCount', sidebar: true },
-  { path: 'country-order-list', title: 'Country Order List', sidebar: true },
-  { path: 'send-invoice', title: 'Manage Invoices', sidebar: true },
-  { path: 'manage-team', title: 'Manage Team', sidebar: true },
-  { path: 'processed-order', title: 'Order Processed', sidebar: true },
-  { path: 'finance-report', title: 'Finance', sidebar: true },
-  { path: 'gateway-setting', title: 'Gateway Setting', sidebar: true },
-  { path: 'insights', title: 'Insights', sidebar: true },
-  { path: 'unmatched-mail', title: 'Unmatched Mail', sidebar: true },
-  { path: 'audit-log', title: 'Audit Log', sidebar: true },
-  { path: 'mail-templates', title: 'Mail Templates', sidebar: true },
-  { path: 'macros', title: 'Macros', sidebar: true },
-  { path: 'status-notifications', title: 'Status Notifications', sidebar: true },
-  { path: 'change-password', title: 'Change Password', sidebar: true },
+  ...ORDER_SCREENS,
+  { path: 'country-order-list', title: 'Country Order List' },
+  { path: 'send-invoice', title: 'Manage Invoices' },
+  { path: 'manage-team', title: 'Manage Team' },
+  { path: 'processed-order', title: 'Order Processed' },
+  { path: 'finance-report', title: 'Finance' },
+  { path: 'gateway-setting', title: 'Gateway Setting' },
+  { path: 'insights', title: 'Insights' },
+  { path: 'unmatched-mail', title: 'Unmatched Mail' },
+  { path: 'audit-log', title: 'Audit Log' },
+  { path: 'mail-templates', title: 'Mail Templates' },
+  { path: 'macros', title: 'Macros' },
+  { path: 'status-notifications', title: 'Status Notifications' },
+  { path: 'change-password', title: 'Change Password' },
 ] as const satisfies readonly NavEntry[];
 
 interface NavEntry {
   /** Under /admin. */
   path: string;
   title: string;
-  /** The folder a folder list route shows. */
-  folder?: Folder;
   countKey?: FolderCountKey;
-  /** Position among the dashboard tiles. */
-  tile?: number;
-  sidebar?: boolean;
 }
 
 /** The path of a navigation screen under /admin (a typo does not compile). */
 export type NavPath = (typeof NAV)[number]['path'];
 
-/** A folder list route: its path under /admin, folder name, title and counts key. */
-export interface FolderRoute {
-  path: NavPath;
-  folder: Folder;
-  title: string;
-  countKey: FolderCountKey;
-}
+/**
+ * Each screen has one place: the five main folder lists are the dashboard tiles, in this order, and every
+ * other screen is a sidebar link, in the list's order.
+ */
+const TILE_PATHS = [
+  'my-order',
+  'recent-order',
+  'priority-order',
+  'pending-order',
+  'completed-order',
+] as const satisfies readonly OrderScreenPath[];
 
 const entries: readonly NavEntry[] = NAV;
-
-export const FOLDER_ROUTES = entries.filter((e): e is FolderRoute => !!e.folder) as FolderRoute[];
-
-/** The entry of a path, for a screen's title. */
-export function navEntry(path: NavPath): NavEntry {
-  return entries.find((e) => e.path === path)!;
-}
+const onTile = new Set<string>(TILE_PATHS);
 
 /** Dashboard tiles, in their order. */
-export const TILES: { label: string; to: string; countKey: FolderCountKey }[] = entries
-  .filter((e) => e.tile !== undefined && e.countKey)
-  .sort((a, b) => a.tile! - b.tile!)
-  .map((e) => ({ label: e.title, to: `/admin/${e.path}`, countKey: e.countKey! }));
+export const TILES: { label: string; to: string; countKey: FolderCountKey }[] = TILE_PATHS.map((path) => {
+  const { title, countKey } = orderScreen(path);
+  return { label: title, to: `/admin/${path}`, countKey };
+});
 
 /** Sidebar links; `key` is the visibility key of the shared permission table. Logout closes the list. */
 export const SIDEBAR_LINKS: { label: string; to: string; key: string; countKey?: FolderCountKey }[] = [
   ...entries
-    .filter((e) => e.sidebar)
+    .filter((e) => !onTile.has(e.path))
     .map((e) => ({
       label: e.title,
       to: `/admin/${e.path}`,

@@ -2,8 +2,10 @@ import { type ComponentType, lazy, Suspense } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { SESSION_STORAGE_KEY } from '../../shared/constants';
 import { ErrorPage } from '../components/error-page';
-import { lazyChunk, waitUntilSignIn } from './lazy';
-import { FOLDER_ROUTES, type NavPath } from './nav';
+import { waitUntilSignIn } from '../auth/after-sign-in';
+import { lazyChunk } from './lazy';
+import { FOLDER_ROUTES } from '../orders/nav';
+import type { NavPath } from './nav';
 
 /** A navigation screen's path, checked against nav.ts. */
 const nav = (path: NavPath) => path;
@@ -25,7 +27,7 @@ const staffRoot = lazyChunk('staff', () => {
   // Signed out, staff-root shows the login screen: its chunk (and CSS) loads beside staff-root's, not
   // after it (docs/decisions/284); staff-root's own import of it then finds it loaded.
   if (!sessionStored()) import('../auth/login-page').catch(() => undefined);
-  return import('../staff/staff-root');
+  return import('./staff-root');
 });
 const folderPage = lazyChunk('orders', () => import('../orders/folder-page'));
 

@@ -3,13 +3,13 @@ import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { loginBody } from '../../shared/contracts/auth';
 import { errorMessage } from '../transport/api';
-import { preloadScreensAfterSignIn } from '../app/lazy';
+import { preloadScreensAfterSignIn } from './after-sign-in';
 import { CheckboxField, TextField } from '../components/form-kit/form-field';
 import { useZodForm } from '../components/form-kit/use-zod-form';
 import { saveSession } from '../transport/session';
-import { useAppDispatch, useAppSelector } from '../app/store';
+import { useAppDispatch, useAppSelector } from '../state/store';
 import { useLoginMutation } from './auth-api';
-import { loginFulfilled, loginPending, loginRejected } from './auth-slice';
+import { loginFulfilled, loginPending, loginRejected } from '../state/auth-slice';
 import './login.css';
 
 /** Remember me keeps the e-mail for the next visit; the session itself always lives in `user` (decision 011). */

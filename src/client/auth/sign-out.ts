@@ -1,7 +1,7 @@
 import { api } from '../transport/api';
 import { clearSession, getAccessToken } from '../transport/session';
-import { getStore } from '../app/store';
-import { loggedOut } from './auth-slice';
+import { getStore } from '../state/store';
+import { loggedOut } from '../state/auth-slice';
 
 export interface SignOutNotice {
   kind: 'success' | 'error';

@@ -3,7 +3,7 @@ import { toast } from 'react-toastify';
 import { orderChangeEvent, presenceEvent, staffNotice } from '../../shared/contracts/live';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { api } from '../transport/api';
-import type { AppDispatch, RootState } from '../app/store';
+import type { AppDispatch, RootState } from '../state/store';
 import { countsApi } from '../orders/counts-api';
 import { orderEvents, presenceEvents } from './live-bus';
 import type { SseEvent } from './sse';

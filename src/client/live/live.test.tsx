@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FolderCounts, OrderStatus } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { encodeOrderId } from '../../shared/order-id';
-import { makeStore } from '../app/store';
+import { makeStore } from '../state/store';
 import { Component as OrderDetailPage } from '../order-detail/order-detail-page';
 import { countsFixture, listRow, mockApi, orderFixture, signInAs } from '../test/fixtures';
 import { FOLDER_COLUMNS } from '../orders/columns';

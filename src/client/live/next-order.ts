@@ -2,7 +2,7 @@ import type { NavigateFunction } from 'react-router';
 import { toast } from 'react-toastify';
 import { encodeOrderId } from '../../shared/order-id';
 import { errorMessage } from '../transport/api';
-import type { AppDispatch } from '../app/store';
+import type { AppDispatch } from '../state/store';
 import { lastQueue } from './live-bus';
 import { orderDetailApi } from '../order-detail/order-detail-api';
 

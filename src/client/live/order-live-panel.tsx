@@ -9,7 +9,7 @@ import { statusName } from '../../shared/order-rules';
 import { can } from '../../shared/permissions';
 import { errorMessage } from '../transport/api';
 import { getAccessToken, sessionUser } from '../transport/session';
-import { useAppDispatch } from '../app/store';
+import { useAppDispatch } from '../state/store';
 import { orderDetailApi } from '../order-detail/order-detail-api';
 import './conflict-watch';
 import { describeOrderChange } from './describe';

@@ -4,7 +4,7 @@ import { serviceToday } from '../../shared/dates';
 import { decide } from '../../shared/order-rules';
 import { errorMessage } from '../transport/api';
 import { sessionUser } from '../transport/session';
-import type { AppDispatch } from '../app/store';
+import type { AppDispatch } from '../state/store';
 import { orderDetailApi } from '../order-detail/order-detail-api';
 import { ordersApi } from '../orders/orders-api';
 import { orderEvents, withVersion } from './live-bus';

@@ -10,7 +10,7 @@ import { serviceToday } from '../../shared/dates';
 import { decide, orderStateOf } from '../../shared/order-rules';
 import { sessionUser } from '../transport/session';
 import { useRestoreOrdersMutation } from '../orders/orders-api';
-import { useAppDispatch } from '../app/store';
+import { useAppDispatch } from '../state/store';
 import { likelyNextStatus } from '../live/describe';
 import { offerUndo } from '../live/undo';
 import {

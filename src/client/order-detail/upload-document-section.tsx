@@ -18,7 +18,7 @@ import { CardCheckPanel } from './card-check-panel';
 import { currentDocument } from './current-document';
 import { EarlierDocuments, WithdrawDialog } from './withdraw-document';
 import { api } from '../transport/api';
-import { useAppDispatch } from '../app/store';
+import { useAppDispatch } from '../state/store';
 import { downloadWithToken } from './authorized-files';
 import { toastFailure } from './notify';
 import { Section } from './section';

@@ -1,5 +1,5 @@
 import { useLocation, useMatches } from 'react-router';
-import { FOLDER_ROUTES, type FolderRoute } from '../app/nav';
+import { FOLDER_ROUTES, type FolderRoute } from './nav';
 import {
   ALL_FOLDER_COLUMNS,
   CONTACT_CUSTOMER_COLUMNS,

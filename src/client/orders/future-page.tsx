@@ -2,7 +2,7 @@ import Card from 'react-bootstrap/Card';
 import { useSearchParams } from 'react-router';
 import { MONTHS } from '../../shared/constants';
 import { errorMessage } from '../transport/api';
-import { navEntry } from '../app/nav';
+import { orderScreen } from './nav';
 import { LoadError } from '../components/load-error';
 import { FUTURE_COLUMNS } from './columns';
 import { useGetFolderCountQuery } from './counts-api';
@@ -10,7 +10,7 @@ import { OrderQueue } from './order-queue';
 import { useGetFutureMonthCountQuery } from './orders-api';
 
 type Month = (typeof MONTHS)[number];
-const { title } = navEntry('future-order');
+const { title } = orderScreen('future-order');
 const isMonth = (m: string | null): m is Month => !!m && (MONTHS as readonly string[]).includes(m);
 
 /** Future Orders: month tiles Jan–Dec with counts -> the month's table -> Back. */

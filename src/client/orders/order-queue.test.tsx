@@ -1,15 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { render } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FOLDER_COUNT_KEYS, type FolderCounts } from '../../shared/constants';
 import type { OrderListRow } from '../../shared/contracts/orders';
 import { MSG } from '../../shared/messages';
-import { makeStore } from '../app/store';
+import { makeStore } from '../state/store';
 import { listRow, mockApi, renderPage, signInAs } from '../test/fixtures';
-import { StaffLayout } from '../staff/staff-layout';
 import { FOLDER_COLUMNS } from './columns';
 import { NO_ACCESS, OrderQueue } from './order-queue';
 
@@ -133,42 +128,5 @@ describe("'All'", () => {
     expect(within(table).getByRole('checkbox', { name: 'Select all rows' })).not.toBeChecked();
     expect(within(table).getByRole('checkbox', { name: 'Select order 200000' })).not.toBeChecked();
     expect(within(table).getByRole('checkbox', { name: 'Select order 200001' })).toBeChecked();
-  });
-});
-
-describe('folder counts', () => {
-  it('a failed counts request says so above the tiles, and Retry fills tiles and sidebar', async () => {
-    storeSession('Admin');
-    const counts = Object.fromEntries(
-      Object.values(FOLDER_COUNT_KEYS).map((k, i) => [k, 200 + i]),
-    ) as FolderCounts;
-    let fail = true;
-    mockApi({
-      'GET /api/admin/get-folder-count': () =>
-        fail
-          ? {
-              status: 503,
-              body: { status: 0, message: 'Service temporarily unavailable. Please try again.' },
-            }
-          : { body: { status: 1, message: 'ok', data: counts } },
-    });
-    const router = createMemoryRouter(
-      [{ path: '/admin', element: <StaffLayout />, children: [{ index: true, element: <p>page</p> }] }],
-      { initialEntries: ['/admin'] },
-    );
-    render(
-      <Provider store={makeStore()}>
-        <RouterProvider router={router} />
-      </Provider>,
-    );
-    const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent(
-      'The order counts could not be loaded: Service temporarily unavailable. Please try again.',
-    );
-    fail = false;
-    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
-    const tiles = screen.getByRole('region', { name: 'Dashboard' });
-    expect(await within(tiles).findByText(String(counts.newOrdersCount))).toBeInTheDocument();
-    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
   });
 });

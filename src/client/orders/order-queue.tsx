@@ -2,7 +2,7 @@ import Button from 'react-bootstrap/Button';
 import { type Folder, MAX_PAGE_SIZE } from '../../shared/constants';
 import { can, readPermissionFor } from '../../shared/permissions';
 import { api, errorMessage } from '../transport/api';
-import { useAppDispatch } from '../app/store';
+import { useAppDispatch } from '../state/store';
 import { sessionUser } from '../transport/session';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { RefundReasonFields } from '../components/refund-reason-fields';

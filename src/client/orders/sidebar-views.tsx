@@ -5,7 +5,7 @@ import { NavLink } from 'react-router';
 import { toast } from 'react-toastify';
 import { PAGE_SIZES } from '../../shared/constants';
 import type { SavedView } from '../../shared/contracts/views';
-import { FOLDER_ROUTES } from '../app/nav';
+import { FOLDER_ROUTES } from './nav';
 import { errorMessage } from '../transport/api';
 import { useDeleteViewMutation, useGetViewsQuery, useSaveViewMutation } from './list-api';
 import { TextField } from '../components/form-kit/form-field';

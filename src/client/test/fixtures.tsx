@@ -10,7 +10,7 @@ import { type OrderDetails, orderDetails } from '../../shared/contracts/order-de
 import { folderCounts, type OrderListRow, orderListRow } from '../../shared/contracts/orders';
 import { FOLDER_COUNT_KEYS } from '../../shared/constants';
 import type { Envelope } from '../transport/api-client';
-import { makeStore } from '../app/store';
+import { makeStore } from '../state/store';
 import { server } from './server';
 
 /**

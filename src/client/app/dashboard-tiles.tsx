@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import type { FolderCounts } from '../../shared/constants';
 import { can } from '../../shared/permissions';
-import { TILES } from '../app/nav';
+import { TILES } from './nav';
 import { useSessionUser } from '../auth/use-session-user';
 
 /** Dashboard tiles, each with its count; without counts the tiles show no numbers. */

@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FOLDER_COUNT_KEYS, type FolderCounts, ROLES } from '../../shared/constants';
 import { can } from '../../shared/permissions';
-import { makeStore } from '../app/store';
+import { makeStore } from '../state/store';
 import { DashboardTiles } from './dashboard-tiles';
 
 /** A stored session as the SPA keeps it; the tiles only decode the payload (the server verifies). */

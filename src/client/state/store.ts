@@ -1,8 +1,13 @@
 import { configureStore } from '@reduxjs/toolkit';
 import { type TypedUseSelectorHook, useDispatch, useSelector } from 'react-redux';
-import { authSlice } from '../auth/auth-slice';
 import { api } from '../transport/api';
+import { authSlice } from './auth-slice';
 
+/**
+ * The client's state, a floor every feature stands on: the API cache (transport/api.ts) and the session
+ * state of auth-slice.ts, which any screen reads (signed in or not) and the sign-in and sign-out change.
+ * It imports transport/ only; the features import it, never the composition in app/.
+ */
 export function makeStore() {
   return configureStore({
     reducer: { [api.reducerPath]: api.reducer, auth: authSlice.reducer },

@@ -7,7 +7,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { ToastContainer, toast } from 'react-toastify';
 import { setUnauthorizedHandler } from '../transport/api-client';
 import { clearSession, getAccessToken, sessionUser } from '../transport/session';
-import { getStore, useAppSelector } from '../app/store';
+import { getStore, useAppSelector } from '../state/store';
 import { signOut, takeSignOutNotice } from '../auth/sign-out';
 
 // Signed-out visitors load only the login screen (forms, validation); signed-in staff only the layout.

@@ -4,7 +4,7 @@ import { toast } from 'react-toastify';
 import { signOut } from '../auth/sign-out';
 import { useSessionUser } from '../auth/use-session-user';
 import { errorMessage } from '../transport/api';
-import { useGetAvailabilityQuery, useSetAvailabilityMutation } from './availability-api';
+import { useGetAvailabilityQuery, useSetAvailabilityMutation } from '../staff/availability-api';
 
 interface Props {
   name: string;

@@ -2,7 +2,7 @@ import { Link, NavLink, useLocation } from 'react-router';
 import { STAFF_APP_NAME } from '../../shared/brand';
 import type { FolderCounts, Role } from '../../shared/constants';
 import { sidebarVisible } from '../../shared/permissions';
-import { SIDEBAR_LINKS } from '../app/nav';
+import { SIDEBAR_LINKS } from './nav';
 import { useGetUnmatchedQuery } from '../inbound/unmatched-api';
 import { SidebarViews } from '../orders/sidebar-views';
 

@@ -1,7 +1,11 @@
-import { screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FolderCounts } from '../../shared/constants';
+import { FOLDER_COUNT_KEYS, type FolderCounts } from '../../shared/constants';
 import { savedView } from '../../shared/contracts/views';
+import { makeStore } from '../state/store';
 import { countsFixture, mockApi, ok, refused, renderRoutes, signInAs } from '../test/fixtures';
 import { StaffLayout } from './staff-layout';
 
@@ -182,5 +186,42 @@ describe('staff layout', () => {
     const names = lists.map((l) => l.getAttribute('aria-label') ?? l.getAttribute('aria-labelledby'));
     expect(names.slice(0, 3)).toEqual(['Queues', 'views-heading', 'Customers']);
     expect(within(views).getByRole('link', { name: /Arriving soon/ })).toBeInTheDocument();
+  });
+});
+
+describe('folder counts', () => {
+  it('a failed counts request says so above the tiles, and Retry fills tiles and sidebar', async () => {
+    signInAs('Admin', 'Tess');
+    const counts = Object.fromEntries(
+      Object.values(FOLDER_COUNT_KEYS).map((k, i) => [k, 200 + i]),
+    ) as FolderCounts;
+    let fail = true;
+    mockApi({
+      'GET /api/admin/get-folder-count': () =>
+        fail
+          ? {
+              status: 503,
+              body: { status: 0, message: 'Service temporarily unavailable. Please try again.' },
+            }
+          : { body: { status: 1, message: 'ok', data: counts } },
+    });
+    const router = createMemoryRouter(
+      [{ path: '/admin', element: <StaffLayout />, children: [{ index: true, element: <p>page</p> }] }],
+      { initialEntries: ['/admin'] },
+    );
+    render(
+      <Provider store={makeStore()}>
+        <RouterProvider router={router} />
+      </Provider>,
+    );
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'The order counts could not be loaded: Service temporarily unavailable. Please try again.',
+    );
+    fail = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    const tiles = screen.getByRole('region', { name: 'Dashboard' });
+    expect(await within(tiles).findByText(String(counts.newOrdersCount))).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
   });
 });

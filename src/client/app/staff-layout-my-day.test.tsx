@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROLES } from '../../shared/constants';
-import { StaffLayout } from '../staff/staff-layout';
+import { StaffLayout } from './staff-layout';
 import { countsFixture, mockApi, ok, renderRoutes, signInAs } from '../test/fixtures';
 
 afterEach(() => localStorage.clear());

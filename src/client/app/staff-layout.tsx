@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { errorMessage } from '../transport/api';
-import { FOLDER_ROUTES } from '../app/nav';
+import { FOLDER_ROUTES } from '../orders/nav';
 import { useSessionUser } from '../auth/use-session-user';
 import { LoadError } from '../components/load-error';
 import { useGetFolderCountQuery } from '../orders/counts-api';
