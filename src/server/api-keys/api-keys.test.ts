@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ROLES } from '../../shared/constants.js';
 import { setClockForTests } from '../auth/clock.js';
 import { createTestApp, type TestApp } from '../test/app.js';
-import { createOrder } from '../test/factories.js';
+import { createOrder, createOrders } from '../test/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -171,6 +171,25 @@ describe('the job API', () => {
     expect((await claim(key)).statusCode).toBe(204);
     expect((await row(risky.orderId)).assigned_to).toBeNull();
     expect((await row(future.orderId)).assigned_to).toBeNull();
+  });
+
+  it('with more than a handful due, walks the queue by due time: the most urgent first, a tie to the lower order number', async () => {
+    const { key } = await createKey({ name: 'Robot W' });
+    // Over a hundred due, all later than today's arrivals: the claim walks the queue's index.
+    const inTwoMonths = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+    const fillers = await createOrders(t.database, 101, { arrival_date: inTwoMonths, departure_date: null });
+    const sooner = await createOrder(t.database);
+    const tied = await createOrder(t.database);
+    const { rows } = await t.database.sql.query<{ same: boolean; earlier: boolean }>(
+      `select a.due_at = b.due_at as same, a.due_at < (select min(due_at) from orders where order_id = any($3::bigint[])) as earlier
+       from orders a, orders b where a.order_id = $1 and b.order_id = $2`,
+      [sooner.orderId, tied.orderId, fillers.map((f) => f.orderId)],
+    );
+    expect(rows[0]).toEqual({ same: true, earlier: true });
+    const firstFiller = Math.min(...fillers.map((f) => f.orderId));
+    const got = [];
+    for (let i = 0; i < 3; i++) got.push((await claim(key)).json().data.orderId);
+    expect(got).toEqual([sooner.orderId, tied.orderId, firstFiller]);
   });
 
   it('10 concurrent claimers never get the same order', async () => {

@@ -383,6 +383,25 @@ export const orders = pgTable(
       .where(
         sql`${t.processStatus} = ${sqlValue('New')} and ${t.assignedTo} is null and ${t.processingMode} = ${sqlValue('Priority')}`,
       ),
+    // The routing pass's waiting orders in the order it hands them out: Priority first, oldest first
+    // (drizzle/0101).
+    index('orders_routing_queue_idx')
+      .on(sql`(${t.processingMode} = ${sqlValue('Priority')}) desc`, t.createdAt, t.orderId)
+      .where(sql`${t.processStatus} = ${sqlValue('New')} and ${t.assignedTo} is null`),
+    // The same orders by processing day: "few or none due" read from the index alone (drizzle/0101).
+    index('orders_new_unassigned_day_idx')
+      .on(t.processingDate, t.orderId)
+      .where(sql`${t.processStatus} = ${sqlValue('New')} and ${t.assignedTo} is null`),
+    // The job API's queue: the unassigned New orders of both folders by due time (drizzle/0102).
+    index('orders_submission_queue_idx')
+      .on(t.dueAt, t.orderId)
+      .where(sql`${t.processStatus} = ${sqlValue('New')} and ${t.assignedTo} is null`),
+    // Claim-next's unread answers, taken first: per status in arrival order (drizzle/0103).
+    index('orders_answered_queue_idx')
+      .on(t.processStatus, t.arrivalDate, t.createdAt, t.orderId)
+      .where(
+        sql`${t.customerRepliedAt} is not null and ${t.assignedTo} is null and ${t.processStatus} not in (${sqlList(CLOSED_STATUSES)})`,
+      ),
     // New Orders and Priority Orders by due time: the same orders by their deadline, so a sorted page
     // does not walk past the New orders already taken (Pending) either.
     index('orders_new_due_idx')

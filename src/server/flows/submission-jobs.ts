@@ -12,6 +12,7 @@ import { conflict, notFound } from '../http/errors.js';
 import { publishNotice } from '../live/notices.js';
 import { addSystemRemark } from '../orders/remarks.js';
 import { holdForMachine, releaseFromMachine } from '../orders/machine-hold.js';
+import { fewDueNewOrders, onlyOrders } from '../orders/new-queue.js';
 import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
 import { MANAGER_ROLES } from '../payments/stripe-risk.js';
 import { getSubmissionPolicy } from '../submission/policy.js';
@@ -54,10 +55,17 @@ async function expireSubmissionJobs(db: Db): Promise<string[]> {
   });
 }
 
+/** Up to this many orders due, a claim reads them by id rather than walking the queue's index. */
+const FEW_DUE = 100;
+
 /**
  * The next order to submit: New (New or Priority Orders), its processing date come (so its window is
- * open), held by nobody, not on a risk hold, by due time. `for update skip locked`: concurrent claimers
- * on any instance each get another order. Null when there is none.
+ * open), held by nobody, not on a risk hold, by due time, then the lower order number. `for update skip
+ * locked`: concurrent claimers on any instance each get another order. The queue is the index
+ * orders_submission_queue_idx (drizzle/0102), walked from the front: a claim reads the first orders it
+ * can lock, not the whole queue; with FEW_DUE or fewer due it reads those by id instead. The order by's
+ * columns are qualified: unqualified, `order_id` there would be the select list's text cast (order 10
+ * before order 9, and no index to walk). Null when there is none.
  */
 export async function claimSubmissionJob(
   db: Db,
@@ -67,16 +75,20 @@ export async function claimSubmissionJob(
   await expireSubmissionJobs(db);
   const policy = await getSubmissionPolicy(db);
   const at = now();
+  const today = serviceToday(at);
   const claimed = await db.transaction(async (tx) => {
+    // Few due: those, read by id (the walk would pass every Future order to find them).
+    const few = await fewDueNewOrders(tx, today, FEW_DUE);
+    if (few && !few.length) return null;
     const { rows } = await tx.execute<{ order_id: string }>(sql`
-      select order_id::text as order_id from orders
-      where process_status = ${sqlValue('New')} and assigned_to is null
-        and processing_date <= ${serviceToday(at)}::date
-        and (submission_opens_at is null or submission_opens_at <= ${at})
-        and not ('risk_hold' = any(check_flags))
-      order by due_at asc nulls last, order_id
+      select o.order_id::text as order_id from orders o
+      where o.process_status = ${sqlValue('New')} and o.assigned_to is null
+        and o.processing_date <= ${today}::date ${onlyOrders('o.order_id', few)}
+        and (o.submission_opens_at is null or o.submission_opens_at <= ${at})
+        and not ('risk_hold' = any(o.check_flags))
+      order by o.due_at asc nulls last, o.order_id
       limit 1
-      for update skip locked`);
+      for update of o skip locked`);
     const row = rows[0];
     if (!row) return null;
     const orderId = Number(row.order_id);

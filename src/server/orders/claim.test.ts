@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../shared/constants.js';
 import type { StaffIdentity } from '../context.js';
 import { createTestApp, type TestApp } from '../test/app.js';
-import { createOrder } from '../test/factories.js';
+import { createOrder, createOrders } from '../test/factories.js';
 import { claimNext } from './claim.js';
 
 /** Claims written together (decision 283): distinct orders, most urgent to the first asker, exact counters. */
@@ -146,5 +146,134 @@ describe('claimNext starts with the work (decision 360)', () => {
     const got: (number | null)[] = [];
     for (let i = 0; i < 4; i++) got.push(await claimNext(t.database.db, admin, 'awaitingGovtOrder'));
     expect(got).toEqual([replied, open, passed, null]);
+  });
+});
+
+describe('claimNext walks a folder in its working order, group by group (decision 428)', () => {
+  /** The working order as one sort of the whole folder: what the claims must hand out, in this order. */
+  const SORTED = `select order_id::int as id from orders
+    where assigned_to is null and process_status not in ('Completed', 'Deleted', 'Refunded') and %s
+    order by (customer_replied_at is null) asc, (trip_ends_at is not null and trip_ends_at <= now()) asc,
+      arrival_date asc nulls last, created_at asc, order_id asc`;
+  const sorted = async (where: string) =>
+    (await t.database.sql.query<{ id: number }>(SORTED.replace('%s', where))).rows.map((r) => r.id);
+
+  /** Days around today in the service time zone, as the trip's end (trigger orders_due_at) counts them. */
+  async function serviceDays() {
+    const { rows } = await t.database.sql.query<{ yesterday: string; today: string; tomorrow: string }>(
+      `select to_char(d - 1, 'YYYY-MM-DD') as yesterday, to_char(d, 'YYYY-MM-DD') as today,
+              to_char(d + 1, 'YYYY-MM-DD') as tomorrow
+       from (select (now() at time zone 'America/New_York')::date as d) s`,
+    );
+    return rows[0]!;
+  }
+
+  /** An order of the folder, its arrival, answer and creation moment set as the case needs. */
+  async function waiting(
+    status: 'New' | 'Refunds',
+    arrival: string | null,
+    opts: { replied?: boolean; createdMinutesAgo?: number } = {},
+  ): Promise<number> {
+    const { orderId } = await createOrder(t.database, { process_status: status });
+    await t.database.sql.query(
+      `update orders set processing_date = '2020-01-01', arrival_date = $2::date,
+         customer_replied_at = case when $3 then now() end,
+         created_at = now() - make_interval(mins => $4::int)
+       where order_id = $1`,
+      [orderId, arrival, opts.replied ?? false, opts.createdMinutesAgo ?? 0],
+    );
+    return orderId;
+  }
+
+  /**
+   * New Orders in one batch of claims, against a sort of the folder. `priorityDue` Priority orders due
+   * as well (not in the folder): over a hundred due, the pick walks the folder's indexes; fewer, it reads
+   * the due orders by id.
+   */
+  async function newOrdersCase(priorityDue: number) {
+    const admin = staff.find((s) => s.type === 'Admin')!;
+    await t.database.sql.query(
+      `update orders set assigned_to = $1 where process_status = 'New' and assigned_to is null`,
+      [admin.id],
+    );
+    if (priorityDue) await createOrders(t.database, priorityDue, { processing_mode: 'Priority' });
+    const d = await serviceDays();
+    const made = [
+      await waiting('New', d.yesterday, { createdMinutesAgo: 5 }),
+      await waiting('New', d.yesterday, { createdMinutesAgo: 50 }),
+      await waiting('New', d.today),
+      await waiting('New', d.tomorrow, { createdMinutesAgo: 1 }),
+      await waiting('New', d.tomorrow, { createdMinutesAgo: 9 }),
+      await waiting('New', '2020-01-02'),
+      await waiting('New', null, { createdMinutesAgo: 3 }),
+      await waiting('New', null, { createdMinutesAgo: 30 }),
+      await waiting('New', d.yesterday, { replied: true }),
+      await waiting('New', d.tomorrow, { replied: true }),
+    ];
+    const { rows: trips } = await t.database.sql.query<{ passed: boolean | null }>(
+      'select trip_ends_at <= now() as passed from orders where order_id = any($1::bigint[]) order by order_id',
+      [made],
+    );
+    // The trip's end as the trigger keeps it: passed before today, ahead from today, none without a date.
+    expect(trips.map((r) => r.passed)).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+      true,
+      null,
+      null,
+      true,
+      false,
+    ]);
+    const expected = await sorted(`process_status = 'New' and processing_mode <> 'Priority'`);
+    expect([...expected].sort((a, b) => a - b)).toEqual(made);
+    // Answers first, then today, tomorrow (older first), undated (older first), then the passed trips.
+    expect(expected).toEqual([
+      made[9],
+      made[8],
+      made[2],
+      made[4],
+      made[3],
+      made[7],
+      made[6],
+      made[5],
+      made[1],
+      made[0],
+    ]);
+    const got = await Promise.all(
+      Array.from({ length: made.length + 1 }, () => claimNext(t.database.db, admin, 'newOrder')),
+    );
+    expect(got).toEqual([...expected, null]);
+    await expectCountersExact();
+  }
+
+  it('New Orders: answers, trips ahead from today on, undated, trips passed; as a sort of the folder (few due)', async () => {
+    await newOrdersCase(0);
+  });
+
+  it('New Orders: the same with over a hundred orders due (the pick reads the folder, not the due orders by id)', async () => {
+    await newOrdersCase(101);
+  });
+
+  it('Refunds (no trip end): arrival order from the earliest, undated last; as a sort of the folder, one at a time', async () => {
+    const admin = staff.find((s) => s.type === 'Admin')!;
+    await t.database.sql.query(
+      `update orders set assigned_to = $1 where process_status = 'Refunds' and assigned_to is null`,
+      [admin.id],
+    );
+    const d = await serviceDays();
+    const made = [
+      await waiting('Refunds', d.tomorrow),
+      await waiting('Refunds', '2020-01-02'),
+      await waiting('Refunds', null),
+      await waiting('Refunds', d.yesterday),
+    ];
+    const expected = await sorted(`process_status = 'Refunds'`);
+    expect(expected).toEqual([made[1], made[3], made[0], made[2]]);
+    const got: (number | null)[] = [];
+    for (let i = 0; i <= made.length; i++) got.push(await claimNext(t.database.db, admin, 'refundOrder'));
+    expect(got).toEqual([...expected, null]);
   });
 });

@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import { CLOSED_STATUSES, type Folder } from '../../shared/constants.js';
+import { CLOSED_STATUSES, type Folder, type OrderStatus, SERVICE_TIME_ZONE } from '../../shared/constants.js';
 import { serviceToday } from '../../shared/dates.js';
 import { can, readPermissionFor } from '../../shared/permissions.js';
 import type { StaffIdentity } from '../context.js';
@@ -8,7 +8,8 @@ import type { DbOrTx } from '../db/client.js';
 import { sqlList } from '../db/sql-lists.js';
 import { refuseForbidden } from './refusal.js';
 import { inTransaction } from './transaction.js';
-import { type FolderScope, folderWhere } from './folders.js';
+import { type FolderScope, folderWhere, STATUS_FOLDERS } from './folders.js';
+import { fewDueNewOrders, onlyOrders } from './new-queue.js';
 import { VERSION_BUMP } from './version.js';
 
 /**
@@ -127,6 +128,98 @@ const WORK_ORDER = sql`(customer_replied_at is null) asc,
   (trip_ends_at is not null and trip_ends_at <= now()) asc,
   arrival_date asc nulls last, created_at asc, order_id asc`;
 
+/** WORK_ORDER within one of its groups: the order of a folder's arrival index (arrival, created, id). */
+const ARRIVAL_ORDER = sql`arrival_date asc nulls last, created_at asc, order_id asc`;
+
+/**
+ * The statuses whose open orders carry trip_ends_at: the end of the arrival day in the service time
+ * zone, written by the trigger orders_due_at (function orders_due_at_set, drizzle/0096) whenever the
+ * status or the arrival date changes. For them "trip passed" (trip_ends_at <= now()) is the same as
+ * "arrival before today" there, so the trip-ahead orders are the folder's arrival index from today on
+ * (then those without an arrival date) and the trip-passed ones the part before today.
+ */
+const TRIP_STATUSES = [
+  'New',
+  'Awaiting',
+  'AwaitingGovt',
+  'Customer Called',
+  'Contact Customer',
+] as const satisfies readonly OrderStatus[];
+
+/** Today in the service time zone at the statement's now(): the first arrival day whose trip is ahead. */
+const TRIP_TODAY = sql.raw(`(now() at time zone '${SERVICE_TIME_ZONE}')::date`);
+
+/** Does every order the folder can hold have one of TRIP_STATUSES? */
+function onlyTripStatuses(folder: Folder): boolean {
+  const status = STATUS_FOLDERS[folder];
+  if (status) return (TRIP_STATUSES as readonly OrderStatus[]).includes(status);
+  return ['newOrder', 'priorityOrder', 'pendingOrder', 'futureOrder'].includes(folder);
+}
+
+/** The folders of unassigned New orders whose processing day has come, and "few" of those. */
+const DUE_FOLDERS: ReadonlySet<Folder> = new Set(['newOrder', 'priorityOrder']);
+const FEW_DUE = 100;
+
+/** Trip still ahead, and trip passed: the second key of WORK_ORDER, split. */
+const TRIP_AHEAD = sql`(trip_ends_at is null or trip_ends_at > now())`;
+const TRIP_PASSED = sql`trip_ends_at <= now()`;
+
+/**
+ * The pick of `n` waiting orders of a folder in WORK_ORDER, locked, skipping rows another transaction
+ * holds: one statement's CTEs, the last one `picked` (order_id, rn). Sorting the whole folder by
+ * WORK_ORDER reads every waiting order (tens of thousands in New Orders at a million orders) to hand
+ * out a few, so the pick takes WORK_ORDER's groups one after another (answered: trip ahead, undated,
+ * trip passed; then the same without an answer), each read in arrival order from an index that holds
+ * it in that order (the unanswered ones from the folder's own, orders_claimable_new_idx and its
+ * siblings; the answered ones from orders_answered_queue_idx) and stopping at the rows it needs. Each
+ * group asks only for what the groups before it left over (a LIMIT of 0 reads nothing), so the pick
+ * locks no more rows than the claims take, and the same ones a sort of the whole folder gives.
+ * `few`: the folder's only candidates (New Orders and Priority Orders with few orders due), read by id.
+ */
+function pickWaiting(folder: Folder, scope: FolderScope, n: number, few: readonly number[] | null): SQL {
+  const waiting = sql`${folderWhere(folder, scope)} and assigned_to is null
+    and process_status not in (${sqlList(CLOSED_STATUSES)}) ${onlyOrders('order_id', few)}`;
+  const columns = sql`order_id, arrival_date, created_at, customer_replied_at, trip_ends_at`;
+  const groups: { name: string; where: SQL }[] = [];
+  for (const [name, who] of [
+    ['answered', sql`customer_replied_at is not null`],
+    ['waiting', sql`customer_replied_at is null`],
+  ] as const) {
+    if (onlyTripStatuses(folder)) {
+      // The bounds on arrival_date follow from trip_ends_at (TRIP_STATUSES): they add no order and drop
+      // none; they let each walk start and stop in the index instead of filtering its way there.
+      groups.push(
+        { name: `${name}_ahead`, where: sql`${who} and ${TRIP_AHEAD} and arrival_date >= ${TRIP_TODAY}` },
+        { name: `${name}_undated`, where: sql`${who} and ${TRIP_AHEAD} and arrival_date is null` },
+        { name: `${name}_passed`, where: sql`${who} and ${TRIP_PASSED} and arrival_date < ${TRIP_TODAY}` },
+      );
+    } else {
+      groups.push(
+        { name: `${name}_ahead`, where: sql`${who} and ${TRIP_AHEAD}` },
+        { name: `${name}_passed`, where: sql`${who} and ${TRIP_PASSED}` },
+      );
+    }
+  }
+  const ctes = groups.map((g, i) => {
+    const taken = groups.slice(0, i).map((before) => sql`(select count(*) from ${sql.raw(before.name)})`);
+    const limit = taken.length ? sql`${n} - ${sql.join(taken, sql` - `)}` : sql`${n}`;
+    return sql`${sql.raw(g.name)} as materialized (
+      select ${columns} from orders
+      where ${waiting} and ${g.where}
+      order by ${ARRIVAL_ORDER}
+      limit ${limit} for update skip locked
+    )`;
+  });
+  const all = sql.join(
+    groups.map((g) => sql`select * from ${sql.raw(g.name)}`),
+    sql` union all `,
+  );
+  return sql`${sql.join(ctes, sql`,\n`)},
+    picked as (
+      select order_id, row_number() over (order by ${WORK_ORDER}) as rn from (${all}) p
+    )`;
+}
+
 /**
  * One transaction's claims, in one statement: locks as many waiting orders as there are claimers (most
  * urgent first, skipping those another transaction holds), assigns the i-th most urgent to the i-th
@@ -145,17 +238,12 @@ async function claimBatch(
     staffIds.map((id, i) => sql`(${i + 1}::int, ${id}::int)`),
     sql`, `,
   );
+  // New Orders and Priority Orders also hold the Future orders, which a walk of the folder's index
+  // passes on its way: with few orders due, the pick reads just those.
+  const few = DUE_FOLDERS.has(folder) ? await fewDueNewOrders(tx, scope.today, FEW_DUE) : null;
+  if (few && !few.length) return staffIds.map(() => null);
   const { rows } = await tx.execute<{ order_id: string; rn: number }>(sql`
-    with picked as (
-      select order_id, row_number() over (order by ${WORK_ORDER}) as rn
-      from (
-        select order_id, arrival_date, created_at, customer_replied_at, trip_ends_at from orders
-        where ${folderWhere(folder, scope)} and assigned_to is null
-          and process_status not in (${sqlList(CLOSED_STATUSES)})
-        order by ${WORK_ORDER}
-        limit ${staffIds.length} for update skip locked
-      ) p
-    ),
+    with ${pickWaiting(folder, scope, staffIds.length, few)},
     claimers (rn, staff_id) as (values ${claimers}),
     claimed as (
       update orders o set assigned_to = c.staff_id, updated_at = now(), ${VERSION_BUMP}

@@ -2,17 +2,18 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { orders } from '../db/schema.js';
 import { recordEvents } from './events.js';
+import { VERSION_BUMP } from './version.js';
 
 /**
  * Holding of orders by a machine of the job API (src/server/flows/submission-jobs.ts): its staff row
  * (decision 365) becomes or stops being the holder, with the assign event. Call in the caller's
- * transaction, the order locked.
+ * transaction, the order locked. Holding raises the version in its own update (VERSION_BUMP), so the
+ * assign event only publishes.
  */
 export async function holdForMachine(tx: DbOrTx, orderId: number, machineUserId: number): Promise<void> {
-  await tx
-    .update(orders)
-    .set({ assignedTo: machineUserId, updatedAt: sql`now()` })
-    .where(eq(orders.orderId, orderId));
+  await tx.execute(
+    sql`update orders set assigned_to = ${machineUserId}, updated_at = now(), ${VERSION_BUMP} where order_id = ${orderId}`,
+  );
   await recordEvents(tx, [
     { orderId, actorId: machineUserId, action: 'assign', fromValue: null, toValue: String(machineUserId) },
   ]);

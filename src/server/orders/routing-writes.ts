@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { sqlValue } from '../db/sql-lists.js';
+import { VERSION_BUMP } from './version.js';
 
 /**
  * The order side of routing (src/server/routing/ decides, src/server/flows/ runs the passes): handing
@@ -21,7 +22,7 @@ export async function assignRouted(
   const { rows } = await tx.execute<{ n: number }>(sql`
     with a (order_id, staff_id) as (values ${values}),
     assigned as (
-      update orders o set assigned_to = a.staff_id, updated_at = now()
+      update orders o set assigned_to = a.staff_id, updated_at = now(), ${VERSION_BUMP}
       from a where o.order_id = a.order_id and o.assigned_to is null
       returning o.order_id, a.staff_id
     ),

@@ -5,6 +5,7 @@ import { serviceToday } from '../../shared/dates.js';
 import type { CustomerLanguage } from '../../shared/languages.js';
 import type { DbOrTx } from '../db/client.js';
 import { sqlList, sqlValue } from '../db/sql-lists.js';
+import { fewDueNewOrders, onlyOrders } from '../orders/new-queue.js';
 import { assignRouted } from '../orders/routing-writes.js';
 import {
   type Assignment,
@@ -83,23 +84,32 @@ function routedWhere(policy: RoutingPolicy) {
 /**
  * The unassigned orders in the routed folders (New and Priority as their lists show them: open, the
  * processing day reached), Priority first and oldest first, locked; rows another transaction holds are
- * skipped (a claim or a move in progress).
+ * skipped (a claim or a move in progress). With more than a batch due, the pass walks
+ * orders_routing_queue_idx (drizzle/0101), whose key the order by is, and stops at its batch; with a
+ * batch or fewer (the usual case once routing keeps up) it reads those by id. The order by's columns
+ * are qualified: unqualified, they would be the select list's text casts (a text order, which no index
+ * holds and which ranks order 10 before order 9).
  */
 async function lockWaitingOrders(tx: DbOrTx, policy: RoutingPolicy, now: Date): Promise<RoutingOrder[]> {
   const where = routedWhere(policy);
   if (!where) return [];
+  const today = serviceToday(now);
+  // At most a batch due: all of them, read by id (the walk would pass every Future order to find them).
+  const few = await fewDueNewOrders(tx, today, ROUTING_BATCH);
+  if (few && !few.length) return [];
   const { rows } = await tx.execute<{
     order_id: string;
     priority: boolean;
     language: CustomerLanguage | null;
     created_at: string;
   }>(sql`
-    select order_id::text, processing_mode = ${PRIORITY} as priority, language, created_at::text
-    from orders
-    where process_status = ${sqlValue('New')} and assigned_to is null and processing_date <= ${serviceToday(now)} and ${where}
-    order by (processing_mode = ${PRIORITY}) desc, created_at, order_id
+    select o.order_id::text, o.processing_mode = ${PRIORITY} as priority, o.language, o.created_at::text
+    from orders o
+    where o.process_status = ${sqlValue('New')} and o.assigned_to is null and o.processing_date <= ${today} and ${where}
+      ${onlyOrders('o.order_id', few)}
+    order by (o.processing_mode = ${PRIORITY}) desc, o.created_at, o.order_id
     limit ${ROUTING_BATCH}
-    for update skip locked`);
+    for update of o skip locked`);
   return rows.map((r) => ({
     orderId: Number(r.order_id),
     priority: r.priority,

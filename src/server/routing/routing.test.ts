@@ -3,7 +3,7 @@ import type { WeekHours } from '../../shared/contracts/routing.js';
 import { releaseIdleOrders } from '../flows/idle-release.js';
 import { routeOrders } from '../flows/route-orders.js';
 import { createTestApp, type DemoRole, type TestApp } from '../test/app.js';
-import { addCurrentCard, createOrder } from '../test/factories.js';
+import { addCurrentCard, createOrder, createOrders } from '../test/factories.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -216,6 +216,51 @@ describe('automatic assignment', () => {
     expect(done.statusCode, done.body).toBe(200);
     expect(await routeOrders(t.database.db, new Date())).toBe(1);
     expect(await holderOf(c.orderId)).toBe(team.id);
+  });
+
+  it('hands the waiting orders out Priority first, then oldest first; an order whose day has not come waits', async () => {
+    await setPolicy(POLICY_ON);
+    const team = await member('Team');
+    await updateMember('Team', { capacity: 3, shift: ALWAYS });
+    const newer = await createOrder(t.database);
+    const older = await createOrder(t.database);
+    const priority = await createOrder(t.database, { processing_mode: 'Priority' });
+    const oldest = await createOrder(t.database);
+    const future = await createOrder(t.database);
+    const age = (orderId: number, hours: number, set = '') =>
+      q(`update orders set created_at = now() - make_interval(hours => $2::int)${set} where order_id = $1`, [
+        orderId,
+        hours,
+      ]);
+    await age(older.orderId, 1);
+    await age(oldest.orderId, 2);
+    await age(future.orderId, 3, ', processing_date = processing_date + 2');
+    expect(await routeOrders(t.database.db, new Date())).toBe(3);
+    const holders = async () =>
+      Promise.all([newer, older, priority, oldest, future].map((o) => holderOf(o.orderId)));
+    expect(await holders()).toEqual([null, team.id, team.id, team.id, null]);
+    await updateMember('Team', { capacity: 10 });
+    expect(await routeOrders(t.database.db, new Date())).toBe(1);
+    expect(await holders()).toEqual([team.id, team.id, team.id, team.id, null]);
+  });
+
+  it('with more than a batch due, takes the batch in the same order: Priority first, then oldest first', async () => {
+    await setPolicy(POLICY_ON);
+    const team = await member('Team');
+    await updateMember('Team', { capacity: 2, shift: ALWAYS });
+    const older = await createOrder(t.database);
+    const priority = await createOrder(t.database, { processing_mode: 'Priority' });
+    const oldest = await createOrder(t.database);
+    await q(`update orders set created_at = now() - interval '1 hour' where order_id = $1`, [older.orderId]);
+    await q(`update orders set created_at = now() - interval '2 hours' where order_id = $1`, [
+      oldest.orderId,
+    ]);
+    // Over a batch (500) due: the pass reads the queue, not the due orders by id.
+    await createOrders(t.database, 501);
+    expect(await routeOrders(t.database.db, new Date())).toBe(2);
+    expect(await holderOf(priority.orderId)).toBe(team.id);
+    expect(await holderOf(oldest.orderId)).toBe(team.id);
+    expect(await holderOf(older.orderId)).toBeNull();
   });
 
   it('routes nothing while the folders are off, the member is away or has no shift', async () => {
