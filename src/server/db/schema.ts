@@ -356,7 +356,6 @@ export const orders = pgTable(
     index('orders_due_idx').on(t.dueAt, t.orderId),
     index('orders_status_due_idx').on(t.processStatus, t.dueAt, t.orderId),
     index('orders_arrival_idx').on(t.arrivalDate, t.orderId),
-    index('orders_created_at_amount_idx').on(t.createdAt).where(sql`${t.amount} > 0`),
     index('orders_refund_reason_idx')
       .on(t.refundReason, t.refundDate)
       .where(sql`${t.refundReason} is not null`),
@@ -1169,6 +1168,30 @@ export const paymentCharges = pgTable(
     unique('payment_charges_uq').on(t.provider, t.chargeId),
     index('payment_charges_order_idx').on(t.orderId),
   ],
+);
+
+/**
+ * The dispute ratios' counters (decision 431, drizzle/0104), kept by the triggers of orders, charges,
+ * disputes and warnings in the transaction of each change: per month of the service time zone (its first
+ * day) and card brand as the ratios count it (the first charge's, else the intake's, else 'other'), the
+ * settled charges, the disputes opened (per reason; 'unknown' when none was given), the early fraud
+ * warnings and the disputes closed won or lost. Figures other than the disputes are kept under reason ''.
+ */
+export const disputeMonthCounts = pgTable(
+  'dispute_month_counts',
+  {
+    month: date('month', { mode: 'string' }).notNull(),
+    brand: text('brand').notNull(),
+    reason: text('reason').notNull().default(''),
+    settled: integer('settled').notNull().default(0),
+    settledCents: bigint('settled_cents', { mode: 'number' }).notNull().default(0),
+    disputes: integer('disputes').notNull().default(0),
+    disputeCents: bigint('dispute_cents', { mode: 'number' }).notNull().default(0),
+    warnings: integer('warnings').notNull().default(0),
+    won: integer('won').notNull().default(0),
+    lost: integer('lost').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.month, t.brand, t.reason] })],
 );
 
 /** Early fraud warnings, one row per warning: what was done about it (refunded, kept, in review). */

@@ -6,6 +6,7 @@ import { orders } from '../db/schema.js';
 import { notFound } from '../http/errors.js';
 import { changeStatus } from './move-status.js';
 import { type CheckSettings, checkItem, checksOfOrder } from '../orders/order-checks.js';
+import { orderRowById } from '../orders/repository.js';
 import { buildPacket } from '../submission/packet.js';
 import { now } from '../clock.js';
 
@@ -21,7 +22,7 @@ export async function submissionPacketOf(
   orderId: number,
   settings: CheckSettings,
 ): Promise<SubmissionPacket> {
-  const [order] = await db.select().from(orders).where(eq(orders.orderId, orderId));
+  const order = await orderRowById(db, orderId);
   if (!order) throw notFound('Order not found');
   const packet = buildPacket(order);
   const checks = await checksOfOrder(db, order, settings, now());

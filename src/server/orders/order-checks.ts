@@ -89,6 +89,72 @@ type CandidateRow = DuplicateSubject & {
   created_at: string;
 };
 
+/** A candidate's columns as the rules and the checks route read them (dates and amounts as text). */
+const CANDIDATE_COLUMNS = sql`order_id::int as order_id, email, passport_number, nationality, first_name, last_name,
+    date_of_birth::text as date_of_birth, arrival_date::text as arrival_date,
+    departure_date::text as departure_date, process_status, amount::text as amount, currency,
+    transaction_id, merchant_name, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at`;
+
+type LookupShape = 'both' | 'passport' | 'email';
+
+/**
+ * The candidates' lookup of one shape (the passport key with the nationality, the lower-cased e-mail,
+ * or both), as a named prepared statement: PostgreSQL plans it once per connection rather than on every
+ * check, and a handle used again (the server's own) keeps the built statement (decision 432).
+ */
+function candidatesStatement(db: DbOrTx, shape: LookupShape) {
+  const byPassport = sql`(select ${CANDIDATE_COLUMNS} from orders
+      where passport_key = ${sql.placeholder('passport')}
+        and coalesce(lower(btrim(nationality)), '') = ${sql.placeholder('nationality')}
+        and order_id <> ${sql.placeholder('orderId')} and process_status <> ${sqlValue('Deleted')}
+      limit ${CANDIDATE_LIMIT})`;
+  // The e-mail rule needs both birth dates, within 30 days of each other: asked of the e-mail's rows.
+  const byEmail = sql`(select ${CANDIDATE_COLUMNS} from orders
+      where lower(email) = ${sql.placeholder('email')} and order_id <> ${sql.placeholder('orderId')}
+        and process_status <> ${sqlValue('Deleted')}
+        and date_of_birth between ${sql.placeholder('birth')}::date - 30 and ${sql.placeholder('birth')}::date + 30
+      limit ${CANDIDATE_LIMIT})`;
+  const lookup =
+    shape === 'both' ? sql`${byPassport} union ${byEmail}` : shape === 'passport' ? byPassport : byEmail;
+  const c = (column: string) => sql.raw(`c.${column}`);
+  return db
+    .select({
+      order_id: sql<number>`${c('order_id')}`,
+      email: sql<string>`${c('email')}`,
+      passport_number: sql<string | null>`${c('passport_number')}`,
+      nationality: sql<string | null>`${c('nationality')}`,
+      first_name: sql<string>`${c('first_name')}`,
+      last_name: sql<string>`${c('last_name')}`,
+      date_of_birth: sql<string | null>`${c('date_of_birth')}`,
+      arrival_date: sql<string | null>`${c('arrival_date')}`,
+      departure_date: sql<string | null>`${c('departure_date')}`,
+      process_status: sql<OrderStatus>`${c('process_status')}`,
+      amount: sql<string>`${c('amount')}`,
+      currency: sql<string>`${c('currency')}`,
+      transaction_id: sql<string | null>`${c('transaction_id')}`,
+      merchant_name: sql<string | null>`${c('merchant_name')}`,
+      created_at: sql<string>`${c('created_at')}`,
+    })
+    .from(sql`(${lookup}) c`)
+    .prepare(`order_duplicates_${shape}`);
+}
+type CandidatesStatement = ReturnType<typeof candidatesStatement>;
+const candidateStatements = new WeakMap<DbOrTx, Partial<Record<LookupShape, CandidatesStatement>>>();
+
+function decisionsStatement(db: DbOrTx) {
+  return db
+    .select({ other: sql<number>`d.other`, decision: sql<DuplicateDecision>`d.decision` })
+    .from(
+      sql`(select other_order_id::int as other, decision from order_duplicate_decisions
+             where order_id = ${sql.placeholder('orderId')}
+           union all
+           select order_id::int, decision from order_duplicate_decisions
+             where other_order_id = ${sql.placeholder('orderId')}) d`,
+    )
+    .prepare('order_duplicate_decisions');
+}
+const decisionStatements = new WeakMap<DbOrTx, ReturnType<typeof decisionsStatement>>();
+
 /**
  * Orders the rules call possible duplicates of `o` (Deleted ones aside), with the staff decision on
  * each pair. Two lookups, each answered by an index: the passport key with the nationality, and the
@@ -100,38 +166,31 @@ export async function findDuplicates(
 ): Promise<{ candidate: CandidateRow; rule: 'passport' | 'email'; decision: DuplicateDecision | null }[]> {
   const subject = subjectOf(o);
   const passport = normalisePassport(o.passportNumber);
-  const columns = sql`order_id::int as order_id, email, passport_number, nationality, first_name, last_name,
-    date_of_birth::text as date_of_birth, arrival_date::text as arrival_date,
-    departure_date::text as departure_date, process_status, amount::text as amount, currency,
-    transaction_id, merchant_name, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at`;
-  const byPassport = passport
-    ? sql`(select ${columns} from orders
-          where passport_key = ${passport} and coalesce(lower(btrim(nationality)), '') = ${nationalityKey(o.nationality)}
-            and order_id <> ${o.orderId} and process_status <> ${sqlValue('Deleted')} limit ${CANDIDATE_LIMIT})`
-    : null;
-  // The e-mail rule needs both birth dates, within 30 days of each other: asked of the e-mail's rows.
-  const byEmail = o.dateOfBirth
-    ? sql`(select ${columns} from orders
-      where lower(email) = ${emailKey(o.email)} and order_id <> ${o.orderId} and process_status <> ${sqlValue('Deleted')}
-        and date_of_birth between ${o.dateOfBirth}::date - 30 and ${o.dateOfBirth}::date + 30
-      limit ${CANDIDATE_LIMIT})`
-    : null;
-  if (!byPassport && !byEmail) return [];
-  const { rows: raw } = await db.execute<Record<string, unknown>>(
-    byPassport && byEmail ? sql`${byPassport} union ${byEmail}` : (byPassport ?? byEmail)!,
-  );
-  const rows = raw as unknown as CandidateRow[];
+  const shape: LookupShape | null =
+    passport && o.dateOfBirth ? 'both' : passport ? 'passport' : o.dateOfBirth ? 'email' : null;
+  if (!shape) return [];
+  const statements = candidateStatements.get(db) ?? {};
+  candidateStatements.set(db, statements);
+  const statement = statements[shape] ?? candidatesStatement(db, shape);
+  statements[shape] = statement;
+  const rows: CandidateRow[] = await statement.execute({
+    orderId: o.orderId,
+    ...(shape !== 'email' ? { passport, nationality: nationalityKey(o.nationality) } : {}),
+    ...(shape !== 'passport' ? { email: emailKey(o.email), birth: o.dateOfBirth } : {}),
+  });
   const matches = rows
     .map((candidate) => ({ candidate, rule: duplicateRule(subject, candidate) }))
     .filter((m): m is { candidate: CandidateRow; rule: 'passport' | 'email' } => m.rule !== null)
     .sort((a, b) => a.candidate.order_id - b.candidate.order_id);
   if (!matches.length) return [];
-  const { rows: decided } = await db.execute<{ other: number; decision: DuplicateDecision }>(sql`
-    select other_order_id::int as other, decision from order_duplicate_decisions where order_id = ${o.orderId}
-    union all
-    select order_id::int, decision from order_duplicate_decisions where other_order_id = ${o.orderId}`);
-  const decisions = new Map(decided.map((d) => [Number(d.other), d.decision]));
-  return matches.map((m) => ({ ...m, decision: decisions.get(m.candidate.order_id) ?? null }));
+  let decisions = decisionStatements.get(db);
+  if (!decisions) {
+    decisions = decisionsStatement(db);
+    decisionStatements.set(db, decisions);
+  }
+  const decided = await decisions.execute({ orderId: o.orderId });
+  const byOther = new Map(decided.map((d) => [Number(d.other), d.decision]));
+  return matches.map((m) => ({ ...m, decision: byOther.get(m.candidate.order_id) ?? null }));
 }
 
 /** The error of the order's last failed machine submission, on one line and short (the check's message). */

@@ -16,6 +16,26 @@ import { readDueClock, dueStateOf } from '../due-time/policy.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 
+/**
+ * One order's row by id (undefined when none), as a named prepared statement built once per database
+ * handle: a read served on every request (the submission packet) is neither built again by the query
+ * builder nor planned again by PostgreSQL (decision 432).
+ */
+export async function orderRowById(db: DbOrTx, orderId: number): Promise<OrderRow | undefined> {
+  let statement = rowById.get(db);
+  if (!statement) {
+    statement = db
+      .select()
+      .from(orders)
+      .where(eq(orders.orderId, sql.placeholder('orderId')))
+      .prepare('order_row_by_id');
+    rowById.set(db, statement);
+  }
+  const [row] = await statement.execute({ orderId });
+  return row;
+}
+const rowById = new WeakMap<DbOrTx, { execute: (values: { orderId: number }) => Promise<OrderRow[]> }>();
+
 /** A locked order row with the name of its holder (null when unassigned). */
 export interface LockedOrder extends OrderRow {
   holder: string | null;

@@ -5,8 +5,7 @@ import type {
   NetworkDisputes,
   PaymentPolicy,
 } from '../../shared/contracts/payment-risk.js';
-import { SERVICE_TIME_ZONE } from '../../shared/constants.js';
-import { serviceDayStart, serviceToday } from '../../shared/dates.js';
+import { serviceToday } from '../../shared/dates.js';
 import type { DbOrTx } from '../db/client.js';
 import { readPaymentPolicy } from './policy.js';
 import { NETWORKS, type Network, networkOf } from './stripe-risk.js';
@@ -21,11 +20,6 @@ import { NETWORKS, type Network, networkOf } from './stripe-risk.js';
 
 /** Stripe's fee per dispute, in cents (the estimate until payouts are synced). */
 export const DISPUTE_FEE_CENTS = 1500;
-
-const BRAND_OF = (orderAlias: string) =>
-  sql.raw(
-    `coalesce((select pc.brand from payment_charges pc where pc.order_id = ${orderAlias}.order_id order by pc.id limit 1), ${orderAlias}.card_brand, 'other')`,
-  );
 
 /** 'YYYY-MM' plus n months. */
 export function addMonths(month: string, n: number): string {
@@ -75,67 +69,43 @@ const emptyCell = (): Cell => ({
   lost: 0,
 });
 
-/** Every figure by month and network over [from, to) months. */
+/**
+ * Every figure by month and network over [from, to) months, from the monthly counters
+ * (dispute_month_counts, drizzle/0104): per service-time month and brand as stored, kept by the triggers
+ * of the orders, charges, disputes and warnings in the transaction of each change. A disputes figure
+ * is kept per reason; every other figure under the reason ''.
+ */
 async function cells(db: DbOrTx, from: string, to: string): Promise<Map<string, Cell>> {
-  const start = serviceDayStart(`${from}-01`).toISOString();
-  const end = serviceDayStart(`${to}-01`).toISOString();
-  const tz = SERVICE_TIME_ZONE;
   const out = new Map<string, Cell>();
-  const cell = (m: string, brand: string | null) => {
-    const key = `${m}|${networkOf(brand)}`;
-    const c = out.get(key) ?? emptyCell();
-    out.set(key, c);
-    return c;
-  };
-  const settled = await db.execute<{ m: string; brand: string; n: string; cents: string }>(sql`
-    select to_char(o.created_at at time zone ${tz}, 'YYYY-MM') as m, ${BRAND_OF('o')} as brand,
-           count(*)::text as n,
-           coalesce(sum(round(o.amount * 100)) filter (where o.currency = 'USD'), 0)::bigint::text as cents
-    from orders o
-    where o.amount > 0 and o.created_at >= ${start}::timestamptz and o.created_at < ${end}::timestamptz
-    group by 1, 2`);
-  for (const r of settled.rows) {
-    const c = cell(r.m, r.brand);
-    c.settled += Number(r.n);
-    c.cents += Number(r.cents);
-  }
-  const disputes = await db.execute<{
+  const { rows } = await db.execute<{
     m: string;
     brand: string;
-    reason: string | null;
-    n: string;
+    reason: string;
+    settled: number;
     cents: string;
+    disputes: number;
+    dispute_cents: string;
+    warnings: number;
+    won: number;
+    lost: number;
   }>(sql`
-    select to_char(d.created_at at time zone ${tz}, 'YYYY-MM') as m, ${BRAND_OF('o')} as brand,
-           d.reason, count(*)::text as n,
-           coalesce(sum(d.amount) filter (where d.currency = 'USD'), 0)::bigint::text as cents
-    from payment_disputes d join orders o on o.order_id = d.order_id
-    where d.created_at >= ${start}::timestamptz and d.created_at < ${end}::timestamptz
-    group by 1, 2, 3`);
-  for (const r of disputes.rows) {
-    const c = cell(r.m, r.brand);
-    c.disputes += Number(r.n);
-    c.disputeCents += Number(r.cents);
-    const reason = r.reason ?? 'unknown';
-    c.byReason[reason] = (c.byReason[reason] ?? 0) + Number(r.n);
-  }
-  const warnings = await db.execute<{ m: string; brand: string; n: string }>(sql`
-    select to_char(w.created_at at time zone ${tz}, 'YYYY-MM') as m, ${BRAND_OF('o')} as brand, count(*)::text as n
-    from payment_fraud_warnings w join orders o on o.order_id = w.order_id
-    where w.created_at >= ${start}::timestamptz and w.created_at < ${end}::timestamptz
-    group by 1, 2`);
-  for (const r of warnings.rows) cell(r.m, r.brand).warnings += Number(r.n);
-  const closed = await db.execute<{ m: string; brand: string; status: string; n: string }>(sql`
-    select to_char(d.closed_at at time zone ${tz}, 'YYYY-MM') as m, ${BRAND_OF('o')} as brand, d.status,
-           count(*)::text as n
-    from payment_disputes d join orders o on o.order_id = d.order_id
-    where d.closed_at >= ${start}::timestamptz and d.closed_at < ${end}::timestamptz
-      and d.status in ('won', 'lost')
-    group by 1, 2, 3`);
-  for (const r of closed.rows) {
-    const c = cell(r.m, r.brand);
-    if (r.status === 'won') c.won += Number(r.n);
-    else c.lost += Number(r.n);
+    select to_char(month, 'YYYY-MM') as m, brand, reason, settled, settled_cents::text as cents, disputes,
+           dispute_cents::text as dispute_cents, warnings, won, lost
+    from dispute_month_counts
+    where month >= ${`${from}-01`}::date and month < ${`${to}-01`}::date`);
+  for (const r of rows) {
+    const key = `${r.m}|${networkOf(r.brand)}`;
+    const c = out.get(key) ?? emptyCell();
+    out.set(key, c);
+    c.settled += Number(r.settled);
+    c.cents += Number(r.cents);
+    const disputes = Number(r.disputes);
+    c.disputes += disputes;
+    c.disputeCents += Number(r.dispute_cents);
+    if (disputes !== 0) c.byReason[r.reason] = (c.byReason[r.reason] ?? 0) + disputes;
+    c.warnings += Number(r.warnings);
+    c.won += Number(r.won);
+    c.lost += Number(r.lost);
   }
   return out;
 }
