@@ -31,15 +31,15 @@ import { latestDocument, lockOrders } from '../orders/repository.js';
  * stored on an order is read on a PDF worker (text of every page, every QR code), compared with the
  * order and with the cards of other orders, and the result decides whether the card may leave.
  *
- * While a card is read: an upload waits for the reading (bounded by CARD_READ_TIMEOUT_MS, on a worker,
- * never on the request thread) and answers with the result. When the workers are busy the card is
- * stored with its check "running": every sending path answers 409 "still being checked" until the
- * background sweep (recheckPendingCards) has read it.
+ * While a card is read: an upload waits for the reading (on a worker, never on the request thread; the
+ * reading bounded by CARD_READ_TIMEOUT_MS once a worker has taken it) and answers with the result. When
+ * the workers' queue is full the card is stored with its check "running": every sending path answers 409
+ * "still being checked" until the background sweep (recheckPendingCards) has read it.
  */
 
 type Ctx = { db: Db; config: Config };
 
-/** A card still unread after this (waiting for a worker included) is treated as unreadable. */
+/** A card whose reading runs longer than this on its worker (the wait for one not counted) is unreadable. */
 const CARD_READ_TIMEOUT_MS = 20_000;
 
 export const CHARGEBACK_NOT_COMPLETED_BY_UPLOAD =
