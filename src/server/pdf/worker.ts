@@ -1,4 +1,5 @@
-import { PDFDocument } from 'pdf-lib';
+import { workerData } from 'node:worker_threads';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { move } from 'piscina';
 import type { DefencePackDetails, OrderFields } from '../../shared/contracts/order-detail.js';
 import { type EmbeddedDocument, renderDefencePack } from './defence-pack.js';
@@ -23,6 +24,26 @@ export interface PdfTaskResult {
   /** null: the file cannot be decoded. */
   'passport-pictures': { band: Uint8Array; whole: Uint8Array } | null;
 }
+
+/**
+ * A warm worker (warmPdfWorkers) reads a small card before its first task: a page of text with a code
+ * picture and a page with a drawn code-less box, so pdfjs, its worker code, the fonts, the canvas
+ * module and jsQR are loaded and compiled before a real card waits for them. A failure here only
+ * leaves the worker cold.
+ */
+async function warmUp(): Promise<void> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const first = pdf.addPage([595, 842]);
+  first.drawText('Surname: WARM', { x: 50, y: 780, size: 12, font });
+  const { default: QRCode } = await import('qrcode');
+  const png = await QRCode.toBuffer('{"surname":"WARM"}', { margin: 2, scale: 4 });
+  first.drawImage(await pdf.embedPng(png), { x: 350, y: 450, width: 180, height: 180 });
+  pdf.addPage([595, 842]).drawRectangle({ x: 50, y: 50, width: 100, height: 100 });
+  await readCard(await pdf.save(), 'application/pdf');
+}
+
+if ((workerData as { warm?: boolean } | undefined)?.warm) await warmUp().catch(() => undefined);
 
 /** Worker-thread entry (piscina): runs one task; PDFs go back to the main thread without a copy. */
 export default async function runPdfTask(task: PdfTask): Promise<unknown> {
