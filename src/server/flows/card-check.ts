@@ -23,7 +23,7 @@ import { cardGate, cardGateError } from '../orders/card-gate.js';
 import { type AttachDocumentInput, attachDocument, queueApprovalMail } from './attach-document.js';
 import { changeStatus } from './move-status.js';
 import { recordEvents } from '../orders/events.js';
-import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
+import { type CheckSettings, setOrderFlags } from '../orders/order-checks.js';
 import { latestDocument, lockOrders } from '../orders/repository.js';
 
 /**
@@ -87,9 +87,16 @@ async function applyCheck(
     reading: read.reading,
     expected: expectationOf(order),
   });
-  await setOrderFlag(tx, input.orderId, 'card_mismatch', result === 'mismatch', settings);
-  await setOrderFlag(tx, input.orderId, 'card_duplicate', duplicateOf !== null, settings);
-  await setOrderFlag(tx, input.orderId, 'card_unreadable', result === 'unread', settings);
+  await setOrderFlags(
+    tx,
+    input.orderId,
+    {
+      card_mismatch: result === 'mismatch',
+      card_duplicate: duplicateOf !== null,
+      card_unreadable: result === 'unread',
+    },
+    settings,
+  );
   return result;
 }
 
@@ -267,8 +274,7 @@ export async function releaseCard(
     await lockOrders(tx, [input.orderId], 'Order not found');
     const doc = await latestDocument(tx, input.orderId);
     if (!doc || !(await markReleased(tx, doc.id, actor.id, input.reason))) throw conflict(NOTHING_TO_RELEASE);
-    await setOrderFlag(tx, input.orderId, 'card_mismatch', false, settings);
-    await setOrderFlag(tx, input.orderId, 'card_duplicate', false, settings);
+    await setOrderFlags(tx, input.orderId, { card_mismatch: false, card_duplicate: false }, settings);
     await recordAudit(tx, {
       action: 'card-check.release',
       actorId: actor.id,

@@ -8,7 +8,7 @@ import { orders, passportScans } from '../db/schema.js';
 import { readStored } from '../documents/storage.js';
 import { conflict, notFound, serviceUnavailable } from '../http/errors.js';
 import { correctOrder } from '../orders/corrections.js';
-import { setOrderFlag } from '../orders/order-checks.js';
+import { setOrderFlag, setOrderFlags } from '../orders/order-checks.js';
 import { lockOrders } from '../orders/repository.js';
 import { passportPicturesInWorker } from '../pdf/build.js';
 import { PdfWorkerError } from '../pdf/worker-pool.js';
@@ -107,14 +107,12 @@ export async function scanPassport(
       reason: read === 'undecodable' ? REASONS.undecodable : read.ok ? null : REASONS[read.reason],
       fields,
     });
-    await setOrderFlag(
+    await setOrderFlags(
       tx,
       input.orderId,
-      'passport_scan_mismatch',
-      fields.some((f) => f.differs),
+      { passport_scan_mismatch: fields.some((f) => f.differs), passport_scan_unreadable: !ok },
       settings,
     );
-    await setOrderFlag(tx, input.orderId, 'passport_scan_unreadable', !ok, settings);
   });
   return (await latestScan(ctx.db, input.orderId))!;
 }
