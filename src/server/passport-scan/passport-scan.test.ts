@@ -123,7 +123,7 @@ describe('passport scan', () => {
     const answers = await Promise.all(orders.map((o) => upload('Team', o.orderId, png)));
     for (const res of answers) {
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().data.passportScan).toMatchObject({ status: 'read', reason: null });
+      expect(res.json().data.passportScan, res.body).toMatchObject({ status: 'read', reason: null });
     }
     const scans = await t.database.sql.query<{ status: string }>(
       'select status from passport_scans where order_id = any($1::bigint[])',

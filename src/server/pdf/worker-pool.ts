@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina';
 import type { Config } from '../config.js';
-import type { PdfTask, PdfTaskResult } from './worker.js';
+import type { PdfTask, PdfTaskMessage, PdfTaskResult, PdfTaskStarted } from './worker.js';
 
 /** The settings of the PDF worker threads (from the environment, see config.ts). */
 export type PdfWorkerLimits = Pick<Config, 'PDF_WORKERS' | 'PDF_WORKER_MEMORY_MB'>;
@@ -39,8 +39,18 @@ interface Pool {
 }
 const pools = new Map<string, Pool>();
 
+/**
+ * A task handed to a worker that has not begun it after this is stopped: only a worker thread that
+ * cannot start (its own start is not counted in a task's limit, see runInPdfWorker) gets here.
+ */
+const START_LIMIT_MS = 120_000;
+
+let nextToken = 0;
+/** The time limits waiting for their task to begin, by token. */
+const onStart = new Map<number, () => void>();
+
 function startPiscina(limits: PdfWorkerLimits, warm: boolean): Piscina {
-  return new Piscina({
+  const piscina = new Piscina({
     filename: new URL(fromSources ? './worker-tsx.mjs' : './worker.js', import.meta.url).href,
     // Warm: every worker starts now and stays, and one that ends (a task past its limit) is replaced.
     minThreads: warm ? limits.PDF_WORKERS : 0,
@@ -55,6 +65,10 @@ function startPiscina(limits: PdfWorkerLimits, warm: boolean): Piscina {
     // From sources the entry registers tsx itself; the parent's loader flags are not needed there.
     ...(fromSources ? { execArgv: [] } : {}),
   });
+  piscina.on('message', (message: Partial<PdfTaskStarted> | null) => {
+    if (typeof message?.pdfTaskStarted === 'number') onStart.get(message.pdfTaskStarted)?.();
+  });
+  return piscina;
 }
 
 function poolFor(limits: PdfWorkerLimits, warm = false): Pool {
@@ -109,8 +123,9 @@ function giveBack(pool: Pool): void {
 /**
  * Runs a PDF task on a worker thread, so parsing or laying out a hostile document never blocks the
  * event loop. Each worker has a heap cap; the queue is bounded (a task beyond it is refused at once);
- * a task running past `timeoutMs`, counted from when a worker takes it (the wait in the queue does not
- * count), is stopped (its worker ends). Those three cases throw PdfWorkerError; anything else is rethrown.
+ * a task running past `timeoutMs` is stopped (its worker ends). The limit counts from when the worker
+ * begins the task: neither the wait in the queue nor a worker thread's own start counts. Those three
+ * cases throw PdfWorkerError; anything else is rethrown.
  */
 export async function runInPdfWorker<K extends PdfTask['kind']>(
   limits: PdfWorkerLimits,
@@ -119,8 +134,16 @@ export async function runInPdfWorker<K extends PdfTask['kind']>(
 ): Promise<PdfTaskResult[K]> {
   const pool = poolFor(limits);
   await takeWorker(pool);
+  const token = ++nextToken;
+  const stop = new AbortController();
+  let timer = setTimeout(() => stop.abort(), START_LIMIT_MS);
+  onStart.set(token, () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => stop.abort(), timeoutMs);
+  });
   try {
-    return (await pool.piscina.run(task, { signal: AbortSignal.timeout(timeoutMs) })) as PdfTaskResult[K];
+    const message: PdfTaskMessage = { task, startedToken: token };
+    return (await pool.piscina.run(message, { signal: stop.signal })) as PdfTaskResult[K];
   } catch (err) {
     const e = err as { code?: string; name?: string };
     if (e.name === 'AbortError' || e.name === 'TimeoutError')
@@ -129,6 +152,8 @@ export async function runInPdfWorker<K extends PdfTask['kind']>(
       throw new PdfWorkerError('memory', `the PDF task needed more than ${limits.PDF_WORKER_MEMORY_MB} MB`);
     throw err;
   } finally {
+    clearTimeout(timer);
+    onStart.delete(token);
     giveBack(pool);
   }
 }

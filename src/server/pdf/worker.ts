@@ -1,4 +1,4 @@
-import { workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { move } from 'piscina';
 import type { DefencePackDetails, OrderFields } from '../../shared/contracts/order-detail.js';
@@ -13,6 +13,17 @@ export type PdfTask =
   | { kind: 'count-pages'; bytes: Uint8Array }
   | { kind: 'read-card'; bytes: Uint8Array; mimeType: string }
   | { kind: 'passport-pictures'; bytes: Uint8Array; mimeType: string };
+
+/** What the worker receives (worker-pool.ts): the task, and the number it reports when it begins it. */
+export interface PdfTaskMessage {
+  task: PdfTask;
+  startedToken: number;
+}
+
+/** Posted on the parent port when a task begins: its time limit starts then. */
+export interface PdfTaskStarted {
+  pdfTaskStarted: number;
+}
 
 export interface PdfTaskResult {
   'defence-pack': Uint8Array;
@@ -45,8 +56,12 @@ async function warmUp(): Promise<void> {
 
 if ((workerData as { warm?: boolean } | undefined)?.warm) await warmUp().catch(() => undefined);
 
-/** Worker-thread entry (piscina): runs one task; PDFs go back to the main thread without a copy. */
-export default async function runPdfTask(task: PdfTask): Promise<unknown> {
+/**
+ * Worker-thread entry (piscina): runs one task; PDFs go back to the main thread without a copy. It
+ * first says it has begun, so the task's time limit starts now (worker-pool.ts).
+ */
+export default async function runPdfTask({ task, startedToken }: PdfTaskMessage): Promise<unknown> {
+  parentPort?.postMessage({ pdfTaskStarted: startedToken } satisfies PdfTaskStarted);
   switch (task.kind) {
     case 'defence-pack':
       return move(await renderDefencePack(task.evidence, task.document));
