@@ -8,6 +8,7 @@ import { startPayoutSync } from './flows/payout-sync.js';
 import { imapJob } from './inbound/imap.js';
 import { startWaitingPolicy } from './inbound/waiting.js';
 import { startMailQueue } from './mail/queue.js';
+import { warmPdfWorkers } from './pdf/worker-pool.js';
 import { retentionJob } from './flows/retention-job.js';
 
 /** A background worker started by main.ts after the app is ready; returns its stop function. */
@@ -16,8 +17,19 @@ export type BackgroundJob = (app: FastifyInstance) => Promise<() => Promise<void
 /** Mail delivery, retries and the reminder schedule. */
 const mailDeliveryJob: BackgroundJob = async (app) => (await startMailQueue(app)).stop;
 
+/**
+ * The PDF workers started at boot and kept started (pdf/worker-pool.ts), so a card read or a passport
+ * decoded after a quiet hour does not wait for a thread to start and load pdfjs. Nothing to stop: idle
+ * workers never keep the process alive.
+ */
+const pdfWorkersJob: BackgroundJob = async (app) => {
+  warmPdfWorkers(app.ctx.config);
+  return async () => {};
+};
+
 /** Every background job of the service (mail delivery, reminders…). One line per job. */
 export const backgroundJobs: BackgroundJob[] = [
+  pdfWorkersJob,
   mailDeliveryJob,
   (app) => startNoticeDelivery(app),
   retentionJob,

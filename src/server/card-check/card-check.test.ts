@@ -118,6 +118,69 @@ describe('reading and comparing a card', () => {
     }
   });
 
+  it('a code drawn as vector squares (no picture) is read from the rendered page', async () => {
+    const pdf = await PDFDocument.create();
+    const page = pdf.addPage([595, 842]);
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    page.drawText(`Surname: ${matching.surname}`, { x: 50, y: 780, size: 12, font });
+    const code = QRCode.create(
+      JSON.stringify({ surname: matching.surname, passport_number: matching.passport, dob: matching.dob }),
+      {},
+    );
+    const { size } = code.modules;
+    const cell = 180 / (size + 4);
+    for (let r = 0; r < size; r++)
+      for (let c = 0; c < size; c++)
+        if (code.modules.get(r, c))
+          page.drawRectangle({
+            x: 350 + (c + 2) * cell,
+            y: 630 - (r + 3) * cell,
+            width: cell,
+            height: cell,
+          });
+    const reading = await read(Buffer.from(await pdf.save()));
+    expect(reading!.qr).toHaveLength(1);
+    const r = compareCard(reading, expected);
+    expect(statusOf(r).passport_number).toBe('match');
+    expect(statusOf(r).date_of_birth).toBe('match');
+  });
+
+  it('a code picture of one pixel a module, and one with a transparent background, are read', async () => {
+    const payload = JSON.stringify({ surname: matching.surname, passport_number: matching.passport });
+    for (const png of [
+      await QRCode.toBuffer(payload, { margin: 2, scale: 1 }),
+      await QRCode.toBuffer(payload, {
+        margin: 2,
+        scale: 4,
+        color: { dark: '#000000ff', light: '#00000000' },
+      }),
+    ]) {
+      const pdf = await PDFDocument.create();
+      const page = pdf.addPage([595, 842]);
+      page.drawImage(await pdf.embedPng(png), { x: 350, y: 450, width: 180, height: 180 });
+      const reading = await read(Buffer.from(await pdf.save()));
+      expect(reading!.qr).toEqual([payload]);
+    }
+  });
+
+  it('two code pictures on one page: both are read', async () => {
+    const pdf = await PDFDocument.create();
+    const page = pdf.addPage([595, 842]);
+    page.drawImage(await pdf.embedPng(await QRCode.toBuffer('FIRST', { margin: 2, scale: 4 })), {
+      x: 50,
+      y: 450,
+      width: 150,
+      height: 150,
+    });
+    page.drawImage(await pdf.embedPng(await QRCode.toBuffer('SECOND', { margin: 2, scale: 4 })), {
+      x: 350,
+      y: 450,
+      width: 150,
+      height: 150,
+    });
+    expect((await read(Buffer.from(await pdf.save())))!.qr).toEqual(['FIRST', 'SECOND']);
+  });
+
   it('text and QR: a wrong passport number in the text is a mismatch naming both values', async () => {
     const reading = await read(await makeCard({ ...matching, passport: 'X1023457' }, { qr: 'json' }));
     expect(reading!.qr.length).toBe(1);

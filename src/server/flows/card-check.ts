@@ -23,7 +23,7 @@ import { cardGate, cardGateError } from '../orders/card-gate.js';
 import { type AttachDocumentInput, attachDocument, queueApprovalMail } from './attach-document.js';
 import { changeStatus } from './move-status.js';
 import { recordEvents } from '../orders/events.js';
-import { type CheckSettings, setOrderFlag } from '../orders/order-checks.js';
+import { type CheckSettings, setOrderFlags } from '../orders/order-checks.js';
 import { latestDocument, lockOrders } from '../orders/repository.js';
 import { now } from '../clock.js';
 
@@ -32,15 +32,15 @@ import { now } from '../clock.js';
  * stored on an order is read on a PDF worker (text of every page, every QR code), compared with the
  * order and with the cards of other orders, and the result decides whether the card may leave.
  *
- * While a card is read: an upload waits for the reading (bounded by CARD_READ_TIMEOUT_MS, on a worker,
- * never on the request thread) and answers with the result. When the workers are busy the card is
- * stored with its check "running": every sending path answers 409 "still being checked" until the
- * background sweep (recheckPendingCards) has read it.
+ * While a card is read: an upload waits for the reading (on a worker, never on the request thread; the
+ * reading bounded by CARD_READ_TIMEOUT_MS once a worker has taken it) and answers with the result. When
+ * the workers' queue is full the card is stored with its check "running": every sending path answers 409
+ * "still being checked" until the background sweep (recheckPendingCards) has read it.
  */
 
 type Ctx = { db: Db; config: Config };
 
-/** A card still unread after this (waiting for a worker included) is treated as unreadable. */
+/** A card whose reading runs longer than this on its worker (the wait for one not counted) is unreadable. */
 const CARD_READ_TIMEOUT_MS = 20_000;
 
 export const CHARGEBACK_NOT_COMPLETED_BY_UPLOAD =
@@ -88,9 +88,17 @@ async function applyCheck(
     reading: read.reading,
     expected: expectationOf(order),
   });
-  await setOrderFlag(tx, input.orderId, 'card_mismatch', result === 'mismatch', settings, now());
-  await setOrderFlag(tx, input.orderId, 'card_duplicate', duplicateOf !== null, settings, now());
-  await setOrderFlag(tx, input.orderId, 'card_unreadable', result === 'unread', settings, now());
+  await setOrderFlags(
+    tx,
+    input.orderId,
+    {
+      card_mismatch: result === 'mismatch',
+      card_duplicate: duplicateOf !== null,
+      card_unreadable: result === 'unread',
+    },
+    settings,
+    now(),
+  );
   return result;
 }
 
@@ -268,8 +276,7 @@ export async function releaseCard(
     await lockOrders(tx, [input.orderId], 'Order not found');
     const doc = await latestDocument(tx, input.orderId);
     if (!doc || !(await markReleased(tx, doc.id, actor.id, input.reason))) throw conflict(NOTHING_TO_RELEASE);
-    await setOrderFlag(tx, input.orderId, 'card_mismatch', false, settings, now());
-    await setOrderFlag(tx, input.orderId, 'card_duplicate', false, settings, now());
+    await setOrderFlags(tx, input.orderId, { card_mismatch: false, card_duplicate: false }, settings, now());
     await recordAudit(tx, {
       action: 'card-check.release',
       actorId: actor.id,

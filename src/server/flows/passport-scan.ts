@@ -1,4 +1,5 @@
 import { desc, eq } from 'drizzle-orm';
+import { now } from '../clock.js';
 import type { PassportScan, ScanField } from '../../shared/contracts/card-check.js';
 import type { CorrectOrderBody } from '../../shared/contracts/checks.js';
 import type { Config } from '../config.js';
@@ -6,15 +7,14 @@ import type { StaffIdentity } from '../context.js';
 import type { Db, DbOrTx } from '../db/client.js';
 import { orders, passportScans } from '../db/schema.js';
 import { readStored } from '../documents/storage.js';
-import { conflict, notFound } from '../http/errors.js';
+import { conflict, notFound, serviceUnavailable } from '../http/errors.js';
 import { correctOrder } from '../orders/corrections.js';
-import { setOrderFlag } from '../orders/order-checks.js';
+import { setOrderFlag, setOrderFlags } from '../orders/order-checks.js';
 import { lockOrders } from '../orders/repository.js';
 import { passportPicturesInWorker } from '../pdf/build.js';
 import { PdfWorkerError } from '../pdf/worker-pool.js';
 import { compareScan } from '../passport-scan/compare.js';
-import { type MrzRead, MrzTimeout, readMrz } from '../passport-scan/mrz.js';
-import { now } from '../clock.js';
+import { MrzBusy, type MrzRead, MrzTimeout, readMrz } from '../passport-scan/mrz.js';
 
 /**
  * The passport scan as a use case (docs/product.md, "Passport scan"; decision 369): a passport image
@@ -26,9 +26,19 @@ import { now } from '../clock.js';
 
 type Ctx = { db: Db; config: Config };
 
+/**
+ * Decoding the picture on a PDF worker, counted from when a worker takes it: a scan waiting behind
+ * others in the bounded queue (ten staff uploading at once) is never cut short by the wait.
+ */
 const DECODE_TIMEOUT_MS = 15_000;
-/** OCR of the band and, when needed, of the whole picture. */
+/** OCR of the band and, when needed, of the whole picture (counted from when the OCR worker takes it). */
 const OCR_TIMEOUT_MS = 20_000;
+/** A scan found every queue full: a staff upload is refused (503); a customer's or intake file waits and tries again. */
+const BUSY_RETRIES = 5;
+const BUSY_RETRY_MS = 2_000;
+
+export const SCAN_BUSY_MESSAGE =
+  'Too many passport scans are being read right now. Please try again in a minute.';
 
 export type ScanSource = 'staff' | 'customer' | 'intake';
 
@@ -41,21 +51,37 @@ async function readScan(
   config: Config,
   bytes: Uint8Array,
   mimeType: string,
-): Promise<MrzRead | 'undecodable'> {
+): Promise<MrzRead | 'undecodable' | 'busy'> {
   let pictures: Awaited<ReturnType<typeof passportPicturesInWorker>>;
   try {
     pictures = await passportPicturesInWorker(config, bytes, mimeType, DECODE_TIMEOUT_MS);
   } catch (err) {
-    if (err instanceof PdfWorkerError) return 'undecodable';
-    throw err;
+    if (!(err instanceof PdfWorkerError)) throw err;
+    // A full queue says nothing about the file; too slow or too big to decode on its own does.
+    return err.reason === 'busy' ? 'busy' : 'undecodable';
   }
   if (!pictures) return 'undecodable';
   try {
     return await readMrz(pictures, OCR_TIMEOUT_MS);
   } catch (err) {
+    if (err instanceof MrzBusy) return 'busy';
     if (err instanceof MrzTimeout) return { ok: false, reason: 'no_mrz', lines: [] };
     throw err;
   }
+}
+
+/** The scan's reading; a full queue refuses a staff upload (503) and makes other sources wait their turn. */
+async function readScanInTurn(
+  config: Config,
+  input: { bytes: Uint8Array; mimeType: string; source: ScanSource },
+): Promise<MrzRead | 'undecodable'> {
+  let read = await readScan(config, input.bytes, input.mimeType);
+  for (let attempt = 1; read === 'busy' && input.source !== 'staff' && attempt <= BUSY_RETRIES; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS * attempt));
+    read = await readScan(config, input.bytes, input.mimeType);
+  }
+  if (read === 'busy') throw serviceUnavailable(SCAN_BUSY_MESSAGE);
+  return read;
 }
 
 const REASONS = {
@@ -69,7 +95,7 @@ export async function scanPassport(
   ctx: Ctx,
   input: { orderId: number; bytes: Uint8Array; mimeType: string; source: ScanSource },
 ): Promise<PassportScan> {
-  const read = await readScan(ctx.config, input.bytes, input.mimeType);
+  const read = await readScanInTurn(ctx.config, input);
   const settings = settingsOf(ctx.config);
   await ctx.db.transaction(async (tx) => {
     const [order] = await lockOrders(tx, [input.orderId], 'Order not found');
@@ -82,15 +108,13 @@ export async function scanPassport(
       reason: read === 'undecodable' ? REASONS.undecodable : read.ok ? null : REASONS[read.reason],
       fields,
     });
-    await setOrderFlag(
+    await setOrderFlags(
       tx,
       input.orderId,
-      'passport_scan_mismatch',
-      fields.some((f) => f.differs),
+      { passport_scan_mismatch: fields.some((f) => f.differs), passport_scan_unreadable: !ok },
       settings,
       now(),
     );
-    await setOrderFlag(tx, input.orderId, 'passport_scan_unreadable', !ok, settings, now());
   });
   return (await latestScan(ctx.db, input.orderId))!;
 }

@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/constants.js';
 import type { DuplicateCandidate, OrderCheckItem } from '../../shared/contracts/checks.js';
 import { serviceToday } from '../../shared/dates.js';
@@ -373,13 +373,41 @@ export async function setOrderFlag(
   settings: CheckSettings,
   now: Date,
 ): Promise<void> {
+  await setOrderFlags(tx, orderId, { [flag]: raised }, settings, now);
+}
+
+/**
+ * Raises and clears several flags of the order at once (a card check sets three): one write of the
+ * order, none when no flag changes (an update that changes nothing still runs the order's statement
+ * triggers), and its checks stored again once. Flags already raised keep their place; newly raised ones
+ * follow in the order given.
+ */
+export async function setOrderFlags(
+  tx: DbOrTx,
+  orderId: number,
+  flags: Partial<Record<CheckFlag, boolean>>,
+  settings: CheckSettings,
+  now: Date,
+): Promise<void> {
+  const entries = Object.entries(flags) as [CheckFlag, boolean][];
+  // Array literals (flag codes are plain words): a JS array in drizzle's sql would become a list.
+  const raised = `{${entries
+    .filter(([, on]) => on)
+    .map(([flag]) => flag)
+    .join(',')}}`;
+  const cleared = `{${entries
+    .filter(([, on]) => !on)
+    .map(([flag]) => flag)
+    .join(',')}}`;
+  const next = sql`(select coalesce(array_agg(f order by n), '{}'::text[]) from (
+      select f, n from unnest(check_flags) with ordinality as kept(f, n) where f <> all(${cleared}::text[])
+      union all
+      select f, 1000000000 + n from unnest(${raised}::text[]) with ordinality as added(f, n)
+      where f <> all(check_flags)
+    ) as flags)`;
   await tx
     .update(orders)
-    .set({
-      checkFlags: raised
-        ? sql`case when ${flag} = any(check_flags) then check_flags else array_append(check_flags, ${flag}) end`
-        : sql`array_remove(check_flags, ${flag})`,
-    })
-    .where(eq(orders.orderId, orderId));
+    .set({ checkFlags: next })
+    .where(and(eq(orders.orderId, orderId), sql`check_flags is distinct from ${next}`));
   await refreshChecks(tx, [orderId], settings, now);
 }

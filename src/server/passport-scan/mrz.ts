@@ -47,18 +47,31 @@ export async function stopMrzReader(): Promise<void> {
 }
 
 export class MrzTimeout extends Error {}
+/** The OCR queue is full: the scan is refused before it waits (the caller answers 503 or tries later). */
+export class MrzBusy extends Error {}
 
-/** The text tesseract reads from a PNG, within `timeoutMs` (the worker is ended past it). */
-export async function recognise(png: Uint8Array, timeoutMs: number): Promise<string> {
+/**
+ * Reads running or waiting for the OCR worker at most: a read waits its turn (its time limit starts
+ * when its OCR starts), and beyond this many a new one is refused rather than waiting for minutes.
+ */
+const MAX_READS = 16;
+let reads = 0;
+
+/**
+ * The text tesseract reads from a PNG, within `timeoutMs` counted from when the OCR worker takes the job
+ * (the worker is ended past it), and how long the OCR itself took.
+ */
+export async function recognise(png: Uint8Array, timeoutMs: number): Promise<{ text: string; ms: number }> {
   const job = queue.then(async () => {
     const worker = await ocrWorker();
+    const started = Date.now();
     let timer: NodeJS.Timeout | undefined;
     const limit = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new MrzTimeout(`OCR ran longer than ${timeoutMs} ms`)), timeoutMs);
     });
     try {
       const result = await Promise.race([worker.recognize(Buffer.from(png)), limit]);
-      return result.data.text;
+      return { text: result.data.text, ms: Date.now() - started };
     } catch (err) {
       if (err instanceof MrzTimeout) await stopMrzReader();
       throw err;
@@ -244,10 +257,17 @@ export async function readMrz(
   pictures: { band: Uint8Array; whole: Uint8Array },
   timeoutMs: number,
 ): Promise<MrzRead> {
-  const started = Date.now();
-  const band = parseMrzText(await recognise(pictures.band, timeoutMs));
-  if (band.ok || band.reason === 'check_digits') return band;
-  const left = timeoutMs - (Date.now() - started);
-  if (left < 1000) return band;
-  return parseMrzText(await recognise(pictures.whole, left));
+  if (reads >= MAX_READS) throw new MrzBusy('the OCR queue is full');
+  reads++;
+  try {
+    const first = await recognise(pictures.band, timeoutMs);
+    const band = parseMrzText(first.text);
+    if (band.ok || band.reason === 'check_digits') return band;
+    // The time limit is the OCR's own work: the wait in the queue, before either job, does not count.
+    const left = timeoutMs - first.ms;
+    if (left < 1000) return band;
+    return parseMrzText((await recognise(pictures.whole, left)).text);
+  } finally {
+    reads--;
+  }
 }

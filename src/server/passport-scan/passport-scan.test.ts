@@ -108,6 +108,30 @@ describe('passport scan', () => {
     expect(got.json().data.passportScan.status).toBe('unreadable');
   });
 
+  it('ten staff uploading a passport at once: every scan waits its turn and is read', async () => {
+    const orders = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        createOrder(t.database, {
+          last_name: 'Eriksson',
+          first_name: 'Anna Maria',
+          passport_number: 'L898902C3',
+          date_of_birth: '1974-08-12',
+        }),
+      ),
+    );
+    const png = passportImage(SPECIMEN);
+    const answers = await Promise.all(orders.map((o) => upload('Team', o.orderId, png)));
+    for (const res of answers) {
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data.passportScan, res.body).toMatchObject({ status: 'read', reason: null });
+    }
+    const scans = await t.database.sql.query<{ status: string }>(
+      'select status from passport_scans where order_id = any($1::bigint[])',
+      [orders.map((o) => o.orderId)],
+    );
+    expect(scans.rows.map((r) => r.status)).toEqual(Array(10).fill('read'));
+  }, 180_000);
+
   it('hostile uploads: another field name, a text file, an unknown order', async () => {
     const o = await createOrder(t.database);
     expect((await upload('Team', o.orderId, passportImage(SPECIMEN), 'other')).statusCode).toBe(400);
