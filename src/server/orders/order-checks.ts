@@ -23,6 +23,7 @@ import {
 } from '../../shared/order-checks.js';
 import { translatorFor } from '../translator.js';
 import type { DbOrTx } from '../db/client.js';
+import { lastSubmissionError } from './submission-error.js';
 import { sqlValue } from '../db/sql-lists.js';
 import { orders } from '../db/schema.js';
 import type { OrderRow } from './repository.js';
@@ -33,9 +34,8 @@ import type { OrderRow } from './repository.js';
  * them with their messages. The time they are run at (`now`: today's service day decides a passport's
  * validity and a past arrival) is the caller's argument: nothing here reads the clock.
  */
-
+/** What the checks read of the configuration: PASSPORT_MIN_VALIDITY_DAYS. */
 export interface CheckSettings {
-  /** PASSPORT_MIN_VALIDITY_DAYS of the configuration. */
   minPassportValidityDays: number;
 }
 
@@ -191,19 +191,6 @@ export async function findDuplicates(
   const decided = await decisions.execute({ orderId: o.orderId });
   const byOther = new Map(decided.map((d) => [Number(d.other), d.decision]));
   return matches.map((m) => ({ ...m, decision: byOther.get(m.candidate.order_id) ?? null }));
-}
-
-/** The error of the order's last failed machine submission, on one line and short (the check's message). */
-async function lastSubmissionError(db: DbOrTx, orderId: number): Promise<string> {
-  const { rows } = await db.execute<{ error: string | null }>(sql`
-    select error from submission_jobs where order_id = ${orderId} and state = 'failed'
-    order by finished_at desc nulls last limit 1`);
-  const line = (rows[0]?.error ?? '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[.\s]+$/, '');
-  if (!line) return 'no error was given';
-  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }
 
 /** The checks of a stored order at `now`: the shared checks, its flags, and an undecided possible duplicate. */
