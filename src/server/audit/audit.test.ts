@@ -201,7 +201,7 @@ describe('audit entries cannot be changed or deleted', () => {
     walk(root);
     // The one exception: an erasure replaces the customer's personal values inside audit rows, never
     // the action, actor or time (docs/decisions/290-erasure-leaves-nothing.md).
-    const erasure = path.join(root, 'flows', 'erase-order.ts');
+    const erasure = path.join(root, 'retention', 'erase-copies.ts');
     expect(offenders.filter((p) => p !== erasure)).toEqual([]);
     const redactions = [...readFileSync(erasure, 'utf8').matchAll(/update audit_log set ([^`]*?) where/g)];
     expect(redactions.length).toBeGreaterThan(0);
