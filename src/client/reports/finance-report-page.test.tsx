@@ -101,7 +101,7 @@ describe('finance report page', () => {
     await userEvent.click(screen.getByRole('link', { name: 'Gross 2026-03-02: the orders' }));
     const panel = await screen.findByTestId('finance-orders');
     expect(within(panel).getByRole('heading')).toHaveTextContent('Orders behind Gross, 2026-03-02');
-    expect(within(panel).getByRole('link', { name: '#4101' })).toHaveAttribute(
+    expect(await within(panel).findByRole('link', { name: '#4101' })).toHaveAttribute(
       'href',
       `/admin/view-order/${encodeOrderId(4101)}`,
     );
