@@ -11,6 +11,7 @@ import { inTransaction } from './transaction.js';
 import { type FolderScope, folderWhere, STATUS_FOLDERS } from './folders.js';
 import { fewDueNewOrders, onlyOrders } from './new-queue.js';
 import { VERSION_BUMP } from './version.js';
+import { BatchLanes, lanesPerDatabase } from '../db/batch-lanes.js';
 
 /**
  * Next order: assigns to the actor the most urgent unassigned open order of a folder they may read
@@ -36,40 +37,14 @@ export async function claimNext(
 ): Promise<number | null> {
   if (!can(actor.type, readPermissionFor(folder))) throw refuseForbidden();
   if (db instanceof PgTransaction) return (await claimBatch(db, [actor.id], folder, scope))[0] ?? null;
-  let lanes = lanesByDb.get(db);
-  if (!lanes) {
-    lanes = new Map();
-    lanesByDb.set(db, lanes);
-  }
   // Claims share a batch only when the folder's condition is the same for all of them: My Orders
   // reads the staff id, the Future tiles the month.
   const key = [folder, scope.today, scope.month ?? '', folder === 'myOrder' ? scope.staffId : ''].join('|');
-  let lane = lanes.get(key);
-  if (!lane) {
-    lane = { waiting: [], running: false };
-    lanes.set(key, lane);
-  }
-  const waiting = lane.waiting;
-  const promise = new Promise<number | null>((resolve, reject) => {
-    waiting.push({ staffId: actor.id, resolve, reject });
-  });
-  if (!lane.running) void drain(db, lanes, key, lane, folder, scope);
-  return promise;
+  return claimLanes(db).run(key, { staffId: actor.id, folder, scope });
 }
 
 /** At most this many claims in one transaction (the rest wait for the next). */
 export const MAX_CLAIM_BATCH = 50;
-
-interface Waiter {
-  staffId: number;
-  resolve: (orderId: number | null) => void;
-  reject: (err: unknown) => void;
-}
-
-interface Lane {
-  waiting: Waiter[];
-  running: boolean;
-}
 
 /**
  * A claim's own transaction commits without waiting for its WAL flush
@@ -81,44 +56,28 @@ interface Lane {
  */
 const ASYNC_COMMIT = sql`cross join (select set_config('synchronous_commit', 'off', true)) async_commit`;
 
-/** Per database handle (tests open several), per folder condition: the claims waiting to be written. */
-const lanesByDb = new WeakMap<object, Map<string, Lane>>();
-
-/** Writes the lane's waiting claims, a batch per transaction, until none waits. */
-async function drain(
-  db: DbOrTx,
-  lanes: Map<string, Lane>,
-  key: string,
-  lane: Lane,
-  folder: Folder,
-  scope: FolderScope,
-): Promise<void> {
-  lane.running = true;
-  try {
-    while (lane.waiting.length) {
-      const batch = lane.waiting.splice(0, MAX_CLAIM_BATCH);
-      try {
-        const ids = await inTransaction(db, (tx) =>
-          claimBatch(
-            tx,
-            batch.map((w) => w.staffId),
-            folder,
-            scope,
-            true,
-          ),
-        );
-        batch.forEach((w, i) => {
-          w.resolve(ids[i] ?? null);
-        });
-      } catch (err) {
-        for (const w of batch) w.reject(err);
-      }
-    }
-  } finally {
-    lane.running = false;
-    if (lanes.get(key) === lane && !lane.waiting.length) lanes.delete(key);
-  }
+interface ClaimInput {
+  staffId: number;
+  folder: Folder;
+  scope: FolderScope;
 }
+
+/** Per database handle, per folder condition: the claims waiting to be written, a batch per transaction. */
+const claimLanes = lanesPerDatabase(
+  (db) =>
+    new BatchLanes<ClaimInput, number | null>((inputs) => {
+      const { folder, scope } = inputs[0]!;
+      return inTransaction(db as DbOrTx, (tx) =>
+        claimBatch(
+          tx,
+          inputs.map((c) => c.staffId),
+          folder,
+          scope,
+          true,
+        ),
+      );
+    }, MAX_CLAIM_BATCH),
+);
 
 /**
  * The working order of a queue (decision 360): an unread customer answer first, then orders whose trip

@@ -10,13 +10,28 @@ import { VERSION_BUMP } from './version.js';
  * transaction, the order locked. Holding raises the version in its own update (VERSION_BUMP), so the
  * assign event only publishes.
  */
-export async function holdForMachine(tx: DbOrTx, orderId: number, machineUserId: number): Promise<void> {
-  await tx.execute(
-    sql`update orders set assigned_to = ${machineUserId}, updated_at = now(), ${VERSION_BUMP} where order_id = ${orderId}`,
+export async function holdForMachines(
+  tx: DbOrTx,
+  holds: readonly { orderId: number; machineUserId: number }[],
+): Promise<void> {
+  if (!holds.length) return;
+  const values = sql.join(
+    holds.map((h) => sql`(${h.orderId}::bigint, ${h.machineUserId}::int)`),
+    sql`, `,
   );
-  await recordEvents(tx, [
-    { orderId, actorId: machineUserId, action: 'assign', fromValue: null, toValue: String(machineUserId) },
-  ]);
+  await tx.execute(sql`
+    update orders o set assigned_to = h.machine_user_id, updated_at = now(), ${VERSION_BUMP}
+    from (values ${values}) h (order_id, machine_user_id) where o.order_id = h.order_id`);
+  await recordEvents(
+    tx,
+    holds.map((h) => ({
+      orderId: h.orderId,
+      actorId: h.machineUserId,
+      action: 'assign' as const,
+      fromValue: null,
+      toValue: String(h.machineUserId),
+    })),
+  );
 }
 
 /** The machine lets go of the order, when it still holds it. */
