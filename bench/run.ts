@@ -675,6 +675,7 @@ async function benchEngine(engine: string, size?: number): Promise<Run | null> {
             only,
             arrival: (i) => intakeOrder(nf.travellers, i),
             intakeHeaders: { 'x-intake-key': doors.intakeKey },
+            listRead: { path: list('allOrder', 1).path, headers: auth },
             clientIp,
             log,
           });

@@ -59,23 +59,27 @@ export async function customerOrder(db: DbOrTx, orderId: number) {
       version: orders.version,
     })
     .from(orders)
-    .where(and(eq(orders.orderId, orderId), notErased))
-    .limit(1);
+    .where(and(eq(orders.orderId, sql.placeholder('orderId')), notErased))
+    .limit(1)
+    .prepare('customer_self_service_order')
+    .execute({ orderId });
   return row ?? null;
 }
 
-/** The customer's corrections of an order in the last 24 hours. */
+/** The customer's corrections of an order in the last 24 hours (a named prepared statement, as the order's read above). */
 export async function customerEditsToday(tx: DbOrTx, orderId: number): Promise<number> {
   const [row] = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(orderEvents)
     .where(
       and(
-        eq(orderEvents.orderId, orderId),
+        eq(orderEvents.orderId, sql.placeholder('orderId')),
         eq(orderEvents.action, 'correction'),
         eq(orderEvents.actorKind, 'customer'),
         sql`${orderEvents.createdAt} > now() - interval '24 hours'`,
       ),
-    );
+    )
+    .prepare('customer_edits_today')
+    .execute({ orderId });
   return row?.n ?? 0;
 }

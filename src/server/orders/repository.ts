@@ -52,17 +52,28 @@ export async function lockOrders(
   notFoundMessage?: string,
 ): Promise<LockedOrder[]> {
   const unique = [...new Set(ids)].sort((a, b) => a - b);
-  const rows = await tx
-    .select({
-      ...getTableColumns(orders),
-      holderName: sql<
-        string | null
-      >`(select ${staffUsers.name} from ${staffUsers} where ${staffUsers.id} = ${orders.assignedTo})`,
-    })
-    .from(orders)
-    .where(inArray(orders.orderId, unique))
-    .orderBy(orders.orderId)
-    .for('update', { of: orders });
+  const locking = () =>
+    tx
+      .select({
+        ...getTableColumns(orders),
+        holderName: sql<
+          string | null
+        >`(select ${staffUsers.name} from ${staffUsers} where ${staffUsers.id} = ${orders.assignedTo})`,
+      })
+      .from(orders);
+  // One order (nearly every command): a named prepared statement, parsed and planned once per
+  // connection (decision 442); a batch builds its own.
+  const rows =
+    unique.length === 1
+      ? await locking()
+          .where(eq(orders.orderId, sql.placeholder('orderId')))
+          .for('update', { of: orders })
+          .prepare('order_lock_one')
+          .execute({ orderId: unique[0] })
+      : await locking()
+          .where(inArray(orders.orderId, unique))
+          .orderBy(orders.orderId)
+          .for('update', { of: orders });
   const found = new Set(rows.map((r) => r.orderId));
   const missing = unique.filter((id) => !found.has(id));
   if (missing.length) throw refuseNotFound(notFoundMessage ?? `Order not found: ${missing.join(', ')}`);
