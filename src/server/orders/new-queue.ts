@@ -13,13 +13,15 @@ import { sqlValue } from '../db/sql-lists.js';
  * million orders), so when few or none are due the walk passes all of those to find them. Asked first, this answers "few or none" from at most
  * `max` + 1 index entries, and the queue then reads those few by id instead of walking. (The order by
  * is the index's: without it the planner may take a sequential scan, expecting the first `max` + 1
- * matches early in the table, where the old, long closed orders are.)
+ * matches early in the table, where the old, long closed orders are. Its columns are qualified:
+ * unqualified, `order_id` there is the select list's text cast, which no index holds, and PostgreSQL
+ * sorts the walk's rows again.)
  */
 export async function fewDueNewOrders(tx: DbOrTx, today: string, max: number): Promise<number[] | null> {
   const { rows } = await tx.execute<{ order_id: string }>(sql`
-    select order_id::text as order_id from orders
-    where process_status = ${sqlValue('New')} and assigned_to is null and processing_date <= ${today}::date
-    order by processing_date, order_id
+    select o.order_id::text as order_id from orders o
+    where o.process_status = ${sqlValue('New')} and o.assigned_to is null and o.processing_date <= ${today}::date
+    order by o.processing_date, o.order_id
     limit ${max + 1}`);
   return rows.length > max ? null : rows.map((r) => Number(r.order_id));
 }
