@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import { orders } from '../db/schema.js';
 import { recordEvents } from './events.js';
-import { VERSION_BUMP } from './version.js';
+import { assignEach } from './routing-writes.js';
 
 /**
  * Holding of orders by a machine of the job API (src/server/flows/submission-jobs.ts): its staff row
@@ -14,23 +14,10 @@ export async function holdForMachines(
   tx: DbOrTx,
   holds: readonly { orderId: number; machineUserId: number }[],
 ): Promise<void> {
-  if (!holds.length) return;
-  const values = sql.join(
-    holds.map((h) => sql`(${h.orderId}::bigint, ${h.machineUserId}::int)`),
-    sql`, `,
-  );
-  await tx.execute(sql`
-    update orders o set assigned_to = h.machine_user_id, updated_at = now(), ${VERSION_BUMP}
-    from (values ${values}) h (order_id, machine_user_id) where o.order_id = h.order_id`);
-  await recordEvents(
+  await assignEach(
     tx,
-    holds.map((h) => ({
-      orderId: h.orderId,
-      actorId: h.machineUserId,
-      action: 'assign' as const,
-      fromValue: null,
-      toValue: String(h.machineUserId),
-    })),
+    holds.map((h) => ({ orderId: h.orderId, staffId: h.machineUserId })),
+    'assignee',
   );
 }
 

@@ -6,13 +6,18 @@ import { VERSION_BUMP } from './version.js';
 /**
  * The order side of routing (src/server/routing/ decides, src/server/flows/ runs the passes): handing
  * orders out and taking idle ones back, each change with its assign event in the caller's transaction.
- * The events have no actor: the history and the live notice show them as "Routing".
+ * Routing's events have no actor: the history and the live notice show them as "Routing".
  */
 
-/** Assigns each order to its member, if still unassigned (the caller holds the rows locked). */
-export async function assignRouted(
+/**
+ * Assigns each order to its member, if still unassigned (the caller holds the rows locked), with the
+ * assign events, in one statement. `by`: 'routing' (no actor) or 'assignee' (the new holder acts, as a
+ * machine of the job API taking its job: machine-hold.ts).
+ */
+export async function assignEach(
   tx: DbOrTx,
   assignments: readonly { orderId: number; staffId: number }[],
+  by: 'routing' | 'assignee' = 'routing',
 ): Promise<number> {
   if (!assignments.length) return 0;
   const values = sql.join(
@@ -28,7 +33,8 @@ export async function assignRouted(
     ),
     events as (
       insert into order_events (order_id, actor_id, action, from_value, to_value)
-      select order_id, null, 'assign', null, staff_id::text from assigned
+      select order_id, ${by === 'assignee' ? sql`staff_id` : sql`null::int`}, 'assign', null, staff_id::text
+      from assigned
       returning 1
     )
     select count(*)::int as n from events`);

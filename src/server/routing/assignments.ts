@@ -6,7 +6,7 @@ import type { CustomerLanguage } from '../../shared/languages.js';
 import type { DbOrTx } from '../db/client.js';
 import { sqlList, sqlValue } from '../db/sql-lists.js';
 import { fewDueNewOrders, onlyOrders } from '../orders/new-queue.js';
-import { assignRouted } from '../orders/routing-writes.js';
+import { assignEach } from '../orders/routing-writes.js';
 import {
   type Assignment,
   decideAssignments,
@@ -137,6 +137,6 @@ export async function routeWaitingOrders(
   if (!waiting.length) return [];
   const assignments = decideAssignments(waiting, members, now);
   if (!assignments.length) return [];
-  await assignRouted(tx, assignments);
+  await assignEach(tx, assignments);
   return assignments;
 }
