@@ -250,7 +250,12 @@ describe('a mail caused by a move is held for Undo', () => {
       30_000,
     );
     expect(mail.subject).toBeTruthy();
-    expect((await mails(orderId))[0]!.status).toBe('sent');
+    // The test server has the message before the queue has written its answer: wait for the row.
+    const status = await eventually(async () => {
+      const s = (await mails(orderId))[0]!.status;
+      return s === 'sent' ? s : null;
+    }, 5_000).catch(async () => (await mails(orderId))[0]!.status);
+    expect(status).toBe('sent');
   }, 40_000);
 
   it('undo after the window is refused', async () => {
