@@ -7,7 +7,8 @@ import { storeBuffer } from '../src/server/documents/storage.js';
 import { checkStoredCard } from '../src/server/flows/card-check.js';
 import { JOB_BOUNDS, syncPayouts } from '../src/server/flows/payout-sync.js';
 import { routeOrders } from '../src/server/flows/route-orders.js';
-import { openDueSubmissionWindows } from '../src/server/orders/submission-window.js';
+import { OPENING_LEAD_MS, startSubmissionWindowOpener } from '../src/server/flows/submission-window.js';
+import { setClockForTests } from '../src/server/clock.js';
 import { readCardInWorker } from '../src/server/pdf/build.js';
 import { startStripeDouble } from '../src/server/test/stripe-server.js';
 import { SERVICE_TIME_ZONE } from '../src/shared/constants.js';
@@ -67,11 +68,15 @@ export async function runJob(ctx: JobContext, req: JobRequest): Promise<unknown>
 }
 
 /**
- * Up to `count` New orders are given an arrival tomorrow (service day) and a 30-hour window, so their
- * opening was yesterday at 18:00 (not midnight: the opener job, not the day's change, opens it) and
- * their processing date is the day after the opening, as the window leaves an order before it opens.
- * Then one pass of the opener, in its own transaction, as the background job runs it; then the orders'
- * dates and the policy are put back.
+ * A submission window opening for `count` orders at once, end to end, as the background job does it on
+ * PostgreSQL. Up to `count` New orders are given an arrival the day after tomorrow (service day) and the
+ * policy a 30-hour window, so they open today at 18:00 service time (not midnight: the opener job, not
+ * the day's change, opens them) and their processing date is the day after the opening, as the window
+ * leaves an order before it opens. The server's clock is set 12 s before that moment (it then runs at
+ * the real pace) and the opener is started with its lead (OPENING_LEAD_MS): it wakes, prepares the
+ * opening in a transaction and commits on the moment. Another connection counts the orders in New Orders
+ * every 10 ms: the row is the time from the moment until all of them are there. Then the clock, the
+ * orders' dates and the policy are put back.
  */
 async function windowOpen(ctx: JobContext, count: number) {
   const { query } = ctx;
@@ -96,20 +101,48 @@ async function windowOpen(ctx: JobContext, count: number) {
      on conflict (key) do update set value = app_settings.value || excluded.value`,
     [SUBMISSION_POLICY_KEY, JSON.stringify({ windowHours: 30 })],
   );
-  // Tomorrow's arrival, 30 hours before: yesterday 18:00 service time.
-  await query(
-    `with d as (select ((now() at time zone $1)::date + 1) as arrival)
+  // The arrival day after tomorrow, 30 hours before its start: today 18:00 service time.
+  const [moment] = await query<{ at: Date; today: string }>(
+    `with d as (select ((now() at time zone $1)::date + 2) as arrival)
      update orders o set arrival_date = d.arrival,
             submission_opens_at = ((d.arrival::timestamp - interval '30 hours') at time zone $1),
             ordered_processing_date = d.arrival - 2,
             processing_date = d.arrival - 1
-     from d, bench_window_backup b where o.order_id = b.order_id`,
+     from d, bench_window_backup b where o.order_id = b.order_id
+     returning o.submission_opens_at as at, (d.arrival - 2)::text as today`,
     [zone],
   );
   const setupMs = performance.now() - t0;
-  const t1 = performance.now();
-  const moved = await ctx.db.transaction((tx) => openDueSubmissionWindows(tx));
-  const passMs = performance.now() - t1;
+  if (!moment) throw new Error('No New orders to open');
+  const opening = new Date(moment.at).getTime();
+  const offset = opening - 12_000 - Date.now();
+  setClockForTests(() => new Date(Date.now() + offset));
+  const stop = await startSubmissionWindowOpener(
+    ctx.db,
+    { error: (obj, msg) => console.error(msg, obj) },
+    { leadMs: OPENING_LEAD_MS },
+  );
+  let landedMs = Number.NaN;
+  let opened = 0;
+  try {
+    for (;;) {
+      const [row] = await query<{ n: string }>(
+        `select count(*)::text as n from orders o join bench_window_backup b using (order_id)
+         where o.process_status = 'New' and o.processing_date <= $1::date`,
+        [moment.today],
+      );
+      opened = Number(row?.n ?? 0);
+      const at = Date.now() + offset - opening;
+      if (opened >= count || at > 20_000) {
+        landedMs = at;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  } finally {
+    await stop();
+    setClockForTests(null);
+  }
   const t2 = performance.now();
   await query(
     `update orders o set arrival_date = b.arrival_date, processing_date = b.processing_date,
@@ -128,8 +161,8 @@ async function windowOpen(ctx: JobContext, count: number) {
   await query(`drop table bench_window_backup`);
   return {
     picked: Number(picked?.n ?? 0),
-    moved: moved.length,
-    passMs,
+    moved: opened,
+    landedMs,
     setupMs,
     restoreMs: performance.now() - t2,
   };

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { OPENING_LEAD_MS } from '../src/server/flows/submission-window.js';
 import type { JobRequest } from './jobs.js';
 import { runLoad, type Scenario } from './load.js';
 
@@ -90,13 +91,13 @@ export async function measureJobRows(
   };
 
   if (wanted('window-open')) {
-    const label = 'submission window opening, one pass of the opener';
+    const label = 'submission window opening, end to end (the job prepares it ahead)';
     const target = '≤ 2 s for 10,000 orders';
     try {
       const r = await job<{
         picked: number;
         moved: number;
-        passMs: number;
+        landedMs: number;
         setupMs: number;
         restoreMs: number;
       }>({
@@ -107,11 +108,11 @@ export async function measureJobRows(
         key: 'window-open',
         label,
         count: r.moved,
-        measured: `${n(r.moved)} orders opened in ${fmt(r.passMs)} ms`,
+        measured: `${n(r.moved)} of ${n(r.picked)} orders in New Orders ${fmt(r.landedMs)} ms after the moment`,
         target,
-        met: r.moved >= 10_000 ? r.passMs <= 2000 : null,
+        met: r.picked >= 10_000 ? r.moved === r.picked && r.landedMs <= 2000 : null,
         errors: r.moved === r.picked ? 0 : 1,
-        note: `${n(r.picked)} New orders prepared${r.moved < 10_000 ? ' (all the New orders this dataset holds)' : ''}`,
+        note: `${n(r.picked)} New orders opening at one moment${r.picked < 10_000 ? ' (all the New orders this dataset holds)' : ''}; the opener's lead ${OPENING_LEAD_MS / 1000} s`,
       });
     } catch (err) {
       push(failed('window-open', label, target, err));

@@ -3,7 +3,7 @@ import { startNoticeDelivery } from './auth/notices.js';
 import { startFeedbackRequests } from './flows/rating.js';
 import { startCardCheckSweep } from './flows/card-check.js';
 import { startRouting } from './flows/routing-job.js';
-import { startSubmissionWindowOpener } from './flows/submission-window.js';
+import { OPENING_LEAD_MS, startSubmissionWindowOpener } from './flows/submission-window.js';
 import { startPayoutSync } from './flows/payout-sync.js';
 import { imapJob } from './inbound/imap.js';
 import { startWaitingPolicy } from './inbound/waiting.js';
@@ -39,5 +39,8 @@ export const backgroundJobs: BackgroundJob[] = [
   (app) => startCardCheckSweep(app.ctx, app.log),
   startRouting,
   startPayoutSync,
-  (app) => startSubmissionWindowOpener(app.ctx.db, app.log),
+  (app) =>
+    startSubmissionWindowOpener(app.ctx.db, app.log, {
+      leadMs: app.ctx.database.kind === 'postgres' ? OPENING_LEAD_MS : 0,
+    }),
 ];

@@ -1,4 +1,5 @@
 import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CustomerStage } from '../../shared/customer-stage';
@@ -34,40 +35,41 @@ const row = {
   location: 'Unknown',
 };
 
-function serve(
-  stage: CustomerStage,
-  status: string,
-  extra: { downloadable?: boolean; request?: string; answered?: boolean } = {},
-) {
+type Extra = { downloadable?: boolean; request?: string; answered?: boolean };
+
+function serve(stage: CustomerStage, status: string, extra: Extra = {}) {
+  return mockApi({ 'POST /api/front/get-download-history': () => historyAnswer(stage, status, extra) });
+}
+
+/** The page's answer for an order at a stage. */
+function historyAnswer(stage: CustomerStage, status: string, extra: Extra = {}) {
   const messages: Record<string, string> = {
     refunded: 'Your payment has been refunded. It may take a few days to appear on your statement.',
     action_needed: 'We need something from you before we can continue.',
   };
-  return mockApi({
-    'POST /api/front/get-download-history': () => ({
-      status: 200,
-      body: {
-        status: 1,
-        message: 'Download history loaded',
-        data: [row],
-        mainResult: {
-          order_id: 100123,
-          first_name: 'Ana',
-          last_name: 'Kock',
-          process_status: status,
-          brand: 'main',
-          downloadable: extra.downloadable ?? false,
-          stage,
-          stageMessage: messages[stage] ?? 'Stage message',
-          stageRequest: extra.request ?? null,
-          ...(extra.answered
-            ? { stageAnswered: true, stageMessage: 'Thank you, we received your answer.' }
-            : {}),
-        },
-        path: { file1: null },
+  return {
+    status: 200,
+    body: {
+      status: 1,
+      message: 'Download history loaded',
+      data: [row],
+      mainResult: {
+        order_id: 100123,
+        first_name: 'Ana',
+        last_name: 'Kock',
+        process_status: status,
+        brand: 'main',
+        downloadable: extra.downloadable ?? false,
+        stage,
+        stageMessage: messages[stage] ?? 'Stage message',
+        stageRequest: extra.request ?? null,
+        ...(extra.answered
+          ? { stageAnswered: true, stageMessage: 'Thank you, we received your answer.' }
+          : {}),
       },
-    }),
-  });
+      path: { file1: null },
+    },
+  };
 }
 
 function open(search = '') {
@@ -113,6 +115,29 @@ describe('the customer order page', () => {
     );
     expect(stage).not.toHaveTextContent('Action needed');
     expect(stage).toHaveTextContent('Thank you, we received your answer.');
+  });
+
+  it('keeps the thank-you after the answer when the reloaded stage no longer asks (the holder moved on)', async () => {
+    let loads = 0;
+    mockApi({
+      'POST /api/front/get-download-history': () =>
+        loads++ === 0
+          ? historyAnswer('action_needed', 'Awaiting', { request: 'Please send a clearer passport photo.' })
+          : historyAnswer('in_review', 'New'),
+      'POST /api/customer/orders/100123/replies': () => ({
+        status: 200,
+        body: { status: 1, message: 'Received' },
+      }),
+    });
+    open();
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Your message'), 'Here is the new photo.');
+    await user.click(screen.getByRole('button', { name: 'SEND ANSWER' }));
+    expect(await screen.findByTestId('reply-received')).toBeInTheDocument();
+    await vi.waitFor(() => expect(loads).toBe(2));
+    const stage = screen.getByRole('region', { name: 'Order progress' });
+    await vi.waitFor(() => expect(stage.querySelector('[aria-current=step]')).toHaveTextContent('In review'));
+    expect(screen.getByTestId('reply-received')).toHaveTextContent('We have received your answer');
   });
 
   it('shows the device words of the history in the page language', async () => {

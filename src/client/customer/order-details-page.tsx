@@ -280,8 +280,10 @@ function OrderDetails() {
         answered={(mainResult.stageAnswered ?? false) || answeredHere}
       />
       {mainResult.stageSubmitted ? <p className="c-submitted">{mainResult.stageSubmitted}</p> : null}
-      {/* Also once the answer moved the order back to Received: the thank-you stays, more can follow. */}
-      {(stageShowsRequest(mainResult.stage) || mainResult.stageAnswered) && loadToken(orderId) ? (
+      {/* Also once the answer moved the order back to Received: the thank-you stays, more can follow.
+          It stays for the customer who just answered even when staff have read the answer meanwhile. */}
+      {(stageShowsRequest(mainResult.stage) || mainResult.stageAnswered || answeredHere) &&
+      loadToken(orderId) ? (
         <ReplyForm
           orderId={orderId}
           token={loadToken(orderId)!}

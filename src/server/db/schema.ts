@@ -861,6 +861,15 @@ export const auditLog = pgTable(
   (t) => [index('audit_log_created_idx').on(t.createdAt)],
 );
 
+/** The keys and the count of the folder counters, shared by the tables that split them further. */
+const folderCounterColumns = () => ({
+  processStatus: text('process_status').$type<OrderStatus>().notNull(),
+  processingMode: text('processing_mode').$type<ProcessingMode>().notNull(),
+  assignedTo: integer('assigned_to'),
+  dueDate: date('due_date', { mode: 'string' }),
+  n: bigint('n', { mode: 'number' }).notNull(),
+});
+
 /**
  * Exact folder counts, kept by statement-level triggers on orders (drizzle/0002_order_queues.sql), so
  * get-folder-count sums a few thousand rows instead of counting a million. `due_date` is the
@@ -869,11 +878,7 @@ export const auditLog = pgTable(
 export const orderFolderCounts = pgTable(
   'order_folder_counts',
   {
-    processStatus: text('process_status').$type<OrderStatus>().notNull(),
-    processingMode: text('processing_mode').$type<ProcessingMode>().notNull(),
-    assignedTo: integer('assigned_to'),
-    dueDate: date('due_date', { mode: 'string' }),
-    n: bigint('n', { mode: 'number' }).notNull(),
+    ...folderCounterColumns(),
   },
   (t) => [
     unique('order_folder_counts_key')
@@ -883,6 +888,16 @@ export const orderFolderCounts = pgTable(
 );
 
 /**
+ * Per member, the open orders they hold and their last assignment (drizzle/0114): kept by statement
+ * triggers on orders and order_events, read through orders/holder-counts.ts (routing, the capacity check).
+ */
+export const orderHolderCounts = pgTable('order_holder_counts', {
+  assignedTo: integer('assigned_to').primaryKey(),
+  n: bigint('n', { mode: 'number' }).notNull(),
+  lastAssignedAt: timestamp('last_assigned_at', { withTimezone: true, mode: 'date' }),
+});
+
+/**
  * The folder counters again, per nationality as stored on the order: the exact total of a list filtered
  * by nationality is a small sum here instead of a count over the orders (kept by the same trigger).
  */
@@ -890,11 +905,7 @@ export const orderNationalityCounts = pgTable(
   'order_nationality_counts',
   {
     nationality: text('nationality'),
-    processStatus: text('process_status').$type<OrderStatus>().notNull(),
-    processingMode: text('processing_mode').$type<ProcessingMode>().notNull(),
-    assignedTo: integer('assigned_to'),
-    dueDate: date('due_date', { mode: 'string' }),
-    n: bigint('n', { mode: 'number' }).notNull(),
+    ...folderCounterColumns(),
   },
   (t) => [
     unique('order_nationality_counts_key')
@@ -902,6 +913,22 @@ export const orderNationalityCounts = pgTable(
       .nullsNotDistinct(),
     // A total sums one nationality's rows: an index-only scan with every column it reads.
     index('order_nationality_counts_sum_idx').on(t.nationality),
+  ],
+);
+
+/**
+ * The folder counters again, counting only the orders flagged Needs attention (drizzle/0115): a folder's
+ * list filtered to Needs attention, and the sidebar's count, sum a few rows here (kept by the same trigger).
+ */
+export const orderAttentionCounts = pgTable(
+  'order_attention_counts',
+  {
+    ...folderCounterColumns(),
+  },
+  (t) => [
+    unique('order_attention_counts_key')
+      .on(t.processStatus, t.processingMode, t.assignedTo, t.dueDate)
+      .nullsNotDistinct(),
   ],
 );
 

@@ -8,6 +8,7 @@ import { orderValuesFromSnake } from '../orders/columns.js';
 import { createOrder } from '../orders/creation.js';
 import { type CheckSettings, checksOfNewOrder, refreshChecks } from '../orders/order-checks.js';
 import { addSystemRemark } from '../orders/remarks.js';
+import { lockOrderIds } from '../orders/repository.js';
 import { inTransaction } from '../orders/transaction.js';
 import { now } from '../clock.js';
 
@@ -29,6 +30,10 @@ export async function takeOrderIn(
     const risky = RISKY_LEVELS.includes(values.riskLevel ?? '');
     if (risky) values.checkFlags = ['risk_hold'];
     const found = await checksOfNewOrder(tx, values, settings, now());
+    // Its possible duplicates are rewritten after the insert: locked first, in id order, before the
+    // insert takes its folder counter's row. A routing pass or a claim holding one of them while it
+    // waits for that counter row would otherwise deadlock with this intake.
+    await lockOrderIds(tx, found.candidates);
     const id = await createOrder(tx, {
       ...values,
       checks: found.checks,

@@ -1,6 +1,5 @@
 import type { Db } from '../db/client.js';
-import { ROUTING_BATCH, routeWaitingOrders, tryRoutingLock } from '../routing/assignments.js';
-import { getRoutingPolicy, routingOn } from '../routing/policy.js';
+import { ROUTING_BATCH, routeWaitingOrders, startRoutingPass } from '../routing/assignments.js';
 
 /**
  * Automatic assignment (docs/product.md, "Routing"): hands the unassigned orders of the routed folders to
@@ -12,13 +11,11 @@ import { getRoutingPolicy, routingOn } from '../routing/policy.js';
  * next pass picks it up. Answers how many orders were assigned.
  */
 export async function routeOrders(db: Db, now: Date): Promise<number> {
-  const policy = await getRoutingPolicy(db);
-  if (!routingOn(policy)) return 0;
   let total = 0;
   for (;;) {
     const assigned = await db.transaction(async (tx) => {
-      if (!(await tryRoutingLock(tx))) return 0;
-      return (await routeWaitingOrders(tx, policy, now)).length;
+      const start = await startRoutingPass(tx);
+      return start ? (await routeWaitingOrders(tx, start, now)).length : 0;
     });
     total += assigned;
     if (assigned < ROUTING_BATCH) return total;

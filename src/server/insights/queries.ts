@@ -21,8 +21,8 @@ import {
 
 /*
  * The insights read the rollups of drizzle/0015_insights_rollup_triggers.sql (docs/decisions/120): a year
- * is a few thousand day rows instead of a million orders. The SQL is exported as text so the benchmark
- * replays exactly these statements. Percentiles are nearest-rank over whole hours: the first hour value
+ * is a few thousand day rows instead of a million orders, all read in one statement (INSIGHTS_SQL).
+ * Percentiles are nearest-rank over whole hours: the first hour value
  * whose running count reaches ceil(n·p), which a histogram answers exactly.
  */
 
@@ -32,7 +32,7 @@ import {
  * moves, remarks). $1, $2: first and last day.
  * Rows with a day are day rows; rows without are actor rows.
  */
-export const DAILY_SQL = `
+const DAILY_SQL = `
   select to_char(i.day, 'YYYY-MM-DD') as day, i.actor_id, coalesce(s.name, 'System') as name,
          sum(i.received)::int as received, sum(i.completed)::int as completed,
          sum(i.refunded)::int as refunded, sum(i.deleted)::int as deleted,
@@ -47,7 +47,7 @@ export const DAILY_SQL = `
  * One pass over the duration histograms: per (kind, actor, hour) for the whole period (overall and
  * per-staff percentiles).
  */
-export const HISTOGRAM_SQL = `
+const HISTOGRAM_SQL = `
   select kind, actor_id, hours, sum(n)::int as n
   from insights_duration_daily
   where day between $1::date and $2::date
@@ -71,13 +71,13 @@ const ASSIGNED_SQL = `
   group by f.staff_id`;
 
 /** Payment → Completed per day: count, median and p90, kept per day by the event trigger. */
-export const TIME_TO_COMPLETE_DAILY_SQL = `
+const TIME_TO_COMPLETE_DAILY_SQL = `
   select to_char(day, 'YYYY-MM-DD') as day, completed, median_hours as median, p90_hours as p90
   from insights_ttc_daily
   where day between $1::date and $2::date and completed > 0`;
 
 /** Mail rows per creation day and provider. */
-export const MAIL_SQL = `
+const MAIL_SQL = `
   select to_char(day, 'YYYY-MM-DD') as day, provider, sent, failed, pending
   from insights_mail_daily
   where day between $1::date and $2::date and (sent <> 0 or failed <> 0 or pending <> 0)
@@ -120,7 +120,7 @@ const CLOSED = `(${sqlListText(CLOSED_STATUSES)})`;
  * by age bucket from the orders themselves (a week of orders on the created_at index); older = the rest.
  * $1: today (service day); $2: now.
  */
-export const BACKLOG_SQL = `
+const BACKLOG_SQL = `
   with totals as (
     select ${folderCase('due_date')} as folder, sum(n)::int as total
     from order_folder_counts where process_status not in ${CLOSED} group by 1),
@@ -223,30 +223,49 @@ export async function insights(
   };
 }
 
-/** The rows behind the insights, the statements run side by side. */
+/** A statement's rows as one JSON array (empty: []), for INSIGHTS_SQL. */
+const rowsOf = (statement: string) => `(select coalesce(json_agg(r), '[]'::json) from (${statement}) r)`;
+
+/**
+ * Every row behind the insights in one statement: each part's rows as a JSON array in its own column
+ * (one round trip, one snapshot). $1, $2: the first and last day; $3: today (service day); $4: now.
+ */
+const INSIGHTS_SQL = `
+  select ${rowsOf(DAILY_SQL)} as daily,
+         ${rowsOf(HISTOGRAM_SQL)} as histogram,
+         ${rowsOf(TIME_TO_COMPLETE_DAILY_SQL)} as ttc_days,
+         ${rowsOf(MAIL_SQL)} as mail,
+         ${rowsOf(MAIL_BOUNCED_SQL)} as bounced_mail,
+         ${rowsOf(BACKLOG_SQL.replace(/\$([12])\b/g, (_, n) => `$${Number(n) + 2}`))} as backlog,
+         ${rowsOf(ASSIGNED_SQL)} as assigned_rows`;
+
+interface InsightsRows {
+  daily: DailyRow[];
+  histogram: HistogramRow[];
+  ttc_days: { day: string; completed: number; median: number | null; p90: number | null }[];
+  mail: MailRow[];
+  bounced_mail: BouncedRow[];
+  backlog: BacklogRow[];
+  assigned_rows: AssignedRow[];
+}
+
+/** The rows behind the insights: one statement (INSIGHTS_SQL). */
 async function readInsightsRows(sql: SqlRunner, period: InsightsQuery, now: Date) {
-  const range = [period.from, period.to];
-  const today = serviceToday(now);
-  const [daily, histogram, ttcDays, mail, bouncedMail, backlog, assignedRows] = await Promise.all([
-    sql.query<DailyRow>(DAILY_SQL, range),
-    sql.query<HistogramRow>(HISTOGRAM_SQL, range),
-    sql.query<{ day: string; completed: number; median: number | null; p90: number | null }>(
-      TIME_TO_COMPLETE_DAILY_SQL,
-      range,
-    ),
-    sql.query<MailRow>(MAIL_SQL, range),
-    sql.query<BouncedRow>(MAIL_BOUNCED_SQL, range),
-    sql.query<BacklogRow>(BACKLOG_SQL, [today, now.toISOString()]),
-    sql.query<AssignedRow>(ASSIGNED_SQL, range),
+  const { rows } = await sql.query<InsightsRows>(INSIGHTS_SQL, [
+    period.from,
+    period.to,
+    serviceToday(now),
+    now.toISOString(),
   ]);
+  const r = rows[0]!;
   return {
-    daily: daily.rows,
-    histogram: histogram.rows,
-    ttcDays: ttcDays.rows,
-    mail: mail.rows,
-    bouncedMail: bouncedMail.rows,
-    backlog: backlog.rows,
-    assignedRows: assignedRows.rows,
+    daily: r.daily,
+    histogram: r.histogram,
+    ttcDays: r.ttc_days,
+    mail: r.mail,
+    bouncedMail: r.bounced_mail,
+    backlog: r.backlog,
+    assignedRows: r.assigned_rows,
   };
 }
 

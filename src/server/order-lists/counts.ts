@@ -255,8 +255,8 @@ export class CountsMemory {
 
   /** Every count for one staff member; no database read unless something changed. */
   async countsFor(staffId: number): Promise<CountsAnswer> {
-    // Checks change with an order's data, which moves no counter: the count is read each time (an
-    // index-only count of the Needs attention partial index).
+    // Checks change with an order's data, which moves no folder counter: the Needs attention count is
+    // read on its own (a sum of its counter rows, drizzle/0115), at most ATTENTION_TTL_MS old.
     const [due, , attention] = await Promise.all([
       this.dueSnapshotNow(),
       this.ensureRows(),

@@ -6,10 +6,12 @@ import type { DbOrTx } from '../db/client.js';
 import { orders } from '../db/schema.js';
 import { sqlList } from '../db/sql-lists.js';
 import { recordEvents } from './events.js';
+import { heldOpenOrders } from './holder-counts.js';
 import { refuseConflict, refuseForbidden, refuseInvalid } from './refusal.js';
 import { type LockedOrder, lockOrders } from './repository.js';
 import { assertVersion } from './rules.js';
 import { inTransaction } from './transaction.js';
+import { versionBump } from './version.js';
 
 /** Who holds an order: assign to me, clear, hand a leaving member's orders over. */
 
@@ -38,8 +40,7 @@ async function assertCapacity(
 ): Promise<void> {
   const { rows } = await tx.execute<{ capacity: number; routed: boolean; held: number }>(sql`
     select capacity, shift is not null as routed,
-           (select count(*)::int from orders where assigned_to = ${actor.id}
-              and process_status not in (${sqlList(CLOSED_STATUSES)})) as held
+           ${heldOpenOrders(sql`${actor.id}::int`)} as held
     from staff_users where id = ${actor.id} for no key update`);
   const row = rows[0];
   if (!row?.routed) return;
@@ -90,7 +91,7 @@ export async function assign(db: DbOrTx, actor: StaffIdentity, input: AssignInpu
     const to = input.assign ? actor.id : null;
     await tx
       .update(orders)
-      .set({ assignedTo: to, updatedAt: sql`now()` })
+      .set({ assignedTo: to, updatedAt: sql`now()`, ...versionBump })
       .where(
         inArray(
           orders.orderId,
@@ -138,7 +139,7 @@ export async function handOverOpenOrders(
     const ids = moving.map((o) => o.orderId);
     await tx
       .update(orders)
-      .set({ assignedTo: to, updatedAt: sql`now()` })
+      .set({ assignedTo: to, updatedAt: sql`now()`, ...versionBump })
       .where(inArray(orders.orderId, ids));
     await recordEvents(
       tx,

@@ -12,6 +12,7 @@ import { lockOrders } from './repository.js';
 import { applyHolderRule, assertVersion } from './rules.js';
 import { CLOSED_STATUSES } from '../../shared/constants.js';
 import { sqlList, sqlValue } from '../db/sql-lists.js';
+import { versionBump } from './version.js';
 
 /**
  * Calls and WhatsApp contacts with the customer, logged with their outcome in the order's conversation
@@ -55,7 +56,7 @@ export async function logContact(
       if (assignedTo === null) {
         await tx
           .update(orders)
-          .set({ assignedTo: actor.id, updatedAt: sql`now()` })
+          .set({ assignedTo: actor.id, updatedAt: sql`now()`, ...versionBump })
           .where(eq(orders.orderId, input.orderId));
         await recordEvents(tx, [
           { orderId: input.orderId, actorId: actor.id, action: 'assign', toValue: String(actor.id) },

@@ -66,10 +66,10 @@ export async function dueCounts(
   };
 }
 
-/** Orders still being worked with a failing check, whole system: a count of the partial index. */
+/** Orders still being worked with a failing check, whole system: the sum of their counters (drizzle/0115). */
 export async function needsAttentionCount(db: DbOrTx): Promise<number> {
   const { rows } = await db.execute<{ n: string }>(
-    sql`select count(*)::text as n from orders where needs_attention`,
+    sql`select coalesce(sum(n), 0)::bigint::text as n from order_attention_counts`,
   );
   return Number(rows[0]?.n ?? 0);
 }

@@ -275,14 +275,19 @@ export async function listTotal(
 ): Promise<number> {
   const filter = filterWhere(options.filters, scope.staffId, options.clock);
   if (!filter) return folderTotal(db, folder, scope);
-  // Mode, assignee and nationality are keys of the counters tables too: such totals stay one small sum
-  // (per nationality from its own table, whose rows are the folder counters split by nationality).
-  const { processingMode, assignee, nationality, ...others } = options.filters;
-  if (!Object.values(others).some((v) => v !== undefined)) {
-    const narrowed = filterWhere({ processingMode, assignee, nationality }, scope.staffId, options.clock)!;
-    const table = sql.raw(nationality ? 'order_nationality_counts' : 'order_folder_counts');
+  // Mode, assignee and nationality are keys of the counters tables too, and Needs attention splits them
+  // (as nationality does, each in its own table): such totals stay one small sum.
+  const { processingMode, assignee, nationality, needsAttention, ...others } = options.filters;
+  const flagged = needsAttention === 'true';
+  // (No table splits by both: a flagged list of one nationality is counted.)
+  const counted = !(flagged && nationality);
+  if (counted && !Object.values(others).some((v) => v !== undefined)) {
+    const narrowed = filterWhere({ processingMode, assignee, nationality }, scope.staffId, options.clock);
+    const table = sql.raw(
+      flagged ? 'order_attention_counts' : nationality ? 'order_nationality_counts' : 'order_folder_counts',
+    );
     const { rows } = await db.execute<{ n: string }>(
-      sql`select coalesce(sum(n), 0)::bigint::text as n from ${table} where ${counterWhere(folder, scope)} and ${narrowed}`,
+      sql`select coalesce(sum(n), 0)::bigint::text as n from ${table} where ${counterWhere(folder, scope)}${narrowed ? sql` and ${narrowed}` : sql``}`,
     );
     return Number(rows[0]?.n ?? 0);
   }

@@ -18,15 +18,29 @@ import { sqlValue } from '../db/sql-lists.js';
  * sorts the walk's rows again.)
  */
 export async function fewDueNewOrders(tx: DbOrTx, today: string, max: number): Promise<number[] | null> {
-  const { rows } = await tx.execute<{ order_id: string }>(sql`
-    select o.order_id::text as order_id from orders o
-    where o.process_status = ${sqlValue('New')} and o.assigned_to is null and o.processing_date <= ${today}::date
-    order by o.processing_date, o.order_id
-    limit ${max + 1}`);
-  return rows.length > max ? null : rows.map((r) => Number(r.order_id));
+  const { rows } = await tx.execute<{ few: boolean; ids: string[] | null }>(
+    sql`with ${dueNewOrders(today, max)} select few, ids::text[] as ids from due`,
+  );
+  const due = rows[0];
+  return due?.few ? (due.ids ?? []).map(Number) : null;
 }
 
 /** `and <column> = any(ids)` for a queue's read of the few due orders; nothing when there were many. */
 export function onlyOrders(column: string, ids: readonly number[] | null) {
   return ids ? sql`and ${sql.raw(column)} = any(${`{${ids.join(',')}}`}::bigint[])` : sql``;
+}
+
+/**
+ * The same question as a CTE `due (few, ids)` — `few` true when at most `max` unassigned New orders are
+ * due, `ids` then theirs: asked alone by `fewDueNewOrders`, or inside a queue's own statement, which
+ * reads those by id where `few` and walks its own index otherwise (each branch behind its one-time
+ * condition), with no round trip between.
+ */
+export function dueNewOrders(today: string, max: number) {
+  return sql`due_walk as (
+      select o.order_id from orders o
+      where o.process_status = ${sqlValue('New')} and o.assigned_to is null and o.processing_date <= ${today}::date
+      order by o.processing_date, o.order_id
+      limit ${max + 1}),
+    due as (select count(*) <= ${max}::int as few, array_agg(order_id) as ids from due_walk)`;
 }

@@ -3,6 +3,7 @@ import type { RefundWhy } from '../../shared/refund-reasons.js';
 import type { DbOrTx } from '../db/client.js';
 import { orders } from '../db/schema.js';
 import { recordEvents } from './events.js';
+import { versionBump } from './version.js';
 
 /**
  * Records why the orders are (being) refunded (docs/product.md, "Refund reasons"), with an event on
@@ -19,7 +20,7 @@ export async function setRefundReason(
   const text = why.code === 'other' ? (why.text ?? null) : null;
   const changed = await tx
     .update(orders)
-    .set({ refundReason: why.code, refundReasonText: text })
+    .set({ refundReason: why.code, refundReasonText: text, ...versionBump })
     .where(
       sql`${inArray(orders.orderId, [...orderIds])} and (${orders.refundReason} is distinct from ${why.code} or ${orders.refundReasonText} is distinct from ${text})`,
     )

@@ -12,6 +12,7 @@ import { applyHolderRule, assertVersion, enforceRules, ruleState } from './rules
 import { applyStatus } from './status.js';
 import type { StatusEffects } from './status-effects.js';
 import { inTransaction, lockOne } from './transaction.js';
+import { versionBump } from './version.js';
 
 /** Remarks (the staff's and the system's) and the payment's transaction details. */
 
@@ -109,7 +110,12 @@ export async function saveTransaction(
     await assertVersion(tx, order, input.expectedVersion);
     await tx
       .update(orders)
-      .set({ transactionId: input.transactionId, merchantName: input.merchantName, updatedAt: sql`now()` })
+      .set({
+        transactionId: input.transactionId,
+        merchantName: input.merchantName,
+        updatedAt: sql`now()`,
+        ...versionBump,
+      })
       .where(eq(orders.orderId, input.orderId));
     await recordEvents(tx, [
       {

@@ -42,6 +42,18 @@ export interface LockedOrder extends OrderRow {
 }
 
 /**
+ * Locks existing orders for update, in id order, answering nothing: for orders a change rewrites after
+ * its own writes, locked before those writes so the order of locks is the same as every other writer's
+ * (see takeOrderIn). An id that no longer exists is passed over.
+ */
+export async function lockOrderIds(tx: DbOrTx, ids: readonly number[]): Promise<void> {
+  if (!ids.length) return;
+  await tx.execute(sql`select 1 from ${orders}
+    where ${orders.orderId} = any(${`{${[...new Set(ids)].join(',')}}`}::bigint[])
+    order by ${orders.orderId} for update`);
+}
+
+/**
  * The one order lock: locks the orders for update, in id order (so two bulk actions never deadlock),
  * and answers them in that order with their holder's name. Unknown ids answer 404: `notFoundMessage`
  * when given, otherwise a message naming them. Call it inside a transaction.

@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
+import { executePrepared } from '../db/prepared.js';
 import { sqlValue } from '../db/sql-lists.js';
 import { VERSION_BUMP } from './version.js';
 
@@ -24,7 +25,12 @@ export async function assignEach(
     assignments.map((a) => sql`(${a.orderId}::bigint, ${a.staffId}::int)`),
     sql`, `,
   );
-  const { rows } = await tx.execute<{ n: number }>(sql`
+  // One assignment (a routing pass as orders arrive, a machine's claim): a named prepared statement.
+  const run = (q: SQL) =>
+    assignments.length === 1
+      ? executePrepared<{ n: number }>(tx, `assign_each_one_${by}`, q)
+      : tx.execute<{ n: number }>(q).then((r) => r.rows);
+  const rows = await run(sql`
     with a (order_id, staff_id) as (values ${values}),
     assigned as (
       update orders o set assigned_to = a.staff_id, updated_at = now(), ${VERSION_BUMP}

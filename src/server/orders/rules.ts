@@ -16,6 +16,7 @@ import { orders, staffUsers } from '../db/schema.js';
 import { OrderRefusal, refuseConflict } from './refusal.js';
 import { recordEvents } from './events.js';
 import type { LockedOrder } from './repository.js';
+import { versionBump } from './version.js';
 
 /**
  * The checks every order command makes inside its transaction, on orders it has locked: the shared
@@ -167,7 +168,7 @@ export async function applyHolderRule(
   const holder = await assertHolderAllows(tx, order, actor, takeOver);
   await tx
     .update(orders)
-    .set({ assignedTo: actor.id, updatedAt: sql`now()` })
+    .set({ assignedTo: actor.id, updatedAt: sql`now()`, ...versionBump })
     .where(sql`${orders.orderId} = ${order.orderId}`);
   await recordEvents(tx, [
     {

@@ -5,6 +5,7 @@ import { orders } from '../db/schema.js';
 import { recordEvents } from './events.js';
 import { lockOrders, type OrderRow } from './repository.js';
 import { assertVersion } from './rules.js';
+import { versionBump } from './version.js';
 
 /**
  * The order side of the customers' self-service (docs/product.md, "Customers help themselves"): the
@@ -45,7 +46,7 @@ export async function undoCustomerCancel(tx: DbOrTx, orderId: number, to: OrderS
   if (now!.processStatus !== 'Refunds') return;
   await tx
     .update(orders)
-    .set({ processStatus: to, updatedAt: sql`now()` })
+    .set({ processStatus: to, updatedAt: sql`now()`, ...versionBump })
     .where(and(eq(orders.orderId, orderId), eq(orders.processStatus, 'Refunds')));
   await recordEvents(tx, [
     { orderId, actorKind: 'customer', action: 'status', fromValue: 'Refunds', toValue: to },

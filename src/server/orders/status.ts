@@ -1,4 +1,4 @@
-import { and, inArray, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { OrderStatus } from '../../shared/constants.js';
 import type { PendingMail } from '../../shared/contracts/order-detail.js';
 import { serviceToday } from '../../shared/dates.js';
@@ -23,6 +23,7 @@ import {
 } from './status-checks.js';
 import type { EnteredMails, StatusChange, StatusEffects } from './status-effects.js';
 import { inTransaction, lockOne } from './transaction.js';
+import { versionBump } from './version.js';
 
 /**
  * Writes a status change of locked orders whose rules were checked: the new status and its events. A
@@ -60,6 +61,15 @@ export async function applyStatus(
     .set({
       processStatus: to,
       updatedAt: sql`now()`,
+      // One pass of the order triggers (drizzle/0099): the version is raised here, not by the events.
+      ...versionBump,
+      // A submitted order's failed machine submission is behind it; a government card sent with the
+      // completion is no longer waiting to be sent (in the same update: no second pass of the triggers).
+      ...(to === 'AwaitingGovt'
+        ? { checkFlags: sql`array_remove(check_flags, 'submission_failed')` }
+        : to === 'Completed'
+          ? { checkFlags: sql`array_remove(check_flags, 'card_arrived_unsent')` }
+          : {}),
       // A refund without a recorded reason records 'unspecified' (docs/product.md, "Refund reasons").
       ...(refunding
         ? { refundDate: sql`now()`, refundReason: sql`coalesce(refund_reason, 'unspecified')` }
@@ -70,20 +80,6 @@ export async function applyStatus(
     })
     .where(inArray(orders.orderId, ids));
   await syncReferenceCheck(tx, ids);
-  // A submitted order's failed machine submission is behind it.
-  if (to === 'AwaitingGovt') {
-    await tx
-      .update(orders)
-      .set({ checkFlags: sql`array_remove(check_flags, 'submission_failed')` })
-      .where(and(inArray(orders.orderId, ids), sql`'submission_failed' = any(check_flags)`));
-  }
-  // A government card sent with the completion is no longer waiting to be sent.
-  if (to === 'Completed') {
-    await tx
-      .update(orders)
-      .set({ checkFlags: sql`array_remove(check_flags, 'card_arrived_unsent')` })
-      .where(and(inArray(orders.orderId, ids), sql`'card_arrived_unsent' = any(check_flags)`));
-  }
   await recordEvents(
     tx,
     changed.map((o) => ({

@@ -4,6 +4,7 @@ import type { Role } from '../../shared/constants.js';
 import type { StaffIdentity } from '../context.js';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder } from '../test/factories.js';
+import { assign } from './assignment.js';
 import { claimNext } from './claim.js';
 
 /**
@@ -76,6 +77,34 @@ describe('the order version and the publish trigger', () => {
     );
     expect(seen).toEqual(['on']);
     expect(await versionOf(order.orderId)).toBe(before + 2);
+  });
+
+  it('a status move raises the version in its own update, its flag clean-up in the same update: one UPDATE', async () => {
+    const order = await createOrder(t.database, { process_status: 'New', assigned_to: null });
+    const before = await versionOf(order.orderId);
+    let status = 0;
+    const seen = await statements(async () => {
+      const res = await t.as('Admin', {
+        method: 'PUT',
+        url: '/api/admin/move-order-status',
+        payload: { orderId: order.orderId, updatingStatus: 'Awaiting' },
+      });
+      status = res.statusCode;
+    });
+    expect(status).toBe(200);
+    // The move's own update (the holder rule may hand the order over first, in its own bumped update).
+    expect(seen.filter((s) => s === 'on')).toEqual([]);
+    expect(await versionOf(order.orderId)).toBeGreaterThan(before);
+  });
+
+  it('a manual assignment raises the version in its own update: none by the publish trigger', async () => {
+    const order = await createOrder(t.database, { process_status: 'Awaiting', assigned_to: null });
+    const before = await versionOf(order.orderId);
+    const seen = await statements(() =>
+      assign(t.database.db, admin, { orderIds: [order.orderId], assign: true }),
+    );
+    expect(seen).toEqual(['']);
+    expect(await versionOf(order.orderId)).toBe(before + 1);
   });
 
   it('an update that does not raise the version is still raised by its events (writers not yet moved)', async () => {

@@ -39,12 +39,20 @@ const weekdayFormat = new Intl.DateTimeFormat('en-US', {
   hourCycle: 'h23',
 });
 
+/** The last minute asked and its answer: a routing pass asks about one instant for every member. */
+let lastMinute: { key: number; value: { day: WeekDay; minute: number } } | null = null;
+
 /** The day of the week and the minute of the day of an instant, in the service time zone. */
 export function serviceWeekMinute(at: Date): { day: WeekDay; minute: number } {
+  // Time-zone offsets are whole minutes, so every instant of a UTC minute has the same answer.
+  const key = Math.floor(at.getTime() / 60_000);
+  if (lastMinute?.key === key) return lastMinute.value;
   const parts = weekdayFormat.formatToParts(at);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   const day = get('weekday').toLowerCase().slice(0, 3) as WeekDay;
-  return { day, minute: Number(get('hour')) * 60 + Number(get('minute')) };
+  const value = { day, minute: Number(get('hour')) * 60 + Number(get('minute')) };
+  lastMinute = { key, value };
+  return value;
 }
 
 /** Is the instant inside the weekly hours (start included, end excluded)? */

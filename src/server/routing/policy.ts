@@ -14,13 +14,17 @@ export async function getRoutingPolicy(
     .from(appSettings)
     .leftJoin(staffUsers, eq(staffUsers.id, appSettings.updatedBy))
     .where(eq(appSettings.key, ROUTING_SETTINGS_KEY));
-  const parsed = routingPolicy.safeParse(row?.value);
-  const policy = parsed.success ? parsed.data : DEFAULT_ROUTING_POLICY;
   return {
-    ...policy,
+    ...parseRoutingPolicy(row?.value),
     updatedAt: row ? row.updatedAt.toISOString() : null,
     updatedBy: row?.by ?? null,
   };
+}
+
+/** The stored policy's value as the routes and passes use it (the default where unset or unreadable). */
+export function parseRoutingPolicy(value: unknown): RoutingPolicy {
+  const parsed = routingPolicy.safeParse(value);
+  return parsed.success ? parsed.data : DEFAULT_ROUTING_POLICY;
 }
 
 export async function saveRoutingPolicy(

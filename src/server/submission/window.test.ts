@@ -227,14 +227,15 @@ describe('the submission window', () => {
 });
 
 describe('the window opens at its exact hour', () => {
-  /** Today at 15:00 in the service time zone, as the database computes it. */
-  const todayAt15 = async () =>
+  /** 15:00 in the service time zone `days` after today, as the database computes it. */
+  const dayAt15 = async (days: number) =>
     (
       await t.database.sql.query<{ at: Date }>(
         `select ($1::date + time '15:00') at time zone 'America/New_York' as at`,
-        [serviceToday()],
+        [addDays(serviceToday(), days)],
       )
     ).rows[0]!.at;
+  const todayAt15 = () => dayAt15(0);
 
   it('an opening at 15:00 keeps the order in Future Orders until 15:00 (injected clock), then New by itself', async () => {
     // Arrival in two days, a window of 33 hours: the window opens today at 15:00, not at midnight.
@@ -286,18 +287,20 @@ describe('the window opens at its exact hour', () => {
     const oneHour = { fromPaymentHours: 1, beforeArrivalHours: 0, clock: 'calendar' };
     expect((await duePolicy({ Standard: oneHour, Priority: oneHour })).statusCode).toBe(200);
     try {
+      // The opening is tomorrow's 15:00, so it is later than the order's creation (the database's own
+      // clock, not the injected one) at any hour the test runs.
       expect((await window(33)).statusCode).toBe(200);
-      const opening = await todayAt15();
+      const opening = await dayAt15(1);
       setClockForTests(() => new Date(opening.getTime() - 3_600_000));
-      const id = await intake(2);
+      const id = await intake(3);
       expect((await row(id)).due_at!.toISOString()).toBe(
         new Date(opening.getTime() + 3_600_000).toISOString(),
       );
       setClockForTests(() => new Date(opening.getTime() + 1000));
       expect(await t.database.db.transaction((tx) => openDueSubmissionWindows(tx))).toContain(id);
       const r = await row(id);
-      expect(r.processing_date).toBe(serviceToday());
-      // Opened: the order's day is today, its clock still starts at the opening's hour.
+      expect(r.processing_date).toBe(addDays(serviceToday(), 1));
+      // Opened: the order's day is the opening's, its clock still starts at the opening's hour.
       expect(r.due_at!.toISOString()).toBe(new Date(opening.getTime() + 3_600_000).toISOString());
     } finally {
       expect((await duePolicy(DEFAULT_DUE_TIME_POLICY.modes)).statusCode).toBe(200);
@@ -314,6 +317,40 @@ describe('the window opens at its exact hour', () => {
     const stop = await startSubmissionWindowOpener(t.database.db, { error: () => undefined });
     try {
       await expect.poll(async () => (await row(id)).processing_date).toBe(serviceToday());
+    } finally {
+      await stop();
+    }
+  });
+
+  it('with a lead, the opener prepares the opening ahead and the order enters New Orders on the moment', async () => {
+    expect((await window(33)).statusCode).toBe(200);
+    const opening = await todayAt15();
+    // A clock that runs: 1.5 s before the opening now.
+    const started = Date.now();
+    setClockForTests(() => new Date(opening.getTime() - 1500 + (Date.now() - started)));
+    const id = await intake(2);
+    const stop = await startSubmissionWindowOpener(
+      t.database.db,
+      { error: () => undefined },
+      { leadMs: 1000 },
+    );
+    try {
+      const seen: { at: number; day: string | null }[] = [];
+      await expect
+        .poll(
+          async () => {
+            const day = (await row(id)).processing_date;
+            seen.push({ at: Date.now() - started - 1500, day });
+            return day;
+          },
+          { interval: 50, timeout: 5000 },
+        )
+        .toBe(serviceToday());
+      // Never before the moment, and soon after it (the move was prepared ahead).
+      const first = seen.find((s) => s.day === serviceToday())!;
+      expect(seen.filter((s) => s.at < 0).every((s) => s.day === addDays(serviceToday(), 1))).toBe(true);
+      expect(first.at).toBeGreaterThanOrEqual(0);
+      expect(first.at).toBeLessThan(1000);
     } finally {
       await stop();
     }

@@ -1,0 +1,17 @@
+import { type SQL, sql } from 'drizzle-orm';
+
+/**
+ * A member's load as routing and the capacity check read it: one row of order_holder_counts, which
+ * statement triggers on orders and order_events keep (drizzle/0114), instead of visiting every order the
+ * member holds and their assign events. `staffId`: a column or a value.
+ */
+
+/** How many open orders the member holds (their My Orders count). */
+export function heldOpenOrders(staffId: SQL): SQL {
+  return sql`coalesce((select h.n from order_holder_counts h where h.assigned_to = ${staffId}), 0)::int`;
+}
+
+/** When an order was last assigned to the member (an assign event naming them), as text; null: never. */
+export function lastAssignedAt(staffId: SQL): SQL {
+  return sql`(select h.last_assigned_at::text from order_holder_counts h where h.assigned_to = ${staffId})`;
+}
