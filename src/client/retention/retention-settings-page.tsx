@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import Alert from 'react-bootstrap/Alert';
 import Button from 'react-bootstrap/Button';
 import Card from 'react-bootstrap/Card';
@@ -22,11 +22,9 @@ export function Component() {
     refetchOnMountOrArgChange: true,
   });
   const [save, { isLoading: saving }] = useSaveRetentionSettingsMutation();
-  const [days, setDays] = useState('');
+  // The field shows the stored period until someone types: no empty first frame to fill in later.
+  const [typed, setDays] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  useEffect(() => {
-    if (settings.data) setDays(String(settings.data.days));
-  }, [settings.data]);
 
   if (!allowed) {
     return (
@@ -40,6 +38,7 @@ export function Component() {
     return <LoadError message={errorMessage(settings.error)} onRetry={() => void settings.refetch()} />;
   }
   if (!settings.data) return <Spinner animation="border" size="sm" role="status" aria-label="Loading" />;
+  const days = typed ?? String(settings.data.days);
 
   const submit = async () => {
     const parsed = retentionSettings.safeParse({ days: days.trim() === '' ? Number.NaN : Number(days) });
