@@ -12,12 +12,13 @@ import { setClockForTests } from '../src/server/clock.js';
 import { readCardInWorker } from '../src/server/pdf/build.js';
 import { startStripeDouble } from '../src/server/test/stripe-server.js';
 import { SERVICE_TIME_ZONE } from '../src/shared/constants.js';
+import { waitingPass } from './waiting-pass.js';
 
 /**
  * The background work of the sixth round's features, run in the server under test's own process (the
  * app's database, configuration and PDF workers) and timed there: a submission window opening for many
  * orders at once, a routing pass, the payout sync against the local Stripe double, and the card check
- * of a stored card. Each job prepares its data with plain SQL, runs the product's own function, and puts
+ * of a stored card, and a pass of the waiting policy (bench/waiting-pass.ts). Each job prepares its data with plain SQL, runs the product's own function, and puts
  * the data back where the benchmark's other rows read it.
  */
 
@@ -29,7 +30,8 @@ export type JobRequest =
   | { job: 'routing-teardown' }
   | { job: 'payout-sync'; transactions: number }
   | { job: 'card-check-setup'; count: number }
-  | { job: 'card-check'; docs: number[]; concurrency: number };
+  | { job: 'card-check'; docs: number[]; concurrency: number }
+  | { job: 'waiting-pass'; waiting: number; due: number; passes: number };
 
 export interface JobContext {
   db: Db;
@@ -64,6 +66,8 @@ export async function runJob(ctx: JobContext, req: JobRequest): Promise<unknown>
       return cardCheckSetup(ctx, req.count);
     case 'card-check':
       return cardCheck(ctx, req.docs, req.concurrency);
+    case 'waiting-pass':
+      return waitingPass(ctx, req);
   }
 }
 
