@@ -55,7 +55,7 @@ describe('the track page in a chosen language', () => {
       await screen.findByRole('heading', { name: 'Descargue su Tarjeta de Embarque y Desembarque de Aruba' }),
     ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'BUSCAR PEDIDO' })).toBeInTheDocument();
-    expect(document.documentElement.lang).toBe('es');
+    await waitFor(() => expect(document.documentElement.lang).toBe('es'));
     const picker = screen.getByRole('combobox', { name: 'Idioma' });
     expect(picker).toHaveValue('es');
 

@@ -1,4 +1,13 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useState,
+} from 'react';
 import type { MessageKey } from '../../shared/i18n/en';
 import { type AnyCatalog, createTranslator, type Message, type Translator } from '../../shared/i18n/format';
 import {
@@ -112,7 +121,8 @@ export function I18nProvider({ children }: { children: ReactNode }) {
       void loadTranslator(state.language).then((t) => setState((s) => ({ ...s, t })));
     }
   }, [state.language, state.t.language]);
-  useEffect(() => {
+  // Set in the same commit as the text, so the page never reads in one language and is tagged another.
+  useLayoutEffect(() => {
     document.documentElement.lang = state.t.language;
   }, [state.t.language]);
   const choose = useCallback((language: CustomerLanguage) => {
