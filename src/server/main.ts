@@ -5,12 +5,16 @@ import { seedDemoOnStart } from './db/seed-policy.js';
 import { DEMO_PASSWORD, DEMO_USERS } from './db/demo-users.js';
 import { cleanPartials } from './documents/storage.js';
 import { lifecycleOf } from './health/lifecycle.js';
+import { type FaultLog, guardUnhandledRejections } from './health/process-faults.js';
 import { backgroundJobs } from './jobs.js';
 
 async function main() {
+  let faultLog: FaultLog = (err, message) => console.error(message, err);
+  guardUnhandledRejections(() => faultLog);
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   const app = await buildApp({ config, database });
+  faultLog = (err, message) => app.log.error({ err }, message);
   // Listening while migrating: health checks answer (not ready), every other request 503.
   const life = lifecycleOf(app);
   life.phase = 'migrating';
