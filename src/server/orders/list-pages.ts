@@ -4,44 +4,15 @@ import type { ListFilters, ListSortKey, OrderListRow, SortDirection } from '../.
 import { DEFAULT_LIST_SORT } from '../../shared/list-sort.js';
 import { countryName } from '../../shared/countries.js';
 import type { DbOrTx } from '../db/client.js';
-import { sqlValue } from '../db/sql-lists.js';
-import { dueColumnsOf, type DueClock, dueStateSql, dueStateWhere } from '../due-time/policy.js';
+import { dueColumnsOf, type DueClock, dueStateWhere } from '../due-time/policy.js';
 import { counterWhere, type FolderScope, folderWhere } from './folders.js';
+import { type RawRow, rowColumns } from './list-rows.js';
+import { sortedPage } from './list-sorted.js';
 
 /**
  * Read side of the order lists: folder counts, folder pages and search. The write side (status
  * changes, assignment, deletion) lives in the order commands (status.ts, assignment.ts, delete-restore.ts).
  */
-
-export type RawRow = Omit<OrderListRow, 'order_id'> & { order_id: string };
-
-const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
-
-/** The columns of a list row over `orders o` joined to `staff_users s`. */
-export function rowColumns(clock: DueClock): SQL {
-  return sql`o.order_id::text as order_id, o.process_status, o.first_name, o.last_name,
-           o.arrival_date::text as arrival_date, o.email, o.telephone_number, o.phone_code,
-           to_char(o.created_at at time zone 'UTC', ${sql.raw(ISO)}) as created_at,
-           to_char(o.refund_date at time zone 'UTC', ${sql.raw(ISO)}) as refund_date,
-           o.processing_date::text as processing_date,
-           to_char(o.processing_date, 'Mon') as process_month,
-           coalesce(s.name, '') as assign_to,
-           o.nationality, o.processing_mode,
-           to_char(o.due_at at time zone 'UTC', ${sql.raw(ISO)}) as due_at,
-           ${dueStateSql(dueColumnsOf('o'), clock)} as due_state,
-           o.check_level::int as check_level,
-           coalesce(array(select jsonb_array_elements(o.checks)->>'code'), '{}') as check_codes,
-           o.amount::text as amount, o.currency,
-           case when o.process_status = ${sqlValue('ChargeBack')} then (
-             select d.reason from payment_disputes d where d.order_id = o.order_id
-             order by d.created_at desc, d.id desc limit 1) end as dispute_reason,
-           (o.customer_replied_at is not null) as customer_replied,
-           (o.customer_edited_at is not null) as customer_edited,
-           o.refund_reason, o.refund_reason_text,
-
-           o.government_reference,
-           to_char(o.submission_opens_at at time zone 'UTC', ${sql.raw(ISO)}) as submission_opens_at`;
-}
 
 /**
  * One page of a folder (optionally narrowed by a search condition), newest first. The inner query
@@ -129,66 +100,6 @@ export class PageKeyCache {
     if (!anchors.has(page)) this.size++;
     anchors.set(page, anchor);
   }
-}
-
-/**
- * Sort expressions over the unaliased orders table. Text keys compare byte-wise (collation "C") so
- * the order is the same on every server; names compare without case.
- */
-const SORT_EXPRESSIONS: Record<ListSortKey, SQL[]> = {
-  order_id: [],
-  created_at: [sql`created_at`],
-  arrival_date: [sql`arrival_date`],
-  due_at: [sql`due_at`],
-  name: [sql`lower(last_name) collate "C"`, sql`lower(first_name) collate "C"`],
-  status: [sql`process_status collate "C"`],
-  assign_to: [sql`(select su.name from staff_users su where su.id = orders.assigned_to) collate "C"`],
-};
-
-/**
- * One page in the asked order, ties broken by order id in the same direction. Nulls follow
- * PostgreSQL's default (last going up, first going down), so one plain index serves both directions.
- */
-export async function sortedPage(
-  db: DbOrTx,
-  where: SQL,
-  sort: ListSortKey,
-  dir: SortDirection,
-  offset: number,
-  limit: number,
-  clock: DueClock,
-  work = false,
-): Promise<OrderListRow[]> {
-  const direction = sql.raw(dir);
-  const asc = sql.raw('asc');
-  // A working queue in its default order starts with the work (decision 391, as claim-next does):
-  // unread customer answers first, orders whose trip has passed last, then the folder's own sort.
-  const now = clock.now.toISOString();
-  const workKeys = work
-    ? [
-        sql`(customer_replied_at is null)`,
-        sql`(trip_ends_at is not null and trip_ends_at <= ${now}::timestamptz)`,
-      ]
-    : [];
-  const keys = [...workKeys, ...SORT_EXPRESSIONS[sort]];
-  const dirOf = (i: number) => (i < workKeys.length ? asc : direction);
-  const keyColumns = keys.map((k, i) => sql`, ${k} as ${sql.identifier(`k${i}`)}`);
-  const innerOrder = sql.join(
-    [...keys.map((k, i) => sql`${k} ${dirOf(i)}`), sql`order_id ${direction}`],
-    sql`, `,
-  );
-  const outerOrder = sql.join(
-    [...keys.map((_, i) => sql`p.${sql.identifier(`k${i}`)} ${dirOf(i)}`), sql`p.order_id ${direction}`],
-    sql`, `,
-  );
-  const { rows } = await db.execute<RawRow>(sql`
-    select ${rowColumns(clock)}
-    from (select order_id ${sql.join(keyColumns, sql``)} from orders where ${where}
-          order by ${innerOrder} limit ${limit} offset ${offset}) p
-    join orders o on o.order_id = p.order_id
-    left join staff_users s on s.id = o.assigned_to
-    order by ${outerOrder}`);
-  return rows.map((r) => ({ ...r, order_id: Number(r.order_id) }));
 }
 
 /** The filters as a condition over the unaliased orders table; null when there are none. */

@@ -4,7 +4,8 @@ import type { OrderListRow } from '../../shared/contracts/orders.js';
 import { GOVERNMENT_REFERENCE_PATTERN } from '../../shared/contracts/submission.js';
 import type { DbOrTx } from '../db/client.js';
 import { type FolderScope, folderWhere } from './folders.js';
-import { type ListOptions, listOrder, pageOf, sortedPage, filterWhere } from './list-pages.js';
+import { type ListOptions, listOrder, pageOf, filterWhere } from './list-pages.js';
+import { sortedPage } from './list-sorted.js';
 
 /** The search of the order lists: an exact id, e-mail or reference first, else a fragment. */
 

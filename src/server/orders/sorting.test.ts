@@ -190,7 +190,16 @@ describe('default sort per folder', () => {
     try {
       expect(await order('newOrder')).toEqual([c, d, b, a]);
       expect(await order('newOrder', '&sort=due_at&dir=asc')).toEqual([b, a, c, d]);
+      // Two answers: the one whose trip is ahead first; every page size cuts the same order.
+      await t.database.sql.query('update orders set customer_replied_at = now() where order_id = $1', [d]);
+      for (const size of [1, 2, 3]) {
+        const pages: number[] = [];
+        for (let page = 1; page <= Math.ceil(4 / size); page++)
+          pages.push(...(await order('newOrder', `&limit=${size}&page=${page}`)));
+        expect(pages, `pages of ${size}`).toEqual([d, c, b, a]);
+      }
     } finally {
+      await t.database.sql.query('update orders set customer_replied_at = null where order_id = $1', [d]);
       await t.database.sql.query('update orders set customer_replied_at = null where order_id = $1', [c]);
     }
 
