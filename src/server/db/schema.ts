@@ -402,7 +402,9 @@ export const orders = pgTable(
         sql`${t.customerRepliedAt} is not null and ${t.assignedTo} is null and ${t.processStatus} not in (${sqlList(CLOSED_STATUSES)})`,
       ),
     // New Orders and Priority Orders by due time: the same orders by their deadline, so a sorted page
-    // does not walk past the New orders already taken (Pending) either.
+    // does not walk past the New orders already taken (Pending) either. The migration's indexes of the
+    // four working queues also include customer_replied_at, trip_ends_at and processing_date (drizzle/0116):
+    // a default page reads its groups from the index alone (decision 452).
     index('orders_new_due_idx')
       .on(t.dueAt, t.orderId)
       .where(
