@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { FOLDER_COUNT_KEYS, FOLDERS, MAX_PAGE_SIZE } from '../src/shared/constants.js';
 import { type Dataset, prepareDataset } from './dataset.js';
 import { customerReply, disputeEvent, intakeOrder } from './new-features.js';
-import { nextCorrection, nextRating, selfServiceSamples } from './self-service.js';
+import { nextCorrection, nextRating, refreshVersions, selfServiceSamples } from './self-service.js';
 import { createMachineKeys, sixthRoundRows } from './sixth-round.js';
 import { JOB_ROW_KEYS, measureJobRows } from './sixth-round-jobs.js';
 import { growthMarkdown } from './growth.js';
@@ -601,6 +601,12 @@ async function benchEngine(engine: string, size?: number): Promise<Run | null> {
         route: { method: 'PATCH', url: '/api/customer/orders/:orderId' },
         port: 'app',
         noReplay: true,
+        // The versions as they are now (earlier rows change orders); no cap on the requests.
+        stock: async () =>
+          Math.max(
+            1,
+            await refreshVersions(ss, (text, params) => server.call({ type: 'exec', text, params })),
+          ) * 1_000_000,
         scenario: {
           method: 'PATCH',
           path: `/api/customer/orders/${ss.editable[0]?.orderId ?? 0}`,

@@ -74,6 +74,23 @@ export function nextCorrection(samples: SelfServiceSamples) {
   };
 }
 
+/**
+ * The corrections' orders with the versions they have now: rows run before this one (claims, the job
+ * API's claims, the checks) may have changed some of them since the dataset was read, and a correction
+ * sent with an older version is refused with 409, as it should be. Answers how many orders there are.
+ */
+export async function refreshVersions(
+  samples: SelfServiceSamples,
+  exec: (text: string, params: unknown[]) => Promise<{ order_id: string; version: number }[]>,
+): Promise<number> {
+  const rows = await exec('select order_id::text, version from orders where order_id = any($1::bigint[])', [
+    samples.editable.map((o) => o.orderId),
+  ]);
+  const now = new Map(rows.map((r) => [Number(r.order_id), Number(r.version)]));
+  for (const o of samples.editable) o.version = now.get(o.orderId) ?? o.version;
+  return samples.editable.length;
+}
+
 /** The next rating: the completed orders in turn, a good score with a comment (a later one replaces it). */
 export function nextRating(samples: SelfServiceSamples) {
   let n = 0;
