@@ -9,6 +9,7 @@ import { sqlList } from '../db/sql-lists.js';
 import { refuseForbidden } from './refusal.js';
 import { inTransaction } from './transaction.js';
 import { type FolderScope, folderWhere, STATUS_FOLDERS } from './folders.js';
+import { type ChainGroup, groupChain } from './group-chain.js';
 import { fewDueNewOrders, onlyOrders } from './new-queue.js';
 import { VERSION_BUMP } from './version.js';
 import { BatchLanes, lanesPerDatabase } from '../db/batch-lanes.js';
@@ -139,7 +140,7 @@ function pickWaiting(folder: Folder, scope: FolderScope, n: number, few: readonl
   const waiting = sql`${folderWhere(folder, scope)} and assigned_to is null
     and process_status not in (${sqlList(CLOSED_STATUSES)}) ${onlyOrders('order_id', few)}`;
   const columns = sql`order_id, arrival_date, created_at, customer_replied_at, trip_ends_at`;
-  const groups: { name: string; where: SQL }[] = [];
+  const groups: ChainGroup[] = [];
   for (const [name, who] of [
     ['answered', sql`customer_replied_at is not null`],
     ['waiting', sql`customer_replied_at is null`],
@@ -159,21 +160,16 @@ function pickWaiting(folder: Folder, scope: FolderScope, n: number, few: readonl
       );
     }
   }
-  const ctes = groups.map((g, i) => {
-    const taken = groups.slice(0, i).map((before) => sql`(select count(*) from ${sql.raw(before.name)})`);
-    const limit = taken.length ? sql`${n} - ${sql.join(taken, sql` - `)}` : sql`${n}`;
-    return sql`${sql.raw(g.name)} as materialized (
+  const { ctes, all } = groupChain(
+    groups,
+    sql`${n}`,
+    (g, limit) => sql`
       select ${columns} from orders
       where ${waiting} and ${g.where}
       order by ${ARRIVAL_ORDER}
-      limit ${limit} for update skip locked
-    )`;
-  });
-  const all = sql.join(
-    groups.map((g) => sql`select * from ${sql.raw(g.name)}`),
-    sql` union all `,
+      limit ${limit} for update skip locked`,
   );
-  return sql`${sql.join(ctes, sql`,\n`)},
+  return sql`${ctes},
     picked as (
       select order_id, row_number() over (order by ${WORK_ORDER}) as rn from (${all}) p
     )`;

@@ -2,6 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { ListSortKey, OrderListRow, SortDirection } from '../../shared/contracts/orders.js';
 import type { DbOrTx } from '../db/client.js';
 import type { DueClock } from '../due-time/policy.js';
+import { type ChainGroup, groupChain } from './group-chain.js';
 import { type RawRow, rowColumns } from './list-rows.js';
 
 /**
@@ -37,12 +38,7 @@ export async function sortedPage(
   // A working queue in its default order starts with the work (decision 391, as claim-next does):
   // unread customer answers first, orders whose trip has passed last, then the folder's own sort.
   const now = clock.now.toISOString();
-  const workKeys = work
-    ? [
-        sql`(customer_replied_at is null)`,
-        sql`(trip_ends_at is not null and trip_ends_at <= ${now}::timestamptz)`,
-      ]
-    : [];
+  const workKeys = work ? [sql`(customer_replied_at is null)`, tripPassedKey(now)] : [];
   const keys = [...workKeys, ...SORT_EXPRESSIONS[sort]];
   const dirOf = (i: number) => (i < workKeys.length ? asc : direction);
   const keyColumns = keys.map((k, i) => sql`, ${k} as ${sql.identifier(`k${i}`)}`);
@@ -65,6 +61,11 @@ export async function sortedPage(
     left join staff_users s on s.id = o.assigned_to
     order by ${outerOrder}`);
   return rows.map((r) => ({ ...r, order_id: Number(r.order_id) }));
+}
+
+/** The working order's second key: true when the order's trip has passed (undated trips never pass). */
+function tripPassedKey(now: string): SQL {
+  return sql`(trip_ends_at is not null and trip_ends_at <= ${now}::timestamptz)`;
 }
 
 /** A folder's own sort (its keys, then the order id), in one direction. */
@@ -91,33 +92,24 @@ function workGroupsPage(
   offset: number,
   limit: number,
 ): SQL {
-  const needed = offset + limit;
-  const passed = sql`trip_ends_at <= ${now}::timestamptz`;
-  const passedKey = sql`(trip_ends_at is not null and ${passed})`;
-  const groups = [
+  const groups: ChainGroup[] = [
     {
       name: 'answered',
       where: sql`customer_replied_at is not null`,
-      order: sql`${passedKey} asc, ${groupOrder}`,
     },
     {
       name: 'ahead',
       where: sql`customer_replied_at is null and (trip_ends_at is null or trip_ends_at > ${now}::timestamptz)`,
-      order: groupOrder,
     },
-    { name: 'passed', where: sql`customer_replied_at is null and ${passed}`, order: groupOrder },
+    { name: 'passed', where: sql`customer_replied_at is null and trip_ends_at <= ${now}::timestamptz` },
   ];
-  const ctes = groups.map((g, i) => {
-    const taken = groups.slice(0, i).map((before) => sql`(select count(*) from ${sql.raw(before.name)})`);
-    const rest = taken.length ? sql`${needed}::int - ${sql.join(taken, sql` - `)}` : sql`${needed}::int`;
-    return sql`${sql.raw(g.name)} as materialized (
-      select order_id ${sql.join(keyColumns, sql``)} from orders where ${where} and ${g.where}
-      order by ${g.order} limit ${rest})`;
-  });
-  const all = sql.join(
-    groups.map((g) => sql`select * from ${sql.raw(g.name)}`),
-    sql` union all `,
+  // The answered group holds both trip states: its own order starts with the working order's second key.
+  const { ctes, all } = groupChain(
+    groups,
+    sql`${offset + limit}::int`,
+    (g, rest) => sql`select order_id ${sql.join(keyColumns, sql``)} from orders where ${where} and ${g.where}
+      order by ${g.name === 'answered' ? sql`${tripPassedKey(now)} asc, ${groupOrder}` : groupOrder} limit ${rest}`,
   );
-  return sql`with ${sql.join(ctes, sql`, `)}
+  return sql`with ${ctes}
     select * from (${all}) p order by ${outerOrder} limit ${limit} offset ${offset}`;
 }

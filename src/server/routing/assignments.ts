@@ -1,11 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { CLOSED_STATUSES } from '../../shared/constants.js';
 import type { RoutingPolicy, WeekHours } from '../../shared/contracts/routing.js';
 import { serviceToday } from '../../shared/dates.js';
 import type { CustomerLanguage } from '../../shared/languages.js';
 import type { DbOrTx } from '../db/client.js';
 import { executePrepared } from '../db/prepared.js';
-import { sqlList, sqlValue } from '../db/sql-lists.js';
+import { sqlValue } from '../db/sql-lists.js';
 import { heldOpenOrders, lastAssignedAt } from '../orders/holder-counts.js';
 import { dueNewOrders } from '../orders/new-queue.js';
 import { assignEach } from '../orders/routing-writes.js';
@@ -23,7 +22,6 @@ const ROUTING_LOCK = sql`8743, 1`;
 /** At most this many orders per pass (the next pass, seconds later, takes the rest). */
 export const ROUTING_BATCH = 500;
 
-const CLOSED = sql`(${sqlList(CLOSED_STATUSES)})`;
 const PRIORITY = sqlValue('Priority');
 
 /** What a routing pass starts from: the policy and the members who take part. */
