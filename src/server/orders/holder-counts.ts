@@ -15,3 +15,16 @@ export function heldOpenOrders(staffId: SQL): SQL {
 export function lastAssignedAt(staffId: SQL): SQL {
   return sql`(select h.last_assigned_at::text from order_holder_counts h where h.assigned_to = ${staffId})`;
 }
+
+/**
+ * The same two figures for many members at once (a routing pass reads every member on shift): one join
+ * of order_holder_counts instead of two lookups per member. `join` follows the member's table in a
+ * from list; `held` and `lastAssignedAt` (text) are then columns of the select list.
+ */
+export function holderLoadJoin(staffId: SQL): { join: SQL; held: SQL; lastAssignedAt: SQL } {
+  return {
+    join: sql`left join order_holder_counts hl on hl.assigned_to = ${staffId}`,
+    held: sql`coalesce(hl.n, 0)::int`,
+    lastAssignedAt: sql`hl.last_assigned_at::text`,
+  };
+}

@@ -5,7 +5,7 @@ import type { CustomerLanguage } from '../../shared/languages.js';
 import type { DbOrTx } from '../db/client.js';
 import { executePrepared } from '../db/prepared.js';
 import { sqlValue } from '../db/sql-lists.js';
-import { heldOpenOrders, lastAssignedAt } from '../orders/holder-counts.js';
+import { holderLoadJoin } from '../orders/holder-counts.js';
 import { dueNewOrders } from '../orders/new-queue.js';
 import { assignEach } from '../orders/routing-writes.js';
 import { parseRoutingPolicy, ROUTING_SETTINGS_KEY, routingOn } from './policy.js';
@@ -42,6 +42,7 @@ export interface RoutingPassStart {
  * members are read only when the policy routes a folder.
  */
 export async function startRoutingPass(tx: DbOrTx): Promise<RoutingPassStart | null> {
+  const load = holderLoadJoin(sql`m.id`);
   const rows = await executePrepared<{
     locked: boolean;
     policy: unknown;
@@ -70,9 +71,8 @@ export async function startRoutingPass(tx: DbOrTx): Promise<RoutingPassStart | n
       order by id
       for no key update)
     select l.locked, l.policy, m.id, m.capacity, m.languages, m.shift, m.away, m.away_until::text,
-           ${heldOpenOrders(sql`m.id`)} as held,
-           ${lastAssignedAt(sql`m.id`)} as last_assigned_at
-    from l left join m on true
+           ${load.held} as held, ${load.lastAssignedAt} as last_assigned_at
+    from l left join m on true ${load.join}
     order by m.id`,
   );
   const first = rows[0];
