@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { envelope } from '../../shared/contracts/common.js';
+import { insightsData } from '../../shared/contracts/insights.js';
 import { orderDetailsResponse } from '../../shared/contracts/order-detail.js';
 import { orderListRow } from '../../shared/contracts/orders.js';
 import { createTestApp, type TestApp } from '../test/app.js';
@@ -47,7 +48,7 @@ const HOSTILE = [
 ];
 
 describe('compiled response serializers', () => {
-  it('are used for the list, search and detail routes', () => {
+  it('are used for the list, search, detail and Insights routes', () => {
     const routes = new Set(t.app.routeTable.map((r) => `${r.method} ${r.url}`));
     for (const r of COMPILED_RESPONSE_ROUTES) expect(routes.has(r), r).toBe(true);
   });
@@ -61,6 +62,7 @@ describe('compiled response serializers', () => {
       url: '/api/admin/search-order',
       payload: { folderName: 'allOrder', searchVal: 'abc' },
     });
+    await t.as('Admin', { method: 'GET', url: '/api/admin/insights?from=2026-01-01&to=2026-01-31' });
     expect([...compiledRoutes].sort()).toEqual([...COMPILED_RESPONSE_ROUTES].sort());
   });
 
@@ -103,6 +105,15 @@ describe('compiled response serializers', () => {
     expect(detail.statusCode, detail.body).toBe(200);
     expect(detail.json().data.first_name ?? JSON.stringify(detail.json().data)).toContain('tab');
     expectSameJson(detail.body, zodJson(orderDetailsResponse, detail.json()));
+
+    // Insights: a year of series, nullable figures and the staff's names.
+    const year = await t.as('Admin', {
+      method: 'GET',
+      url: '/api/admin/insights?from=2026-01-01&to=2026-12-31',
+    });
+    expect(year.statusCode, year.body).toBe(200);
+    expect(year.json().data.throughput).toHaveLength(365);
+    expectSameJson(year.body, zodJson(envelope(insightsData), year.json()));
   });
 
   it('escape NUL, control characters and lone surrogates exactly as JSON.stringify', () => {

@@ -4,7 +4,7 @@ import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provid
 import { type ZodType, z } from 'zod';
 
 /**
- * The big answers (order lists and search, the order detail) are written by fast-json-stringify,
+ * The big answers (order lists and search, the order detail, Insights' year of series) are written by fast-json-stringify,
  * compiled once per route from the JSON schema of the same zod contract (decision 224), instead of a
  * zod encode of the whole answer followed by JSON.stringify. The compiled writer emits exactly the
  * contract's properties (nothing else leaks) and escapes strings as JSON.stringify does; the test
@@ -15,6 +15,7 @@ export const COMPILED_RESPONSE_ROUTES = new Set([
   'GET /api/admin/get-orders-list/:orderName',
   'POST /api/admin/search-order',
   'GET /api/admin/get-orders-details/:orderId',
+  'GET /api/admin/insights',
 ]);
 
 /** The JSON schema of a zod response contract, as the compiled writer reads it. */

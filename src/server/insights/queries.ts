@@ -1,4 +1,3 @@
-import dayjs from 'dayjs';
 import type { InsightsData, InsightsQuery, MyDayData } from '../../shared/contracts/insights.js';
 import { CLOSED_STATUSES, type OrderStatus, SERVICE_TIME_ZONE } from '../../shared/constants.js';
 import { serviceToday } from '../../shared/dates.js';
@@ -137,10 +136,18 @@ const BACKLOG_SQL = `
   from totals left join recent on recent.folder = totals.folder
   where totals.folder is not null`;
 
-/** Every day of the period, in order. */
+const DAY_MS = 86_400_000;
+
+/**
+ * Every day of the period, in order. Calendar days counted on UTC midnights (no daylight-saving step
+ * there), with plain date arithmetic: a year's list is built on every Insights request.
+ */
 export function periodDays(from: string, to: string): string[] {
   const days: string[] = [];
-  for (let d = dayjs(from); !d.isAfter(dayjs(to)); d = d.add(1, 'day')) days.push(d.format('YYYY-MM-DD'));
+  const last = Date.parse(`${to}T00:00:00Z`);
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= last; t += DAY_MS) {
+    days.push(new Date(t).toISOString().slice(0, 10));
+  }
   return days;
 }
 
