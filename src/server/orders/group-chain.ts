@@ -10,13 +10,14 @@ export interface ChainGroup {
  * Groups of an order read one after another (a working queue's page, decision 452; claim-next's pick,
  * WORK_ORDER in claim.ts): each group is a materialized CTE that asks only for what the groups before
  * it left over of `needed` (a LIMIT of 0 reads nothing), so each walk stops at the rows the whole needs.
- * `read` writes one group's select from its condition and its limit. Answers the CTEs (comma-joined, to
+ * `read` writes one group's select from the group (its condition, and whatever else the caller's group
+ * type carries) and its limit. Answers the CTEs (comma-joined, to
  * follow a `with`) and the union of the groups' rows.
  */
-export function groupChain(
-  groups: readonly ChainGroup[],
+export function groupChain<G extends ChainGroup>(
+  groups: readonly G[],
   needed: SQL,
-  read: (group: ChainGroup, limit: SQL) => SQL,
+  read: (group: G, limit: SQL) => SQL,
 ): { ctes: SQL; all: SQL } {
   const ctes = groups.map((g, i) => {
     const taken = groups.slice(0, i).map((before) => sql`(select count(*) from ${sql.raw(before.name)})`);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/app.js';
 import { createOrder, createOrders } from '../test/factories.js';
-import { heldOpenOrders, lastAssignedAt } from './holder-counts.js';
+import { heldOpenOrders, holderLoadJoin } from './holder-counts.js';
 
 /**
  * order_holder_counts (drizzle/0114): the open orders each member holds, kept by statement triggers on
@@ -89,8 +89,10 @@ describe('the open orders each member holds', () => {
     const [a, b] = staff as [number, number];
     const [first, second] = await createOrders(t.database, 2);
     const last = async (id: number) => {
+      // Read as a routing pass reads it: the member's row joined once.
+      const load = holderLoadJoin(sql`s.id`);
       const { rows } = await t.database.db.execute<{ at: string | null }>(
-        sql`select ${lastAssignedAt(sql`${id}::int`)} as at`,
+        sql`select ${load.lastAssignedAt} as at from (select ${id}::int as id) s ${load.join}`,
       );
       return rows[0]!.at ? new Date(rows[0]!.at).toISOString() : null;
     };

@@ -11,15 +11,11 @@ export function heldOpenOrders(staffId: SQL): SQL {
   return sql`coalesce((select h.n from order_holder_counts h where h.assigned_to = ${staffId}), 0)::int`;
 }
 
-/** When an order was last assigned to the member (an assign event naming them), as text; null: never. */
-export function lastAssignedAt(staffId: SQL): SQL {
-  return sql`(select h.last_assigned_at::text from order_holder_counts h where h.assigned_to = ${staffId})`;
-}
-
 /**
- * The same two figures for many members at once (a routing pass reads every member on shift): one join
- * of order_holder_counts instead of two lookups per member. `join` follows the member's table in a
- * from list; `held` and `lastAssignedAt` (text) are then columns of the select list.
+ * A member's load for many members at once (a routing pass reads every member on shift): one join of
+ * order_holder_counts. `join` follows the member's table in a from list; `held` (open orders held) and
+ * `lastAssignedAt` (when an order was last assigned to them, as text; null: never) are then columns of
+ * the select list.
  */
 export function holderLoadJoin(staffId: SQL): { join: SQL; held: SQL; lastAssignedAt: SQL } {
   return {

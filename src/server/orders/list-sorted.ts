@@ -92,23 +92,29 @@ function workGroupsPage(
   offset: number,
   limit: number,
 ): SQL {
-  const groups: ChainGroup[] = [
+  // The answered group holds both trip states: its own order starts with the working order's second key.
+  const groups: (ChainGroup & { order: SQL })[] = [
     {
       name: 'answered',
       where: sql`customer_replied_at is not null`,
+      order: sql`${tripPassedKey(now)} asc, ${groupOrder}`,
     },
     {
       name: 'ahead',
       where: sql`customer_replied_at is null and (trip_ends_at is null or trip_ends_at > ${now}::timestamptz)`,
+      order: groupOrder,
     },
-    { name: 'passed', where: sql`customer_replied_at is null and trip_ends_at <= ${now}::timestamptz` },
+    {
+      name: 'passed',
+      where: sql`customer_replied_at is null and trip_ends_at <= ${now}::timestamptz`,
+      order: groupOrder,
+    },
   ];
-  // The answered group holds both trip states: its own order starts with the working order's second key.
   const { ctes, all } = groupChain(
     groups,
     sql`${offset + limit}::int`,
     (g, rest) => sql`select order_id ${sql.join(keyColumns, sql``)} from orders where ${where} and ${g.where}
-      order by ${g.name === 'answered' ? sql`${tripPassedKey(now)} asc, ${groupOrder}` : groupOrder} limit ${rest}`,
+      order by ${g.order} limit ${rest}`,
   );
   return sql`with ${ctes}
     select * from (${all}) p order by ${outerOrder} limit ${limit} offset ${offset}`;
