@@ -132,3 +132,28 @@ describe('search-order: a fragment page newest first', () => {
     expect(await search('nosuchwinfrag', 0, 10)).toEqual({ ids: [], total: 0, totalCapped: false });
   });
 });
+
+describe('the search text statistics', () => {
+  const all = () => newestFirst(common);
+  it('keep a 1,000-entry histogram of the search text, so a common fragment is estimated as common', async () => {
+    // The planner walks the newest orders for a common fragment only when it knows it is common
+    // (decision 454); the histogram's size is the index column's statistics target.
+    const { rows } = await t.database.sql.query<{ target: number }>(
+      `select attstattarget::int as target from pg_attribute
+       where attrelid = 'orders_search_trgm_idx'::regclass and attnum = 1`,
+    );
+    expect(rows[0]?.target).toBe(1000);
+    await t.database.sql.query('analyze orders');
+    const { rows: stats } = await t.database.sql.query<{ bounds: number }>(
+      `select coalesce(array_length(histogram_bounds, 1), 0)::int as bounds from pg_stats
+       where tablename = 'orders_search_trgm_idx'`,
+    );
+    // Every distinct search text of this small table fits: more entries than the default 101.
+    expect(stats[0]?.bounds).toBeGreaterThan(101);
+    expect(await search('winfragc', 0, 10)).toEqual({
+      ids: all().slice(0, 10),
+      total: 1000,
+      totalCapped: true,
+    });
+  });
+});
