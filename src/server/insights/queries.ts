@@ -58,16 +58,28 @@ const HISTOGRAM_SQL = `
  * median minutes from each to their first own action on the order (a move, remark, mail, call, upload or
  * correction; not another assignment), from assignment_first_actions (one row per assignment, its first
  * action filled by a trigger on order_events, drizzle/0112). $1, $2: first and last service day.
+ * The count reads every assignment of the period; the median only those with a first action, from their
+ * own partial index (drizzle/0119, decision 455), each member's values sorted apart from the rest.
  */
+const IN_PERIOD = `f.assigned_at >= ($1::date)::timestamp at time zone '${SERVICE_TIME_ZONE}'
+    and f.assigned_at < ($2::date + 1)::timestamp at time zone '${SERVICE_TIME_ZONE}'`;
 const ASSIGNED_SQL = `
-  select f.staff_id, coalesce(max(s.name), 'System') as name, count(*)::int as assigned,
-         percentile_cont(0.5) within group (order by extract(epoch from f.first_action_at - f.assigned_at) / 60)
-           filter (where f.first_action_at is not null) as median_first_action_minutes
-  from assignment_first_actions f
-  left join staff_users s on s.id = f.staff_id
-  where f.assigned_at >= ($1::date)::timestamp at time zone '${SERVICE_TIME_ZONE}'
-    and f.assigned_at < ($2::date + 1)::timestamp at time zone '${SERVICE_TIME_ZONE}'
-  group by f.staff_id`;
+  with assigned as (
+    select f.staff_id, count(*)::int as assigned
+    from assignment_first_actions f
+    where ${IN_PERIOD}
+    group by f.staff_id),
+  acted as (
+    select f.staff_id,
+           percentile_cont(0.5) within group (order by extract(epoch from f.first_action_at - f.assigned_at) / 60)
+             as median_first_action_minutes
+    from assignment_first_actions f
+    where ${IN_PERIOD} and f.first_action_at is not null
+    group by f.staff_id)
+  select a.staff_id, coalesce(s.name, 'System') as name, a.assigned, acted.median_first_action_minutes
+  from assigned a
+  left join acted on acted.staff_id = a.staff_id
+  left join staff_users s on s.id = a.staff_id`;
 
 /** Payment → Completed per day: count, median and p90, kept per day by the event trigger. */
 const TIME_TO_COMPLETE_DAILY_SQL = `
