@@ -4,12 +4,12 @@ import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provid
 import { type ZodType, z } from 'zod';
 
 /**
- * The big answers (order lists and search, the order detail, Insights' year of series) are written by fast-json-stringify,
- * compiled once per route from the JSON schema of the same zod contract (decision 224), instead of a
- * zod encode of the whole answer followed by JSON.stringify. The compiled writer emits exactly the
- * contract's properties (nothing else leaks) and escapes strings as JSON.stringify does; the test
- * compiled-serializer.test.ts checks its output equals the zod-validated output on real rows, hostile
- * strings included. Every other route keeps the zod serializer.
+ * The big answers (order lists and search, the order detail, Insights' year of series) are written by
+ * fast-json-stringify, compiled once per route from the JSON schema of the same zod contract (decision
+ * 224), instead of a zod encode of the whole answer followed by JSON.stringify. The compiled writer
+ * emits exactly the contract's properties (nothing else leaks) and escapes strings as JSON.stringify
+ * does; the test compiled-serializer.test.ts checks its output equals the zod-validated output on real
+ * rows, hostile strings included. Every other route keeps the zod serializer.
  */
 export const COMPILED_RESPONSE_ROUTES = new Set([
   'GET /api/admin/get-orders-list/:orderName',

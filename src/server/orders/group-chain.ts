@@ -11,8 +11,8 @@ export interface ChainGroup {
  * WORK_ORDER in claim.ts): each group is a materialized CTE that asks only for what the groups before
  * it left over of `needed` (a LIMIT of 0 reads nothing), so each walk stops at the rows the whole needs.
  * `read` writes one group's select from the group (its condition, and whatever else the caller's group
- * type carries) and its limit. Answers the CTEs (comma-joined, to
- * follow a `with`) and the union of the groups' rows.
+ * type carries) and its limit. Answers the CTEs (comma-joined, to follow a `with`) and the union of the
+ * groups' rows.
  */
 export function groupChain<G extends ChainGroup>(
   groups: readonly G[],

@@ -37,6 +37,8 @@ const newestFirst = (rows: { orderId: number; createdAt: Date }[]) =>
   [...rows]
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.orderId - a.orderId)
     .map((r) => r.orderId);
+/** Every order of the common fragment, newest first. */
+const all = () => newestFirst(common);
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -74,8 +76,6 @@ const search = async (searchVal: string, start: number, end: number) => {
 };
 
 describe('search-order: a fragment page newest first', () => {
-  const all = () => newestFirst(common);
-
   it('pages a common fragment newest first, ties by id, the total capped', async () => {
     expect(await search('winfragc', 0, 10)).toEqual({
       ids: all().slice(0, 10),
@@ -134,7 +134,6 @@ describe('search-order: a fragment page newest first', () => {
 });
 
 describe('the search text statistics', () => {
-  const all = () => newestFirst(common);
   it('keep a 1,000-entry histogram of the search text, so a common fragment is estimated as common', async () => {
     // The planner walks the newest orders for a common fragment only when it knows it is common
     // (decision 454); the histogram's size is the index column's statistics target.
